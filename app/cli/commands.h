@@ -1,0 +1,13 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ws::cli {
+
+// One function per subcommand; args exclude the program and subcommand names. Each returns an
+// exit code (cli_args.h) and prints its own usage errors to stderr.
+int runSummary(const std::vector<std::string>& args);
+int runBenchImport(const std::vector<std::string>& args);
+
+} // namespace ws::cli

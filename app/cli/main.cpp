@@ -1,0 +1,63 @@
+// warpscope-cli: the headless face of Warpscope. Subcommands live in cmd_*.cpp; this file only
+// dispatches and prints help and version.
+#include "cli_args.h"
+#include "commands.h"
+#include "warpscope_version.h"
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Command {
+    const char* name;
+    const char* synopsis;
+    int (*run)(const std::vector<std::string>&);
+};
+
+const Command kCommands[] = {
+    {"summary", "summary FILE [--json] [--tracks]   headline numbers of a trace or session",
+     ws::cli::runSummary},
+    {"bench-import", "bench-import FILE [--repeat N]   time an import: wall, MB/s, peak RSS, bytes/event",
+     ws::cli::runBenchImport},
+};
+
+void printHelp(FILE* out) {
+    std::fprintf(out,
+                 "Usage: warpscope-cli COMMAND [OPTIONS] [ARGS]\n"
+                 "Inspect GPU and deep-learning traces without a display.\n\n"
+                 "Commands:\n");
+    for (const Command& c : kCommands)
+        std::fprintf(out, "  %s\n", c.synopsis);
+    std::fprintf(out,
+                 "\nOptions:\n"
+                 "  -h, --help       show this help and exit\n"
+                 "  -V, --version    show the version and exit\n\n"
+                 "Exit status: 0 on success, 1 if the work failed, 2 on a usage error.\n");
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        printHelp(stderr);
+        return ws::cli::kExitUsage;
+    }
+    const std::string first = argv[1];
+    if (first == "-h" || first == "--help" || first == "help") {
+        printHelp(stdout);
+        return ws::cli::kExitOk;
+    }
+    if (first == "-V" || first == "--version") {
+        std::printf("warpscope-cli %s\n", WARPSCOPE_VERSION);
+        return ws::cli::kExitOk;
+    }
+    for (const Command& c : kCommands) {
+        if (first == c.name)
+            return c.run(std::vector<std::string>(argv + 2, argv + argc));
+    }
+    std::fprintf(stderr, "warpscope-cli: unknown command '%s'\nTry 'warpscope-cli --help'.\n", first.c_str());
+    return ws::cli::kExitUsage;
+}

@@ -1,0 +1,34 @@
+#include "headless_screenshot.h"
+
+#include "main_window.h"
+
+#include <QApplication>
+#include <QPixmap>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace ws::HeadlessScreenshot {
+
+bool save(MainWindow& window, const QString& pngPath) {
+    const QPixmap shot = window.grab();
+    if (shot.isNull() || !shot.save(pngPath, "PNG")) {
+        std::fprintf(stderr, "warpscope: could not save the screenshot to %s\n", qPrintable(pngPath));
+        return false;
+    }
+    return true;
+}
+
+void arm(MainWindow& window, const QString& pngPath) {
+    QObject::connect(&window, &MainWindow::loadingFinished, &window, [&window, pngPath](bool allOk) {
+        if (!allOk)
+            std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.lastError()));
+        // One more turn of the event loop so layouts triggered by the load are applied before grabbing.
+        QTimer::singleShot(50, &window, [&window, pngPath, allOk] {
+            const bool saved = pngPath.isEmpty() || save(window, pngPath);
+            QApplication::exit(allOk && saved ? 0 : 1);
+        });
+    });
+}
+
+} // namespace ws::HeadlessScreenshot

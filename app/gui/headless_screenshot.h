@@ -1,0 +1,20 @@
+#pragma once
+
+#include <QString>
+
+namespace ws {
+
+class MainWindow;
+
+/* The --screenshot / --quit-after-load switches: once the window has finished loading its files,
+ * render it to a PNG (when a path is given) and quit with status 0, or 1 if a load or the save
+ * failed. Used by the end-to-end test and by scripts. */
+namespace HeadlessScreenshot {
+
+void arm(MainWindow& window, const QString& pngPath);
+// Renders the window to a PNG; returns false (with a message on stderr) when saving fails.
+bool save(MainWindow& window, const QString& pngPath);
+
+} // namespace HeadlessScreenshot
+
+} // namespace ws

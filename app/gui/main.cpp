@@ -1,0 +1,49 @@
+// warpscope: the desktop app. Everything but argument handling lives in warpscope_app so tests can
+// link it.
+#include "app_environment.h"
+#include "headless_screenshot.h"
+#include "main_window.h"
+#include "warpscope_version.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QLocale>
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    ws::AppEnvironment::setApplicationIdentity();
+    QApplication::setApplicationVersion(QStringLiteral(WARPSCOPE_VERSION));
+    QApplication::setApplicationDisplayName(QStringLiteral("Warpscope"));
+    QApplication::setDesktopFileName(QStringLiteral("dev.warpscope.Warpscope"));
+    QApplication::setWindowIcon(ws::AppEnvironment::applicationIcon());
+    ws::AppEnvironment::installTranslators(app, QLocale().name());
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QApplication::translate(
+        "main", "Native profiler viewer for GPU and deep-learning workloads."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("files"), QApplication::translate("main", "Trace files to open."),
+                                 QStringLiteral("[FILE...]"));
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QApplication::translate("main", "Render the main window (after loading FILEs) to a PNG and exit."),
+        QStringLiteral("FILE.png"));
+    const QCommandLineOption quitAfterLoad(
+        QStringLiteral("quit-after-load"),
+        QApplication::translate("main", "Exit once the files are loaded (status 1 if any failed)."));
+    parser.addOption(screenshot);
+    parser.addOption(quitAfterLoad);
+    parser.process(app);
+
+    ws::MainWindow window;
+    const bool headless = parser.isSet(screenshot) || parser.isSet(quitAfterLoad);
+    if (headless) {
+        // Scripted runs get a fixed size so screenshots are comparable.
+        window.resize(1440, 900);
+        ws::HeadlessScreenshot::arm(window, parser.value(screenshot));
+    }
+    window.show();
+    window.openFiles(parser.positionalArguments());
+    return app.exec();
+}

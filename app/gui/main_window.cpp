@@ -1,0 +1,417 @@
+#include "main_window.h"
+
+#include "analysis/trace_summary.h"
+#include "app_environment.h"
+#include "format.h"
+#include "import_report_banner.h"
+#include "recent_files.h"
+#include "session_loader.h"
+#include "session_summary_view.h"
+#include "shortcuts_dialog.h"
+#include "warpscope_version.h"
+#include "welcome_page.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressDialog>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace ws {
+
+namespace {
+const char kGeometryKey[] = "mainWindow/geometry";
+const char kStateKey[] = "mainWindow/state";
+const char kLastDirKey[] = "mainWindow/lastDirectory";
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_loader(new SessionLoader(this)), m_stack(new QStackedWidget(this)),
+      m_welcome(new WelcomePage(this)), m_tabs(new QTabWidget(this)), m_banner(new ImportReportBanner(this)),
+      m_statusSession(new QLabel(this)) {
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(tr("Warpscope"));
+    setWindowIcon(AppEnvironment::applicationIcon());
+    setAcceptDrops(true);
+
+    m_tabs->setDocumentMode(true);
+    m_tabs->setTabsClosable(true);
+    m_tabs->setMovable(true);
+    connect(m_tabs, &QTabWidget::tabCloseRequested, this, [this](int index) {
+        QWidget* page = m_tabs->widget(index);
+        m_tabs->removeTab(index);
+        page->deleteLater();
+        updateActions();
+    });
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] { updateActions(); });
+
+    auto* sessionArea = new QWidget(this);
+    auto* sessionLayout = new QVBoxLayout(sessionArea);
+    sessionLayout->setContentsMargins(0, 0, 0, 0);
+    sessionLayout->setSpacing(0);
+    sessionLayout->addWidget(m_banner);
+    sessionLayout->addWidget(m_tabs, 1);
+
+    m_stack->addWidget(m_welcome);
+    m_stack->addWidget(sessionArea);
+    setCentralWidget(m_stack);
+
+    m_welcome->setSampleAvailable(!AppEnvironment::sampleTracePath().isEmpty());
+    connect(m_welcome, &WelcomePage::openRequested, this, &MainWindow::showOpenDialog);
+    connect(m_welcome, &WelcomePage::sampleRequested, this, &MainWindow::openSample);
+    connect(m_welcome, &WelcomePage::recentRequested, this, [this](const QString& p) { openFiles({p}); });
+
+    connect(m_loader, &SessionLoader::loaded, this, &MainWindow::onLoaded);
+    connect(m_loader, &SessionLoader::failed, this, &MainWindow::onFailed);
+    connect(m_loader, &SessionLoader::cancelled, this, &MainWindow::onCancelled);
+    connect(m_loader, &SessionLoader::progressChanged, this, [this](int permille) {
+        if (m_progress)
+            m_progress->setValue(permille);
+    });
+
+    statusBar()->addPermanentWidget(m_statusSession);
+    statusBar()->showMessage(tr("Ready. Open a trace with Ctrl+O or drop files here."));
+
+    createActions();
+    createMenus();
+    updateActions();
+    restoreWindowState();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions() {
+    m_openAction = new QAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"), this);
+    m_openAction->setShortcut(QKeySequence::Open);
+    m_openAction->setStatusTip(tr("Open trace files (PyTorch/Kineto, Chrome JSON)"));
+    connect(m_openAction, &QAction::triggered, this, &MainWindow::showOpenDialog);
+
+    // Capture and the session library arrive with their own issues; until then the entries are shown
+    // disabled with the reason, so the menu does not pretend.
+    m_newCaptureAction = new QAction(tr("New &Capture…"), this);
+    m_newCaptureAction->setShortcut(QKeySequence::New);
+    m_newCaptureAction->setEnabled(false);
+    m_newCaptureAction->setStatusTip(tr("Capturing a workload under CUPTI is not available in this build yet"));
+    m_libraryAction = new QAction(tr("Session &Library"), this);
+    m_libraryAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    m_libraryAction->setEnabled(false);
+    m_libraryAction->setStatusTip(tr("The session library is not available in this build yet"));
+
+    m_exportAction = new QAction(tr("Session &Summary as JSON…"), this);
+    m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportAction->setStatusTip(tr("Save the headline numbers of the current session as JSON"));
+    connect(m_exportAction, &QAction::triggered, this, &MainWindow::exportSummary);
+
+    m_closeAction = new QAction(tr("&Close Session"), this);
+    m_closeAction->setShortcut(QKeySequence::Close);
+    connect(m_closeAction, &QAction::triggered, this, &MainWindow::closeCurrentTab);
+
+    m_quitAction = new QAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"), this);
+    m_quitAction->setShortcut(QKeySequence::Quit);
+    m_quitAction->setMenuRole(QAction::QuitRole);
+    connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
+
+    m_fullScreenAction = new QAction(tr("&Full Screen"), this);
+    m_fullScreenAction->setShortcut(QKeySequence::FullScreen);
+    m_fullScreenAction->setCheckable(true);
+    connect(m_fullScreenAction, &QAction::toggled, this, [this](bool on) {
+        setWindowState(on ? (windowState() | Qt::WindowFullScreen) : (windowState() & ~Qt::WindowFullScreen));
+    });
+
+    m_nextTabAction = new QAction(tr("&Next Session"), this);
+    m_nextTabAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
+    connect(m_nextTabAction, &QAction::triggered, this, [this] {
+        if (m_tabs->count())
+            m_tabs->setCurrentIndex((m_tabs->currentIndex() + 1) % m_tabs->count());
+    });
+    m_previousTabAction = new QAction(tr("&Previous Session"), this);
+    m_previousTabAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
+    connect(m_previousTabAction, &QAction::triggered, this, [this] {
+        if (m_tabs->count())
+            m_tabs->setCurrentIndex((m_tabs->currentIndex() + m_tabs->count() - 1) % m_tabs->count());
+    });
+
+    m_shortcutsAction = new QAction(tr("&Keyboard Shortcuts"), this);
+    m_shortcutsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
+    connect(m_shortcutsAction, &QAction::triggered, this, &MainWindow::showShortcuts);
+    m_aboutAction = new QAction(tr("&About Warpscope"), this);
+    m_aboutAction->setMenuRole(QAction::AboutRole);
+    connect(m_aboutAction, &QAction::triggered, this, &MainWindow::showAbout);
+    m_aboutQtAction = new QAction(tr("About &Qt"), this);
+    m_aboutQtAction->setMenuRole(QAction::AboutQtRole);
+    connect(m_aboutQtAction, &QAction::triggered, qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::createMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_openAction);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
+    QAction* sample = file->addAction(tr("Open &Sample Session"), this, &MainWindow::openSample);
+    sample->setEnabled(!AppEnvironment::sampleTracePath().isEmpty());
+    file->addSeparator();
+    file->addAction(m_newCaptureAction);
+    file->addAction(m_libraryAction);
+    file->addSeparator();
+    QMenu* exportMenu = file->addMenu(tr("&Export"));
+    exportMenu->addAction(m_exportAction);
+    file->addSeparator();
+    file->addAction(m_closeAction);
+    file->addAction(m_quitAction);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_nextTabAction);
+    view->addAction(m_previousTabAction);
+    view->addSeparator();
+    view->addAction(m_fullScreenAction);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_shortcutsAction);
+    help->addSeparator();
+    help->addAction(m_aboutAction);
+    help->addAction(m_aboutQtAction);
+
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu() {
+    const QStringList files = RecentFiles::list();
+    m_welcome->setRecentFiles(files);
+    if (!m_recentMenu)
+        return;
+    m_recentMenu->clear();
+    for (int i = 0; i < files.size(); ++i) {
+        const QString& path = files[i];
+        // &1..&9 give keyboard access; the full path is in the status tip.
+        const QString label = i < 9 ? tr("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName())
+                                    : QFileInfo(path).fileName();
+        QAction* a = m_recentMenu->addAction(label, this, [this, path] { openFiles({path}); });
+        a->setStatusTip(path);
+    }
+    if (files.isEmpty()) {
+        m_recentMenu->addAction(tr("No recent files"))->setEnabled(false);
+        return;
+    }
+    m_recentMenu->addSeparator();
+    m_recentMenu->addAction(tr("&Clear Menu"), this, [this] {
+        RecentFiles::clear();
+        updateRecentMenu();
+    });
+}
+
+void MainWindow::updateActions() {
+    const bool hasSession = m_tabs->count() > 0;
+    m_exportAction->setEnabled(hasSession);
+    m_closeAction->setEnabled(hasSession);
+    m_nextTabAction->setEnabled(m_tabs->count() > 1);
+    m_previousTabAction->setEnabled(m_tabs->count() > 1);
+    m_stack->setCurrentIndex(hasSession ? 1 : 0);
+    const auto session = currentSession();
+    if (session) {
+        const TraceSummary& s = session->summary;
+        setWindowTitle(tr("%1 — Warpscope").arg(QFileInfo(session->path).fileName()));
+        m_statusSession->setText(tr("%1 events · %2 tracks · %3")
+                                     .arg(formatCount(s.events))
+                                     .arg(s.tracks.size())
+                                     .arg(formatDuration(s.endNs - s.startNs)));
+        m_banner->showReport(s.report);
+    } else {
+        setWindowTitle(tr("Warpscope"));
+        m_statusSession->clear();
+        m_banner->hide();
+    }
+}
+
+void MainWindow::openFiles(const QStringList& paths) {
+    for (const QString& p : paths) {
+        const QFileInfo info(p);
+        if (!info.exists()) {
+            m_lastError = tr("%1: no such file").arg(QDir::toNativeSeparators(p));
+            statusBar()->showMessage(m_lastError, 10000);
+            m_batchOk = false;
+            continue;
+        }
+        m_queue.append(info.absoluteFilePath());
+    }
+    if (m_queue.isEmpty() && !isLoading()) {
+        emit loadingFinished(m_batchOk);
+        m_batchOk = true;
+        return;
+    }
+    loadNext();
+}
+
+bool MainWindow::isLoading() const { return m_loader->isBusy(); }
+
+int MainWindow::sessionCount() const { return m_tabs->count(); }
+
+std::shared_ptr<const LoadedSession> MainWindow::currentSession() const {
+    auto* view = qobject_cast<SessionSummaryView*>(m_tabs->currentWidget());
+    return view ? view->session() : nullptr;
+}
+
+void MainWindow::loadNext() {
+    if (m_loader->isBusy() || m_queue.isEmpty())
+        return;
+    m_loadingPath = m_queue.takeFirst();
+    m_loader->load(m_loadingPath);
+    statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(m_loadingPath).fileName()));
+    if (!m_progress) {
+        m_progress = new QProgressDialog(this);
+        m_progress->setWindowTitle(tr("Opening trace"));
+        m_progress->setRange(0, 1000);
+        m_progress->setMinimumDuration(400); // quick loads never flash a dialog
+        m_progress->setAutoClose(false);
+        m_progress->setAutoReset(false);
+        connect(m_progress, &QProgressDialog::canceled, m_loader, &SessionLoader::cancel);
+    }
+    m_progress->setLabelText(tr("Importing %1…").arg(QFileInfo(m_loadingPath).fileName()));
+    m_progress->setValue(0);
+}
+
+void MainWindow::onLoaded(std::shared_ptr<const LoadedSession> session) {
+    auto* view = new SessionSummaryView(m_tabs);
+    view->setSession(session);
+    const int index = m_tabs->addTab(view, QFileInfo(session->path).fileName());
+    m_tabs->setTabToolTip(index, session->path);
+    m_tabs->setCurrentIndex(index);
+    RecentFiles::add(session->path);
+    updateRecentMenu();
+    updateActions();
+    statusBar()->showMessage(tr("Opened %1 in %2 ms").arg(QFileInfo(session->path).fileName()).arg(session->elapsedMs),
+                             10000);
+    finishOne(true);
+}
+
+void MainWindow::onFailed(const QString& path, const QString& message) {
+    m_lastError = tr("Could not open %1: %2").arg(QDir::toNativeSeparators(path), message);
+    statusBar()->showMessage(m_lastError, 15000);
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not open trace"), m_lastError, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open(); // window-modal, never blocks the event loop (headless runs keep going)
+    finishOne(false);
+}
+
+void MainWindow::onCancelled(const QString& path) {
+    statusBar()->showMessage(tr("Cancelled opening %1").arg(QFileInfo(path).fileName()), 10000);
+    m_queue.clear(); // Cancel stops the whole batch, as a user expects
+    finishOne(false);
+}
+
+void MainWindow::finishOne(bool ok) {
+    m_batchOk = m_batchOk && ok;
+    m_loadingPath.clear();
+    if (!m_queue.isEmpty()) {
+        loadNext();
+        return;
+    }
+    if (m_progress)
+        m_progress->reset();
+    const bool allOk = m_batchOk;
+    m_batchOk = true;
+    emit loadingFinished(allOk);
+}
+
+void MainWindow::showOpenDialog() {
+    QSettings settings;
+    const QStringList files = QFileDialog::getOpenFileNames(
+        this, tr("Open Trace"), settings.value(QLatin1String(kLastDirKey), QDir::homePath()).toString(),
+        tr("Traces (*.json *.json.gz *.json.zst *.gz *.zst);;All files (*)"));
+    if (files.isEmpty())
+        return;
+    settings.setValue(QLatin1String(kLastDirKey), QFileInfo(files.first()).absolutePath());
+    openFiles(files);
+}
+
+void MainWindow::openSample() {
+    const QString sample = AppEnvironment::sampleTracePath();
+    if (!sample.isEmpty())
+        openFiles({sample});
+}
+
+void MainWindow::exportSummary() {
+    const auto session = currentSession();
+    if (!session)
+        return;
+    const QString suggested = QFileInfo(session->path).completeBaseName() + QStringLiteral(".summary.json");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Session Summary"),
+                                                      QDir::home().filePath(suggested), tr("JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    QSaveFile out(path);
+    const std::string json = summaryToJson(session->summary, true) + "\n";
+    if (!out.open(QIODevice::WriteOnly) || out.write(json.data(), static_cast<qint64>(json.size())) < 0 ||
+        !out.commit()) {
+        QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1: %2").arg(path, out.errorString()));
+        return;
+    }
+    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 10000);
+}
+
+void MainWindow::closeCurrentTab() {
+    if (m_tabs->count())
+        emit m_tabs->tabCloseRequested(m_tabs->currentIndex());
+}
+
+void MainWindow::showShortcuts() {
+    ShortcutsDialog dialog(findChildren<QAction*>(), this);
+    dialog.exec();
+}
+
+void MainWindow::showAbout() {
+    QMessageBox::about(
+        this, tr("About Warpscope"),
+        tr("<h3>Warpscope %1</h3><p>A native profiler viewer for GPU and deep-learning workloads: see where GPU "
+           "time goes, why the GPU idles, where memory peaks, and which line of code is responsible.</p>"
+           "<p>Built with Qt %2. Reads PyTorch/Kineto and Chrome trace JSON.</p>")
+            .arg(QStringLiteral(WARPSCOPE_VERSION), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::restoreWindowState() {
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QLatin1String(kGeometryKey)).toByteArray()))
+        resize(1280, 800);
+    restoreState(settings.value(QLatin1String(kStateKey)).toByteArray());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    m_loader->cancel();
+    QSettings settings;
+    settings.setValue(QLatin1String(kGeometryKey), saveGeometry());
+    settings.setValue(QLatin1String(kStateKey), saveState());
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (std::any_of(urls.begin(), urls.end(), [](const QUrl& u) { return u.isLocalFile(); }))
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    QStringList files;
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile())
+            files << url.toLocalFile();
+    if (files.isEmpty())
+        return;
+    event->acceptProposedAction();
+    openFiles(files);
+}
+
+} // namespace ws

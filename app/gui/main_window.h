@@ -1,0 +1,95 @@
+#pragma once
+
+#include <QMainWindow>
+#include <QStringList>
+
+#include <memory>
+
+class QLabel;
+class QMenu;
+class QProgressDialog;
+class QStackedWidget;
+class QTabWidget;
+
+namespace ws {
+
+struct LoadedSession;
+class ImportReportBanner;
+class SessionLoader;
+class WelcomePage;
+
+/*
+ * The application shell: menus, the welcome page, one tab per open session, drag-and-drop, the
+ * progress dialog of long imports, the status bar, and the window state kept in QSettings.
+ * Files are loaded one at a time, in the order asked, by a SessionLoader off the GUI thread.
+ */
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Queues files for loading; each becomes a tab. Non-existent paths are reported, not queued.
+    void openFiles(const QStringList& paths);
+    bool isLoading() const;
+    int sessionCount() const;
+    std::shared_ptr<const LoadedSession> currentSession() const;
+    ImportReportBanner* reportBanner() const { return m_banner; }
+    // The message shown for the last file that failed to load (empty when none failed).
+    QString lastError() const { return m_lastError; }
+
+signals:
+    // Emitted when the load queue runs empty; `allOk` is false if any file failed or was cancelled.
+    void loadingFinished(bool allOk);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createActions();
+    void createMenus();
+    void updateRecentMenu();
+    void updateActions();
+    void loadNext();
+    void onLoaded(std::shared_ptr<const LoadedSession> session);
+    void onFailed(const QString& path, const QString& message);
+    void onCancelled(const QString& path);
+    void finishOne(bool ok);
+    void showOpenDialog();
+    void openSample();
+    void exportSummary();
+    void closeCurrentTab();
+    void showShortcuts();
+    void showAbout();
+    void restoreWindowState();
+
+    SessionLoader* m_loader;
+    QStackedWidget* m_stack;
+    WelcomePage* m_welcome;
+    QTabWidget* m_tabs;
+    ImportReportBanner* m_banner;
+    QProgressDialog* m_progress = nullptr;
+    QLabel* m_statusSession;
+    QMenu* m_recentMenu = nullptr;
+    QStringList m_queue;
+    QString m_loadingPath;
+    QString m_lastError;
+    bool m_batchOk = true;
+
+    QAction* m_openAction = nullptr;
+    QAction* m_newCaptureAction = nullptr;
+    QAction* m_libraryAction = nullptr;
+    QAction* m_exportAction = nullptr;
+    QAction* m_closeAction = nullptr;
+    QAction* m_quitAction = nullptr;
+    QAction* m_fullScreenAction = nullptr;
+    QAction* m_nextTabAction = nullptr;
+    QAction* m_previousTabAction = nullptr;
+    QAction* m_shortcutsAction = nullptr;
+    QAction* m_aboutAction = nullptr;
+    QAction* m_aboutQtAction = nullptr;
+};
+
+} // namespace ws

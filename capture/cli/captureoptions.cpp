@@ -1,0 +1,153 @@
+#include "cli/captureoptions.h"
+
+#include "format/activitylist.h"
+
+#include <cstdlib>
+
+namespace ws {
+
+namespace {
+
+bool toNumber(const std::string& text, double* value) {
+    char* end = nullptr;
+    *value = std::strtod(text.c_str(), &end);
+    return !text.empty() && *end == '\0' && *value >= 0;
+}
+
+} // namespace
+
+bool CaptureOptions::parse(const std::vector<std::string>& args, CaptureOptions* out, std::string* error) {
+    CaptureOptions o;
+    size_t i = 0;
+    for (; i < args.size(); ++i) {
+        std::string arg = args[i];
+        if (arg == "--") {
+            ++i;
+            break;
+        }
+        if (arg.empty() || arg[0] != '-')
+            break;
+        std::string value;
+        bool hasInline = false;
+        if (arg.rfind("--", 0) == 0) {
+            const size_t eq = arg.find('=');
+            if (eq != std::string::npos) {
+                value = arg.substr(eq + 1);
+                arg = arg.substr(0, eq);
+                hasInline = true;
+            }
+        }
+        auto takeValue = [&](std::string* dst) {
+            if (hasInline) {
+                *dst = value;
+                return true;
+            }
+            if (i + 1 >= args.size()) {
+                *error = "option " + arg + " needs a value";
+                return false;
+            }
+            *dst = args[++i];
+            return true;
+        };
+        auto takeNumber = [&](double* dst) {
+            std::string text;
+            if (!takeValue(&text))
+                return false;
+            if (!toNumber(text, dst)) {
+                *error = "option " + arg + " needs a non-negative number, not '" + text + "'";
+                return false;
+            }
+            return true;
+        };
+        double number = 0;
+        if (arg == "-h" || arg == "--help") {
+            o.help = true;
+        } else if (arg == "--version") {
+            o.version = true;
+        } else if (arg == "-q" || arg == "--quiet") {
+            o.quiet = true;
+        } else if (arg == "-o" || arg == "--output") {
+            if (!takeValue(&o.output))
+                return false;
+        } else if (arg == "--activities") {
+            if (!takeValue(&o.activities))
+                return false;
+        } else if (arg == "--name") {
+            if (!takeValue(&o.name))
+                return false;
+        } else if (arg == "--inject") {
+            if (!takeValue(&o.injectLibrary))
+                return false;
+        } else if (arg == "--sample-hz") {
+            if (!takeNumber(&number))
+                return false;
+            o.sampleHz = static_cast<int64_t>(number);
+        } else if (arg == "--flush-ms") {
+            if (!takeNumber(&number))
+                return false;
+            o.flushMs = static_cast<int64_t>(number);
+        } else if (arg == "--delay") {
+            if (!takeNumber(&o.delaySeconds))
+                return false;
+        } else if (arg == "--duration") {
+            if (!takeNumber(&o.durationSeconds))
+                return false;
+        } else {
+            *error = "unknown option " + arg;
+            return false;
+        }
+    }
+    o.command.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+    if (o.help || o.version) {
+        *out = o;
+        return true;
+    }
+    std::string bad;
+    if (!wscap::parseActivities(o.activities, &o.activityBits, &bad)) {
+        *error = "unknown activity '" + bad + "' (known: kernel, memcpy, memset, runtime, driver, api, sync, "
+                 "memory, nvtx, overhead, nvml, pm, extcorr, default, all, none)";
+        return false;
+    }
+    if (o.output.empty()) {
+        *error = "no output directory given (-o OUT)";
+        return false;
+    }
+    if (o.command.empty()) {
+        *error = "no program given (warpscope-capture [options] -o OUT -- PROGRAM ARGS...)";
+        return false;
+    }
+    if (o.flushMs == 0 || (o.flushMs > 0 && o.flushMs < 10)) {
+        *error = "--flush-ms must be at least 10";
+        return false;
+    }
+    *out = o;
+    return true;
+}
+
+std::string CaptureOptions::usage(const std::string& program) {
+    return "Usage: " + program + " [OPTIONS] -o OUT -- PROGRAM [ARGS...]\n"
+           "Run PROGRAM with Warpscope's CUPTI injection library and record what it does on the GPU.\n"
+           "Each CUDA process (every rank of a distributed job) writes OUT/<pid>.wscap.\n"
+           "\n"
+           "  -o, --output OUT       directory for the capture streams (created if missing)\n"
+           "      --activities LIST  what to record, comma-separated (default: default):\n"
+           "                         kernel memcpy memset runtime driver api sync memory nvtx\n"
+           "                         overhead nvml pm extcorr, or default/all/none; -NAME removes\n"
+           "      --sample-hz N      NVML sampling rate (power, clocks, utilization), 0 = off\n"
+           "                         (default 10)\n"
+           "      --flush-ms N       write buffered records every N ms (default 500); a killed\n"
+           "                         program keeps everything up to the last write\n"
+           "      --delay S          start recording S seconds after CUDA starts\n"
+           "      --duration S       stop recording after S seconds (the program runs on)\n"
+           "      --name NAME        name stored in the capture\n"
+           "      --inject PATH      injection library to use (default: next to this program)\n"
+           "  -q, --quiet            no summary at the end\n"
+           "  -h, --help             show this help\n"
+           "      --version          show the version\n"
+           "\n"
+           "Exit status: PROGRAM's exit status (128+N when killed by signal N); 125 when\n"
+           "warpscope-capture itself fails, 126 when PROGRAM cannot run, 127 when it is not found.\n"
+           "SIGINT and SIGTERM are passed on to PROGRAM.\n";
+}
+
+} // namespace ws

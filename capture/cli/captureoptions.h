@@ -1,0 +1,34 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+/*
+ * CaptureOptions: the command line of warpscope-capture, parsed GNU style ("--flush-ms 200" or
+ * "--flush-ms=200", "-o DIR", "--" before the program). Parsing stops at the first non-option
+ * word, so "warpscope-capture -o out python train.py --lr 1" works without "--" as well.
+ */
+struct CaptureOptions {
+    std::string output;
+    std::string activities = "default";
+    uint32_t activityBits = 0;
+    int64_t sampleHz = -1;  // -1: the injection library's default
+    int64_t flushMs = -1;
+    double delaySeconds = 0;
+    double durationSeconds = 0;
+    std::string name;
+    std::string injectLibrary;
+    std::vector<std::string> command;
+    bool help = false;
+    bool version = false;
+    bool quiet = false;
+
+    // False with a one-line reason in *error for a bad command line.
+    static bool parse(const std::vector<std::string>& args, CaptureOptions* out, std::string* error);
+    static std::string usage(const std::string& program);
+};
+
+} // namespace ws

@@ -1,0 +1,89 @@
+#pragma once
+
+// The --activities / WARPSCOPE_ACTIVITIES vocabulary, shared by the launcher side and the injection
+// library so both agree on names. Header-only.
+
+#include "format/wscapformat.h"
+
+#include <string>
+#include <string_view>
+
+namespace ws::wscap {
+
+struct ActivityName {
+    const char* name;
+    uint32_t bits;
+};
+
+inline constexpr ActivityName kActivityNames[] = {
+    {"kernel", ActKernel},   {"memcpy", ActMemcpy},     {"memset", ActMemset},
+    {"runtime", ActRuntime}, {"driver", ActDriver},     {"sync", ActSync},
+    {"memory", ActMemory},   {"nvtx", ActNvtx},         {"overhead", ActOverhead},
+    {"nvml", ActNvml},       {"pm", ActPmSampling},     {"extcorr", ActExternalCorrelation},
+    {"api", ActRuntime | ActDriver},
+};
+
+// What a capture records when nothing is said: everything but PM sampling (which needs profiling
+// permission and adds its own overhead) and external correlation (only frameworks push ids).
+inline constexpr uint32_t kDefaultActivities = ActKernel | ActMemcpy | ActMemset | ActRuntime | ActDriver | ActSync |
+                                               ActMemory | ActNvtx | ActOverhead | ActNvml;
+inline constexpr uint32_t kAllActivities = kDefaultActivities | ActPmSampling | ActExternalCorrelation;
+
+/* Parses "kernel,runtime,nvml" (also "default", "all", "none"; a leading '-' removes: "default,-driver").
+ * Returns false and names the offending word in *bad for an unknown name. */
+inline bool parseActivities(std::string_view text, uint32_t* bits, std::string* bad) {
+    uint32_t result = 0;
+    size_t pos = 0;
+    while (pos <= text.size()) {
+        size_t comma = text.find(',', pos);
+        if (comma == std::string_view::npos)
+            comma = text.size();
+        std::string_view word = text.substr(pos, comma - pos);
+        while (!word.empty() && word.front() == ' ')
+            word.remove_prefix(1);
+        while (!word.empty() && word.back() == ' ')
+            word.remove_suffix(1);
+        pos = comma + 1;
+        if (word.empty())
+            continue;
+        const bool remove = word.front() == '-';
+        if (remove)
+            word.remove_prefix(1);
+        uint32_t value = 0;
+        bool found = true;
+        if (word == "default")
+            value = kDefaultActivities;
+        else if (word == "all")
+            value = kAllActivities;
+        else if (word == "none")
+            value = 0;
+        else {
+            found = false;
+            for (const ActivityName& a : kActivityNames)
+                if (word == a.name) {
+                    value = a.bits;
+                    found = true;
+                }
+        }
+        if (!found) {
+            *bad = std::string(word);
+            return false;
+        }
+        result = remove ? (result & ~value) : (result | value);
+    }
+    *bits = result;
+    return true;
+}
+
+inline std::string activitiesToString(uint32_t bits) {
+    std::string out;
+    for (const ActivityName& a : kActivityNames) {
+        if (a.bits & (a.bits - 1))
+            continue; // skip aliases such as "api"
+        if (bits & a.bits)
+            out += (out.empty() ? "" : ",") + std::string(a.name);
+    }
+    return out.empty() ? "none" : out;
+}
+
+} // namespace ws::wscap

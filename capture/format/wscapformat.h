@@ -1,0 +1,505 @@
+#pragma once
+
+// The Warpscope capture stream ("wscap"): what warpscope_inject writes inside a profiled process
+// and what core's importer reads. Header-only and dependency-free (standard library only) so the
+// injection library, the capture tools and core can all include it.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ws::wscap {
+
+/*
+ * File layout
+ * -----------
+ *   FileHeader (16 bytes) then records until end of file.
+ *   FileHeader: magic "WSCAP\0\r\n" (8 bytes; the CR/LF catch text-mode mangling), u16 major,
+ *               u16 minor, u32 reserved (0).
+ *   Record:     u16 type, u16 flags (0; reserved), u32 payload size N, then N payload bytes.
+ *
+ * All integers are little-endian; doubles are IEEE-754 binary64 little-endian; strings are
+ * u32 byte length + UTF-8 bytes (no terminator); string lists are u32 count + strings; UUIDs are
+ * 16 raw bytes. No padding anywhere.
+ *
+ * Compatibility rules (the invariants a reader relies on):
+ *   - A reader refuses another major version and accepts any minor version.
+ *   - Record types are never renumbered. A reader skips types it does not know by their size.
+ *   - A minor version may only append fields at the end of a payload. A reader decodes the fields
+ *     it knows and ignores trailing bytes; fields missing from a shorter payload keep defaults.
+ *   - The writer only appends whole records, so a file cut anywhere (a killed process) holds a
+ *     valid prefix; the reader returns every complete record and flags the torn tail.
+ *
+ * Times are uint64 ns in the CUPTI timestamp domain (CLOCK_REALTIME on Linux unless said
+ * otherwise); StreamHeader gives the pair (wall clock, CUPTI clock) taken at the same moment.
+ * Names (kernels, APIs, NVTX strings and domains, metric units) are interned: a String record
+ * defines id -> text before any record that uses the id; id 0 means "none".
+ *
+ * One file per process: the launcher's output directory OUT holds OUT/<pid>.wscap.
+ */
+
+inline constexpr char kMagic[8] = {'W', 'S', 'C', 'A', 'P', '\0', '\r', '\n'};
+inline constexpr uint16_t kVersionMajor = 1;
+inline constexpr uint16_t kVersionMinor = 0;
+inline constexpr size_t kFileHeaderSize = 16;
+inline constexpr size_t kRecordHeaderSize = 8;
+// Sanity bound for one payload: anything larger is treated as corruption, not as a record.
+inline constexpr uint32_t kMaxPayloadSize = 64u << 20;
+
+using Uuid = std::array<uint8_t, 16>;
+
+enum class RecordType : uint16_t {
+    StreamHeader = 1,
+    Device = 2,
+    Context = 3,
+    String = 4,
+    Kernel = 5,
+    Memcpy = 6,
+    Memset = 7,
+    Api = 8,
+    Synchronization = 9,
+    Memory = 10,
+    NvtxRange = 11,
+    NvtxMark = 12,
+    Overhead = 13,
+    Dropped = 14,
+    MetricDescriptor = 15,
+    MetricSample = 16,
+    Error = 17,
+    Flush = 18,
+    Footer = 19,
+    ExternalCorrelation = 20,
+    MetricDevice = 21,
+};
+inline constexpr uint16_t kMaxKnownRecordType = 21;
+
+inline const char* recordTypeName(uint16_t t) {
+    static const char* const names[] = {"?",          "StreamHeader",     "Device",       "Context",
+                                        "String",     "Kernel",           "Memcpy",       "Memset",
+                                        "Api",        "Synchronization",  "Memory",       "NvtxRange",
+                                        "NvtxMark",   "Overhead",         "Dropped",      "MetricDescriptor",
+                                        "MetricSample", "Error",          "Flush",        "Footer",
+                                        "ExternalCorrelation", "MetricDevice"};
+    return t <= kMaxKnownRecordType ? names[t] : "Unknown";
+}
+
+// Bits of StreamHeader::activities (what the injection library was asked to record).
+enum ActivityBit : uint32_t {
+    ActKernel = 1u << 0,
+    ActMemcpy = 1u << 1,
+    ActMemset = 1u << 2,
+    ActRuntime = 1u << 3,
+    ActDriver = 1u << 4,
+    ActSync = 1u << 5,
+    ActMemory = 1u << 6,
+    ActNvtx = 1u << 7,
+    ActOverhead = 1u << 8,
+    ActNvml = 1u << 9,
+    ActPmSampling = 1u << 10,
+    ActExternalCorrelation = 1u << 11,
+};
+
+enum class ApiDomain : uint8_t { Runtime = 0, Driver = 1 };
+enum class ErrorSeverity : uint8_t { Info = 0, Warning = 1, Error = 2 };
+enum class MetricSource : uint8_t { Nvml = 0, PmSampling = 1 };
+enum class DropSource : uint8_t { Cupti = 0, BufferRefused = 1 };
+enum class FooterReason : uint8_t { ProcessExit = 0, TracingStopped = 1, Error = 2 };
+
+/*
+ * Record structs. Each lists its fields in wire order in fields(self, visitor): the one place
+ * that defines the layout, used by the encoder, the decoder and the text printer. Enum-like
+ * fields keep CUPTI's numeric values (FORMATS.md 6.5) so nothing is lost in translation.
+ */
+
+struct StreamHeaderRecord {
+    static constexpr RecordType kType = RecordType::StreamHeader;
+    uint32_t pid = 0;
+    uint32_t parentPid = 0;
+    std::string hostname;
+    uint64_t startWallNs = 0;  // CLOCK_REALTIME
+    uint64_t startCuptiNs = 0; // cuptiGetTimestamp() at the same moment (0 when unknown)
+    std::vector<std::string> commandLine;
+    uint32_t cuptiApiVersion = 0;
+    uint32_t cudaDriverVersion = 0; // e.g. 13000
+    std::string nvidiaDriverVersion; // from NVML, "" when unknown
+    std::string captureName;
+    int32_t rank = -1; // RANK (or OMPI/PMI rank) from the environment, -1 when not set
+    uint32_t activities = 0; // ActivityBit
+    uint32_t flushPeriodMs = 0;
+    uint32_t sampleHz = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("pid", s.pid); v("parentPid", s.parentPid); v("hostname", s.hostname);
+        v("startWallNs", s.startWallNs); v("startCuptiNs", s.startCuptiNs);
+        v("commandLine", s.commandLine); v("cuptiApiVersion", s.cuptiApiVersion);
+        v("cudaDriverVersion", s.cudaDriverVersion); v("nvidiaDriverVersion", s.nvidiaDriverVersion);
+        v("captureName", s.captureName); v("rank", s.rank); v("activities", s.activities);
+        v("flushPeriodMs", s.flushPeriodMs); v("sampleHz", s.sampleHz);
+    }
+};
+
+struct DeviceRecord {
+    static constexpr RecordType kType = RecordType::Device;
+    uint32_t id = 0; // CUDA device ordinal as seen by the process
+    std::string name;
+    Uuid uuid{};
+    uint32_t smCount = 0;
+    uint32_t ccMajor = 0;
+    uint32_t ccMinor = 0;
+    uint64_t globalMemoryBytes = 0;
+    uint64_t memoryBandwidthKBs = 0;
+    uint32_t l2CacheBytes = 0;
+    uint32_t coreClockKHz = 0;
+    uint32_t threadsPerWarp = 0;
+    uint32_t maxWarpsPerSm = 0; // max threads per SM = maxWarpsPerSm * threadsPerWarp
+    uint32_t maxBlocksPerSm = 0;
+    uint32_t registersPerSm = 0;
+    uint32_t sharedMemoryPerSm = 0;
+    uint32_t maxThreadsPerBlock = 0;
+    uint32_t maxRegistersPerBlock = 0;
+    uint32_t maxSharedMemoryPerBlock = 0;
+    uint8_t migEnabled = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("id", s.id); v("name", s.name); v("uuid", s.uuid); v("smCount", s.smCount);
+        v("ccMajor", s.ccMajor); v("ccMinor", s.ccMinor); v("globalMemoryBytes", s.globalMemoryBytes);
+        v("memoryBandwidthKBs", s.memoryBandwidthKBs); v("l2CacheBytes", s.l2CacheBytes);
+        v("coreClockKHz", s.coreClockKHz); v("threadsPerWarp", s.threadsPerWarp);
+        v("maxWarpsPerSm", s.maxWarpsPerSm); v("maxBlocksPerSm", s.maxBlocksPerSm);
+        v("registersPerSm", s.registersPerSm); v("sharedMemoryPerSm", s.sharedMemoryPerSm);
+        v("maxThreadsPerBlock", s.maxThreadsPerBlock); v("maxRegistersPerBlock", s.maxRegistersPerBlock);
+        v("maxSharedMemoryPerBlock", s.maxSharedMemoryPerBlock); v("migEnabled", s.migEnabled);
+    }
+};
+
+struct ContextRecord {
+    static constexpr RecordType kType = RecordType::Context;
+    uint32_t contextId = 0;
+    uint32_t deviceId = 0;
+    uint32_t nullStreamId = 0;
+    uint8_t isGreenContext = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("contextId", s.contextId); v("deviceId", s.deviceId); v("nullStreamId", s.nullStreamId);
+        v("isGreenContext", s.isGreenContext);
+    }
+};
+
+struct StringRecord {
+    static constexpr RecordType kType = RecordType::String;
+    uint32_t id = 0; // > 0, unique per file
+    std::string text;
+    template <class S, class V> static void fields(S& s, V& v) { v("id", s.id); v("text", s.text); }
+};
+
+// A kernel as CUPTI CONCURRENT_KERNEL reports it; nameId is the mangled name.
+struct KernelRecord {
+    static constexpr RecordType kType = RecordType::Kernel;
+    uint64_t start = 0;
+    uint64_t end = 0;
+    uint32_t deviceId = 0;
+    uint32_t contextId = 0;
+    uint32_t streamId = 0;
+    uint32_t correlationId = 0;
+    int32_t gridX = 0, gridY = 0, gridZ = 0;
+    int32_t blockX = 0, blockY = 0, blockZ = 0;
+    uint32_t registersPerThread = 0;
+    int32_t staticSharedMemory = 0;
+    int32_t dynamicSharedMemory = 0;
+    uint32_t localMemoryPerThread = 0;
+    uint32_t nameId = 0;
+    uint32_t graphId = 0;
+    uint64_t graphNodeId = 0;
+    int64_t gridId = 0;
+    uint64_t queued = 0;    // 0 unless latency timestamps were enabled
+    uint64_t submitted = 0;
+    uint8_t launchType = 0;
+    uint8_t isDeviceLaunched = 0;
+    uint32_t clusterX = 0, clusterY = 0, clusterZ = 0;
+    uint32_t sharedMemoryExecuted = 0;
+    uint32_t channelId = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("start", s.start); v("end", s.end); v("deviceId", s.deviceId); v("contextId", s.contextId);
+        v("streamId", s.streamId); v("correlationId", s.correlationId);
+        v("gridX", s.gridX); v("gridY", s.gridY); v("gridZ", s.gridZ);
+        v("blockX", s.blockX); v("blockY", s.blockY); v("blockZ", s.blockZ);
+        v("registersPerThread", s.registersPerThread); v("staticSharedMemory", s.staticSharedMemory);
+        v("dynamicSharedMemory", s.dynamicSharedMemory); v("localMemoryPerThread", s.localMemoryPerThread);
+        v("nameId", s.nameId); v("graphId", s.graphId); v("graphNodeId", s.graphNodeId);
+        v("gridId", s.gridId); v("queued", s.queued); v("submitted", s.submitted);
+        v("launchType", s.launchType); v("isDeviceLaunched", s.isDeviceLaunched);
+        v("clusterX", s.clusterX); v("clusterY", s.clusterY); v("clusterZ", s.clusterZ);
+        v("sharedMemoryExecuted", s.sharedMemoryExecuted); v("channelId", s.channelId);
+    }
+};
+
+// MEMCPY and MEMCPY2 (peer-to-peer). For plain copies srcDeviceId == dstDeviceId == deviceId.
+struct MemcpyRecord {
+    static constexpr RecordType kType = RecordType::Memcpy;
+    uint64_t start = 0;
+    uint64_t end = 0;
+    uint64_t bytes = 0;
+    uint32_t deviceId = 0;
+    uint32_t contextId = 0;
+    uint32_t streamId = 0;
+    uint32_t correlationId = 0;
+    uint32_t runtimeCorrelationId = 0;
+    uint8_t copyKind = 0; // CUpti_ActivityMemcpyKind
+    uint8_t srcKind = 0;  // CUpti_ActivityMemoryKind
+    uint8_t dstKind = 0;
+    uint8_t flags = 0;    // bit 0: async
+    uint32_t srcDeviceId = 0;
+    uint32_t dstDeviceId = 0;
+    uint32_t graphId = 0;
+    uint64_t graphNodeId = 0;
+    uint64_t copyCount = 0;
+    uint8_t peerToPeer = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("start", s.start); v("end", s.end); v("bytes", s.bytes); v("deviceId", s.deviceId);
+        v("contextId", s.contextId); v("streamId", s.streamId); v("correlationId", s.correlationId);
+        v("runtimeCorrelationId", s.runtimeCorrelationId); v("copyKind", s.copyKind);
+        v("srcKind", s.srcKind); v("dstKind", s.dstKind); v("flags", s.flags);
+        v("srcDeviceId", s.srcDeviceId); v("dstDeviceId", s.dstDeviceId); v("graphId", s.graphId);
+        v("graphNodeId", s.graphNodeId); v("copyCount", s.copyCount); v("peerToPeer", s.peerToPeer);
+    }
+};
+
+struct MemsetRecord {
+    static constexpr RecordType kType = RecordType::Memset;
+    uint64_t start = 0;
+    uint64_t end = 0;
+    uint64_t bytes = 0;
+    uint32_t value = 0;
+    uint32_t deviceId = 0;
+    uint32_t contextId = 0;
+    uint32_t streamId = 0;
+    uint32_t correlationId = 0;
+    uint16_t memoryKind = 0;
+    uint16_t flags = 0;
+    uint32_t graphId = 0;
+    uint64_t graphNodeId = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("start", s.start); v("end", s.end); v("bytes", s.bytes); v("value", s.value);
+        v("deviceId", s.deviceId); v("contextId", s.contextId); v("streamId", s.streamId);
+        v("correlationId", s.correlationId); v("memoryKind", s.memoryKind); v("flags", s.flags);
+        v("graphId", s.graphId); v("graphNodeId", s.graphNodeId);
+    }
+};
+
+// A runtime or driver API call. nameId names the callback as CUPTI does ("cudaLaunchKernel_v7000").
+struct ApiRecord {
+    static constexpr RecordType kType = RecordType::Api;
+    uint8_t domain = 0; // ApiDomain
+    uint32_t cbid = 0;
+    uint32_t nameId = 0;
+    uint64_t start = 0;
+    uint64_t end = 0;
+    uint32_t processId = 0;
+    uint32_t threadId = 0; // OS thread id
+    uint32_t correlationId = 0;
+    uint32_t returnValue = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("domain", s.domain); v("cbid", s.cbid); v("nameId", s.nameId); v("start", s.start);
+        v("end", s.end); v("processId", s.processId); v("threadId", s.threadId);
+        v("correlationId", s.correlationId); v("returnValue", s.returnValue);
+    }
+};
+
+struct SynchronizationRecord {
+    static constexpr RecordType kType = RecordType::Synchronization;
+    uint32_t type = 0; // CUpti_ActivitySynchronizationType
+    uint64_t start = 0;
+    uint64_t end = 0;
+    uint32_t correlationId = 0;
+    uint32_t contextId = 0;
+    uint32_t streamId = 0; // 0xffffffff when not applicable
+    uint32_t cudaEventId = 0;
+    uint32_t returnValue = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("type", s.type); v("start", s.start); v("end", s.end); v("correlationId", s.correlationId);
+        v("contextId", s.contextId); v("streamId", s.streamId); v("cudaEventId", s.cudaEventId);
+        v("returnValue", s.returnValue);
+    }
+};
+
+// MEMORY2: one allocation (operation 1) or release (operation 2) by the CUDA driver.
+struct MemoryRecord {
+    static constexpr RecordType kType = RecordType::Memory;
+    uint8_t operation = 0;  // CUpti_ActivityMemoryOperationType
+    uint8_t memoryKind = 0; // CUpti_ActivityMemoryKind
+    uint64_t address = 0;
+    uint64_t bytes = 0;
+    uint64_t timestamp = 0;
+    uint32_t deviceId = 0;
+    uint32_t contextId = 0;
+    uint32_t streamId = 0;
+    uint32_t correlationId = 0;
+    uint32_t processId = 0;
+    uint8_t isAsync = 0;
+    uint8_t poolType = 0; // CUpti_ActivityMemoryPoolType
+    uint64_t poolAddress = 0;
+    uint64_t pc = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("operation", s.operation); v("memoryKind", s.memoryKind); v("address", s.address);
+        v("bytes", s.bytes); v("timestamp", s.timestamp); v("deviceId", s.deviceId);
+        v("contextId", s.contextId); v("streamId", s.streamId); v("correlationId", s.correlationId);
+        v("processId", s.processId); v("isAsync", s.isAsync); v("poolType", s.poolType);
+        v("poolAddress", s.poolAddress); v("pc", s.pc);
+    }
+};
+
+// An NVTX range, paired from CUPTI's start and end markers. end == 0: the range never ended.
+struct NvtxRangeRecord {
+    static constexpr RecordType kType = RecordType::NvtxRange;
+    uint64_t start = 0;
+    uint64_t end = 0;
+    uint32_t nameId = 0;
+    uint32_t domainId = 0; // 0 = default domain
+    uint32_t processId = 0;
+    uint32_t threadId = 0;    // thread that started it
+    uint32_t endThreadId = 0; // thread that ended it
+    uint32_t color = 0;       // ARGB, valid when hasColor
+    uint8_t hasColor = 0;
+    uint32_t category = 0;
+    uint32_t markerId = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("start", s.start); v("end", s.end); v("nameId", s.nameId); v("domainId", s.domainId);
+        v("processId", s.processId); v("threadId", s.threadId); v("endThreadId", s.endThreadId);
+        v("color", s.color); v("hasColor", s.hasColor); v("category", s.category);
+        v("markerId", s.markerId);
+    }
+};
+
+struct NvtxMarkRecord {
+    static constexpr RecordType kType = RecordType::NvtxMark;
+    uint64_t timestamp = 0;
+    uint32_t nameId = 0;
+    uint32_t domainId = 0;
+    uint32_t processId = 0;
+    uint32_t threadId = 0;
+    uint32_t color = 0;
+    uint8_t hasColor = 0;
+    uint32_t category = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("timestamp", s.timestamp); v("nameId", s.nameId); v("domainId", s.domainId);
+        v("processId", s.processId); v("threadId", s.threadId); v("color", s.color);
+        v("hasColor", s.hasColor); v("category", s.category);
+    }
+};
+
+struct OverheadRecord {
+    static constexpr RecordType kType = RecordType::Overhead;
+    uint32_t overheadKind = 0; // CUpti_ActivityOverheadKind
+    uint32_t objectKind = 0;   // CUpti_ActivityObjectKind
+    uint32_t objectId0 = 0;    // processId or deviceId
+    uint32_t objectId1 = 0;    // threadId or contextId
+    uint32_t objectId2 = 0;    // streamId
+    uint64_t start = 0;
+    uint64_t end = 0;
+    uint32_t correlationId = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("overheadKind", s.overheadKind); v("objectKind", s.objectKind); v("objectId0", s.objectId0);
+        v("objectId1", s.objectId1); v("objectId2", s.objectId2); v("start", s.start); v("end", s.end);
+        v("correlationId", s.correlationId);
+    }
+};
+
+// Records lost since the previous Dropped record of the same source.
+struct DroppedRecord {
+    static constexpr RecordType kType = RecordType::Dropped;
+    uint64_t timestamp = 0;
+    uint8_t source = 0; // DropSource
+    uint64_t count = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("timestamp", s.timestamp); v("source", s.source); v("count", s.count);
+    }
+};
+
+// Defines a metric before its first sample: "power" in "W", "sm_clock" in "MHz", ...
+struct MetricDescriptorRecord {
+    static constexpr RecordType kType = RecordType::MetricDescriptor;
+    uint32_t metricId = 0;
+    uint8_t source = 0; // MetricSource
+    std::string name;
+    std::string unit;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("metricId", s.metricId); v("source", s.source); v("name", s.name); v("unit", s.unit);
+    }
+};
+
+// Maps a metric device index (NVML index for NVML metrics) to the GPU's UUID; match it with
+// DeviceRecord::uuid to find the CUDA device (NVML and CUDA orders differ in general).
+struct MetricDeviceRecord {
+    static constexpr RecordType kType = RecordType::MetricDevice;
+    uint8_t source = 0; // MetricSource
+    uint32_t index = 0;
+    Uuid uuid{};
+    std::string name;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("source", s.source); v("index", s.index); v("uuid", s.uuid); v("name", s.name);
+    }
+};
+
+struct MetricSampleRecord {
+    static constexpr RecordType kType = RecordType::MetricSample;
+    uint64_t timestamp = 0;
+    uint32_t device = 0; // MetricDeviceRecord::index for NVML, CUDA device id for PM sampling
+    uint32_t metricId = 0;
+    double value = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("timestamp", s.timestamp); v("device", s.device); v("metricId", s.metricId); v("value", s.value);
+    }
+};
+
+// Something went wrong (or is worth knowing) inside the injection library. code is the CUPTI or
+// NVML result when there is one.
+struct ErrorRecord {
+    static constexpr RecordType kType = RecordType::Error;
+    uint64_t timestamp = 0;
+    uint8_t severity = 0; // ErrorSeverity
+    int32_t code = 0;
+    std::string where;
+    std::string message;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("timestamp", s.timestamp); v("severity", s.severity); v("code", s.code); v("where", s.where);
+        v("message", s.message);
+    }
+};
+
+// Written after every periodic flush: everything before it reached the file.
+struct FlushRecord {
+    static constexpr RecordType kType = RecordType::Flush;
+    uint64_t timestamp = 0;
+    uint32_t sequence = 0;
+    uint64_t recordsSoFar = 0;
+    uint64_t droppedSoFar = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("timestamp", s.timestamp); v("sequence", s.sequence); v("recordsSoFar", s.recordsSoFar);
+        v("droppedSoFar", s.droppedSoFar);
+    }
+};
+
+// Last record of a cleanly closed stream. Its absence means the process died or was killed.
+struct FooterRecord {
+    static constexpr RecordType kType = RecordType::Footer;
+    uint64_t timestamp = 0;
+    uint8_t reason = 0; // FooterReason
+    uint64_t totalRecords = 0;
+    uint64_t totalDropped = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("timestamp", s.timestamp); v("reason", s.reason); v("totalRecords", s.totalRecords);
+        v("totalDropped", s.totalDropped);
+    }
+};
+
+// Framework correlation (e.g. PyTorch op ids pushed by Kineto-style code); applies to the API
+// record with the same correlationId.
+struct ExternalCorrelationRecord {
+    static constexpr RecordType kType = RecordType::ExternalCorrelation;
+    uint32_t externalKind = 0;
+    uint64_t externalId = 0;
+    uint32_t correlationId = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("externalKind", s.externalKind); v("externalId", s.externalId); v("correlationId", s.correlationId);
+    }
+};
+
+} // namespace ws::wscap

@@ -1,0 +1,62 @@
+#pragma once
+
+#include <cupti.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace ws {
+
+/*
+ * ActivityEncoder: turns completed CUPTI activity buffers into wscap records. It owns the string
+ * table (a String record is emitted the first time a name is used, so every id is defined before
+ * use within the file) and pairs NVTX start/end markers into ranges, in either arrival order since
+ * per-thread buffers may complete out of order. Not thread-safe: the caller serializes calls.
+ * Cost per record: a field copy plus one hash lookup per name.
+ */
+class ActivityEncoder {
+public:
+    void encodeBuffer(uint8_t* buffer, size_t validSize, std::string& out);
+    // Emits NVTX ranges that never ended (end = 0). Call once at the end of the stream.
+    void finish(std::string& out);
+    uint32_t intern(std::string_view text, std::string& out);
+    uint64_t records() const { return m_records; }
+
+private:
+    struct PendingMarker {
+        uint64_t start = 0;
+        uint64_t end = 0;
+        uint32_t nameId = 0;
+        uint32_t domainId = 0;
+        uint32_t processId = 0;
+        uint32_t threadId = 0;
+        uint32_t endThreadId = 0;
+        uint32_t color = 0;
+        uint32_t category = 0;
+        bool hasColor = false;
+        bool started = false;
+        bool ended = false;
+        bool instant = false;
+    };
+    struct StringHash {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+    };
+
+    void encodeRecord(const CUpti_Activity* record, std::string& out);
+    uint32_t apiName(uint8_t domain, uint32_t cbid, std::string& out);
+    void marker(const CUpti_ActivityMarker2& m, std::string& out);
+    void markerData(const CUpti_ActivityMarkerData2& d);
+    void emitMarker(uint32_t id, const PendingMarker& p, std::string& out);
+    void emitInstants(std::string& out);
+
+    std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> m_strings;
+    std::unordered_map<uint64_t, uint32_t> m_apiNames;
+    std::unordered_map<uint32_t, PendingMarker> m_markers;
+    uint32_t m_nextStringId = 1;
+    uint64_t m_records = 0;
+};
+
+} // namespace ws

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+/*
+ * InjectConfig: what the injection library does, read once from WARPSCOPE_* environment variables
+ * that warpscope-capture (or the GUI's launcher) sets. Bad values fall back to defaults and are
+ * reported in warnings, never fatal: the host program must run regardless.
+ *
+ *   WARPSCOPE_OUTPUT        directory for <pid>.wscap (created if missing), default "."
+ *   WARPSCOPE_ACTIVITIES    activity list (format/activitylist.h), default "default"
+ *   WARPSCOPE_SAMPLE_HZ     NVML sampling rate, 0 = off, default 10
+ *   WARPSCOPE_FLUSH_MS      period of CUPTI flushes and file writes, default 500
+ *   WARPSCOPE_DELAY_MS      start recording this long after CUDA initialization, default 0
+ *   WARPSCOPE_DURATION_MS   stop recording after this long, 0 = until exit
+ *   WARPSCOPE_BUFFER_KB     CUPTI activity buffer size, default 4096
+ *   WARPSCOPE_MAX_BUFFER_MB cap on buffers CUPTI holds at once, default 1024 (beyond it records drop)
+ *   WARPSCOPE_PM_INTERVAL_US PM sampling interval, default 1000
+ *   WARPSCOPE_NAME          capture name stored in the stream header
+ */
+struct InjectConfig {
+    std::string outputDir = ".";
+    uint32_t activities = 0;
+    uint32_t sampleHz = 10;
+    uint32_t flushMs = 500;
+    uint32_t delayMs = 0;
+    uint32_t durationMs = 0;
+    uint32_t bufferBytes = 4u << 20;
+    uint64_t maxBufferBytes = 1024ull << 20;
+    uint32_t pmIntervalUs = 1000;
+    std::string name;
+
+    static InjectConfig fromEnvironment(std::vector<std::string>* warnings);
+};
+
+} // namespace ws

@@ -1,0 +1,412 @@
+#include "inject/tracer.h"
+
+#include "format/activitylist.h"
+#include "format/wscapcodec.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <dlfcn.h>
+#include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace ws {
+
+using namespace wscap;
+
+namespace {
+
+struct KindChoice {
+    uint32_t bit;
+    CUpti_ActivityKind kind;
+};
+constexpr KindChoice kKinds[] = {
+    {ActKernel, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL},
+    {ActMemcpy, CUPTI_ACTIVITY_KIND_MEMCPY},
+    {ActMemcpy, CUPTI_ACTIVITY_KIND_MEMCPY2},
+    {ActMemset, CUPTI_ACTIVITY_KIND_MEMSET},
+    {ActRuntime, CUPTI_ACTIVITY_KIND_RUNTIME},
+    {ActDriver, CUPTI_ACTIVITY_KIND_DRIVER},
+    {ActSync, CUPTI_ACTIVITY_KIND_SYNCHRONIZATION},
+    {ActMemory, CUPTI_ACTIVITY_KIND_MEMORY2},
+    {ActNvtx, CUPTI_ACTIVITY_KIND_MARKER},
+    {ActNvtx, CUPTI_ACTIVITY_KIND_MARKER_DATA},
+    {ActOverhead, CUPTI_ACTIVITY_KIND_OVERHEAD},
+    {ActExternalCorrelation, CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION},
+};
+
+std::string cuptiMessage(CUptiResult r) {
+    const char* text = nullptr;
+    if (cuptiGetResultString(r, &text) != CUPTI_SUCCESS || !text)
+        return "CUPTI error " + std::to_string(static_cast<int>(r));
+    std::string message = text;
+    if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES || r == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES)
+        message += " (GPU performance counters are restricted to admin users: see "
+                   "https://developer.nvidia.com/ERR_NVGPUCTRPERM)";
+    return message;
+}
+
+std::vector<std::string> commandLine() {
+    std::ifstream in("/proc/self/cmdline", std::ios::binary);
+    std::vector<std::string> args;
+    std::string arg;
+    while (std::getline(in, arg, '\0'))
+        args.push_back(arg);
+    return args;
+}
+
+int32_t rankFromEnvironment() {
+    for (const char* var : {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"})
+        if (const char* v = std::getenv(var); v && *v)
+            return static_cast<int32_t>(std::strtol(v, nullptr, 10));
+    return -1;
+}
+
+uint32_t cudaDriverVersion() {
+    void* cuda = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    if (!cuda)
+        return 0;
+    int version = 0;
+    using Fn = int (*)(int*);
+    if (auto fn = reinterpret_cast<Fn>(::dlsym(cuda, "cuDriverGetVersion")))
+        fn(&version);
+    ::dlclose(cuda);
+    return static_cast<uint32_t>(version);
+}
+
+} // namespace
+
+Tracer& Tracer::instance() {
+    // Never destroyed: CUPTI may still call back while the process runs its exit handlers.
+    static Tracer* tracer = new Tracer();
+    return *tracer;
+}
+
+uint64_t Tracer::timestamp() const {
+    uint64_t ts = 0;
+    if (cuptiGetTimestamp(&ts) != CUPTI_SUCCESS) {
+        timespec t{};
+        ::clock_gettime(CLOCK_REALTIME, &t);
+        ts = static_cast<uint64_t>(t.tv_sec) * 1000000000ull + static_cast<uint64_t>(t.tv_nsec);
+    }
+    return ts;
+}
+
+std::string Tracer::streamPath() const {
+    return m_config.outputDir + "/" + std::to_string(m_pid) + ".wscap";
+}
+
+void Tracer::report(ErrorSeverity severity, const std::string& where, int code, const std::string& message) {
+    ErrorRecord e;
+    e.timestamp = timestamp();
+    e.severity = static_cast<uint8_t>(severity);
+    e.code = code;
+    e.where = where;
+    e.message = message;
+    std::string bytes;
+    appendRecord(bytes, e);
+    m_queue.push(std::move(bytes));
+    // One line per problem on stderr; after a fatal error the rest only go to the stream.
+    if (severity == ErrorSeverity::Info || m_printedError.load())
+        return;
+    if (severity == ErrorSeverity::Error)
+        m_printedError = true;
+    std::fprintf(stderr, "[warpscope] %s: %s: %s%s\n", severity == ErrorSeverity::Error ? "error" : "warning",
+                 where.c_str(), message.c_str(), severity == ErrorSeverity::Error ? "; tracing stopped" : "");
+}
+
+bool Tracer::check(CUptiResult result, const char* where, bool fatal) {
+    if (result == CUPTI_SUCCESS)
+        return true;
+    report(fatal ? ErrorSeverity::Error : ErrorSeverity::Warning, where, static_cast<int>(result), cuptiMessage(result));
+    if (fatal) {
+        m_stopRequested = true;
+        m_queue.notify();
+    }
+    return false;
+}
+
+void Tracer::writeStreamHeader() {
+    StreamHeaderRecord h;
+    h.pid = static_cast<uint32_t>(m_pid);
+    h.parentPid = static_cast<uint32_t>(::getppid());
+    char host[256] = {};
+    ::gethostname(host, sizeof(host) - 1);
+    h.hostname = host;
+    timespec t{};
+    ::clock_gettime(CLOCK_REALTIME, &t);
+    h.startWallNs = static_cast<uint64_t>(t.tv_sec) * 1000000000ull + static_cast<uint64_t>(t.tv_nsec);
+    cuptiGetTimestamp(&h.startCuptiNs);
+    h.commandLine = commandLine();
+    uint32_t version = 0;
+    if (cuptiGetVersion(&version) == CUPTI_SUCCESS)
+        h.cuptiApiVersion = version;
+    h.cudaDriverVersion = cudaDriverVersion();
+    h.nvidiaDriverVersion = m_nvml.driverVersion();
+    h.captureName = m_config.name;
+    h.rank = rankFromEnvironment();
+    h.activities = m_config.activities;
+    h.flushPeriodMs = m_config.flushMs;
+    h.sampleHz = (m_config.activities & ActNvml) ? m_config.sampleHz : 0;
+    std::string bytes;
+    appendRecord(bytes, h);
+    std::string error;
+    m_writer.write(bytes, &error);
+}
+
+bool Tracer::initialize() {
+    std::lock_guard<std::mutex> lock(m_initMutex);
+    if (m_initialized)
+        return true;
+    m_initialized = true;
+    m_pid = ::getpid();
+    std::vector<std::string> warnings;
+    m_config = InjectConfig::fromEnvironment(&warnings);
+    ::mkdir(m_config.outputDir.c_str(), 0755); // EEXIST is fine; open() reports real problems
+    std::string error;
+    if (!m_writer.open(streamPath(), &error)) {
+        std::fprintf(stderr, "[warpscope] error: %s; nothing is captured for process %d\n", error.c_str(), m_pid);
+        m_closed = true;
+        return false;
+    }
+    std::string nvmlWhy;
+    const bool haveNvml = (m_config.activities & ActNvml) && m_nvml.load(&nvmlWhy);
+    writeStreamHeader();
+    for (const std::string& w : warnings)
+        report(ErrorSeverity::Warning, "configuration", 0, w);
+    if ((m_config.activities & ActNvml) && !haveNvml)
+        report(ErrorSeverity::Warning, "nvml", 0, nvmlWhy);
+    if (m_config.activities & ActPmSampling)
+        report(ErrorSeverity::Warning, "pm-sampling", 0,
+               "CUPTI PM sampling is not implemented in this build; SM/tensor/DRAM activity is not recorded");
+
+    bool ok = check(cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM), "cuptiSetThreadIdType", false);
+    ok = check(cuptiActivityRegisterCallbacks(&Tracer::bufferRequested, &Tracer::bufferCompleted),
+               "cuptiActivityRegisterCallbacks", true) && ok;
+    if (!m_stopRequested) {
+        check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DEVICE), "cuptiActivityEnable(DEVICE)", false);
+        check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONTEXT), "cuptiActivityEnable(CONTEXT)", false);
+        if (m_config.delayMs == 0)
+            enableActivities();
+    }
+    m_writerThread = std::thread([this] { writerLoop(); });
+    if (haveNvml && !m_stopRequested)
+        m_nvml.start(m_config.sampleHz, &m_queue, [this] { return timestamp(); });
+    (void)ok;
+    return true;
+}
+
+bool Tracer::enableActivities() {
+    for (const KindChoice& k : kKinds) {
+        if (!(m_config.activities & k.bit))
+            continue;
+        if (!check(cuptiActivityEnable(k.kind), "cuptiActivityEnable", true))
+            return false;
+        m_enabledKinds.push_back(k.kind);
+    }
+    m_collecting = true;
+    return true;
+}
+
+void Tracer::disableActivities() {
+    for (CUpti_ActivityKind kind : m_enabledKinds)
+        cuptiActivityDisable(kind);
+    m_enabledKinds.clear();
+    m_collecting = false;
+}
+
+void CUPTIAPI Tracer::bufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumRecords) {
+    Tracer& t = instance();
+    *maxNumRecords = 0;
+    *buffer = nullptr;
+    *size = 0;
+    if (t.m_forked || t.m_closed)
+        return;
+    const size_t bytes = t.m_config.bufferBytes;
+    if (t.m_outstandingBytes.load() + bytes > t.m_config.maxBufferBytes) {
+        // Declining makes CUPTI drop records, which it counts; better than exhausting host memory.
+        if (!t.m_warnedRefusal.exchange(true))
+            t.report(ErrorSeverity::Warning, "bufferRequested", 0,
+                     "activity buffers reached WARPSCOPE_MAX_BUFFER_MB; records are being dropped");
+        return;
+    }
+    uint8_t* b = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(t.m_poolMutex);
+        if (!t.m_pool.empty()) {
+            b = t.m_pool.back();
+            t.m_pool.pop_back();
+        }
+    }
+    if (!b)
+        b = static_cast<uint8_t*>(std::aligned_alloc(8, bytes));
+    if (!b)
+        return;
+    t.m_outstandingBytes += bytes;
+    *buffer = b;
+    *size = bytes;
+}
+
+void Tracer::releaseBuffer(uint8_t* buffer) {
+    if (!buffer)
+        return;
+    m_outstandingBytes -= m_config.bufferBytes;
+    std::lock_guard<std::mutex> lock(m_poolMutex);
+    if (m_pool.size() < 8)
+        m_pool.push_back(buffer);
+    else
+        std::free(buffer);
+}
+
+void CUPTIAPI Tracer::bufferCompleted(CUcontext ctx, uint32_t streamId, uint8_t* buffer, size_t, size_t validSize) {
+    Tracer& t = instance();
+    if (t.m_forked)
+        return; // the parent's locks may be held by threads that do not exist here: touch nothing
+    t.onBufferCompleted(ctx, streamId, buffer, validSize);
+}
+
+void Tracer::onBufferCompleted(CUcontext ctx, uint32_t streamId, uint8_t* buffer, size_t validSize) {
+    try {
+        std::string out;
+        if (validSize > 0 && !m_closed) {
+            out.reserve(validSize);
+            std::lock_guard<std::mutex> lock(m_encoderMutex);
+            m_encoder.encodeBuffer(buffer, validSize, out);
+        }
+        size_t dropped = 0;
+        if (cuptiActivityGetNumDroppedRecords(ctx, streamId, &dropped) == CUPTI_SUCCESS && dropped > 0) {
+            m_dropped += dropped;
+            appendRecord(out, DroppedRecord{timestamp(), static_cast<uint8_t>(DropSource::Cupti), dropped});
+        }
+        m_queue.push(std::move(out));
+    } catch (const std::exception& e) {
+        report(ErrorSeverity::Error, "bufferCompleted", 0, e.what());
+        m_stopRequested = true;
+        m_queue.notify();
+    }
+    releaseBuffer(buffer);
+}
+
+void Tracer::writeQueued(std::vector<std::string>&& chunks) {
+    std::string error;
+    for (std::string& c : chunks) {
+        if (m_writer.isOpen() && !m_writer.write(c, &error)) {
+            // The disk is full or gone: nothing more can be recorded, say so once and stop.
+            std::fprintf(stderr, "[warpscope] error: %s; tracing stopped\n", error.c_str());
+            m_writer.close();
+            m_stopRequested = true;
+        }
+    }
+}
+
+void Tracer::closeStream(FooterReason reason) {
+    std::string tail;
+    {
+        std::lock_guard<std::mutex> lock(m_encoderMutex);
+        m_encoder.finish(tail);
+        appendRecord(tail, FooterRecord{timestamp(), static_cast<uint8_t>(reason), m_encoder.records(), m_dropped.load()});
+    }
+    writeQueued(m_queue.takeAll(std::chrono::steady_clock::now()));
+    std::vector<std::string> last;
+    last.push_back(std::move(tail));
+    writeQueued(std::move(last));
+    m_writer.close();
+    m_closed = true;
+}
+
+void Tracer::writerLoop() {
+    try {
+        runWriter();
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "[warpscope] error: writer thread: %s; tracing stopped\n", e.what());
+        m_writer.close();
+        m_closed = true;
+    }
+}
+
+void Tracer::runWriter() {
+    using Clock = std::chrono::steady_clock;
+    const auto begin = Clock::now();
+    const auto period = std::chrono::milliseconds(m_config.flushMs);
+    const auto startAt = begin + std::chrono::milliseconds(m_config.delayMs);
+    const auto stopAt = startAt + std::chrono::milliseconds(m_config.durationMs);
+    auto nextFlush = begin + period;
+    bool started = m_config.delayMs == 0;
+    for (;;) {
+        auto wake = nextFlush;
+        if (!started && startAt < wake)
+            wake = startAt;
+        writeQueued(m_queue.takeAll(wake));
+        if (m_exitRequested)
+            return; // finalize() finishes the stream on its own thread
+        if (m_stopRequested) {
+            m_nvml.stop();
+            disableActivities();
+            cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+            closeStream(FooterReason::Error);
+            return;
+        }
+        const auto now = Clock::now();
+        if (!started && now >= startAt) {
+            started = true;
+            enableActivities();
+        }
+        if (started && m_config.durationMs > 0 && now >= stopAt) {
+            m_nvml.stop();
+            disableActivities();
+            cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+            report(ErrorSeverity::Info, "duration", 0, "recording stopped after WARPSCOPE_DURATION_MS");
+            closeStream(FooterReason::TracingStopped);
+            return;
+        }
+        if (now >= nextFlush) {
+            if (m_collecting)
+                check(cuptiActivityFlushAll(0), "cuptiActivityFlushAll", true);
+            writeQueued(m_queue.takeAll(Clock::now()));
+            uint64_t records;
+            {
+                std::lock_guard<std::mutex> lock(m_encoderMutex);
+                records = m_encoder.records();
+            }
+            std::string flush;
+            appendRecord(flush, FlushRecord{timestamp(), ++m_flushSequence, records, m_dropped.load()});
+            std::string error;
+            if (m_writer.isOpen())
+                m_writer.write(flush, &error);
+            nextFlush += period;
+            if (nextFlush < now)
+                nextFlush = now + period;
+        }
+    }
+}
+
+void Tracer::finalize() {
+    if (m_forked || !m_initialized || m_closed)
+        return;
+    m_exitRequested = true;
+    m_queue.notify();
+    if (m_writerThread.joinable())
+        m_writerThread.join();
+    m_nvml.stop();
+    if (m_closed)
+        return; // the writer already stopped tracing after an error or the duration
+    if (m_collecting) {
+        disableActivities();
+        cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    }
+    closeStream(FooterReason::ProcessExit);
+}
+
+void Tracer::forkedChild() {
+    m_forked = true;
+    m_writer.close();
+    m_closed = true;
+    // The writer and sampler threads were not copied into the child. Their std::thread objects are
+    // never touched again (the tracer is never destroyed), so nothing joins a thread that is not there.
+}
+
+} // namespace ws

@@ -1,0 +1,97 @@
+#pragma once
+
+#include "format/wscapformat.h"
+#include "format/wscapwriter.h"
+#include "inject/activityencoder.h"
+#include "inject/chunkqueue.h"
+#include "inject/injectconfig.h"
+#include "inject/nvmlsampler.h"
+
+#include <cupti.h>
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace ws {
+
+/*
+ * Tracer: everything warpscope_inject does inside the host process, one instance per process.
+ *
+ * Threads: CUPTI's buffer thread (and any thread that flushes) encodes completed activity buffers
+ * under m_encoderMutex and queues the bytes; the NVML sampler queues samples; the writer thread owns
+ * the file, writes queued bytes, calls cuptiActivityFlushAll(0) every flushMs and then writes a Flush
+ * record, so a killed process leaves everything up to its last flush on disk. No lock is held while
+ * calling into CUPTI, which may call back into bufferCompleted on the calling thread.
+ *
+ * Failure policy: nothing here may exit, abort or throw into the host. An error is queued as an
+ * Error record, printed once as a "[warpscope] ..." line on stderr and, when fatal, stops tracing:
+ * the writer thread disables activities, flushes, writes the Footer and closes the file; the host
+ * runs on untraced.
+ *
+ * Fork: a child of fork() inherits the tracer's memory but none of its threads. It closes the
+ * parent's file without writing to it and traces nothing (CUDA is unusable after fork anyway); a
+ * child that execs is a new process and, with the environment inherited, is injected afresh into
+ * its own <pid>.wscap.
+ */
+class Tracer {
+public:
+    static Tracer& instance();
+
+    bool initialize();
+    void finalize();
+    void forkedChild();
+
+private:
+    Tracer() = default;
+
+    static void CUPTIAPI bufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumRecords);
+    static void CUPTIAPI bufferCompleted(CUcontext ctx, uint32_t streamId, uint8_t* buffer, size_t size,
+                                         size_t validSize);
+    void onBufferCompleted(CUcontext ctx, uint32_t streamId, uint8_t* buffer, size_t validSize);
+    void releaseBuffer(uint8_t* buffer);
+
+    bool check(CUptiResult result, const char* where, bool fatal);
+    void report(wscap::ErrorSeverity severity, const std::string& where, int code, const std::string& message);
+    bool enableActivities();
+    void disableActivities();
+    void writerLoop();
+    void runWriter();
+    void writeQueued(std::vector<std::string>&& chunks);
+    void closeStream(wscap::FooterReason reason);
+    uint64_t timestamp() const;
+    std::string streamPath() const;
+    void writeStreamHeader();
+
+    InjectConfig m_config;
+    std::mutex m_initMutex;
+    bool m_initialized = false;
+    pid_t m_pid = 0;
+
+    wscap::WscapWriter m_writer; // writer thread only; finalize() after joining it
+    ChunkQueue m_queue;
+    std::mutex m_encoderMutex;
+    ActivityEncoder m_encoder;
+    NvmlSampler m_nvml;
+    std::thread m_writerThread;
+
+    std::atomic<bool> m_collecting{false};    // activity kinds are enabled
+    std::atomic<bool> m_stopRequested{false}; // a fatal error asked the writer to stop tracing
+    std::atomic<bool> m_exitRequested{false}; // finalize() asked the writer to finish
+    std::atomic<bool> m_closed{false};        // the stream has its footer (or was dropped)
+    std::atomic<bool> m_forked{false};
+    std::atomic<bool> m_printedError{false};
+    std::atomic<uint64_t> m_dropped{0};
+    std::atomic<uint64_t> m_outstandingBytes{0};
+    std::atomic<bool> m_warnedRefusal{false};
+    std::vector<CUpti_ActivityKind> m_enabledKinds;
+    uint32_t m_flushSequence = 0;
+    uint64_t m_recordsWritten = 0;
+
+    std::mutex m_poolMutex;
+    std::vector<uint8_t*> m_pool;
+};
+
+} // namespace ws

@@ -1,0 +1,226 @@
+#include "import/chrome_json_importer.h"
+
+#include "import/input_stream.h"
+#include "import/json_event_parser.h"
+#include "import/json_event_scanner.h"
+#include "model/trace_builder.h"
+
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
+
+namespace ws {
+
+namespace {
+
+constexpr size_t kPadding = 128; // >= SIMDJSON_PADDING
+constexpr size_t kDefaultBlockSize = 4u << 20;
+
+struct Block {
+    std::unique_ptr<char[]> data;
+    size_t capacity = 0; // usable bytes (padding excluded)
+    size_t len = 0;
+    uint64_t absOffset = 0;
+    uint64_t seqBase = 0;
+    uint64_t index = 0;
+    std::vector<JsonEventScanner::Span> spans;
+
+    explicit Block(size_t cap) : data(new char[cap + kPadding]), capacity(cap) {
+        std::memset(data.get() + cap, ' ', kPadding);
+    }
+};
+
+/*
+ * WorkerPool: parses blocks on N threads. Blocks go in through submit() (bounded queue: submit
+ * blocks while `maxInFlight` are queued or running) and come back as ChunkResults keyed by block
+ * index, so the caller can merge them in file order.
+ */
+class WorkerPool {
+public:
+    WorkerPool(unsigned n, size_t maxInFlight) : m_maxInFlight(maxInFlight) {
+        for (unsigned i = 0; i < n; ++i)
+            m_threads.emplace_back([this, i] { run(i); });
+    }
+    ~WorkerPool() {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stop = true;
+        }
+        m_wake.notify_all();
+        for (auto& t : m_threads)
+            t.join();
+    }
+    void submit(std::unique_ptr<Block> b) {
+        std::unique_lock lock(m_mutex);
+        m_space.wait(lock, [&] { return m_inFlight < m_maxInFlight; });
+        ++m_inFlight;
+        m_queue.push_back(std::move(b));
+        m_wake.notify_one();
+    }
+    // Takes the result of block `index` if ready (wait: block until it is).
+    bool take(uint64_t index, ChunkResult& out, bool wait) {
+        std::unique_lock lock(m_mutex);
+        if (wait)
+            m_done.wait(lock, [&] { return m_results.count(index) != 0; });
+        auto it = m_results.find(index);
+        if (it == m_results.end())
+            return false;
+        out = std::move(it->second);
+        m_results.erase(it);
+        return true;
+    }
+
+private:
+    void run(unsigned worker) {
+        JsonEventParser parser(worker);
+        while (true) {
+            std::unique_ptr<Block> b;
+            {
+                std::unique_lock lock(m_mutex);
+                m_wake.wait(lock, [&] { return m_stop || !m_queue.empty(); });
+                if (m_queue.empty())
+                    return;
+                b = std::move(m_queue.front());
+                m_queue.pop_front();
+            }
+            ChunkResult r;
+            parser.parse(b->data.get(), b->capacity + kPadding, b->spans, b->absOffset, b->seqBase, r);
+            const uint64_t index = b->index;
+            b.reset(); // free the text before publishing
+            {
+                std::lock_guard lock(m_mutex);
+                m_results.emplace(index, std::move(r));
+                --m_inFlight;
+            }
+            m_space.notify_one();
+            m_done.notify_all();
+        }
+    }
+
+    std::mutex m_mutex;
+    std::condition_variable m_wake, m_space, m_done;
+    std::deque<std::unique_ptr<Block>> m_queue;
+    std::map<uint64_t, ChunkResult> m_results;
+    std::vector<std::thread> m_threads;
+    size_t m_inFlight = 0;
+    size_t m_maxInFlight;
+    bool m_stop = false;
+};
+
+} // namespace
+
+ImportResult importChromeJson(const std::string& path, const ImportControl& control) {
+    ImportResult result;
+    InputStream in;
+    if (!in.open(path)) {
+        result.error = in.error();
+        return result;
+    }
+    unsigned threads = control.threads ? control.threads : std::thread::hardware_concurrency();
+    threads = std::max(1u, threads);
+    const size_t kBlockSize = control.blockBytes ? std::max<size_t>(control.blockBytes, 64) : kDefaultBlockSize;
+    TraceBuilder builder(path, TraceFormat::ChromeJson);
+    JsonEventScanner scanner;
+    uint64_t nextMerge = 0, nextIndex = 0, seq = 0;
+    {
+        WorkerPool pool(threads, 2 * threads + 1);
+        auto mergeReady = [&](bool wait) {
+            ChunkResult r;
+            while (nextMerge < nextIndex && pool.take(nextMerge, r, wait)) {
+                builder.addChunk(r);
+                r = ChunkResult();
+                ++nextMerge;
+            }
+        };
+        auto block = std::make_unique<Block>(kBlockSize);
+        bool eof = false;
+        while (!eof && !scanner.failed()) {
+            if (control.cancel && control.cancel->load()) {
+                result.cancelled = true;
+                break;
+            }
+            const size_t got = in.read(block->data.get() + block->len, block->capacity - block->len);
+            if (got == 0)
+                eof = true;
+            scanner.scan(block->data.get(), block->len, block->len + got, block->spans);
+            block->len += got;
+            if (!eof && block->len < block->capacity)
+                continue;
+            const size_t carryStart = std::min(scanner.openEventStart(), block->len);
+            if (block->spans.empty() && !eof && carryStart == 0) {
+                // One element bigger than the block: grow it.
+                auto bigger = std::make_unique<Block>(block->capacity * 2);
+                std::memcpy(bigger->data.get(), block->data.get(), block->len);
+                bigger->len = block->len;
+                bigger->absOffset = block->absOffset;
+                block = std::move(bigger);
+                continue;
+            }
+            auto next = std::make_unique<Block>(std::max(kBlockSize, (block->len - carryStart) * 2));
+            next->len = block->len - carryStart;
+            std::memcpy(next->data.get(), block->data.get() + carryStart, next->len);
+            next->absOffset = block->absOffset + carryStart;
+            scanner.shift(carryStart);
+            if (!block->spans.empty()) {
+                block->index = nextIndex++;
+                block->seqBase = seq;
+                seq += block->spans.size();
+                pool.submit(std::move(block));
+            }
+            block = std::move(next);
+            mergeReady(false);
+            if (control.progress && in.fileSize() > 0)
+                control.progress(0.9 * static_cast<double>(in.fileBytesConsumed()) / static_cast<double>(in.fileSize()));
+        }
+        if (!result.cancelled && !block->spans.empty()) {
+            block->index = nextIndex++;
+            block->seqBase = seq;
+            seq += block->spans.size();
+            pool.submit(std::move(block));
+        }
+        mergeReady(true);
+    }
+    if (result.cancelled)
+        return result;
+
+    ImportReport& report = builder.report();
+    builder.setTopLevelMembers(scanner.members());
+    if (scanner.failed() && seq == 0) {
+        result.error = scanner.error();
+        return result;
+    }
+    if (!scanner.sawEventArray()) {
+        result.error = scanner.complete() ? "JSON, but not a Chrome trace: there is no traceEvents array"
+                                          : "not a Chrome trace: the JSON ends before any traceEvents array";
+        return result;
+    }
+    if (seq == 0 && scanner.nonObjectElements() > 0) {
+        result.error = "JSON array, but not a Chrome trace: its elements are not event objects";
+        return result;
+    }
+    if (scanner.nonObjectElements() > 0)
+        report.add("non-object elements in the event array (skipped)", {}, scanner.nonObjectElements());
+    if (scanner.failed())
+        report.add("malformed JSON outside the events (rest of file ignored)", scanner.error());
+    else if (!scanner.complete()) {
+        std::string where = "the file ends " + scanner.whereText();
+        if (scanner.inEventArray())
+            where += ", inside the event array; " + std::to_string(seq) + " complete events before the cut were imported";
+        report.setTruncated(where);
+    } else if (scanner.trailingGarbage()) {
+        report.add("data after the end of the JSON document (ignored)");
+    }
+    if (in.truncated())
+        report.setTruncated(in.error().empty() ? "the compressed stream ends early" : in.error());
+    if (control.progress)
+        control.progress(0.92);
+    result.session = builder.finish(threads);
+    if (control.progress)
+        control.progress(1.0);
+    return result;
+}
+
+} // namespace ws

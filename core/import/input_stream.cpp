@@ -1,0 +1,213 @@
+#include "import/input_stream.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+namespace ws {
+
+namespace {
+constexpr size_t kInBufferSize = 1 << 20;
+}
+
+struct InputStream::Codec {
+    z_stream zs{};
+    bool zInit = false;
+    ZSTD_DStream* zstd = nullptr;
+    size_t lastZstdRet = 0;
+    ~Codec() {
+        if (zInit)
+            inflateEnd(&zs);
+        if (zstd)
+            ZSTD_freeDStream(zstd);
+    }
+};
+
+InputStream::InputStream() = default;
+
+InputStream::~InputStream() {
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+bool InputStream::open(const std::string& path) {
+    m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (m_fd < 0) {
+        m_error = errno == ENOENT ? "the file does not exist" : std::string("cannot open the file: ") + std::strerror(errno);
+        return false;
+    }
+    struct stat st {};
+    if (::fstat(m_fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+        m_error = "is a directory, not a trace file";
+        return false;
+    }
+    m_fileSize = static_cast<uint64_t>(st.st_size);
+    m_in.reset(new char[kInBufferSize]);
+    refill();
+    const auto* b = reinterpret_cast<const unsigned char*>(m_in.get());
+    if (m_inLen >= 2 && b[0] == 0x1f && b[1] == 0x8b) {
+        m_compression = Compression::Gzip;
+        m_codec = std::make_unique<Codec>();
+        if (inflateInit2(&m_codec->zs, 15 + 32) != Z_OK) {
+            m_error = "cannot initialise gzip decompression";
+            return false;
+        }
+        m_codec->zInit = true;
+    } else if (m_inLen >= 4 && b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd) {
+        m_compression = Compression::Zstd;
+        m_codec = std::make_unique<Codec>();
+        m_codec->zstd = ZSTD_createDStream();
+        ZSTD_initDStream(m_codec->zstd);
+    }
+    return true;
+}
+
+bool InputStream::refill() {
+    if (m_eof)
+        return false;
+    ssize_t got;
+    do {
+        got = ::read(m_fd, m_in.get(), kInBufferSize);
+    } while (got < 0 && errno == EINTR);
+    if (got <= 0) {
+        m_eof = true;
+        m_inLen = m_inPos = 0;
+        if (got < 0)
+            m_error = std::string("read error: ") + std::strerror(errno);
+        return false;
+    }
+    m_inPos = 0;
+    m_inLen = static_cast<size_t>(got);
+    m_fileConsumed += static_cast<uint64_t>(got);
+    return true;
+}
+
+size_t InputStream::read(char* out, size_t n) {
+    if (m_fd < 0 || n == 0 || m_finished)
+        return 0;
+    switch (m_compression) {
+    case Compression::None: return readRaw(out, n);
+    case Compression::Gzip: return readGzip(out, n);
+    case Compression::Zstd: return readZstd(out, n);
+    }
+    return 0;
+}
+
+size_t InputStream::readRaw(char* out, size_t n) {
+    size_t total = 0;
+    while (total < n) {
+        if (m_inPos == m_inLen) {
+            // Large reads bypass the staging buffer.
+            if (n - total >= kInBufferSize) {
+                ssize_t got;
+                do {
+                    got = ::read(m_fd, out + total, n - total);
+                } while (got < 0 && errno == EINTR);
+                if (got <= 0) {
+                    m_eof = true;
+                    break;
+                }
+                m_fileConsumed += static_cast<uint64_t>(got);
+                total += static_cast<size_t>(got);
+                continue;
+            }
+            if (!refill())
+                break;
+        }
+        const size_t take = std::min(n - total, m_inLen - m_inPos);
+        std::memcpy(out + total, m_in.get() + m_inPos, take);
+        m_inPos += take;
+        total += take;
+    }
+    return total;
+}
+
+size_t InputStream::readGzip(char* out, size_t n) {
+    z_stream& zs = m_codec->zs;
+    zs.next_out = reinterpret_cast<Bytef*>(out);
+    zs.avail_out = static_cast<uInt>(std::min<size_t>(n, UINT32_MAX));
+    while (zs.avail_out > 0) {
+        if (m_inPos == m_inLen && !refill()) {
+            // Input ended: fine only if the last member was complete.
+            if (!m_finished && zs.total_in > 0)
+                m_truncated = true;
+            m_finished = true;
+            break;
+        }
+        zs.next_in = reinterpret_cast<Bytef*>(m_in.get() + m_inPos);
+        zs.avail_in = static_cast<uInt>(m_inLen - m_inPos);
+        const int ret = inflate(&zs, Z_NO_FLUSH);
+        m_inPos = m_inLen - zs.avail_in;
+        if (ret == Z_STREAM_END) {
+            // Concatenated gzip members continue; trailing zero padding ends the stream.
+            if (m_inPos == m_inLen && !refill()) {
+                m_finished = true;
+                break;
+            }
+            if (m_in[static_cast<ptrdiff_t>(m_inPos)] == 0) {
+                m_finished = true;
+                break;
+            }
+            inflateReset(&zs);
+            continue;
+        }
+        if (ret != Z_OK && ret != Z_BUF_ERROR) {
+            m_error = "the gzip data is corrupt";
+            m_truncated = true;
+            m_finished = true;
+            break;
+        }
+    }
+    return n - zs.avail_out;
+}
+
+size_t InputStream::readZstd(char* out, size_t n) {
+    ZSTD_outBuffer ob{out, n, 0};
+    while (ob.pos < ob.size) {
+        if (m_inPos == m_inLen && !refill()) {
+            if (m_codec->lastZstdRet != 0)
+                m_truncated = true;
+            m_finished = true;
+            break;
+        }
+        ZSTD_inBuffer ib{m_in.get(), m_inLen, m_inPos};
+        const size_t ret = ZSTD_decompressStream(m_codec->zstd, &ob, &ib);
+        m_inPos = ib.pos;
+        if (ZSTD_isError(ret)) {
+            m_error = "the zstd data is corrupt";
+            m_truncated = true;
+            m_finished = true;
+            break;
+        }
+        m_codec->lastZstdRet = ret;
+    }
+    return ob.pos;
+}
+
+bool InputStream::skip(uint64_t n) {
+    if (m_compression == Compression::None) {
+        const uint64_t buffered = m_inLen - m_inPos;
+        if (n <= buffered) {
+            m_inPos += n;
+            return true;
+        }
+        n -= buffered;
+        m_inPos = m_inLen = 0;
+        const off_t pos = ::lseek(m_fd, static_cast<off_t>(n), SEEK_CUR);
+        return pos >= 0;
+    }
+    char buf[1 << 16];
+    while (n > 0) {
+        const size_t got = read(buf, static_cast<size_t>(std::min<uint64_t>(n, sizeof buf)));
+        if (got == 0)
+            return false;
+        n -= got;
+    }
+    return true;
+}
+
+} // namespace ws

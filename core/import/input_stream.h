@@ -1,0 +1,58 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace ws {
+
+/*
+ * InputStream: sequential reader of a trace file's text, transparently inflating gzip (including
+ * concatenated members) and zstd. Reads through a small fixed buffer, so memory stays bounded
+ * whatever the file size. Compression is detected from the magic bytes, never the name.
+ * A corrupt or cut compressed stream ends the text there and sets truncated()/error().
+ */
+class InputStream {
+public:
+    enum class Compression { None, Gzip, Zstd };
+
+    InputStream();
+    ~InputStream();
+    InputStream(const InputStream&) = delete;
+    InputStream& operator=(const InputStream&) = delete;
+
+    // Opens path; on failure returns false and sets error() to one sentence.
+    bool open(const std::string& path);
+    // Reads up to n bytes of (decompressed) text; 0 at the end or on error.
+    size_t read(char* out, size_t n);
+    // Skips n bytes of decompressed text (seeks for plain files). Returns false at EOF/error.
+    bool skip(uint64_t n);
+
+    Compression compression() const { return m_compression; }
+    uint64_t fileSize() const { return m_fileSize; }
+    uint64_t fileBytesConsumed() const { return m_fileConsumed; }
+    bool truncated() const { return m_truncated; }
+    const std::string& error() const { return m_error; }
+
+private:
+    size_t readRaw(char* out, size_t n);
+    size_t readGzip(char* out, size_t n);
+    size_t readZstd(char* out, size_t n);
+    bool refill();
+
+    struct Codec;
+    int m_fd = -1;
+    Compression m_compression = Compression::None;
+    uint64_t m_fileSize = 0;
+    uint64_t m_fileConsumed = 0;
+    bool m_eof = false;
+    bool m_finished = false;
+    bool m_truncated = false;
+    std::string m_error;
+    std::unique_ptr<char[]> m_in;
+    size_t m_inPos = 0;
+    size_t m_inLen = 0;
+    std::unique_ptr<Codec> m_codec;
+};
+
+} // namespace ws

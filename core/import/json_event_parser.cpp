@@ -1,0 +1,697 @@
+#include "import/json_event_parser.h"
+
+#include "import/time_lexeme.h"
+
+#include <simdjson.h>
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace ws {
+
+namespace od = simdjson::ondemand;
+
+namespace {
+
+struct StringHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>()(s); }
+};
+
+struct TrackKeyHash {
+    size_t operator()(const ChunkResult::TrackKey& k) const noexcept {
+        IdValueHash h;
+        return h(k.pid) * 1000003u ^ h(k.tid) ^ k.kind;
+    }
+};
+
+// One event's fields, collected in document order before the record is built.
+struct Fields {
+    std::string_view ph;
+    std::string_view name;
+    std::string_view cat;
+    std::string_view scope;
+    std::string_view bp;
+    std::string_view tsLex;
+    std::string_view durLex;
+    bool hasName = false;
+    bool hasTs = false;
+    bool hasDur = false;
+    bool hasPid = false;
+    bool hasTid = false;
+    bool hasId = false;
+    bool idIsString = false;
+    bool flowIn = false;
+    bool flowOut = false;
+    bool hasBindId = false;
+    int64_t pidNum = 0, tidNum = 0;
+    std::string_view pidStr, tidStr;
+    bool pidIsString = false, tidIsString = false;
+    uint64_t id = 0;
+    std::string_view idStr;
+    uint64_t bindId = 0;
+    // args
+    uint8_t have = 0;
+    uint32_t corr = 0, ext = 0;
+    int64_t bytes = 0;
+    float bps = 0, occ = 0;
+    int64_t memDevType = -1, memDevId = -1;
+    int64_t memAddr = INT64_MIN, memBytes = INT64_MIN, memTotalAlloc = INT64_MIN, memTotalRes = INT64_MIN;
+    std::string_view argName, argLabels;
+    bool hasArgName = false, hasArgLabels = false, hasSortIndex = false;
+    int64_t sortIndex = 0;
+    std::vector<std::pair<std::string_view, double>>* series = nullptr;
+};
+
+// Reads any JSON number as int64 (doubles truncated), false if not a number.
+bool readInt(od::value& v, int64_t& out) {
+    od::number n;
+    if (v.get_number().get(n))
+        return false;
+    switch (n.get_number_type()) {
+    case od::number_type::signed_integer: out = n.get_int64(); return true;
+    case od::number_type::unsigned_integer: out = static_cast<int64_t>(n.get_uint64()); return true;
+    case od::number_type::floating_point_number: {
+        const double d = n.get_double();
+        if (!(d > -9.2e18 && d < 9.2e18))
+            return false;
+        out = static_cast<int64_t>(d);
+        return true;
+    }
+    default: return false;
+    }
+}
+
+bool readDouble(od::value& v, double& out) {
+    od::number n;
+    if (v.get_number().get(n))
+        return false;
+    out = n.as_double();
+    return true;
+}
+
+// A number or a string holding a number (some writers quote ids and ts).
+bool readLexeme(od::value& v, std::string_view& out) {
+    od::json_type t;
+    if (v.type().get(t))
+        return false;
+    if (t == od::json_type::string)
+        return !v.get_string().get(out);
+    if (t != od::json_type::number)
+        return false;
+    out = v.raw_json_token();
+    return true;
+}
+
+} // namespace
+
+struct JsonEventParser::Impl {
+    uint32_t worker;
+    od::parser parser;
+    std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> strings;
+    uint32_t nextString = 1; // 0 is the empty string in every table
+    std::unordered_map<ChunkResult::TrackKey, uint32_t, TrackKeyHash> tracks;
+    std::vector<std::pair<std::string_view, double>> series;
+    ChunkResult* out = nullptr;
+
+    uint32_t intern(std::string_view s) {
+        if (s.empty())
+            return 0;
+        auto it = strings.find(s);
+        if (it != strings.end())
+            return it->second;
+        const uint32_t id = nextString++;
+        strings.emplace(std::string(s), id);
+        out->newStrings.emplace_back(s);
+        return id;
+    }
+
+    IdValue idValue(bool isString, int64_t num, std::string_view str) {
+        IdValue v;
+        // "25738" and 25738 name the same thread (JavaScript object keys; 2021 Kineto mixes them).
+        uint64_t parsed = 0;
+        if (isString && !str.empty() && str.size() < 19 && str.find_first_not_of("-0123456789") == std::string_view::npos &&
+            (str[0] != '0' || str.size() == 1) && parseIntegerId(str, parsed)) {
+            isString = false;
+            num = static_cast<int64_t>(parsed);
+        }
+        v.isString = isString;
+        if (isString)
+            v.string = intern(str);
+        else
+            v.number = num;
+        return v;
+    }
+
+    uint32_t track(const IdValue& pid, const IdValue& tid, uint8_t kind) {
+        ChunkResult::TrackKey key{pid, tid, kind};
+        auto it = tracks.find(key);
+        if (it != tracks.end())
+            return it->second;
+        const auto idx = static_cast<uint32_t>(out->tracks.size());
+        out->tracks.push_back(key);
+        tracks.emplace(key, idx);
+        return idx;
+    }
+
+    simdjson::error_code readArgs(od::value& argsValue, Fields& f, bool wantSeries);
+    simdjson::error_code readEvent(od::object& obj, Fields& f);
+    void emit(Fields& f, uint64_t argRef, uint64_t seq, uint64_t offset);
+};
+
+simdjson::error_code JsonEventParser::Impl::readArgs(od::value& argsValue, Fields& f, bool wantSeries) {
+    od::object args;
+    if (auto err = argsValue.get_object().get(args))
+        return err;
+    for (auto field : args) {
+        std::string_view key;
+        if (auto err = field.unescaped_key().get(key))
+            return err;
+        od::value v;
+        if (auto err = field.value().get(v))
+            return err;
+        if (key.empty()) {
+            if (wantSeries) {
+                double d;
+                if (readDouble(v, d))
+                    series.emplace_back(key, d);
+            }
+            continue;
+        }
+        int64_t i = 0;
+        double d = 0;
+        switch (key[0]) {
+        case 'E':
+            if (key == "External id" && readInt(v, i)) {
+                f.ext = static_cast<uint32_t>(i);
+                f.have |= ChunkResult::kExt;
+                continue;
+            }
+            break;
+        case 'e':
+            if (key == "external id" && readInt(v, i)) {
+                f.ext = static_cast<uint32_t>(i);
+                f.have |= ChunkResult::kExt;
+                continue;
+            }
+            if (key == "est. achieved occupancy %" && readDouble(v, d)) {
+                f.occ = static_cast<float>(d);
+                f.have |= ChunkResult::kOcc;
+                continue;
+            }
+            break;
+        case 'c':
+            if (key == "correlation" && readInt(v, i)) {
+                f.corr = static_cast<uint32_t>(i);
+                f.have |= ChunkResult::kCorr;
+                continue;
+            }
+            break;
+        case 'b':
+            if (key == "bytes" && readInt(v, i)) {
+                f.bytes = i;
+                f.have |= ChunkResult::kBytes;
+                continue;
+            }
+            if (key == "blocks per SM" && readDouble(v, d)) {
+                f.bps = static_cast<float>(d);
+                f.have |= ChunkResult::kBps;
+                continue;
+            }
+            break;
+        case 'D':
+            if (key == "Device Type" && readInt(v, i)) {
+                f.memDevType = i;
+                continue;
+            }
+            if (key == "Device Id" && readInt(v, i)) {
+                f.memDevId = i;
+                continue;
+            }
+            break;
+        case 'A':
+            if (key == "Addr" && readInt(v, i)) {
+                f.memAddr = i;
+                continue;
+            }
+            break;
+        case 'B':
+            if (key == "Bytes" && readInt(v, i)) {
+                f.memBytes = i;
+                continue;
+            }
+            break;
+        case 'T':
+            if (key == "Total Allocated" && readInt(v, i)) {
+                f.memTotalAlloc = i;
+                continue;
+            }
+            if (key == "Total Reserved" && readInt(v, i)) {
+                f.memTotalRes = i;
+                continue;
+            }
+            break;
+        case 'n':
+            if (key == "name") {
+                std::string_view s;
+                if (!v.get_string().get(s)) {
+                    f.argName = s;
+                    f.hasArgName = true;
+                }
+                continue;
+            }
+            break;
+        case 'l':
+            if (key == "labels") {
+                std::string_view s;
+                if (!v.get_string().get(s)) {
+                    f.argLabels = s;
+                    f.hasArgLabels = true;
+                }
+                continue;
+            }
+            break;
+        case 's':
+            if (key == "sort_index" && readInt(v, i)) {
+                f.sortIndex = i;
+                f.hasSortIndex = true;
+                continue;
+            }
+            break;
+        default: break;
+        }
+        if (wantSeries) {
+            od::json_type t;
+            if (!v.type().get(t) && t == od::json_type::number && readDouble(v, d))
+                series.emplace_back(key, d);
+        }
+    }
+    return simdjson::SUCCESS;
+}
+
+simdjson::error_code JsonEventParser::Impl::readEvent(od::object& obj, Fields& f) {
+    for (auto field : obj) {
+        std::string_view key;
+        if (auto err = field.unescaped_key().get(key))
+            return err;
+        od::value v;
+        if (auto err = field.value().get(v))
+            return err;
+        if (key.empty())
+            continue;
+        switch (key[0]) {
+        case 'p':
+            if (key == "ph") {
+                if (v.get_string().get(f.ph))
+                    out->report.add("event field of the wrong type", "ph is not a string");
+            } else if (key == "pid") {
+                od::json_type t;
+                if (v.type().get(t))
+                    return simdjson::TAPE_ERROR;
+                if (t == od::json_type::string) {
+                    if (!v.get_string().get(f.pidStr))
+                        f.pidIsString = f.hasPid = true;
+                } else if (readInt(v, f.pidNum)) {
+                    f.hasPid = true;
+                } else {
+                    out->report.add("event field of the wrong type", "pid is neither a number nor a string");
+                }
+            }
+            break;
+        case 't':
+            if (key == "ts") {
+                // A non-number (NaN, an object, ...) is kept as text and rejected as an invalid ts.
+                if (!readLexeme(v, f.tsLex))
+                    f.tsLex = v.raw_json_token();
+                f.hasTs = true;
+            } else if (key == "tid") {
+                od::json_type t;
+                if (v.type().get(t))
+                    return simdjson::TAPE_ERROR;
+                if (t == od::json_type::string) {
+                    if (!v.get_string().get(f.tidStr))
+                        f.tidIsString = f.hasTid = true;
+                } else if (readInt(v, f.tidNum)) {
+                    f.hasTid = true;
+                } else {
+                    out->report.add("event field of the wrong type", "tid is neither a number nor a string");
+                }
+            }
+            break;
+        case 'd':
+            if (key == "dur") {
+                if (!readLexeme(v, f.durLex))
+                    f.durLex = v.raw_json_token();
+                f.hasDur = true;
+            }
+            break;
+        case 'n':
+            if (key == "name") {
+                od::json_type t;
+                if (!v.type().get(t) && t == od::json_type::string) {
+                    if (!v.get_string().get(f.name))
+                        f.hasName = true;
+                } else {
+                    f.name = v.raw_json_token();
+                    f.hasName = true;
+                    out->report.add("event field of the wrong type", "name is not a string");
+                }
+            }
+            break;
+        case 'c':
+            if (key == "cat") {
+                if (v.get_string().get(f.cat))
+                    out->report.add("event field of the wrong type", "cat is not a string");
+            }
+            break;
+        case 's':
+            if (key == "s")
+                if (v.get_string().get(f.scope))
+                    f.scope = {};
+            break;
+        case 'b':
+            if (key == "bp") {
+                if (v.get_string().get(f.bp))
+                    f.bp = {};
+            } else if (key == "bind_id") {
+                std::string_view lex;
+                if (readLexeme(v, lex) && parseIntegerId(lex, f.bindId))
+                    f.hasBindId = true;
+            }
+            break;
+        case 'f':
+            if (key == "flow_in") {
+                bool b = false;
+                f.flowIn = !v.get_bool().get(b) && b;
+            } else if (key == "flow_out") {
+                bool b = false;
+                f.flowOut = !v.get_bool().get(b) && b;
+            }
+            break;
+        case 'i':
+            if (key == "id" || key == "id2") {
+                od::json_type t;
+                if (v.type().get(t))
+                    return simdjson::TAPE_ERROR;
+                if (t == od::json_type::object) {
+                    od::object o;
+                    if (v.get_object().get(o))
+                        break;
+                    for (auto inner : o) {
+                        od::value iv;
+                        if (inner.value().get(iv))
+                            break;
+                        std::string_view lex;
+                        if (readLexeme(iv, lex)) {
+                            f.hasId = true;
+                            if (!parseIntegerId(lex, f.id)) {
+                                f.idIsString = true;
+                                f.idStr = lex;
+                            }
+                        }
+                        break;
+                    }
+                    break;
+                }
+                std::string_view lex;
+                if (readLexeme(v, lex)) {
+                    f.hasId = true;
+                    if (!parseIntegerId(lex, f.id)) {
+                        f.idIsString = true;
+                        f.idStr = lex;
+                    }
+                }
+            }
+            break;
+        case 'a':
+            if (key == "args") {
+                od::json_type t;
+                if (v.type().get(t))
+                    return simdjson::TAPE_ERROR;
+                if (t == od::json_type::object) {
+                    const bool wantSeries = f.ph.empty() || f.ph == "C";
+                    if (auto err = readArgs(v, f, wantSeries))
+                        return err;
+                }
+            }
+            break;
+        default: break;
+        }
+    }
+    return simdjson::SUCCESS;
+}
+
+void JsonEventParser::Impl::emit(Fields& f, uint64_t argRef, uint64_t seq, uint64_t offset) {
+    ChunkResult& r = *out;
+    const char ph = f.ph.size() == 1 ? f.ph[0] : '\0';
+    auto where = [&] { return "event at byte " + std::to_string(offset); };
+    if (ph == '\0') {
+        r.report.add(f.ph.empty() ? "event without a phase" : "unknown phase", where());
+        return;
+    }
+    int64_t ts = 0;
+    if (f.hasTs && !parseMicrosToNs(f.tsLex, ts)) {
+        r.report.add("invalid timestamp", where() + ": ts " + std::string(f.tsLex.substr(0, 40)));
+        return;
+    }
+    const bool needsTs = ph != 'M';
+    if (needsTs && !f.hasTs) {
+        r.report.add("event without ts", where());
+        return;
+    }
+    if (needsTs) {
+        r.minTs = std::min(r.minTs, ts);
+        r.maxTs = std::max(r.maxTs, ts);
+    }
+    const IdValue pid = idValue(f.pidIsString, f.pidNum, f.pidStr);
+    const IdValue tid = idValue(f.tidIsString, f.tidNum, f.tidStr);
+    switch (ph) {
+    case 'X': {
+        int64_t dur = 0;
+        if (f.hasDur && !parseMicrosToNs(f.durLex, dur)) {
+            r.report.add("invalid duration", where() + ": dur " + std::string(f.durLex.substr(0, 40)));
+            dur = 0;
+        } else if (!f.hasDur) {
+            r.report.add("complete event without dur", where());
+        }
+        if (dur < 0) {
+            r.report.add("negative duration (set to 0)", where());
+            dur = 0;
+        }
+        r.maxTs = std::max(r.maxTs, ts + dur);
+        ChunkResult::Slice s;
+        s.ts = ts;
+        s.dur = dur;
+        s.argRef = argRef;
+        s.track = track(pid, tid, ChunkResult::kThread);
+        s.name = intern(f.name);
+        s.cat = intern(f.cat);
+        s.have = f.have;
+        s.corr = f.corr;
+        s.ext = f.ext;
+        s.bytes = f.bytes;
+        s.bps = f.bps;
+        s.occ = f.occ;
+        r.slices.push_back(s);
+        if (f.hasBindId && (f.flowIn || f.flowOut)) {
+            // Flow v2: the slice itself is the flow end.
+            ChunkResult::FlowEnd fe;
+            fe.ts = ts;
+            fe.seq = seq;
+            fe.id = f.bindId;
+            fe.track = s.track;
+            fe.cat = s.cat;
+            fe.bindEnclosing = true;
+            if (f.flowIn) {
+                fe.ph = f.flowOut ? 't' : 'f';
+                r.flows.push_back(fe);
+            } else {
+                fe.ph = 's';
+                r.flows.push_back(fe);
+            }
+        }
+        break;
+    }
+    case 'B':
+    case 'E': {
+        ChunkResult::BeginEnd be;
+        be.ts = ts;
+        be.argRef = argRef;
+        be.seq = seq;
+        be.track = track(pid, tid, ChunkResult::kThread);
+        be.name = intern(f.name);
+        be.cat = intern(f.cat);
+        be.ph = ph;
+        r.beginEnds.push_back(be);
+        break;
+    }
+    case 'i':
+    case 'I':
+    case 'R': {
+        if (f.name == "[memory]") {
+            ChunkResult::Memory m;
+            m.ts = ts;
+            m.track = track(pid, tid, ChunkResult::kThread);
+            m.deviceType = static_cast<int16_t>(f.memDevType);
+            m.deviceId = static_cast<int16_t>(f.memDevId);
+            m.addr = f.memAddr;
+            m.bytes = f.memBytes;
+            m.totalAllocated = f.memTotalAlloc;
+            m.totalReserved = f.memTotalRes;
+            r.memory.push_back(m);
+            break;
+        }
+        ChunkResult::Instant in;
+        in.ts = ts;
+        in.argRef = argRef;
+        in.name = intern(f.name);
+        in.cat = intern(f.cat);
+        const char scope = f.scope.empty() ? 't' : f.scope[0];
+        if (scope == 'g')
+            in.track = track(IdValue{0, kEmptyString, true}, IdValue{}, ChunkResult::kGlobalInstants);
+        else if (scope == 'p')
+            in.track = track(pid, IdValue{}, ChunkResult::kProcessInstants);
+        else
+            in.track = track(pid, tid, ChunkResult::kThread);
+        r.instants.push_back(in);
+        break;
+    }
+    case 'C': {
+        if (series.empty()) {
+            r.report.add("counter without numeric values", where());
+            break;
+        }
+        for (const auto& [key, value] : series) {
+            ChunkResult::Counter c;
+            c.pid = pid;
+            c.ts = ts;
+            c.value = value;
+            c.seq = seq;
+            c.name = intern(f.name);
+            c.series = intern(key);
+            c.cat = intern(f.cat);
+            if (f.hasId) {
+                c.hasId = true;
+                c.idString = intern(f.idIsString ? f.idStr : std::string_view(std::to_string(f.id)));
+            }
+            r.counters.push_back(c);
+        }
+        break;
+    }
+    case 's':
+    case 't':
+    case 'f': {
+        if (!f.hasId) {
+            r.report.add("flow event without id", where());
+            break;
+        }
+        ChunkResult::FlowEnd fe;
+        fe.ts = ts;
+        fe.seq = seq;
+        fe.track = track(pid, tid, ChunkResult::kThread);
+        fe.cat = intern(f.cat.empty() ? f.name : f.cat);
+        fe.ph = ph;
+        fe.bindEnclosing = ph != 'f' || f.bp == "e";
+        fe.idIsString = f.idIsString;
+        fe.id = f.idIsString ? intern(f.idStr) : f.id;
+        r.flows.push_back(fe);
+        break;
+    }
+    case 'b':
+    case 'e':
+    case 'n': {
+        if (!f.hasId) {
+            r.report.add("async event without id", where());
+            break;
+        }
+        ChunkResult::Async a;
+        a.pid = pid;
+        a.ts = ts;
+        a.seq = seq;
+        a.argRef = argRef;
+        a.cat = intern(f.cat);
+        a.name = intern(f.name);
+        a.ph = ph;
+        a.idIsString = f.idIsString;
+        a.id = f.idIsString ? intern(f.idStr) : f.id;
+        r.asyncs.push_back(a);
+        break;
+    }
+    case 'M': {
+        ChunkResult::Meta m;
+        m.pid = pid;
+        m.tid = tid;
+        m.seq = seq;
+        if (f.name == "process_name" && f.hasArgName) {
+            m.kind = ChunkResult::MetaKind::ProcessName;
+            m.str = intern(f.argName);
+        } else if (f.name == "process_labels" && f.hasArgLabels) {
+            m.kind = ChunkResult::MetaKind::ProcessLabels;
+            m.str = intern(f.argLabels);
+        } else if (f.name == "process_sort_index" && f.hasSortIndex) {
+            m.kind = ChunkResult::MetaKind::ProcessSortIndex;
+            m.number = f.sortIndex;
+        } else if (f.name == "thread_name" && f.hasArgName) {
+            m.kind = ChunkResult::MetaKind::ThreadName;
+            m.str = intern(f.argName);
+        } else if (f.name == "thread_sort_index" && f.hasSortIndex) {
+            m.kind = ChunkResult::MetaKind::ThreadSortIndex;
+            m.number = f.sortIndex;
+        } else {
+            r.report.add("ignored metadata event", std::string(f.name.substr(0, 60)));
+            break;
+        }
+        r.metas.push_back(m);
+        break;
+    }
+    case 'P': case 'S': case 'T': case 'p': case 'F': case 'N': case 'O': case 'D':
+    case 'V': case 'v': case 'c': case '(': case ')':
+        r.report.add(std::string("ignored phase '") + ph + "'", where());
+        break;
+    default:
+        r.report.add("unknown phase", where() + ": ph \"" + std::string(f.ph.substr(0, 8)) + "\"");
+        break;
+    }
+}
+
+JsonEventParser::JsonEventParser(uint32_t worker) : m_impl(std::make_unique<Impl>()) {
+    m_impl->worker = worker;
+}
+
+JsonEventParser::~JsonEventParser() = default;
+
+void JsonEventParser::parse(const char* buf, size_t bufCapacity, const std::vector<std::pair<size_t, size_t>>& spans,
+                            uint64_t absOffset, uint64_t seqBase, ChunkResult& out) {
+    Impl& d = *m_impl;
+    d.out = &out;
+    out.worker = d.worker;
+    out.firstNewString = d.nextString;
+    d.tracks.clear();
+    uint64_t seq = seqBase;
+    for (const auto& [begin, end] : spans) {
+        const uint64_t offset = absOffset + begin;
+        Fields f;
+        d.series.clear();
+        od::document doc;
+        simdjson::error_code err = d.parser.iterate(buf + begin, end - begin, bufCapacity - begin).get(doc);
+        if (!err) {
+            od::object obj;
+            err = doc.get_object().get(obj);
+            if (!err)
+                err = d.readEvent(obj, f);
+        }
+        if (err) {
+            out.report.add("malformed event (skipped)",
+                           "event at byte " + std::to_string(offset) + ": " + simdjson::error_message(err));
+            ++seq;
+            continue;
+        }
+        ++out.events;
+        d.emit(f, offset, seq, offset);
+        ++seq;
+    }
+    d.out = nullptr;
+}
+
+} // namespace ws

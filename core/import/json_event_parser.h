@@ -1,0 +1,36 @@
+#pragma once
+
+#include "import/chunk_result.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace ws {
+
+/*
+ * JsonEventParser: turns event-object spans (from JsonEventScanner) into ChunkResult records with
+ * simdjson On-Demand, one small document per event so that a malformed event costs only itself.
+ * One instance per worker thread; it keeps the worker's string interning across blocks so each
+ * distinct name is copied once per worker. ts/dur are taken from the number lexeme (exact ns).
+ */
+class JsonEventParser {
+public:
+    explicit JsonEventParser(uint32_t worker);
+    ~JsonEventParser();
+    JsonEventParser(const JsonEventParser&) = delete;
+    JsonEventParser& operator=(const JsonEventParser&) = delete;
+
+    // buf must stay readable up to bufCapacity, which exceeds every span end by the simdjson
+    // padding. absOffset is the source offset of buf[0]; seqBase the file-order number of spans[0].
+    void parse(const char* buf, size_t bufCapacity, const std::vector<std::pair<size_t, size_t>>& spans,
+               uint64_t absOffset, uint64_t seqBase, ChunkResult& out);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace ws

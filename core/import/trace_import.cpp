@@ -1,0 +1,170 @@
+#include "import/trace_import.h"
+
+#include "import/chrome_json_importer.h"
+#include "import/input_stream.h"
+#include "model/session.h"
+
+#include <sqlite3.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace ws {
+
+const char* formatName(TraceFormat format) {
+    switch (format) {
+    case TraceFormat::Unknown: return "unknown";
+    case TraceFormat::ChromeJson: return "chrome-json";
+    case TraceFormat::NsightSqlite: return "nsight-sqlite";
+    case TraceFormat::NvprofSqlite: return "nvprof-sqlite";
+    case TraceFormat::WarpscopeSession: return "warpscope-session";
+    case TraceFormat::WarpscopeCapture: return "warpscope-capture";
+    case TraceFormat::NsightReport: return "nsight-report";
+    }
+    return "unknown";
+}
+
+namespace {
+
+bool looksLikeJsonStart(const char* p, size_t n) {
+    size_t i = 0;
+    if (n >= 3 && static_cast<unsigned char>(p[0]) == 0xEF && static_cast<unsigned char>(p[1]) == 0xBB &&
+        static_cast<unsigned char>(p[2]) == 0xBF)
+        i = 3;
+    while (i < n && (p[i] == ' ' || p[i] == '\n' || p[i] == '\r' || p[i] == '\t'))
+        ++i;
+    return i < n && (p[i] == '{' || p[i] == '[');
+}
+
+TraceFormat classifySqlite(const std::string& path) {
+    sqlite3* db = nullptr;
+    TraceFormat result = TraceFormat::Unknown;
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+        sqlite3_close(db);
+        return result;
+    }
+    sqlite3_stmt* st = nullptr;
+    bool nsight = false, nvprof = false;
+    if (sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE type='table'", -1, &st, nullptr) == SQLITE_OK) {
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+            const std::string name = text ? text : "";
+            if (name == "StringIds" || name.rfind("TARGET_INFO_", 0) == 0)
+                nsight = true;
+            if (name.rfind("CUPTI_ACTIVITY_KIND_", 0) == 0 || name == "Version")
+                nvprof = true;
+        }
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    if (nsight)
+        result = TraceFormat::NsightSqlite;
+    else if (nvprof)
+        result = TraceFormat::NvprofSqlite;
+    return result;
+}
+
+// What detectFormat saw, with the sentence to show when the file cannot be imported.
+struct Sniff {
+    TraceFormat format = TraceFormat::Unknown;
+    std::string error;
+};
+
+Sniff sniff(const std::string& path) {
+    Sniff s;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+        s.error = errno == ENOENT ? "the file does not exist" : std::string("cannot read the file: ") + std::strerror(errno);
+        return s;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        s.error = "is a directory, not a trace file";
+        return s;
+    }
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        s.error = std::string("cannot open the file: ") + std::strerror(errno);
+        return s;
+    }
+    char head[4096];
+    ssize_t n = ::read(fd, head, sizeof head);
+    ::close(fd);
+    if (n < 0) {
+        s.error = std::string("cannot read the file: ") + std::strerror(errno);
+        return s;
+    }
+    if (n == 0) {
+        s.error = "the file is empty";
+        return s;
+    }
+    const auto len = static_cast<size_t>(n);
+    const auto* b = reinterpret_cast<const unsigned char*>(head);
+    if (looksLikeJsonStart(head, len)) {
+        s.format = TraceFormat::ChromeJson;
+        return s;
+    }
+    const bool gzip = len >= 2 && b[0] == 0x1f && b[1] == 0x8b;
+    const bool zstd = len >= 4 && b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd;
+    if (gzip || zstd) {
+        InputStream in;
+        char inner[4096];
+        size_t got = 0;
+        if (in.open(path))
+            got = in.read(inner, sizeof inner);
+        if (got == 0) {
+            s.error = std::string(gzip ? "gzip" : "zstd") + " file that is empty or corrupt";
+            return s;
+        }
+        if (looksLikeJsonStart(inner, got)) {
+            s.format = TraceFormat::ChromeJson;
+            return s;
+        }
+        s.error = std::string("not a trace: the ") + (gzip ? "gzip" : "zstd") + " data does not contain JSON";
+        return s;
+    }
+    if (len >= 16 && std::memcmp(head, "SQLite format 3\0", 16) == 0) {
+        s.format = classifySqlite(path);
+        if (s.format == TraceFormat::Unknown)
+            s.error = "an SQLite database that is neither an Nsight Systems nor an nvprof export";
+        return s;
+    }
+    if (len >= 32 && std::memcmp(head, "NVIDIA Tegra Profiler Report", 28) == 0) {
+        s.format = TraceFormat::NsightReport;
+        return s;
+    }
+    size_t printable = 0;
+    for (size_t i = 0; i < len; ++i)
+        if (b[i] == '\n' || b[i] == '\r' || b[i] == '\t' || (b[i] >= 0x20 && b[i] != 0x7f))
+            ++printable;
+    s.error = printable == len ? "not a trace: text that is not JSON"
+                               : "not a trace: binary data that is neither JSON, gzip, zstd nor SQLite";
+    return s;
+}
+
+} // namespace
+
+TraceFormat detectFormat(const std::string& path) {
+    return sniff(path).format;
+}
+
+ImportResult importTraceFile(const std::string& path, const ImportControl& control) {
+    ImportResult result;
+    const Sniff s = sniff(path);
+    switch (s.format) {
+    case TraceFormat::ChromeJson: return importChromeJson(path, control);
+    case TraceFormat::NsightSqlite: result.error = "Nsight Systems SQLite import is not available yet"; break;
+    case TraceFormat::NvprofSqlite: result.error = "nvprof SQLite import is not available yet"; break;
+    case TraceFormat::NsightReport:
+        result.error = "an Nsight Systems report (.nsys-rep) must be exported first: nsys export --type sqlite";
+        break;
+    case TraceFormat::WarpscopeSession: result.error = "Warpscope session files are not available yet"; break;
+    case TraceFormat::WarpscopeCapture: result.error = "Warpscope capture files are not available yet"; break;
+    case TraceFormat::Unknown: result.error = s.error.empty() ? "unknown file format" : s.error; break;
+    }
+    return result;
+}
+
+} // namespace ws

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "model/import_report.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace ws {
+
+class Session;
+
+/* What a file is, decided from its first bytes (and, for SQLite, its tables), never its name. */
+enum class TraceFormat {
+    Unknown,
+    ChromeJson,      // Chrome trace JSON, including PyTorch/Kineto (plain, .gz or .zst)
+    NsightSqlite,    // nsys export --type sqlite
+    NvprofSqlite,    // nvprof --export-profile / .nvvp
+    WarpscopeSession,
+    WarpscopeCapture,
+    NsightReport,    // .nsys-rep / .qdrep: must be exported to SQLite first
+};
+
+const char* formatName(TraceFormat format);
+TraceFormat detectFormat(const std::string& path);
+
+/*
+ * How a caller watches and stops an import. Plain C++ so core stays Qt-free; the widgets layer
+ * bridges it to signals. `progress` receives a fraction in [0, 1] and is only ever called on the
+ * thread that called importTraceFile. Setting *cancel makes the import return soon with
+ * `cancelled` set and no session.
+ */
+struct ImportControl {
+    std::function<void(double fraction)> progress;
+    const std::atomic<bool>* cancel = nullptr;
+    unsigned threads = 0; // 0: all hardware threads
+    size_t blockBytes = 0; // text per parse block; 0: default (4 MiB). Small values exercise block seams.
+};
+
+struct ImportResult {
+    std::shared_ptr<const Session> session; // null when the file could not be imported at all
+    std::string error;                      // why session is null (human-readable, one sentence)
+    bool cancelled = false;
+};
+
+// Imports any supported trace file. Problems inside a readable file go to the session's
+// ImportReport; only an unreadable or unsupported file yields an error.
+ImportResult importTraceFile(const std::string& path, const ImportControl& control = {});
+
+} // namespace ws

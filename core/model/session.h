@@ -1,0 +1,107 @@
+#pragma once
+
+#include "import/trace_import.h"
+#include "model/counter_series.h"
+#include "model/device_info.h"
+#include "model/event_kind.h"
+#include "model/flow.h"
+#include "model/import_report.h"
+#include "model/memory_event.h"
+#include "model/process_info.h"
+#include "model/source_frame.h"
+#include "model/string_table.h"
+#include "model/track.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ws {
+
+/*
+ * Session: one imported trace, immutable after TraceBuilder::finish() and shared as
+ * std::shared_ptr<const Session> between the GUI thread, analyses and views.
+ *
+ * Layout: processes (host processes, GPU devices, string pids), tracks (threads/streams/async
+ * groups, each with columnar slices, see track.h), counter series, flows, memory events, the
+ * string table, category table (StringId + EventKind per category index), source frames, trace
+ * metadata (deviceProperties, distributedInfo, other top-level keys as raw JSON text) and the
+ * ImportReport. All times are int64 ns on the session clock: absolute epoch ns when the trace
+ * gives epoch times (Kineto: baseTimeNanoseconds + ts), else the trace's own zero.
+ *
+ * Memory: ~30-40 bytes per slice (columns), nothing per argument: argRef points back into the
+ * source and eventJson() re-reads the event text on demand.
+ */
+class Session {
+public:
+    struct Category {
+        StringId name = kEmptyString;
+        EventKind kind = EventKind::Other;
+    };
+
+    TraceFormat format() const { return m_format; }
+    const std::string& sourcePath() const { return m_sourcePath; }
+    const ImportReport& report() const { return m_report; }
+    const StringTable& strings() const { return m_strings; }
+    std::string_view str(StringId id) const { return m_strings.str(id); }
+
+    const std::vector<ProcessInfo>& processes() const { return m_processes; }
+    const std::vector<Track>& tracks() const { return m_tracks; }
+    const std::vector<Category>& categories() const { return m_categories; }
+    EventKind kindOf(const Track& t, size_t slice) const { return m_categories[t.category[slice]].kind; }
+    const std::vector<CounterSeries>& counters() const { return m_counters; }
+    const std::vector<Flow>& flows() const { return m_flows; }
+    const std::vector<MemoryEvent>& memoryEvents() const { return m_memoryEvents; }
+    const std::vector<DeviceInfo>& devices() const { return m_devices; }
+    const std::optional<DistributedInfo>& distributedInfo() const { return m_distributed; }
+    // Top-level keys other than traceEvents, as raw JSON text (e.g. "schemaVersion" -> "1").
+    const std::map<std::string, std::string>& metadata() const { return m_metadata; }
+    std::optional<int64_t> baseTimeNs() const { return m_baseTimeNs; }
+    const std::string& displayTimeUnit() const { return m_displayTimeUnit; }
+    // Parsed source location of a python_function name; nullptr if the name is not one.
+    const SourceFrame* frameForName(StringId name) const;
+
+    // Number of trace events read from the input (all phases, including metadata and flow events).
+    uint64_t sourceEventCount() const { return m_sourceEventCount; }
+    uint64_t sliceCount() const;
+    int64_t startNs() const { return m_startNs; }
+    int64_t endNs() const { return m_endNs; }
+    // Bytes held by the model (columns, strings, tables): what stays resident after import.
+    size_t memoryBytes() const;
+
+    // The JSON text of the event behind slice `slice` of `track` (arguments included), re-read from
+    // the source file; empty if the source is gone or changed.
+    std::string eventJson(const Track& track, size_t slice) const;
+    std::string eventJsonAt(uint64_t argRef) const;
+
+    // Human-readable labels for summaries and the track tree.
+    std::string processLabel(const ProcessInfo& p) const;
+    std::string trackLabel(const Track& t) const;
+
+private:
+    friend class TraceBuilder;
+
+    TraceFormat m_format = TraceFormat::Unknown;
+    std::string m_sourcePath;
+    ImportReport m_report;
+    StringTable m_strings;
+    std::vector<ProcessInfo> m_processes;
+    std::vector<Track> m_tracks;
+    std::vector<Category> m_categories;
+    std::vector<CounterSeries> m_counters;
+    std::vector<Flow> m_flows;
+    std::vector<MemoryEvent> m_memoryEvents;
+    std::vector<DeviceInfo> m_devices;
+    std::optional<DistributedInfo> m_distributed;
+    std::map<std::string, std::string> m_metadata;
+    std::optional<int64_t> m_baseTimeNs;
+    std::string m_displayTimeUnit;
+    std::unordered_map<StringId, SourceFrame> m_frames;
+    uint64_t m_sourceEventCount = 0;
+    int64_t m_startNs = 0;
+    int64_t m_endNs = 0;
+};
+
+} // namespace ws

@@ -1,0 +1,742 @@
+#include "model/trace_builder.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <thread>
+
+namespace ws {
+
+namespace {
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+template <typename T>
+void permute(std::vector<T>& v, const std::vector<uint32_t>& order) {
+    if (v.empty())
+        return;
+    std::vector<T> out(v.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        out[i] = v[order[i]];
+    v.swap(out);
+}
+
+} // namespace
+
+size_t TraceBuilder::TrackKeyHash::operator()(const TrackKey& k) const noexcept {
+    IdValueHash h;
+    return h(k.pid) * 1000003u ^ h(k.tid) ^ k.kind;
+}
+
+size_t TraceBuilder::CounterKeyHash::operator()(const CounterKey& k) const noexcept {
+    return (static_cast<size_t>(k.process) * 1000003u) ^ (static_cast<size_t>(k.name) << 20) ^ k.series;
+}
+
+TraceBuilder::TraceBuilder(std::string sourcePath, TraceFormat format) : m_session(new Session) {
+    m_session->m_sourcePath = std::move(sourcePath);
+    m_session->m_format = format;
+}
+
+TraceBuilder::~TraceBuilder() = default;
+
+ImportReport& TraceBuilder::report() {
+    return m_session->m_report;
+}
+
+uint32_t TraceBuilder::processFor(const IdValue& pid) {
+    auto it = m_processIndex.find(pid);
+    if (it != m_processIndex.end())
+        return it->second;
+    const auto idx = static_cast<uint32_t>(m_session->m_processes.size());
+    ProcessInfo p;
+    p.pid = pid;
+    m_session->m_processes.push_back(p);
+    m_processIndex.emplace(pid, idx);
+    return idx;
+}
+
+uint32_t TraceBuilder::trackFor(const IdValue& pid, const IdValue& tid, uint8_t kind) {
+    TrackKey key{pid, tid, kind};
+    auto it = m_trackIndex.find(key);
+    if (it != m_trackIndex.end())
+        return it->second;
+    const auto idx = static_cast<uint32_t>(m_session->m_tracks.size());
+    Track t;
+    t.process = processFor(pid);
+    t.tid = tid;
+    switch (kind) {
+    case 2: t.kind = Track::Kind::Async; break;
+    case ChunkResult::kProcessInstants: t.kind = Track::Kind::ProcessInstants; break;
+    case ChunkResult::kGlobalInstants: t.kind = Track::Kind::GlobalInstants; break;
+    default: t.kind = Track::Kind::Thread; break;
+    }
+    m_session->m_tracks.push_back(std::move(t));
+    m_trackIndex.emplace(key, idx);
+    return idx;
+}
+
+uint16_t TraceBuilder::categoryFor(StringId cat) {
+    auto it = m_categoryIndex.find(cat);
+    if (it != m_categoryIndex.end())
+        return it->second;
+    auto& cats = m_session->m_categories;
+    if (cats.size() >= 0xffff) {
+        m_session->m_report.add("too many distinct categories (merged into the last)");
+        return 0xfffe;
+    }
+    const auto idx = static_cast<uint16_t>(cats.size());
+    cats.push_back({cat, eventKindForCategory(m_session->m_strings.str(cat))});
+    m_categoryIndex.emplace(cat, idx);
+    return idx;
+}
+
+IdValue TraceBuilder::globalId(const IdValue& local, const std::vector<StringId>& remap) const {
+    IdValue v = local;
+    if (v.isString)
+        v.string = remap[local.string];
+    return v;
+}
+
+void TraceBuilder::appendSlice(Track& t, int64_t ts, int64_t dur, StringId name, uint16_t cat, uint64_t argRef) {
+    t.start.push_back(ts);
+    t.dur.push_back(dur);
+    t.names.push_back(name);
+    t.category.push_back(cat);
+    t.argRef.push_back(argRef);
+    const size_t n = t.start.size();
+    auto pad = [n](auto& col, auto absent) {
+        if (!col.empty())
+            col.resize(n, absent);
+    };
+    pad(t.correlation, Track::kNoId);
+    pad(t.externalId, Track::kNoId);
+    pad(t.bytes, int64_t(-1));
+    pad(t.blocksPerSm, kNaN);
+    pad(t.occupancy, kNaN);
+}
+
+void TraceBuilder::addChunk(ChunkResult& c) {
+    Session& s = *m_session;
+    s.m_report.merge(c.report);
+    s.m_sourceEventCount += c.events;
+    m_minTs = std::min(m_minTs, c.minTs);
+    m_maxTs = std::max(m_maxTs, c.maxTs);
+    if (m_workerStrings.size() <= c.worker)
+        m_workerStrings.resize(c.worker + 1, std::vector<StringId>{kEmptyString});
+    std::vector<StringId>& remap = m_workerStrings[c.worker];
+    remap.resize(c.firstNewString, kEmptyString);
+    for (const std::string& str : c.newStrings)
+        remap.push_back(s.m_strings.intern(str));
+
+    std::vector<uint32_t> trackMap(c.tracks.size());
+    for (size_t i = 0; i < c.tracks.size(); ++i) {
+        const auto& k = c.tracks[i];
+        trackMap[i] = trackFor(globalId(k.pid, remap), globalId(k.tid, remap), k.kind);
+    }
+    for (const ChunkResult::Slice& sl : c.slices) {
+        Track& t = s.m_tracks[trackMap[sl.track]];
+        const size_t n = t.start.size();
+        appendSlice(t, sl.ts, sl.dur, remap[sl.name], categoryFor(remap[sl.cat]), sl.argRef);
+        auto set = [n](auto& col, auto absent, auto value) {
+            if (col.empty())
+                col.resize(n + 1, absent);
+            col[n] = value;
+        };
+        if (sl.have & ChunkResult::kCorr)
+            set(t.correlation, Track::kNoId, sl.corr);
+        if (sl.have & ChunkResult::kExt)
+            set(t.externalId, Track::kNoId, sl.ext);
+        if (sl.have & ChunkResult::kBytes)
+            set(t.bytes, int64_t(-1), sl.bytes);
+        if (sl.have & ChunkResult::kBps)
+            set(t.blocksPerSm, kNaN, sl.bps);
+        if (sl.have & ChunkResult::kOcc)
+            set(t.occupancy, kNaN, sl.occ);
+    }
+    for (const auto& be : c.beginEnds)
+        m_beginEnds.push_back({be.ts, be.argRef, be.seq, trackMap[be.track], remap[be.name],
+                               categoryFor(remap[be.cat]), be.ph});
+    for (const auto& in : c.instants) {
+        Track& t = s.m_tracks[trackMap[in.track]];
+        t.instantTs.push_back(in.ts);
+        t.instantNames.push_back(remap[in.name]);
+        t.instantCategory.push_back(categoryFor(remap[in.cat]));
+        t.instantArgRef.push_back(in.argRef);
+    }
+    for (const auto& m : c.memory) {
+        MemoryEvent e;
+        e.ts = m.ts;
+        e.addr = m.addr;
+        e.bytes = m.bytes;
+        e.totalAllocated = m.totalAllocated;
+        e.totalReserved = m.totalReserved;
+        e.track = trackMap[m.track];
+        e.deviceType = m.deviceType;
+        e.deviceId = m.deviceId;
+        s.m_memoryEvents.push_back(e);
+    }
+    for (const auto& cs : c.counters) {
+        const uint32_t process = processFor(globalId(cs.pid, remap));
+        StringId name = remap[cs.name];
+        if (cs.hasId)
+            name = s.m_strings.intern(std::string(s.m_strings.str(name)) + "[" +
+                                      std::string(s.m_strings.str(remap[cs.idString])) + "]");
+        const CounterKey key{process, name, remap[cs.series]};
+        auto it = m_counterIndex.find(key);
+        if (it == m_counterIndex.end()) {
+            CounterSeries series;
+            series.process = process;
+            series.name = name;
+            series.series = key.series;
+            series.category = remap[cs.cat];
+            it = m_counterIndex.emplace(key, static_cast<uint32_t>(s.m_counters.size())).first;
+            s.m_counters.push_back(std::move(series));
+        }
+        s.m_counters[it->second].ts.push_back(cs.ts);
+        s.m_counters[it->second].value.push_back(cs.value);
+    }
+    for (const auto& f : c.flows)
+        m_flows.push_back({f.ts, f.seq, f.idIsString ? remap[f.id] : f.id, trackMap[f.track], remap[f.cat], f.ph,
+                           f.bindEnclosing, f.idIsString});
+    for (const auto& a : c.asyncs)
+        m_asyncs.push_back({a.ts, a.seq, a.idIsString ? remap[a.id] : a.id, a.argRef, processFor(globalId(a.pid, remap)),
+                            remap[a.cat], remap[a.name], a.ph, a.idIsString});
+    for (auto m : c.metas) {
+        m.pid = globalId(m.pid, remap);
+        m.tid = globalId(m.tid, remap);
+        if (m.kind == ChunkResult::MetaKind::ProcessName || m.kind == ChunkResult::MetaKind::ProcessLabels ||
+            m.kind == ChunkResult::MetaKind::ThreadName)
+            m.str = remap[m.str];
+        m_metas.push_back(m);
+    }
+}
+
+void TraceBuilder::setTopLevelMembers(const std::vector<std::pair<std::string, std::string>>& members) {
+    m_members = members;
+}
+
+void TraceBuilder::applyMetadata() {
+    Session& s = *m_session;
+    std::stable_sort(m_metas.begin(), m_metas.end(),
+                     [](const ChunkResult::Meta& a, const ChunkResult::Meta& b) { return a.seq < b.seq; });
+    for (const auto& m : m_metas) {
+        using K = ChunkResult::MetaKind;
+        if (m.kind == K::ThreadName || m.kind == K::ThreadSortIndex) {
+            // Names a thread track; creating it keeps named-but-empty threads visible.
+            Track& t = s.m_tracks[trackFor(m.pid, m.tid, ChunkResult::kThread)];
+            if (m.kind == K::ThreadName) {
+                t.name = m.str;
+            } else {
+                t.sortIndex = m.number;
+                t.hasSortIndex = true;
+            }
+            continue;
+        }
+        ProcessInfo& p = s.m_processes[processFor(m.pid)];
+        if (m.kind == K::ProcessName)
+            p.name = m.str;
+        else if (m.kind == K::ProcessLabels)
+            p.labels = m.str;
+        else {
+            p.sortIndex = m.number;
+            p.hasSortIndex = true;
+        }
+    }
+    m_metas.clear();
+}
+
+void TraceBuilder::pairBeginEnd() {
+    Session& s = *m_session;
+    std::stable_sort(m_beginEnds.begin(), m_beginEnds.end(), [](const PendingBE& a, const PendingBE& b) {
+        if (a.track != b.track)
+            return a.track < b.track;
+        if (a.ts != b.ts)
+            return a.ts < b.ts;
+        return a.seq < b.seq;
+    });
+    std::vector<const PendingBE*> stack;
+    uint32_t currentTrack = UINT32_MAX;
+    auto closeAll = [&](int64_t at) {
+        for (const PendingBE* b : stack) {
+            appendSlice(s.m_tracks[b->track], b->ts, std::max<int64_t>(0, at - b->ts), b->name, b->category, b->argRef);
+            s.m_report.add("B without E (closed at the track's last time)");
+        }
+        stack.clear();
+    };
+    int64_t lastTs = 0;
+    for (const PendingBE& e : m_beginEnds) {
+        if (e.track != currentTrack) {
+            closeAll(lastTs);
+            currentTrack = e.track;
+        }
+        lastTs = std::max(lastTs, e.ts);
+        if (e.ph == 'B') {
+            stack.push_back(&e);
+            continue;
+        }
+        if (stack.empty()) {
+            s.m_report.add("E without B (dropped)", "at ts " + std::to_string(e.ts) + " ns");
+            continue;
+        }
+        const PendingBE* b = stack.back();
+        stack.pop_back();
+        if (e.name != kEmptyString && e.name != b->name)
+            s.m_report.add("E name differs from its B");
+        appendSlice(s.m_tracks[b->track], b->ts, e.ts - b->ts, b->name, b->category, b->argRef);
+    }
+    closeAll(lastTs);
+    m_beginEnds.clear();
+    m_beginEnds.shrink_to_fit();
+}
+
+void TraceBuilder::pairAsync() {
+    Session& s = *m_session;
+    if (m_asyncs.empty())
+        return;
+    std::stable_sort(m_asyncs.begin(), m_asyncs.end(), [](const PendingAsync& a, const PendingAsync& b) {
+        if (a.process != b.process)
+            return a.process < b.process;
+        if (a.category != b.category)
+            return a.category < b.category;
+        if (a.idIsString != b.idIsString)
+            return a.idIsString < b.idIsString;
+        if (a.id != b.id)
+            return a.id < b.id;
+        if (a.ts != b.ts)
+            return a.ts < b.ts;
+        return a.seq < b.seq;
+    });
+    size_t i = 0;
+    while (i < m_asyncs.size()) {
+        size_t j = i;
+        const PendingAsync& first = m_asyncs[i];
+        while (j < m_asyncs.size() && m_asyncs[j].process == first.process && m_asyncs[j].category == first.category &&
+               m_asyncs[j].id == first.id && m_asyncs[j].idIsString == first.idIsString)
+            ++j;
+        // One async track per (process, category); lanes absorb overlap between ids.
+        IdValue tid;
+        tid.isString = true;
+        tid.string = first.category;
+        const uint32_t trackIdx = trackFor(s.m_processes[first.process].pid, tid, 2);
+        Track& t = s.m_tracks[trackIdx];
+        if (t.name == kEmptyString)
+            t.name = s.m_strings.intern("async " + std::string(s.m_strings.str(first.category)));
+        const uint16_t cat = categoryFor(first.category);
+        std::vector<const PendingAsync*> open;
+        const int64_t keyEnd = m_asyncs[j - 1].ts;
+        for (size_t k = i; k < j; ++k) {
+            const PendingAsync& a = m_asyncs[k];
+            if (a.ph == 'b') {
+                open.push_back(&a);
+            } else if (a.ph == 'n') {
+                appendSlice(t, a.ts, 0, a.name, cat, a.argRef);
+            } else {
+                auto it = std::find_if(open.rbegin(), open.rend(), [&](const PendingAsync* o) { return o->name == a.name; });
+                if (it == open.rend()) {
+                    s.m_report.add("async end without begin (starts at the first event of its id)");
+                    appendSlice(t, first.ts, a.ts - first.ts, a.name, cat, a.argRef);
+                    continue;
+                }
+                const PendingAsync* b = *it;
+                open.erase(std::next(it).base());
+                appendSlice(t, b->ts, a.ts - b->ts, b->name, cat, b->argRef);
+            }
+        }
+        for (const PendingAsync* b : open) {
+            s.m_report.add("async begin without end (ends at the last event of its id)");
+            appendSlice(t, b->ts, keyEnd - b->ts, b->name, cat, b->argRef);
+        }
+        i = j;
+    }
+    m_asyncs.clear();
+    m_asyncs.shrink_to_fit();
+}
+
+/*
+ * Per track: sort slices by (start asc, end desc, file order), then assign lanes and depths with
+ * one stack per lane: a slice nests in a lane if it fits inside the lane's innermost open slice;
+ * a partial overlap tries the next lane (new lanes on demand). Then reorder the columns by
+ * (row, start) so each row is a contiguous sorted range. O(n log n + n * lanes touched).
+ */
+static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled) {
+    const size_t n = t.start.size();
+    if (base != 0) {
+        for (auto& v : t.start)
+            v += base;
+        for (auto& v : t.instantTs)
+            v += base;
+    }
+    std::vector<uint32_t> order(n);
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        if (t.start[a] != t.start[b])
+            return t.start[a] < t.start[b];
+        return t.dur[a] > t.dur[b];
+    });
+    std::vector<std::vector<int64_t>> laneStacks; // end times of open slices per lane
+    std::vector<uint16_t> laneMaxDepth;
+    std::vector<uint16_t> lane(n), depth(n);
+    for (uint32_t idx : order) {
+        const int64_t s = t.start[idx];
+        const int64_t e = s + t.dur[idx];
+        size_t l = 0;
+        for (;; ++l) {
+            if (l == laneStacks.size()) {
+                laneStacks.emplace_back();
+                laneMaxDepth.push_back(0);
+            }
+            auto& st = laneStacks[l];
+            while (!st.empty() && st.back() <= s)
+                st.pop_back();
+            if (st.empty() || e <= st.back())
+                break;
+        }
+        if (l > 0)
+            ++spilled;
+        auto& st = laneStacks[l];
+        const size_t d = std::min<size_t>(st.size(), 0xfffe);
+        lane[idx] = static_cast<uint16_t>(std::min<size_t>(l, 0xfffe));
+        depth[idx] = static_cast<uint16_t>(d);
+        laneMaxDepth[l] = std::max<uint16_t>(laneMaxDepth[l], static_cast<uint16_t>(d));
+        st.push_back(e);
+    }
+    const size_t lanes = laneStacks.size();
+    std::vector<uint32_t> laneBase(lanes + 1, 0);
+    for (size_t l = 0; l < lanes; ++l)
+        laneBase[l + 1] = laneBase[l] + laneMaxDepth[l] + 1u;
+    const uint32_t rows = laneBase[lanes];
+    t.laneCount = static_cast<uint16_t>(lanes);
+    t.rowDepth.assign(rows, 0);
+    t.rowLane.assign(rows, 0);
+    for (size_t l = 0; l < lanes; ++l)
+        for (uint32_t d = 0; d <= laneMaxDepth[l]; ++d) {
+            t.rowDepth[laneBase[l] + d] = static_cast<uint16_t>(d);
+            t.rowLane[laneBase[l] + d] = static_cast<uint16_t>(l);
+        }
+    // Counting sort by row keeps the (start, end desc) order within each row.
+    t.rowBegin.assign(rows + 1, 0);
+    for (uint32_t idx = 0; idx < n; ++idx)
+        ++t.rowBegin[laneBase[lane[idx]] + depth[idx] + 1];
+    for (uint32_t r = 0; r < rows; ++r)
+        t.rowBegin[r + 1] += t.rowBegin[r];
+    std::vector<uint32_t> fill(t.rowBegin.begin(), t.rowBegin.end() - (rows ? 1 : 0));
+    std::vector<uint32_t> final(n);
+    for (uint32_t idx : order)
+        final[fill[laneBase[lane[idx]] + depth[idx]]++] = idx;
+    permute(t.start, final);
+    permute(t.dur, final);
+    permute(t.names, final);
+    permute(t.category, final);
+    permute(t.argRef, final);
+    permute(t.correlation, final);
+    permute(t.externalId, final);
+    permute(t.bytes, final);
+    permute(t.blocksPerSm, final);
+    permute(t.occupancy, final);
+    if (rows == 0)
+        t.rowBegin.assign(1, 0);
+
+    // Instants by time, stable.
+    const size_t m = t.instantTs.size();
+    if (m > 1) {
+        std::vector<uint32_t> io(m);
+        std::iota(io.begin(), io.end(), 0u);
+        std::stable_sort(io.begin(), io.end(), [&](uint32_t a, uint32_t b) { return t.instantTs[a] < t.instantTs[b]; });
+        permute(t.instantTs, io);
+        permute(t.instantNames, io);
+        permute(t.instantCategory, io);
+        permute(t.instantArgRef, io);
+    }
+    auto shrink = [](auto& v) { v.shrink_to_fit(); };
+    shrink(t.start);
+    shrink(t.dur);
+    shrink(t.names);
+    shrink(t.category);
+    shrink(t.argRef);
+    shrink(t.instantTs);
+    shrink(t.instantNames);
+    shrink(t.instantCategory);
+    shrink(t.instantArgRef);
+}
+
+void TraceBuilder::finalizeTracks(unsigned threads) {
+    Session& s = *m_session;
+    const int64_t base = s.m_baseTimeNs.value_or(0);
+    std::vector<uint64_t> spilled(s.m_tracks.size(), 0);
+    // Largest tracks first over a small pool of threads.
+    std::vector<size_t> todo(s.m_tracks.size());
+    std::iota(todo.begin(), todo.end(), size_t(0));
+    std::sort(todo.begin(), todo.end(),
+              [&](size_t a, size_t b) { return s.m_tracks[a].start.size() > s.m_tracks[b].start.size(); });
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t k = next++; k < todo.size(); k = next++)
+            finalizeTrack(s.m_tracks[todo[k]], base, spilled[todo[k]]);
+    };
+    const unsigned n = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(todo.size())));
+    std::vector<std::thread> pool;
+    for (unsigned i = 1; i < n; ++i)
+        pool.emplace_back(work);
+    work();
+    for (auto& th : pool)
+        th.join();
+    for (size_t i = 0; i < spilled.size(); ++i)
+        if (spilled[i])
+            s.m_report.add("overlapping slices moved to extra lanes",
+                           s.trackLabel(s.m_tracks[i]), spilled[i]);
+    for (auto& c : s.m_counters) {
+        std::vector<uint32_t> io(c.ts.size());
+        std::iota(io.begin(), io.end(), 0u);
+        std::stable_sort(io.begin(), io.end(), [&](uint32_t a, uint32_t b) { return c.ts[a] < c.ts[b]; });
+        permute(c.ts, io);
+        permute(c.value, io);
+        for (auto& v : c.ts)
+            v += base;
+    }
+    for (auto& m : s.m_memoryEvents)
+        m.ts += base;
+    std::stable_sort(s.m_memoryEvents.begin(), s.m_memoryEvents.end(),
+                     [](const MemoryEvent& a, const MemoryEvent& b) { return a.ts < b.ts; });
+}
+
+void TraceBuilder::bindFlows() {
+    Session& s = *m_session;
+    if (m_flows.empty())
+        return;
+    const int64_t base = s.m_baseTimeNs.value_or(0);
+    std::stable_sort(m_flows.begin(), m_flows.end(), [](const PendingFlow& a, const PendingFlow& b) {
+        if (a.category != b.category)
+            return a.category < b.category;
+        if (a.idIsString != b.idIsString)
+            return a.idIsString < b.idIsString;
+        if (a.id != b.id)
+            return a.id < b.id;
+        if (a.ts != b.ts)
+            return a.ts < b.ts;
+        // At equal times the start comes first.
+        if ((a.ph == 's') != (b.ph == 's'))
+            return a.ph == 's';
+        return a.seq < b.seq;
+    });
+    uint64_t unbound = 0, noStart = 0;
+    std::string unboundExample;
+    size_t i = 0;
+    while (i < m_flows.size()) {
+        size_t j = i;
+        while (j < m_flows.size() && m_flows[j].category == m_flows[i].category && m_flows[j].id == m_flows[i].id &&
+               m_flows[j].idIsString == m_flows[i].idIsString)
+            ++j;
+        uint32_t fromTrack = Track::kNoId, fromSlice = Track::kNoId;
+        for (size_t k = i; k < j; ++k) {
+            const PendingFlow& f = m_flows[k];
+            const Track& t = s.m_tracks[f.track];
+            const int64_t ts = f.ts + base;
+            const uint32_t slice = f.bindEnclosing ? t.enclosingSlice(ts) : t.nextSliceStartingAt(ts);
+            if (slice == Track::kNoId) {
+                ++unbound;
+                if (unboundExample.empty())
+                    unboundExample = std::string(s.m_strings.str(f.category)) + " id " + std::to_string(f.id);
+                if (f.ph == 's')
+                    fromTrack = fromSlice = Track::kNoId;
+                continue;
+            }
+            if (f.ph == 's') {
+                fromTrack = f.track;
+                fromSlice = slice;
+                continue;
+            }
+            if (fromTrack == Track::kNoId) {
+                ++noStart;
+                continue;
+            }
+            s.m_flows.push_back({fromTrack, fromSlice, f.track, slice, f.category, f.id});
+            if (f.ph == 't') {
+                fromTrack = f.track;
+                fromSlice = slice;
+            }
+        }
+        i = j;
+    }
+    if (unbound)
+        s.m_report.add("flow ends without a slice to bind to (dropped)", unboundExample, unbound);
+    if (noStart)
+        s.m_report.add("flow ends without a matching start (dropped)", {}, noStart);
+    m_flows.clear();
+    m_flows.shrink_to_fit();
+}
+
+void TraceBuilder::parseTopLevel() {
+    Session& s = *m_session;
+    for (const auto& [key, raw] : m_members) {
+        if (key == "traceEvents") {
+            s.m_report.add("traceEvents is not an array (ignored)");
+            continue;
+        }
+        s.m_metadata[key] = raw;
+        if (key != "deviceProperties" && key != "distributedInfo" && key != "baseTimeNanoseconds" &&
+            key != "displayTimeUnit")
+            continue;
+        nlohmann::json j = nlohmann::json::parse(raw, nullptr, false);
+        if (j.is_discarded()) {
+            s.m_report.add("malformed top-level member (ignored)", key);
+            continue;
+        }
+        try {
+            if (key == "baseTimeNanoseconds" && j.is_number_integer()) {
+                s.m_baseTimeNs = j.get<int64_t>();
+            } else if (key == "baseTimeNanoseconds" && j.is_string()) {
+                s.m_baseTimeNs = std::stoll(j.get<std::string>());
+            } else if (key == "displayTimeUnit" && j.is_string()) {
+                s.m_displayTimeUnit = j.get<std::string>();
+            } else if (key == "deviceProperties" && j.is_array()) {
+                for (const auto& d : j) {
+                    if (!d.is_object())
+                        continue;
+                    DeviceInfo info;
+                    info.id = d.value("id", 0);
+                    info.name = d.value("name", std::string());
+                    if (d.contains("totalGlobalMem") && d["totalGlobalMem"].is_number())
+                        info.totalGlobalMem = d["totalGlobalMem"].get<int64_t>();
+                    if (d.contains("numSms") && d["numSms"].is_number())
+                        info.numSms = d["numSms"].get<int>();
+                    if (d.contains("computeMajor") && d["computeMajor"].is_number())
+                        info.computeMajor = d["computeMajor"].get<int>();
+                    if (d.contains("computeMinor") && d["computeMinor"].is_number())
+                        info.computeMinor = d["computeMinor"].get<int>();
+                    if (d.contains("maxThreadsPerMultiprocessor") && d["maxThreadsPerMultiprocessor"].is_number())
+                        info.maxThreadsPerMultiprocessor = d["maxThreadsPerMultiprocessor"].get<int>();
+                    s.m_devices.push_back(std::move(info));
+                }
+            } else if (key == "distributedInfo" && j.is_object()) {
+                DistributedInfo di;
+                if (j.contains("backend") && j["backend"].is_string())
+                    di.backend = j["backend"].get<std::string>();
+                if (j.contains("rank") && j["rank"].is_number())
+                    di.rank = j["rank"].get<int>();
+                if (j.contains("world_size") && j["world_size"].is_number())
+                    di.worldSize = j["world_size"].get<int>();
+                s.m_distributed = di;
+            }
+        } catch (const std::exception&) {
+            s.m_report.add("malformed top-level member (ignored)", key);
+        }
+    }
+    if (!s.m_displayTimeUnit.empty() && s.m_displayTimeUnit != "ms" && s.m_displayTimeUnit != "ns")
+        s.m_report.add("unknown displayTimeUnit (ignored)", s.m_displayTimeUnit);
+}
+
+void TraceBuilder::buildFrames() {
+    Session& s = *m_session;
+    std::vector<bool> isPython(s.m_categories.size());
+    for (size_t i = 0; i < s.m_categories.size(); ++i)
+        isPython[i] = s.m_categories[i].kind == EventKind::PythonFunction;
+    for (const Track& t : s.m_tracks)
+        for (size_t i = 0; i < t.start.size(); ++i) {
+            if (!isPython[t.category[i]] || s.m_frames.count(t.names[i]))
+                continue;
+            // "<file>(<line>): <func>"
+            const std::string_view name = s.m_strings.str(t.names[i]);
+            const size_t close = name.find("): ");
+            const size_t open = close == std::string_view::npos ? close : name.rfind('(', close);
+            if (open == std::string_view::npos || open == 0)
+                continue;
+            int line = 0;
+            bool ok = close > open + 1;
+            for (size_t k = open + 1; k < close && ok; ++k) {
+                ok = name[k] >= '0' && name[k] <= '9';
+                line = line * 10 + (name[k] - '0');
+            }
+            if (!ok)
+                continue;
+            SourceFrame f;
+            f.file = s.m_strings.intern(name.substr(0, open));
+            f.line = line;
+            f.function = s.m_strings.intern(name.substr(close + 3));
+            s.m_frames.emplace(t.names[i], f);
+        }
+}
+
+std::shared_ptr<Session> TraceBuilder::finish(unsigned threads) {
+    Session& s = *m_session;
+    parseTopLevel();
+    applyMetadata();
+    pairBeginEnd();
+    pairAsync();
+
+    // A process is a GPU device when Kineto labels it "GPU n" or it holds GPU activity.
+    std::vector<bool> gpuProcess(s.m_processes.size(), false);
+    for (size_t p = 0; p < s.m_processes.size(); ++p) {
+        const std::string_view labels = s.m_strings.str(s.m_processes[p].labels);
+        if (labels.substr(0, 4) == "GPU " || labels.substr(0, 4) == "MTIA")
+            gpuProcess[p] = true;
+    }
+    for (Track& t : s.m_tracks) {
+        for (size_t i = 0; i < t.start.size(); ++i)
+            if (isGpuActivity(s.m_categories[t.category[i]].kind) ||
+                s.m_categories[t.category[i]].kind == EventKind::GpuUserAnnotation) {
+                gpuProcess[t.process] = true;
+                break;
+            }
+    }
+    for (Track& t : s.m_tracks) {
+        // A thread of a GPU process that only holds host work (Kineto sometimes files a Python
+        // thread under pid 0) stays a CPU thread.
+        bool device = false, host = false;
+        for (size_t i = 0; i < t.start.size(); ++i) {
+            const EventKind k = s.m_categories[t.category[i]].kind;
+            if (isGpuActivity(k) || k == EventKind::GpuUserAnnotation || k == EventKind::CudaSync ||
+                k == EventKind::CudaEvent)
+                device = true;
+            else if (k == EventKind::CpuOp || k == EventKind::PythonFunction || k == EventKind::Runtime ||
+                     k == EventKind::Driver || k == EventKind::UserAnnotation)
+                host = true;
+        }
+        if (gpuProcess[t.process] && t.kind == Track::Kind::Thread && (device || !host)) {
+            t.gpu = true;
+            t.kind = Track::Kind::GpuStream;
+        }
+    }
+    for (size_t p = 0; p < s.m_processes.size(); ++p) {
+        ProcessInfo& info = s.m_processes[p];
+        if (gpuProcess[p] && !info.pid.isString && info.pid.number >= 0 && info.pid.number < 4096)
+            info.deviceId = static_cast<int>(info.pid.number);
+    }
+
+    finalizeTracks(threads);
+    bindFlows();
+    buildFrames();
+
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (const Track& t : s.m_tracks) {
+        for (size_t r = 0; r + 1 < t.rowBegin.size(); ++r)
+            if (t.rowBegin[r] < t.rowBegin[r + 1]) {
+                lo = std::min(lo, t.start[t.rowBegin[r]]);
+            }
+        for (size_t i = 0; i < t.start.size(); ++i)
+            hi = std::max(hi, t.start[i] + t.dur[i]);
+        if (!t.instantTs.empty()) {
+            lo = std::min(lo, t.instantTs.front());
+            hi = std::max(hi, t.instantTs.back());
+        }
+    }
+    for (const auto& c : s.m_counters)
+        if (!c.ts.empty()) {
+            lo = std::min(lo, c.ts.front());
+            hi = std::max(hi, c.ts.back());
+        }
+    if (!s.m_memoryEvents.empty()) {
+        lo = std::min(lo, s.m_memoryEvents.front().ts);
+        hi = std::max(hi, s.m_memoryEvents.back().ts);
+    }
+    if (lo <= hi) {
+        s.m_startNs = lo;
+        s.m_endNs = hi;
+    }
+    return std::shared_ptr<Session>(m_session.release());
+}
+
+} // namespace ws

@@ -1,0 +1,116 @@
+#pragma once
+
+#include "import/chunk_result.h"
+#include "import/trace_import.h"
+#include "model/session.h"
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ws {
+
+/*
+ * TraceBuilder: the format-agnostic, mutable side of a Session. Readers feed it parsed records
+ * (ChunkResult, in file order) and top-level metadata; finish() pairs B/E and async events, sorts
+ * each track, assigns depth and lanes, binds flows to slices, applies metadata and returns the
+ * immutable Session. Merging is O(records); finish() is O(n log n) per track, tracks in parallel.
+ */
+class TraceBuilder {
+public:
+    TraceBuilder(std::string sourcePath, TraceFormat format);
+    ~TraceBuilder();
+
+    // Merges one chunk; chunks must arrive in file order (determinism of ties).
+    void addChunk(ChunkResult& chunk);
+    // Top-level members of the JSON object other than traceEvents (raw JSON text).
+    void setTopLevelMembers(const std::vector<std::pair<std::string, std::string>>& members);
+    ImportReport& report();
+
+    std::shared_ptr<Session> finish(unsigned threads);
+
+private:
+    struct TrackKey {
+        IdValue pid;
+        IdValue tid;
+        uint8_t kind;
+        bool operator==(const TrackKey&) const = default;
+    };
+    struct TrackKeyHash {
+        size_t operator()(const TrackKey& k) const noexcept;
+    };
+    struct CounterKey {
+        uint32_t process;
+        StringId name;
+        StringId series;
+        bool operator==(const CounterKey&) const = default;
+    };
+    struct CounterKeyHash {
+        size_t operator()(const CounterKey& k) const noexcept;
+    };
+    struct PendingBE {
+        int64_t ts;
+        uint64_t argRef;
+        uint64_t seq;
+        uint32_t track;
+        StringId name;
+        uint16_t category;
+        char ph;
+    };
+    struct PendingFlow {
+        int64_t ts;
+        uint64_t seq;
+        uint64_t id;
+        uint32_t track;
+        StringId category;
+        char ph;
+        bool bindEnclosing;
+        bool idIsString;
+    };
+    struct PendingAsync {
+        int64_t ts;
+        uint64_t seq;
+        uint64_t id;
+        uint64_t argRef;
+        uint32_t process;
+        StringId category;
+        StringId name;
+        char ph;
+        bool idIsString;
+    };
+    struct PendingMeta {
+        ChunkResult::Meta meta; // ids already global
+    };
+
+    uint32_t processFor(const IdValue& pid);
+    uint32_t trackFor(const IdValue& pid, const IdValue& tid, uint8_t kind);
+    uint16_t categoryFor(StringId cat);
+    IdValue globalId(const IdValue& local, const std::vector<StringId>& remap) const;
+    void appendSlice(Track& t, int64_t ts, int64_t dur, StringId name, uint16_t cat, uint64_t argRef);
+
+    void applyMetadata();
+    void pairBeginEnd();
+    void pairAsync();
+    void finalizeTracks(unsigned threads);
+    void bindFlows();
+    void parseTopLevel();
+    void buildFrames();
+
+    std::unique_ptr<Session> m_session;
+    std::vector<std::vector<StringId>> m_workerStrings;
+    std::unordered_map<IdValue, uint32_t, IdValueHash> m_processIndex;
+    std::unordered_map<TrackKey, uint32_t, TrackKeyHash> m_trackIndex;
+    std::unordered_map<StringId, uint16_t> m_categoryIndex;
+    std::unordered_map<CounterKey, uint32_t, CounterKeyHash> m_counterIndex;
+    std::vector<PendingBE> m_beginEnds;
+    std::vector<PendingFlow> m_flows;
+    std::vector<PendingAsync> m_asyncs;
+    std::vector<ChunkResult::Meta> m_metas;
+    std::vector<std::pair<std::string, std::string>> m_members;
+    int64_t m_minTs = INT64_MAX;
+    int64_t m_maxTs = INT64_MIN;
+};
+
+} // namespace ws

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Warpscope builds, tests and runs with, skipping those already there.
+# Runs apt-get as root, or through sudo when available; otherwise says what to install and fails.
+set -euo pipefail
+
+packages=(
+    # toolchain
+    g++ make cmake pkg-config file dpkg-dev
+    # libraries (ARCHITECTURE.md "Toolchain")
+    qt6-base-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libgl-dev
+    libsqlite3-dev libzstd-dev libsimdjson-dev nlohmann-json3-dev zlib1g-dev
+    libgtest-dev libgmock-dev
+    # running under X and headless checks; fonts so text renders, CJK for the Chinese UI
+    xvfb xauth xkb-data fonts-dejavu-core fonts-wqy-microhei qt6-translations-l10n
+    # the sample trace generator used by benchmarks
+    python3
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+    [ "$status" = installed ] || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "Installing missing packages: ${missing[*]}"
+if [ "$(id -u)" -eq 0 ]; then
+    as_root=()
+elif command -v sudo >/dev/null; then
+    as_root=(sudo)
+else
+    echo "Please install as root: apt-get install ${missing[*]}" >&2
+    exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" apt-get update -q
+"${as_root[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds everything with the tests, and runs them all (ctest), including the
+# end-to-end tests that start the real app under xvfb-run.
+set -euo pipefail
+cd "$(dirname "$0")"
+scripts/install-deps.sh
+build=build/test
+jobs=$(nproc)
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DWARPSCOPE_WERROR=ON
+cmake --build "$build" --parallel "$jobs"
+ctest --test-dir "$build" --output-on-failure --parallel "$jobs" --timeout 300

@@ -1,0 +1,184 @@
+#include "analysis/session_dump.h"
+#include "analysis/trace_summary.h"
+#include "test_util.h"
+
+using namespace ws;
+using ws::test::findTrack;
+using ws::test::importText;
+
+namespace {
+
+const char* kKinetoLike = R"J({
+  "schemaVersion": 1,
+  "deviceProperties": [{"id": 0, "name": "Test GPU", "totalGlobalMem": 1000, "numSms": 10}],
+  "distributedInfo": {"backend": "nccl", "rank": 1, "world_size": 2},
+  "displayTimeUnit": "ms",
+  "baseTimeNanoseconds": 1700000000000000000,
+  "traceEvents": [
+  {"ph": "M", "name": "process_name", "pid": 7, "tid": 0, "args": {"name": "python3"}},
+  {"ph": "M", "name": "process_labels", "pid": 0, "tid": 0, "args": {"labels": "GPU 0"}},
+  {"ph": "M", "name": "thread_name", "pid": 7, "tid": 70, "args": {"name": "thread 70 (python3)"}},
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#3", "pid": 7, "tid": 70, "ts": 10.000, "dur": 100.000, "args": {"External id": 1}},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 7, "tid": 70, "ts": 20.500, "dur": 30.250, "args": {"External id": 2}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 7, "tid": 70, "ts": 25.000, "dur": 5.000, "args": {"External id": 2, "correlation": 99}},
+  {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 40.000, "dur": 50.000,
+   "args": {"External id": 2, "device": 0, "stream": 7, "correlation": 99, "blocks per SM": 0.5, "est. achieved occupancy %": 25}},
+  {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD", "pid": 0, "tid": 7, "ts": 95.000, "dur": 2.000, "args": {"bytes": 4096, "correlation": 100}},
+  {"ph": "s", "id": 99, "pid": 7, "tid": 70, "ts": 25.000, "cat": "ac2g", "name": "ac2g"},
+  {"ph": "f", "id": 99, "pid": 0, "tid": 7, "ts": 40.000, "cat": "ac2g", "name": "ac2g", "bp": "e"},
+  {"ph": "i", "cat": "cpu_instant_event", "name": "[memory]", "pid": 7, "tid": 70, "ts": 21.000, "s": "t",
+   "args": {"Device Type": 1, "Device Id": 0, "Addr": 123, "Bytes": 512, "Total Allocated": 2048, "Total Reserved": 4096}},
+  {"ph": "X", "cat": "Trace", "name": "PyTorch Profiler (0)", "pid": "Spans", "tid": "PyTorch Profiler", "ts": 0.000, "dur": 200.000},
+  {"ph": "i", "name": "Record Window End", "pid": "", "tid": "", "ts": 200.000, "s": "g"}
+  ],
+  "traceName": "x.pt.trace.json"
+})J";
+
+} // namespace
+
+TEST(ChromeImport, KinetoBasics) {
+    ImportResult r = importText(kKinetoLike);
+    ASSERT_TRUE(r.session) << r.error;
+    const Session& s = *r.session;
+    EXPECT_EQ(s.format(), TraceFormat::ChromeJson);
+    EXPECT_EQ(s.sourceEventCount(), 13u);
+    EXPECT_EQ(s.baseTimeNs(), 1700000000000000000LL);
+    EXPECT_EQ(s.displayTimeUnit(), "ms");
+    ASSERT_EQ(s.devices().size(), 1u);
+    EXPECT_EQ(s.devices()[0].name, "Test GPU");
+    ASSERT_TRUE(s.distributedInfo());
+    EXPECT_EQ(s.distributedInfo()->rank, 1);
+
+    const Track* cpu = findTrack(s, "thread 70 (python3)");
+    ASSERT_TRUE(cpu);
+    EXPECT_FALSE(cpu->gpu);
+    ASSERT_EQ(cpu->sliceCount(), 3u);
+    EXPECT_EQ(cpu->rowCount(), 3u); // step > mm > launch
+    // Row 0 holds the step, at absolute epoch ns.
+    EXPECT_EQ(cpu->start[cpu->rowBegin[0]], 1700000000000010000LL);
+    const uint32_t mm = cpu->rowBegin[1];
+    EXPECT_EQ(s.str(cpu->names[mm]), "aten::mm");
+    EXPECT_EQ(cpu->dur[mm], 30250);
+    EXPECT_EQ(cpu->externalId[mm], 2u);
+
+    const Track* gpu = findTrack(s, "stream 7");
+    ASSERT_TRUE(gpu);
+    EXPECT_TRUE(gpu->gpu);
+    EXPECT_EQ(s.processes()[gpu->process].deviceId, 0);
+    ASSERT_EQ(s.flows().size(), 1u);
+    const Flow& f = s.flows()[0];
+    EXPECT_EQ(s.str(s.tracks()[f.fromTrack].names[f.fromSlice]), "cudaLaunchKernel");
+    EXPECT_EQ(s.str(s.tracks()[f.toTrack].names[f.toSlice]), "gemm");
+    ASSERT_EQ(s.memoryEvents().size(), 1u);
+    EXPECT_EQ(s.memoryEvents()[0].totalReserved, 4096);
+
+    // Lazily decoded args: the event text comes back from the source.
+    const std::string json = s.eventJson(*cpu, mm);
+    EXPECT_NE(json.find("\"External id\": 2"), std::string::npos) << json;
+
+    const TraceSummary sum = summarizeSession(s);
+    EXPECT_EQ(sum.kernelCount, 1u);
+    EXPECT_EQ(sum.kernelTotalNs, 50000);
+    EXPECT_EQ(sum.memcpyBytes, 4096);
+    EXPECT_EQ(sum.runtimeCalls, 1u);
+    EXPECT_EQ(sum.steps, 1u);
+    ASSERT_EQ(sum.devices.size(), 1u);
+    // Step [10, 110] us widened to the kernel end (90 us) -> stays [10, 110]; busy 50 of 100 us.
+    ASSERT_TRUE(sum.devices[0].gpuUtilization);
+    EXPECT_DOUBLE_EQ(*sum.devices[0].gpuUtilization, 0.5);
+    EXPECT_DOUBLE_EQ(*sum.devices[0].estSmEfficiency, 0.25);
+    EXPECT_DOUBLE_EQ(*sum.devices[0].estAchievedOccupancy, 25.0);
+    EXPECT_EQ(sum.devices[0].peakAllocatedBytes, 2048);
+    const std::string js = summaryToJson(sum);
+    EXPECT_NE(js.find("\"gpu_utilization\": 0.5"), std::string::npos);
+}
+
+TEST(ChromeImport, SameResultForAnyThreadCountAndBlockSize) {
+    ImportControl one;
+    one.threads = 1;
+    ImportResult a = importText(kKinetoLike, one);
+    ASSERT_TRUE(a.session);
+    for (unsigned threads : {2u, 3u, 8u})
+        for (size_t block : {64u, 200u, 1000u}) {
+            ImportControl c;
+            c.threads = threads;
+            c.blockBytes = block;
+            ImportResult b = importText(kKinetoLike, c);
+            ASSERT_TRUE(b.session);
+            EXPECT_EQ(dumpSession(*a.session, 100), dumpSession(*b.session, 100)) << threads << " " << block;
+        }
+}
+
+TEST(ChromeImport, OverlappingSlicesSpillIntoLanesNeverDropped) {
+    // Three kernels on one stream: b overlaps a partially, c nests in b.
+    ImportResult r = importText(R"J([
+      {"ph":"X","cat":"kernel","name":"a","pid":0,"tid":1,"ts":0,"dur":10},
+      {"ph":"X","cat":"kernel","name":"b","pid":0,"tid":1,"ts":5,"dur":10},
+      {"ph":"X","cat":"kernel","name":"c","pid":0,"tid":1,"ts":6,"dur":2},
+      {"ph":"X","cat":"kernel","name":"d","pid":0,"tid":1,"ts":20,"dur":1}
+    ])J");
+    ASSERT_TRUE(r.session) << r.error;
+    const Session& s = *r.session;
+    ASSERT_EQ(s.tracks().size(), 1u);
+    const Track& t = s.tracks()[0];
+    EXPECT_EQ(t.sliceCount(), 4u);
+    EXPECT_EQ(t.laneCount, 2u);
+    EXPECT_EQ(s.report().count("overlapping slices moved to extra lanes"), 1u);
+    // Invariant: each row sorted and non-overlapping.
+    for (size_t row = 0; row < t.rowCount(); ++row)
+        for (uint32_t i = t.rowBegin[row] + 1; i < t.rowBegin[row + 1]; ++i)
+            EXPECT_LE(t.end(i - 1), t.start[i]);
+    EXPECT_EQ(s.str(t.names[t.enclosingSlice(7000)]), "c");
+}
+
+TEST(ChromeImport, BeginEndAsyncCountersInstantsAndStringIds) {
+    ImportResult r = importText(R"J({"displayTimeUnit":"ns","traceEvents":[
+      {"ph":"B","name":"outer","pid":1,"tid":"main","ts":0},
+      {"ph":"B","name":"inner","pid":1,"tid":"main","ts":1},
+      {"ph":"E","pid":1,"tid":"main","ts":2},
+      {"ph":"E","pid":1,"tid":"main","ts":5},
+      {"ph":"E","pid":1,"tid":"main","ts":6},
+      {"ph":"B","name":"open","pid":1,"tid":"main","ts":7},
+      {"ph":"b","cat":"net","name":"req","id":"0x10","pid":1,"ts":1},
+      {"ph":"e","cat":"net","name":"req","id":"0x10","pid":1,"ts":4},
+      {"ph":"C","name":"mem","pid":1,"ts":0,"args":{"used":1,"free":9}},
+      {"ph":"C","name":"mem","pid":1,"ts":3,"args":{"used":2.5,"free":8}},
+      {"ph":"i","name":"mark","pid":1,"tid":"main","ts":3},
+      {"ph":"I","name":"proc","pid":1,"tid":"main","ts":3,"s":"p"},
+      {"ph":"X","name":"x","pid":"1","tid":2,"ts":3,"dur":1}
+    ]})J");
+    ASSERT_TRUE(r.session) << r.error;
+    const Session& s = *r.session;
+    const Track* main = findTrack(s, "main");
+    ASSERT_TRUE(main);
+    EXPECT_EQ(main->sliceCount(), 3u);
+    EXPECT_EQ(s.report().count("E without B (dropped)"), 1u);
+    EXPECT_EQ(s.report().count("B without E (closed at the track's last time)"), 1u);
+    EXPECT_EQ(main->instantTs.size(), 1u);
+    const Track* async = findTrack(s, "async net");
+    ASSERT_TRUE(async);
+    ASSERT_EQ(async->sliceCount(), 1u);
+    EXPECT_EQ(async->dur[0], 3000);
+    ASSERT_EQ(s.counters().size(), 2u);
+    EXPECT_EQ(s.counters()[0].value.size(), 2u);
+    EXPECT_DOUBLE_EQ(s.counters()[0].value[1], 2.5);
+    EXPECT_TRUE(findTrack(s, "pid 1 instants"));
+    // "1" and 1 are the same process.
+    EXPECT_EQ(s.processes().size(), 1u);
+}
+
+TEST(ChromeImport, PythonFramesFromFunctionNames) {
+    ImportResult r = importText(R"J({"traceEvents":[
+      {"ph":"X","cat":"python_function","name":"model.py(42): forward","pid":1,"tid":1,"ts":0,"dur":10},
+      {"ph":"X","cat":"python_function","name":"<built-in method mm>","pid":1,"tid":1,"ts":1,"dur":1}
+    ]})J");
+    ASSERT_TRUE(r.session);
+    const Session& s = *r.session;
+    const Track& t = s.tracks()[0];
+    const SourceFrame* f = s.frameForName(t.names[t.rowBegin[0]]);
+    ASSERT_TRUE(f);
+    EXPECT_EQ(s.str(f->file), "model.py");
+    EXPECT_EQ(f->line, 42);
+    EXPECT_EQ(s.str(f->function), "forward");
+    EXPECT_FALSE(s.frameForName(t.names[t.rowBegin[1]]));
+}

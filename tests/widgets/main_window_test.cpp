@@ -1,0 +1,175 @@
+#include "analysis/trace_summary.h"
+#include "app_environment.h"
+#include "import_report_banner.h"
+#include "main_window.h"
+#include "recent_files.h"
+#include "session_loader.h"
+#include "session_summary_view.h"
+#include "shortcuts_dialog.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTranslator>
+#include <QTreeWidget>
+#include <QUrl>
+
+#include <gtest/gtest.h>
+
+using namespace ws;
+
+namespace {
+
+const QString kSample = QStringLiteral(WARPSCOPE_SAMPLE_TRACE);
+
+// Waits for the window's load queue to drain; returns the allOk flag.
+bool waitLoaded(QSignalSpy& spy) {
+    if (spy.isEmpty() && !spy.wait(60000))
+        return false;
+    return spy.takeFirst().at(0).toBool();
+}
+
+} // namespace
+
+TEST(MainWindow, StartsOnTheWelcomePage) {
+    MainWindow w;
+    EXPECT_EQ(w.sessionCount(), 0);
+    EXPECT_EQ(w.currentSession(), nullptr);
+    EXPECT_NE(w.findChild<QWidget*>(QStringLiteral("welcomePage")), nullptr);
+}
+
+TEST(MainWindow, OpensTheSampleIntoASessionTab) {
+    RecentFiles::clear();
+    MainWindow w;
+    QSignalSpy spy(&w, &MainWindow::loadingFinished);
+    w.openFiles({kSample});
+    ASSERT_TRUE(waitLoaded(spy)) << w.lastError().toStdString();
+    ASSERT_EQ(w.sessionCount(), 1);
+    auto session = w.currentSession();
+    ASSERT_NE(session, nullptr);
+    EXPECT_GT(session->summary.kernelCount, 0u);
+    EXPECT_EQ(RecentFiles::list().value(0), QFileInfo(kSample).canonicalFilePath());
+
+    auto* view = w.findChild<SessionSummaryView*>();
+    ASSERT_NE(view, nullptr);
+    EXPECT_EQ(view->cardValue(QStringLiteral("kernels")),
+              QLocale().toString(static_cast<qulonglong>(session->summary.kernelCount)));
+    ASSERT_EQ(view->deviceTable()->rowCount(), static_cast<int>(session->summary.devices.size()));
+    ASSERT_GE(view->deviceTable()->rowCount(), 1);
+    EXPECT_TRUE(view->deviceTable()->item(0, 1)->text().contains(QStringLiteral("H100")));
+    EXPECT_GT(view->trackTree()->topLevelItemCount(), 0);
+    EXPECT_TRUE(w.windowTitle().startsWith(QFileInfo(kSample).fileName()));
+}
+
+TEST(MainWindow, MissingFileReportsAnErrorAndOpensNothing) {
+    MainWindow w;
+    QSignalSpy spy(&w, &MainWindow::loadingFinished);
+    w.openFiles({QStringLiteral("/nonexistent/warpscope/trace.json")});
+    EXPECT_FALSE(waitLoaded(spy));
+    EXPECT_EQ(w.sessionCount(), 0);
+    EXPECT_TRUE(w.lastError().contains(QStringLiteral("/nonexistent/warpscope/trace.json")));
+}
+
+TEST(MainWindow, GarbageFileFailsWithAMessageNotACrash) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("garbage.json"));
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(QByteArray("\x7f\x45\x4c\x46\x02\x01\x01\x00 not a trace at all", 27));
+    f.close();
+    MainWindow w;
+    QSignalSpy spy(&w, &MainWindow::loadingFinished);
+    w.openFiles({path});
+    EXPECT_FALSE(waitLoaded(spy));
+    EXPECT_EQ(w.sessionCount(), 0);
+    EXPECT_TRUE(w.lastError().contains(QStringLiteral("garbage.json"))) << w.lastError().toStdString();
+}
+
+TEST(MainWindow, DroppingFilesOpensThem) {
+    MainWindow w;
+    QSignalSpy spy(&w, &MainWindow::loadingFinished);
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(kSample)});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &enter);
+    EXPECT_TRUE(enter.isAccepted());
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &drop);
+    ASSERT_TRUE(waitLoaded(spy));
+    EXPECT_EQ(w.sessionCount(), 1);
+}
+
+TEST(MainWindow, SeveralFilesLoadInOrderIntoTabs) {
+    MainWindow w;
+    QSignalSpy spy(&w, &MainWindow::loadingFinished);
+    w.openFiles({kSample, kSample});
+    ASSERT_TRUE(waitLoaded(spy));
+    EXPECT_EQ(w.sessionCount(), 2);
+}
+
+TEST(MainWindow, ShortcutsDialogListsTheActionsWithKeys) {
+    MainWindow w;
+    const QList<QAction*> actions = w.findChildren<QAction*>();
+    int withKeys = 0;
+    for (const QAction* a : actions)
+        withKeys += a->shortcuts().isEmpty() ? 0 : 1;
+    ShortcutsDialog dialog(actions);
+    EXPECT_GE(withKeys, 8);
+    EXPECT_EQ(dialog.rowCount(), withKeys);
+}
+
+TEST(ImportReportBanner, ShowsOnlyForANonEmptyReport) {
+    ImportReportBanner banner;
+    ImportReport report;
+    banner.showReport(report);
+    EXPECT_TRUE(banner.isHidden());
+    report.add("unknown phase", "offset 12", 3);
+    report.setTruncated("byte 4096");
+    banner.showReport(report);
+    EXPECT_FALSE(banner.isHidden());
+    EXPECT_TRUE(banner.message().contains(QStringLiteral("4")));
+    EXPECT_TRUE(banner.details().contains(QStringLiteral("unknown phase: 3")));
+}
+
+TEST(RecentFiles, NewestFirstUniqueAndCapped) {
+    QTemporaryDir dir;
+    RecentFiles::clear();
+    QStringList made;
+    for (int i = 0; i < RecentFiles::kMaxEntries + 2; ++i) {
+        const QString p = dir.filePath(QStringLiteral("t%1.json").arg(i));
+        QFile f(p);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        made << p;
+        RecentFiles::add(p);
+    }
+    RecentFiles::add(made[5]); // re-adding moves it to the front without duplicating
+    const QStringList list = RecentFiles::list();
+    EXPECT_EQ(list.size(), RecentFiles::kMaxEntries);
+    EXPECT_EQ(list.first(), made[5]);
+    EXPECT_EQ(list.count(made[5]), 1);
+    QFile::remove(made[5]); // vanished files drop out of the list
+    EXPECT_FALSE(RecentFiles::list().contains(made[5]));
+    RecentFiles::clear();
+}
+
+TEST(Translations, ChineseIsLoadedAndTranslatesTheMenus) {
+    auto& app = *qApp;
+    ASSERT_TRUE(AppEnvironment::installTranslators(app, QStringLiteral("zh_CN")));
+    EXPECT_EQ(QCoreApplication::translate("ws::MainWindow", "&File"), QStringLiteral("文件(&F)"));
+    EXPECT_EQ(QCoreApplication::translate("ws::MainWindow", "&Help"), QStringLiteral("帮助(&H)"));
+    for (QTranslator* t : app.findChildren<QTranslator*>()) {
+        QCoreApplication::removeTranslator(t);
+        delete t;
+    }
+    EXPECT_EQ(QCoreApplication::translate("ws::MainWindow", "&File"), QStringLiteral("&File"));
+}
+
+TEST(AppEnvironment, FindsTheBundledSample) {
+    EXPECT_FALSE(AppEnvironment::sampleTracePath().isEmpty());
+    EXPECT_TRUE(AppEnvironment::sessionLibraryDir().endsWith(QStringLiteral("/sessions")));
+}

@@ -1,0 +1,447 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>main</name>
+    <message>
+        <source>Native profiler viewer for GPU and deep-learning workloads.</source>
+        <translation>面向 GPU 与深度学习工作负载的原生性能分析查看器。</translation>
+    </message>
+    <message>
+        <source>Trace files to open.</source>
+        <translation>要打开的跟踪文件。</translation>
+    </message>
+    <message>
+        <source>Render the main window (after loading FILEs) to a PNG and exit.</source>
+        <translation>将主窗口（加载文件后）渲染为 PNG 并退出。</translation>
+    </message>
+    <message>
+        <source>Exit once the files are loaded (status 1 if any failed).</source>
+        <translation>文件加载完成后退出（任一失败时退出状态为 1）。</translation>
+    </message>
+</context>
+<context>
+    <name>ws::Format</name>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>%1 ns</source>
+        <translation>%1 纳秒</translation>
+    </message>
+    <message>
+        <source>µs</source>
+        <translation>微秒</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>%1 B</source>
+        <translation>%1 字节</translation>
+    </message>
+    <message>
+        <source>KiB</source>
+        <translation>KiB</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>MiB</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>TiB</source>
+        <translation>TiB</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>不可用</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+</context>
+<context>
+    <name>ws::ImportReportBanner</name>
+    <message>
+        <source>Details…</source>
+        <translation>详细信息…</translation>
+    </message>
+    <message>
+        <source>Hide this message</source>
+        <translation>隐藏此消息</translation>
+    </message>
+    <message numerus="yes">
+        <source>The import skipped or repaired %n item(s).</source>
+        <translation>
+            <numerusform>导入时跳过或修复了 %n 项。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The file ends early (was the job killed while writing?); everything before the cut was imported.</source>
+        <translation>文件提前结束（作业是否在写入时被终止？）；截断之前的全部内容均已导入。</translation>
+    </message>
+    <message>
+        <source>Import report</source>
+        <translation>导入报告</translation>
+    </message>
+    <message>
+        <source>What the importer skipped or repaired, by kind, with the first examples:</source>
+        <translation>导入器跳过或修复的内容（按类型列出，并附前几个示例）：</translation>
+    </message>
+</context>
+<context>
+    <name>ws::MainWindow</name>
+    <message>
+        <source>Warpscope</source>
+        <translation>Warpscope</translation>
+    </message>
+    <message>
+        <source>Ready. Open a trace with Ctrl+O or drop files here.</source>
+        <translation>就绪。按 Ctrl+O 打开跟踪文件，或将文件拖放到此处。</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open trace files (PyTorch/Kineto, Chrome JSON)</source>
+        <translation>打开跟踪文件（PyTorch/Kineto、Chrome JSON）</translation>
+    </message>
+    <message>
+        <source>New &amp;Capture…</source>
+        <translation>新建采集(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Capturing a workload under CUPTI is not available in this build yet</source>
+        <translation>此版本尚不支持在 CUPTI 下采集工作负载</translation>
+    </message>
+    <message>
+        <source>Session &amp;Library</source>
+        <translation>会话库(&amp;L)</translation>
+    </message>
+    <message>
+        <source>The session library is not available in this build yet</source>
+        <translation>此版本尚不提供会话库</translation>
+    </message>
+    <message>
+        <source>Session &amp;Summary as JSON…</source>
+        <translation>会话摘要 JSON(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Save the headline numbers of the current session as JSON</source>
+        <translation>将当前会话的主要数据保存为 JSON</translation>
+    </message>
+    <message>
+        <source>&amp;Close Session</source>
+        <translation>关闭会话(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Full Screen</source>
+        <translation>全屏(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Next Session</source>
+        <translation>下一个会话(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Previous Session</source>
+        <translation>上一个会话(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;About Warpscope</source>
+        <translation>关于 Warpscope(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 Qt(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Sample Session</source>
+        <translation>打开示例会话(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;%1 %2</source>
+        <translation>&amp;%1 %2</translation>
+    </message>
+    <message>
+        <source>No recent files</source>
+        <translation>没有最近打开的文件</translation>
+    </message>
+    <message>
+        <source>&amp;Clear Menu</source>
+        <translation>清除菜单(&amp;C)</translation>
+    </message>
+    <message>
+        <source>%1 — Warpscope</source>
+        <translation>%1 — Warpscope</translation>
+    </message>
+    <message>
+        <source>%1 events · %2 tracks · %3</source>
+        <translation>%1 个事件 · %2 条轨道 · %3</translation>
+    </message>
+    <message>
+        <source>%1: no such file</source>
+        <translation>%1：文件不存在</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <source>Opening trace</source>
+        <translation>正在打开跟踪</translation>
+    </message>
+    <message>
+        <source>Importing %1…</source>
+        <translation>正在导入 %1…</translation>
+    </message>
+    <message>
+        <source>Opened %1 in %2 ms</source>
+        <translation>已打开 %1，用时 %2 毫秒</translation>
+    </message>
+    <message>
+        <source>Could not open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>Could not open trace</source>
+        <translation>无法打开跟踪</translation>
+    </message>
+    <message>
+        <source>Cancelled opening %1</source>
+        <translation>已取消打开 %1</translation>
+    </message>
+    <message>
+        <source>Open Trace</source>
+        <translation>打开跟踪</translation>
+    </message>
+    <message>
+        <source>Traces (*.json *.json.gz *.json.zst *.gz *.zst);;All files (*)</source>
+        <translation>跟踪文件 (*.json *.json.gz *.json.zst *.gz *.zst);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Export Session Summary</source>
+        <translation>导出会话摘要</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>About Warpscope</source>
+        <translation>关于 Warpscope</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Warpscope %1&lt;/h3&gt;&lt;p&gt;A native profiler viewer for GPU and deep-learning workloads: see where GPU time goes, why the GPU idles, where memory peaks, and which line of code is responsible.&lt;/p&gt;&lt;p&gt;Built with Qt %2. Reads PyTorch/Kineto and Chrome trace JSON.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Warpscope %1&lt;/h3&gt;&lt;p&gt;面向 GPU 与深度学习工作负载的原生性能分析查看器：查看 GPU 时间花在哪里、GPU 为何空闲、内存峰值出现在何处，以及是哪一行代码造成的。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建。可读取 PyTorch/Kineto 与 Chrome 跟踪 JSON。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>ws::SessionSummaryView</name>
+    <message>
+        <source>Events</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <source>GPU kernels</source>
+        <translation>GPU 内核</translation>
+    </message>
+    <message>
+        <source>Memory copies</source>
+        <translation>内存拷贝</translation>
+    </message>
+    <message>
+        <source>Memory sets</source>
+        <translation>内存置值</translation>
+    </message>
+    <message>
+        <source>CUDA runtime calls</source>
+        <translation>CUDA 运行时调用</translation>
+    </message>
+    <message>
+        <source>CPU → GPU flows</source>
+        <translation>CPU → GPU 关联</translation>
+    </message>
+    <message>
+        <source>Profiler steps</source>
+        <translation>分析步</translation>
+    </message>
+    <message>
+        <source>Trace duration</source>
+        <translation>跟踪时长</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>GPU Utilization</source>
+        <translation>GPU 利用率</translation>
+    </message>
+    <message>
+        <source>Est. SM Efficiency</source>
+        <translation>估计 SM 效率</translation>
+    </message>
+    <message>
+        <source>Est. Achieved Occupancy</source>
+        <translation>估计实际占用率</translation>
+    </message>
+    <message>
+        <source>Peak Allocated</source>
+        <translation>已分配峰值</translation>
+    </message>
+    <message>
+        <source>Peak Reserved</source>
+        <translation>已保留峰值</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>Track</source>
+        <translation>轨道</translation>
+    </message>
+    <message>
+        <source>First event</source>
+        <translation>首个事件</translation>
+    </message>
+    <message>
+        <source>Active span</source>
+        <translation>活动区间</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;GPU devices&lt;/b&gt;</source>
+        <translation>&lt;b&gt;GPU 设备&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Tracks&lt;/b&gt;</source>
+        <translation>&lt;b&gt;轨道&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · imported in %3 ms</source>
+        <translation>%1 · %2 · 导入用时 %3 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 on the GPU</source>
+        <translation>GPU 上共 %1</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>不可用</translation>
+    </message>
+</context>
+<context>
+    <name>ws::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>快捷键</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+</context>
+<context>
+    <name>ws::WelcomePage</name>
+    <message>
+        <source>Warpscope</source>
+        <translation>Warpscope</translation>
+    </message>
+    <message>
+        <source>See where GPU time goes, why the GPU idles, where memory peaks, and which line of code is responsible.</source>
+        <translation>查看 GPU 时间花在哪里、GPU 为何空闲、内存峰值出现在何处，以及是哪一行代码造成的。</translation>
+    </message>
+    <message>
+        <source>Open Trace…</source>
+        <translation>打开跟踪…</translation>
+    </message>
+    <message>
+        <source>Open Sample Session</source>
+        <translation>打开示例会话</translation>
+    </message>
+    <message>
+        <source>Or drop trace files onto this window.</source>
+        <translation>也可以将跟踪文件拖放到此窗口。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Reads&lt;/b&gt;&lt;br&gt;PyTorch profiler / Kineto traces (&lt;tt&gt;.pt.trace.json&lt;/tt&gt;, &lt;tt&gt;.json.gz&lt;/tt&gt;, &lt;tt&gt;.json.zst&lt;/tt&gt;)&lt;br&gt;Chrome trace JSON (object and array forms)</source>
+        <translation>&lt;b&gt;可读取&lt;/b&gt;&lt;br&gt;PyTorch 性能分析器 / Kineto 跟踪（&lt;tt&gt;.pt.trace.json&lt;/tt&gt;、&lt;tt&gt;.json.gz&lt;/tt&gt;、&lt;tt&gt;.json.zst&lt;/tt&gt;）&lt;br&gt;Chrome 跟踪 JSON（对象与数组两种形式）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Recent files&lt;/b&gt;</source>
+        <translation>&lt;b&gt;最近打开的文件&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>No recent files yet.</source>
+        <translation>暂无最近打开的文件。</translation>
+    </message>
+</context>
+</TS>

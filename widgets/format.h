@@ -1,0 +1,17 @@
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+
+namespace ws {
+
+// Human-readable numbers for the UI, with translated units. Durations pick the unit that keeps
+// three significant digits visible (ns, µs, ms, s).
+QString formatDuration(int64_t ns);
+QString formatBytes(int64_t bytes);
+QString formatCount(uint64_t count);
+QString formatPercent(std::optional<double> fraction); // 0..1 -> "42.1 %", empty -> "n/a"
+
+} // namespace ws
