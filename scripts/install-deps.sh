@@ -7,7 +7,7 @@ packages=(
     # toolchain
     g++ make cmake pkg-config file dpkg-dev
     # libraries (ARCHITECTURE.md "Toolchain")
-    qt6-base-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libgl-dev
+    qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libgl-dev
     libsqlite3-dev libzstd-dev libsimdjson-dev nlohmann-json3-dev zlib1g-dev
     libgtest-dev libgmock-dev
     # running under X and headless checks; fonts so text renders, CJK for the Chinese UI
