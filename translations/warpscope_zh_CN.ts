@@ -19,6 +19,14 @@
         <source>Exit once the files are loaded (status 1 if any failed).</source>
         <translation>文件加载完成后退出（任一失败时退出状态为 1）。</translation>
     </message>
+    <message>
+        <source>Benchmark the timeline on FILE offscreen (frame and hit-test times) and exit.</source>
+        <translation>在离屏环境中对 FILE 的时间线进行基准测试（帧时间与命中测试时间）后退出。</translation>
+    </message>
+    <message>
+        <source>Frames rendered by --bench-timeline.</source>
+        <translation>--bench-timeline 渲染的帧数。</translation>
+    </message>
 </context>
 <context>
     <name>ws::Format</name>
@@ -288,6 +296,17 @@
     </message>
 </context>
 <context>
+    <name>ws::SessionPage</name>
+    <message>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详细信息</translation>
+    </message>
+</context>
+<context>
     <name>ws::SessionSummaryView</name>
     <message>
         <source>Events</source>
@@ -407,6 +426,70 @@
     <message>
         <source>, </source>
         <translation>，</translation>
+    </message>
+</context>
+<context>
+    <name>ws::SliceDetailsView</name>
+    <message>
+        <source>Click a slice on the timeline to see its details here.</source>
+        <translation>单击时间线上的片段，在此查看其详细信息。</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Track</source>
+        <translation>轨道</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>→ to</source>
+        <translation>→ 到</translation>
+    </message>
+    <message>
+        <source>← from</source>
+        <translation>← 来自</translation>
+    </message>
+    <message>
+        <source>Linked events</source>
+        <translation>关联事件</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>参数</translation>
+    </message>
+</context>
+<context>
+    <name>ws::TimelineView</name>
+    <message>
+        <source>GPU activity</source>
+        <translation>GPU 活动</translation>
+    </message>
+    <message>
+        <source>%1 visible</source>
+        <translation>可见 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n events</source>
+        <translation>
+            <numerusform>%n 个事件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 · starts at %3&lt;br&gt;duration %4</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 · 开始于 %3&lt;br&gt;时长 %4</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 #include "app_environment.h"
 #include "headless_screenshot.h"
 #include "main_window.h"
+#include "timeline_bench.h"
 #include "warpscope_version.h"
 
 #include <QApplication>
@@ -32,9 +33,20 @@ int main(int argc, char** argv) {
     const QCommandLineOption quitAfterLoad(
         QStringLiteral("quit-after-load"),
         QApplication::translate("main", "Exit once the files are loaded (status 1 if any failed)."));
+    const QCommandLineOption benchTimeline(
+        QStringLiteral("bench-timeline"),
+        QApplication::translate("main", "Benchmark the timeline on FILE offscreen (frame and hit-test times) and exit."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption benchFrames(QStringLiteral("bench-frames"),
+                                         QApplication::translate("main", "Frames rendered by --bench-timeline."),
+                                         QStringLiteral("N"), QStringLiteral("400"));
     parser.addOption(screenshot);
     parser.addOption(quitAfterLoad);
+    parser.addOption(benchTimeline);
+    parser.addOption(benchFrames);
     parser.process(app);
+    if (parser.isSet(benchTimeline))
+        return ws::runTimelineBenchmark(parser.value(benchTimeline), parser.value(benchFrames).toInt());
 
     ws::MainWindow window;
     const bool headless = parser.isSet(screenshot) || parser.isSet(quitAfterLoad);

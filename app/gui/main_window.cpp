@@ -6,7 +6,7 @@
 #include "import_report_banner.h"
 #include "recent_files.h"
 #include "session_loader.h"
-#include "session_summary_view.h"
+#include "session_page.h"
 #include "shortcuts_dialog.h"
 #include "warpscope_version.h"
 #include "welcome_page.h"
@@ -261,8 +261,8 @@ bool MainWindow::isLoading() const { return m_loader->isBusy(); }
 int MainWindow::sessionCount() const { return m_tabs->count(); }
 
 std::shared_ptr<const LoadedSession> MainWindow::currentSession() const {
-    auto* view = qobject_cast<SessionSummaryView*>(m_tabs->currentWidget());
-    return view ? view->session() : nullptr;
+    auto* page = qobject_cast<SessionPage*>(m_tabs->currentWidget());
+    return page ? page->session() : nullptr;
 }
 
 void MainWindow::loadNext() {
@@ -285,9 +285,8 @@ void MainWindow::loadNext() {
 }
 
 void MainWindow::onLoaded(std::shared_ptr<const LoadedSession> session) {
-    auto* view = new SessionSummaryView(m_tabs);
-    view->setSession(session);
-    const int index = m_tabs->addTab(view, QFileInfo(session->path).fileName());
+    auto* page = new SessionPage(session, m_tabs);
+    const int index = m_tabs->addTab(page, QFileInfo(session->path).fileName());
     m_tabs->setTabToolTip(index, session->path);
     m_tabs->setCurrentIndex(index);
     RecentFiles::add(session->path);

@@ -1,0 +1,173 @@
+#include "import/trace_import.h"
+#include "model/session.h"
+#include "time_viewport.h"
+#include "timeline_layout.h"
+#include "timeline_view.h"
+
+#include <QImage>
+#include <QSignalSpy>
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+using namespace ws;
+
+namespace {
+
+std::shared_ptr<const Session> sampleSession() {
+    static std::shared_ptr<const Session> session = importTraceFile(WARPSCOPE_SAMPLE_TRACE).session;
+    return session;
+}
+
+} // namespace
+
+TEST(TimeViewport, ZoomKeepsTheTimeUnderTheCursor) {
+    TimeViewport v;
+    v.setWidthPx(1000);
+    v.setSessionRange(1'000'000, 2'000'000);
+    const int64_t before = v.timeForX(250);
+    v.zoomAt(250, 4);
+    EXPECT_NEAR(static_cast<double>(v.timeForX(250)), static_cast<double>(before), 1.0);
+    EXPECT_NEAR(v.t1() - v.t0(), 1'040'000 / 4, 2);
+    v.zoomAt(250, 1e-9); // zooming out stops at the whole session plus margins
+    EXPECT_LE(v.t0(), 1'000'000);
+    EXPECT_GE(v.t1(), 2'000'000);
+    v.zoomAt(0, 1e12); // zooming in stops at 1 ns per 100 px
+    EXPECT_DOUBLE_EQ(v.nsPerPx(), 0.01);
+}
+
+TEST(TimeViewport, PanIsClampedAndConversionsRoundTrip) {
+    TimeViewport v;
+    v.setWidthPx(800);
+    v.setSessionRange(0, 800'000);
+    v.zoomAt(400, 10);
+    v.panPx(1e9); // far past the end: a tenth of the window stays on the session
+    EXPECT_LE(v.t0(), 800'000);
+    EXPECT_GT(v.t1(), 800'000);
+    for (double x : {0.0, 17.5, 400.0, 799.0})
+        EXPECT_NEAR(v.xForTime(v.timeForX(x)), x, 0.01);
+    QSignalSpy spy(&v, &TimeViewport::selectedSliceChanged);
+    v.setSelectedSlice(SliceRef{1, 2});
+    v.setSelectedSlice(SliceRef{1, 2});
+    EXPECT_EQ(spy.count(), 1);
+}
+
+TEST(TimelineLayout, GpuGroupsFirstRowsContiguousAndRowAtAgreesWithAScan) {
+    auto session = sampleSession();
+    ASSERT_NE(session, nullptr);
+    TimelineLayout layout;
+    layout.build(*session);
+    ASSERT_FALSE(layout.groups().empty());
+    EXPECT_TRUE(layout.groups().front().gpu);
+    int y = 0;
+    for (const auto& row : layout.rows()) {
+        EXPECT_EQ(row.y, y);
+        y += row.height;
+    }
+    EXPECT_EQ(layout.totalHeight(), y);
+    for (int probe = -5; probe < y + 5; probe += 3) {
+        int expected = -1;
+        for (size_t r = 0; r < layout.rows().size(); ++r)
+            if (probe >= layout.rows()[r].y && probe < layout.rows()[r].y + layout.rows()[r].height)
+                expected = static_cast<int>(r);
+        EXPECT_EQ(layout.rowAt(probe), expected) << probe;
+    }
+    // Every slice row of every shown track is laid out once.
+    size_t sliceRows = 0, expectedRows = 0;
+    for (const auto& row : layout.rows())
+        sliceRows += row.kind == TimelineLayout::RowKind::Slices;
+    for (const auto& g : layout.groups())
+        for (uint32_t t : g.tracks)
+            expectedRows += session->tracks()[t].rowCount();
+    EXPECT_EQ(sliceRows, expectedRows);
+}
+
+TEST(TimelineLayout, CollapsingAGroupLeavesOnlyItsHeader) {
+    auto session = sampleSession();
+    TimelineLayout layout;
+    layout.build(*session);
+    const size_t before = layout.rows().size();
+    layout.setCollapsed(0, true);
+    EXPECT_LT(layout.rows().size(), before);
+    EXPECT_EQ(layout.rows()[0].kind, TimelineLayout::RowKind::GroupHeader);
+    EXPECT_EQ(layout.rows()[1].group, 1);
+    for (uint32_t t : layout.groups()[0].tracks)
+        EXPECT_EQ(layout.firstRowOfTrack(t), -1);
+    layout.setCollapsed(0, false);
+    EXPECT_EQ(layout.rows().size(), before);
+}
+
+TEST(TimelineView, HitTestFindsTheSliceDrawnUnderThePoint) {
+    auto session = sampleSession();
+    TimeViewport time;
+    TimelineView view(&time);
+    view.resize(1600, 4000); // tall enough to show every row without scrolling
+    view.setAttribute(Qt::WA_DontShowOnScreen);
+    view.show();
+    view.setSession(session);
+    int checked = 0;
+    for (uint32_t ti = 0; ti < session->tracks().size(); ++ti) {
+        const Track& t = session->tracks()[ti];
+        for (uint32_t i = 0; i < t.sliceCount(); ++i) {
+            const int row = view.layout().rowOfSlice(*session, ti, i);
+            if (row < 0)
+                continue;
+            const double x0 = TimelineView::kGutterWidth + time.xForTime(t.start[i]);
+            const double x1 = TimelineView::kGutterWidth + time.xForTime(t.end(i));
+            if (x1 - x0 < 6)
+                continue; // too narrow to aim at reliably
+            const auto& r = view.layout().rows()[static_cast<size_t>(row)];
+            const QPoint pos(static_cast<int>((x0 + x1) / 2), TimelineView::kTopHeight + r.y + r.height / 2);
+            const auto hit = view.sliceAt(pos);
+            ASSERT_TRUE(hit.has_value()) << ti << "/" << i;
+            EXPECT_EQ(hit->track, ti);
+            EXPECT_EQ(hit->slice, i);
+            ++checked;
+        }
+    }
+    EXPECT_GT(checked, 50);
+    // The ruler, the label gutter and the space after the last row hit nothing.
+    EXPECT_FALSE(view.sliceAt(QPoint(10, 300)).has_value());
+    EXPECT_FALSE(view.sliceAt(QPoint(800, 5)).has_value());
+    EXPECT_FALSE(view.sliceAt(QPoint(800, 3990)).has_value());
+}
+
+TEST(TimelineView, RendersARealPictureAtEveryZoom) {
+    auto session = sampleSession();
+    TimeViewport time;
+    TimelineView view(&time);
+    view.resize(1200, 700);
+    view.setAttribute(Qt::WA_DontShowOnScreen);
+    view.show();
+    view.setSession(session);
+    QImage image(1200, 700, QImage::Format_ARGB32_Premultiplied);
+    for (int zoom = 0; zoom < 6; ++zoom) {
+        view.renderTo(image);
+        std::set<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 3)
+            for (int x = 0; x < image.width(); x += 3)
+                colours.insert(image.pixel(x, y));
+        EXPECT_GT(colours.size(), 20u) << "zoom step " << zoom;
+        time.zoomAt(700, 6);
+    }
+}
+
+TEST(TimelineView, SelectingALaunchFindsItsFlowsAndRevealOpensCollapsedGroups) {
+    auto session = sampleSession();
+    ASSERT_FALSE(session->flows().empty());
+    TimeViewport time;
+    TimelineView view(&time);
+    view.resize(1200, 700);
+    view.setAttribute(Qt::WA_DontShowOnScreen);
+    view.show();
+    view.setSession(session);
+    const Flow& f = session->flows().front();
+    const_cast<TimelineLayout&>(view.layout()).setAllCollapsed(true);
+    EXPECT_EQ(view.layout().rowOfSlice(*session, f.toTrack, f.toSlice), -1);
+    view.revealSlice({f.toTrack, f.toSlice});
+    EXPECT_GE(view.layout().rowOfSlice(*session, f.toTrack, f.toSlice), 0);
+    const Track& gpu = session->tracks()[f.toTrack];
+    EXPECT_LE(time.t0(), gpu.start[f.toSlice]);
+    EXPECT_GE(time.t1(), gpu.end(f.toSlice));
+}

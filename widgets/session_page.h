@@ -1,0 +1,42 @@
+#pragma once
+
+#include <QWidget>
+
+#include <memory>
+
+class QTabWidget;
+
+namespace ws {
+
+struct LoadedSession;
+class SessionSummaryView;
+class SliceDetailsView;
+class TimelineView;
+class TimeViewport;
+
+/*
+ * Everything shown for one open session: the timeline on top and the bottom tabs (details of the
+ * selection, the session summary). One TimeViewport is shared by all of them, so a selection or
+ * zoom in one view is seen by every other.
+ */
+class SessionPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* parent = nullptr);
+
+    std::shared_ptr<const LoadedSession> session() const { return m_session; }
+    TimeViewport* timeViewport() const { return m_time; }
+    TimelineView* timeline() const { return m_timeline; }
+    SessionSummaryView* summary() const { return m_summary; }
+    SliceDetailsView* details() const { return m_details; }
+
+private:
+    std::shared_ptr<const LoadedSession> m_session;
+    TimeViewport* m_time;
+    TimelineView* m_timeline;
+    QTabWidget* m_bottomTabs;
+    SliceDetailsView* m_details;
+    SessionSummaryView* m_summary;
+};
+
+} // namespace ws

@@ -1,0 +1,74 @@
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+#include <vector>
+
+namespace ws {
+
+class Session;
+
+/*
+ * TimelineLayout: which rows the timeline shows, in which order, at which y.
+ *
+ * Groups are the session's processes: GPU devices first, then host processes (by Kineto sort index,
+ * else pid), then string-pid groups ("Spans"); inside a group its non-empty tracks by sort index
+ * and tid, each with one row per track row (depth/lane) plus an instants row when it has instants,
+ * then the group's counter series. A collapsed group keeps only its header row, which then draws a
+ * density summary of all its tracks. Rows are contiguous in y, so rowAt(y) is a binary search.
+ */
+class TimelineLayout {
+public:
+    struct Group {
+        uint32_t process = 0;
+        QString label;
+        bool gpu = false;
+        bool collapsed = false;
+        std::vector<uint32_t> tracks;
+        std::vector<uint32_t> counters;
+    };
+
+    enum class RowKind { GroupHeader, Slices, Instants, Counter };
+
+    struct Row {
+        RowKind kind = RowKind::GroupHeader;
+        int group = 0;
+        uint32_t track = 0;   // Slices, Instants
+        uint32_t trackRow = 0; // Slices: row index inside the track
+        uint32_t counter = 0; // Counter
+        int y = 0;
+        int height = 0;
+        bool firstOfTrack = false; // carries the track's label
+    };
+
+    static constexpr int kHeaderHeight = 22;
+    static constexpr int kSliceHeight = 18;
+    static constexpr int kInstantHeight = 12;
+    static constexpr int kCounterHeight = 36;
+
+    void build(const Session& session);
+    void setCollapsed(int group, bool collapsed);
+    void setAllCollapsed(bool collapsed);
+
+    const std::vector<Group>& groups() const { return m_groups; }
+    const std::vector<Row>& rows() const { return m_rows; }
+    int totalHeight() const { return m_totalHeight; }
+    // Index of the row containing y (content coordinates), or -1.
+    int rowAt(int y) const;
+    // First row of a track (its label row), or -1 when hidden in a collapsed group.
+    int firstRowOfTrack(uint32_t track) const;
+    // Row showing slice `slice` of `track`, or -1.
+    int rowOfSlice(const Session& session, uint32_t track, uint32_t slice) const;
+
+private:
+    void relayout();
+
+    const Session* m_session = nullptr;
+    std::vector<Group> m_groups;
+    std::vector<Row> m_rows;
+    std::vector<int> m_trackFirstRow; // per session track, -1 when not shown
+    int m_totalHeight = 0;
+};
+
+} // namespace ws

@@ -1,0 +1,120 @@
+#pragma once
+
+#include "index/counter_lod.h"
+#include "index/slice_lod.h"
+#include "model/flow.h"
+#include "time_viewport.h"
+#include "timeline_layout.h"
+
+#include <QAbstractScrollArea>
+#include <QScrollBar>
+#include <QHash>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace ws {
+
+class Session;
+
+/*
+ * TimelineView: the main view. Every CPU thread, GPU stream, annotation and counter of a session as
+ * rows under a time ruler, drawn with QPainter from the model's columns.
+ *
+ * Screen areas: an overview strip of the whole session and the ruler on top (fixed), the track
+ * labels on the left (fixed width), the rows (scrolled vertically by the scroll bar, in time by the
+ * shared TimeViewport). Drawing cost is bounded by pixels: each visible row is folded by foldRow()
+ * and each counter by CounterLod, whatever the number of events.
+ *
+ * Input: Ctrl+wheel zooms at the cursor, wheel scrolls, Shift+wheel or a horizontal wheel pans,
+ * dragging the rows pans, dragging on the ruler selects a time range; W/S zoom, A/D and arrow keys
+ * pan, F fits the selection, 0 fits everything, Esc clears the selection. Clicking selects a slice
+ * (its CPU launch / GPU work is linked by flow arrows); hovering shows a tooltip.
+ */
+class TimelineView : public QAbstractScrollArea {
+    Q_OBJECT
+public:
+    explicit TimelineView(TimeViewport* timeViewport, QWidget* parent = nullptr);
+    ~TimelineView() override;
+
+    void setSession(std::shared_ptr<const Session> session);
+    const TimelineLayout& layout() const { return m_layout; }
+    TimeViewport* timeViewport() const { return m_time; }
+
+    // The slice under a point of the view (hit test); nullopt over empty space.
+    std::optional<SliceRef> sliceAt(const QPoint& pos) const;
+    // Scrolls so that a slice is visible and centred in time.
+    void revealSlice(const SliceRef& slice);
+    // Renders one frame into an image (benchmarks and tests).
+    void renderTo(QImage& image);
+
+    static constexpr int kGutterWidth = 260;
+    static constexpr int kOverviewHeight = 18;
+    static constexpr int kRulerHeight = 26;
+    static constexpr int kTopHeight = kOverviewHeight + kRulerHeight;
+
+signals:
+    void sliceActivated(const ws::SliceRef& slice); // double-click
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    bool viewportEvent(QEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+private:
+    struct NameCache {
+        QString text;
+        int width = 0;
+    };
+
+    void paintAll(QPainter& p, const QRect& area);
+    void paintOverview(QPainter& p, int width);
+    void paintRuler(QPainter& p, int width);
+    void paintRows(QPainter& p, const QRect& area);
+    void paintSliceRow(QPainter& p, const TimelineLayout::Row& row, int y, int width);
+    void paintGroupSummary(QPainter& p, const TimelineLayout::Group& group, int y, int height, int width);
+    void paintInstantRow(QPainter& p, const TimelineLayout::Row& row, int y, int width);
+    void paintCounterRow(QPainter& p, const TimelineLayout::Row& row, int y, int width);
+    void paintLabels(QPainter& p, const QRect& area);
+    void paintSelection(QPainter& p, const QRect& area);
+    void paintFlows(QPainter& p, const QRect& area);
+    void paintCursor(QPainter& p, const QRect& area);
+
+    const NameCache& displayName(uint32_t nameId);
+    int contentY(int viewY) const { return viewY - kTopHeight + verticalScrollBar()->value(); }
+    int viewY(int contentY) const { return contentY + kTopHeight - verticalScrollBar()->value(); }
+    double timeX(int64_t t) const { return kGutterWidth + m_time->xForTime(t); }
+    void updateScrollRange();
+    void buildOverview();
+    void toggleGroupAt(const QPoint& pos);
+    QString tooltipAt(const QPoint& pos) const;
+    std::optional<QPointF> sliceAnchor(const SliceRef& s, bool atEnd) const;
+    void collectSelectedFlows();
+
+    TimeViewport* m_time;
+    std::shared_ptr<const Session> m_session;
+    TimelineLayout m_layout;
+    std::vector<CounterLod> m_counterLods;
+    std::vector<float> m_overview; // GPU busy fraction per overview bucket
+    QHash<uint32_t, NameCache> m_names;
+    std::vector<LodItem> m_items; // scratch, reused every row
+    std::vector<Flow> m_selectedFlows; // flows touching the selected slice, found once per selection
+
+    enum class Drag { None, Pan, Range, Overview };
+    Drag m_drag = Drag::None;
+    QPoint m_pressPos;
+    QPoint m_lastPos;
+    int64_t m_rangeAnchor = 0;
+    bool m_moved = false;
+    std::optional<int> m_cursorX;
+};
+
+} // namespace ws
