@@ -294,6 +294,103 @@
         <source>&lt;h3&gt;Warpscope %1&lt;/h3&gt;&lt;p&gt;A native profiler viewer for GPU and deep-learning workloads: see where GPU time goes, why the GPU idles, where memory peaks, and which line of code is responsible.&lt;/p&gt;&lt;p&gt;Built with Qt %2. Reads PyTorch/Kineto and Chrome trace JSON.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Warpscope %1&lt;/h3&gt;&lt;p&gt;面向 GPU 与深度学习工作负载的原生性能分析查看器：查看 GPU 时间花在哪里、GPU 为何空闲、内存峰值出现在何处，以及是哪一行代码造成的。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建。可读取 PyTorch/Kineto 与 Chrome 跟踪 JSON。&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>&amp;Find Slices…</source>
+        <translation>查找片段(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Search the timeline by name or regular expression</source>
+        <translation>按名称或正则表达式搜索时间线</translation>
+    </message>
+    <message>
+        <source>Zoom to &amp;Fit</source>
+        <translation>缩放至全部(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Collapse All Groups</source>
+        <translation>折叠所有分组(&amp;C)</translation>
+    </message>
+</context>
+<context>
+    <name>ws::RangeSummaryModel</name>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>次数</translation>
+    </message>
+    <message>
+        <source>Total time</source>
+        <translation>总时间</translation>
+    </message>
+    <message>
+        <source>Self time</source>
+        <translation>自身时间</translation>
+    </message>
+    <message>
+        <source>Average</source>
+        <translation>平均</translation>
+    </message>
+</context>
+<context>
+    <name>ws::RangeSummaryView</name>
+    <message>
+        <source>Drag across the time ruler to summarize a range.</source>
+        <translation>在时间标尺上拖动以汇总一个时间范围。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 to %2 (%3): %n distinct name(s)</source>
+        <translation>
+            <numerusform>%1 至 %2（%3）：%n 个不同名称</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ws::SearchBar</name>
+    <message>
+        <source>Regex</source>
+        <translation>正则</translation>
+    </message>
+    <message>
+        <source>Find slices by name…</source>
+        <translation>按名称查找片段…</translation>
+    </message>
+    <message>
+        <source>Previous match (Shift+Enter)</source>
+        <translation>上一个匹配（Shift+Enter）</translation>
+    </message>
+    <message>
+        <source>Next match (Enter)</source>
+        <translation>下一个匹配（Enter）</translation>
+    </message>
+    <message>
+        <source>Close (Esc)</source>
+        <translation>关闭（Esc）</translation>
+    </message>
+    <message>
+        <source>Find:</source>
+        <translation>查找：</translation>
+    </message>
+    <message>
+        <source>invalid pattern</source>
+        <translation>无效的模式</translation>
+    </message>
+    <message>
+        <source>no matches</source>
+        <translation>无匹配</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n 个匹配</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>第 %1 个，共 %2 个</translation>
+    </message>
 </context>
 <context>
     <name>ws::SessionPage</name>
@@ -304,6 +401,10 @@
     <message>
         <source>Details</source>
         <translation>详细信息</translation>
+    </message>
+    <message>
+        <source>Range</source>
+        <translation>范围</translation>
     </message>
 </context>
 <context>

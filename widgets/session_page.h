@@ -9,14 +9,16 @@ class QTabWidget;
 namespace ws {
 
 struct LoadedSession;
+class RangeSummaryView;
+class SearchBar;
 class SessionSummaryView;
 class SliceDetailsView;
 class TimelineView;
 class TimeViewport;
 
 /*
- * Everything shown for one open session: the timeline on top and the bottom tabs (details of the
- * selection, the session summary). One TimeViewport is shared by all of them, so a selection or
+ * Everything shown for one open session: the search bar and the timeline on top, and the bottom
+ * tabs (session summary, details of the selection, summary of the selected range). One TimeViewport is shared by all of them, so a selection or
  * zoom in one view is seen by every other.
  */
 class SessionPage : public QWidget {
@@ -29,14 +31,18 @@ public:
     TimelineView* timeline() const { return m_timeline; }
     SessionSummaryView* summary() const { return m_summary; }
     SliceDetailsView* details() const { return m_details; }
+    SearchBar* searchBar() const { return m_search; }
+    RangeSummaryView* rangeSummary() const { return m_range; }
 
 private:
     std::shared_ptr<const LoadedSession> m_session;
     TimeViewport* m_time;
+    SearchBar* m_search;
     TimelineView* m_timeline;
     QTabWidget* m_bottomTabs;
     SliceDetailsView* m_details;
     SessionSummaryView* m_summary;
+    RangeSummaryView* m_range;
 };
 
 } // namespace ws

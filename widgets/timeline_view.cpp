@@ -138,6 +138,12 @@ const TimelineView::NameCache& TimelineView::displayName(uint32_t nameId) {
     return *it;
 }
 
+void TimelineView::setAllCollapsed(bool collapsed) {
+    m_layout.setAllCollapsed(collapsed);
+    updateScrollRange();
+    viewport()->update();
+}
+
 void TimelineView::renderTo(QImage& image) {
     QPainter p(&image);
     paintAll(p, QRect(QPoint(0, 0), image.size()));

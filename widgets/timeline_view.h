@@ -46,6 +46,7 @@ public:
     std::optional<SliceRef> sliceAt(const QPoint& pos) const;
     // Scrolls so that a slice is visible and centred in time.
     void revealSlice(const SliceRef& slice);
+    void setAllCollapsed(bool collapsed);
     // Renders one frame into an image (benchmarks and tests).
     void renderTo(QImage& image);
 

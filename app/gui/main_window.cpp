@@ -6,7 +6,10 @@
 #include "import_report_banner.h"
 #include "recent_files.h"
 #include "session_loader.h"
+#include "search_bar.h"
 #include "session_page.h"
+#include "time_viewport.h"
+#include "timeline_view.h"
 #include "shortcuts_dialog.h"
 #include "warpscope_version.h"
 #include "welcome_page.h"
@@ -126,6 +129,27 @@ void MainWindow::createActions() {
     m_quitAction->setMenuRole(QAction::QuitRole);
     connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
 
+    m_findAction = new QAction(QIcon::fromTheme(QStringLiteral("edit-find")), tr("&Find Slices…"), this);
+    m_findAction->setShortcut(QKeySequence::Find);
+    m_findAction->setStatusTip(tr("Search the timeline by name or regular expression"));
+    connect(m_findAction, &QAction::triggered, this, [this] {
+        if (auto* page = qobject_cast<SessionPage*>(m_tabs->currentWidget()))
+            page->searchBar()->activate();
+    });
+    m_fitAction = new QAction(tr("Zoom to &Fit"), this);
+    m_fitAction->setShortcut(QKeySequence(Qt::Key_0));
+    m_fitAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(m_fitAction, &QAction::triggered, this, [this] {
+        if (auto* page = qobject_cast<SessionPage*>(m_tabs->currentWidget()))
+            page->timeViewport()->fitAll();
+    });
+    m_collapseAction = new QAction(tr("&Collapse All Groups"), this);
+    m_collapseAction->setCheckable(true);
+    connect(m_collapseAction, &QAction::toggled, this, [this](bool on) {
+        if (auto* page = qobject_cast<SessionPage*>(m_tabs->currentWidget()))
+            page->timeline()->setAllCollapsed(on);
+    });
+
     m_fullScreenAction = new QAction(tr("&Full Screen"), this);
     m_fullScreenAction->setShortcut(QKeySequence::FullScreen);
     m_fullScreenAction->setCheckable(true);
@@ -175,6 +199,10 @@ void MainWindow::createMenus() {
     file->addAction(m_quitAction);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_findAction);
+    view->addAction(m_fitAction);
+    view->addAction(m_collapseAction);
+    view->addSeparator();
     view->addAction(m_nextTabAction);
     view->addAction(m_previousTabAction);
     view->addSeparator();
@@ -217,6 +245,9 @@ void MainWindow::updateRecentMenu() {
 void MainWindow::updateActions() {
     const bool hasSession = m_tabs->count() > 0;
     m_exportAction->setEnabled(hasSession);
+    m_findAction->setEnabled(hasSession);
+    m_fitAction->setEnabled(hasSession);
+    m_collapseAction->setEnabled(hasSession);
     m_closeAction->setEnabled(hasSession);
     m_nextTabAction->setEnabled(m_tabs->count() > 1);
     m_previousTabAction->setEnabled(m_tabs->count() > 1);

@@ -84,6 +84,9 @@ private:
     QAction* m_exportAction = nullptr;
     QAction* m_closeAction = nullptr;
     QAction* m_quitAction = nullptr;
+    QAction* m_findAction = nullptr;
+    QAction* m_fitAction = nullptr;
+    QAction* m_collapseAction = nullptr;
     QAction* m_fullScreenAction = nullptr;
     QAction* m_nextTabAction = nullptr;
     QAction* m_previousTabAction = nullptr;

@@ -1,5 +1,6 @@
 #include "timeline_bench.h"
 
+#include "analysis/slice_search.h"
 #include "import/trace_import.h"
 #include "model/session.h"
 #include "time_viewport.h"
@@ -90,6 +91,15 @@ int runTimelineBenchmark(const QString& path, int frames) {
         hitMs.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
     }
 
+    // Search over every slice: substring, then a regex.
+    QElapsedTimer searchTimer;
+    searchTimer.start();
+    const size_t substringMatches = searchSlices(session, "gemm", false).matches.size();
+    const double searchMs = static_cast<double>(searchTimer.nsecsElapsed()) / 1e6;
+    searchTimer.restart();
+    const size_t regexMatches = searchSlices(session, "^aten::(mm|addmm|bmm)$", true).matches.size();
+    const double regexMs = static_cast<double>(searchTimer.nsecsElapsed()) / 1e6;
+
     const double p50 = percentile(frameMs, 0.5), p95 = percentile(frameMs, 0.95);
     const double hit95 = percentile(hitMs, 0.95);
     std::printf("file: %s\n", qPrintable(path));
@@ -101,8 +111,13 @@ int runTimelineBenchmark(const QString& path, int frames) {
     std::printf("frame_max_ms: %.3f\n", *std::max_element(frameMs.begin(), frameMs.end()));
     std::printf("hit_test_p95_ms: %.4f\n", hit95);
     std::printf("hit_test_hits: %zu/20000\n", hits);
+    std::printf("search_ms: %.1f (%zu matches of 'gemm')\n", searchMs, substringMatches);
+    std::printf("search_regex_ms: %.1f (%zu matches)\n", regexMs, regexMatches);
     std::printf("goal_frame_p95_8ms_ratio: %.2f\n", p95 / 8.0);
     std::printf("goal_hit_test_1ms_ratio: %.4f\n", hit95 / 1.0);
+    // The goal is 150 ms for 10 M slices: scale linearly to compare.
+    std::printf("goal_search_150ms_per_10M_ratio: %.2f\n",
+                searchMs / 150.0 * 1e7 / std::max<double>(1, static_cast<double>(session.sliceCount())));
     return 0;
 }
 

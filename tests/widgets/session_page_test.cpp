@@ -1,0 +1,84 @@
+#include "import/trace_import.h"
+#include "model/session.h"
+#include "range_summary_model.h"
+#include "range_summary_view.h"
+#include "search_bar.h"
+#include "session_loader.h"
+#include "session_page.h"
+#include "slice_details_view.h"
+#include "time_viewport.h"
+
+#include <QAbstractItemModelTester>
+
+#include <gtest/gtest.h>
+
+using namespace ws;
+
+namespace {
+
+std::shared_ptr<const LoadedSession> loadedSample() {
+    auto loaded = std::make_shared<LoadedSession>();
+    loaded->path = QStringLiteral(WARPSCOPE_SAMPLE_TRACE);
+    loaded->session = importTraceFile(WARPSCOPE_SAMPLE_TRACE).session;
+    loaded->summary = summarizeSession(*loaded->session);
+    return loaded;
+}
+
+} // namespace
+
+TEST(SearchBar, FindsKernelsAndStepsThroughThemInTimeOrder) {
+    auto loaded = loadedSample();
+    SessionPage page(loaded);
+    SearchBar* bar = page.searchBar();
+    bar->setPattern(QStringLiteral("gemm"), false);
+    ASSERT_GT(bar->matchCount(), 1u);
+    bar->next();
+    const auto first = page.timeViewport()->selectedSlice();
+    ASSERT_TRUE(first.has_value());
+    const Session& s = *loaded->session;
+    EXPECT_NE(QString::fromUtf8(s.str(s.tracks()[first->track].names[first->slice]).data()).toLower().indexOf(QStringLiteral("gemm")),
+              -1);
+    bar->next();
+    const auto second = page.timeViewport()->selectedSlice();
+    ASSERT_TRUE(second.has_value());
+    EXPECT_LE(s.tracks()[first->track].start[first->slice], s.tracks()[second->track].start[second->slice]);
+    EXPECT_TRUE(bar->statusText().contains(QStringLiteral(" of ")));
+    bar->previous();
+    EXPECT_EQ(page.timeViewport()->selectedSlice(), first);
+    bar->setPattern(QStringLiteral("(["), true);
+    EXPECT_EQ(bar->matchCount(), 0u);
+    EXPECT_FALSE(bar->statusText().isEmpty());
+}
+
+TEST(RangeSummaryView, FollowsTheSelectedRangeAndPassesTheModelTester) {
+    auto loaded = loadedSample();
+    SessionPage page(loaded);
+    RangeSummaryModel* model = page.rangeSummary()->model();
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    EXPECT_EQ(model->rowCount(), 0);
+    const Session& s = *loaded->session;
+    page.timeViewport()->setSelectedRange(TimeRange{s.startNs(), s.endNs()});
+    ASSERT_GT(model->rowCount(), 10);
+    // Rows come sorted by total time, and totals match the durations of the slices of that name.
+    const QString top = model->data(model->index(0, RangeSummaryModel::Name)).toString();
+    int64_t expected = 0;
+    for (const Track& t : s.tracks())
+        for (size_t i = 0; i < t.sliceCount(); ++i)
+            if (QString::fromUtf8(s.str(t.names[i]).data(), static_cast<qsizetype>(s.str(t.names[i]).size())) == top)
+                expected += t.dur[i];
+    EXPECT_EQ(model->data(model->index(0, RangeSummaryModel::Total), Qt::UserRole).toLongLong(), expected);
+    page.timeViewport()->setSelectedRange(std::nullopt);
+    EXPECT_EQ(model->rowCount(), 0);
+}
+
+TEST(SliceDetailsView, ShowsArgumentsAndFlowLinksOfTheSelection) {
+    auto loaded = loadedSample();
+    SessionPage page(loaded);
+    const Session& s = *loaded->session;
+    ASSERT_FALSE(s.flows().empty());
+    const Flow& f = s.flows().front();
+    page.timeViewport()->setSelectedSlice(SliceRef{f.toTrack, f.toSlice});
+    const QString text = page.details()->toPlainText();
+    EXPECT_TRUE(text.contains(QStringLiteral("Linked events")));
+    EXPECT_TRUE(text.contains(QStringLiteral("correlation"))) << text.toStdString(); // a GPU kernel's args
+}
