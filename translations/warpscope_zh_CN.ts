@@ -27,6 +27,14 @@
         <source>Frames rendered by --bench-timeline.</source>
         <translation>--bench-timeline 渲染的帧数。</translation>
     </message>
+    <message>
+        <source>Show this time range first, in ms from the session start (e.g. 1.5,3).</source>
+        <translation>首先显示此时间范围，单位为毫秒，从会话开始计（例如 1.5,3）。</translation>
+    </message>
+    <message>
+        <source>Select the first slice whose name contains TEXT.</source>
+        <translation>选中名称包含 TEXT 的第一个片段。</translation>
+    </message>
 </context>
 <context>
     <name>ws::Format</name>

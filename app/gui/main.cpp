@@ -10,6 +10,8 @@
 #include <QCommandLineParser>
 #include <QLocale>
 
+#include <cstdio>
+
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
     ws::AppEnvironment::setApplicationIdentity();
@@ -40,6 +42,15 @@ int main(int argc, char** argv) {
     const QCommandLineOption benchFrames(QStringLiteral("bench-frames"),
                                          QApplication::translate("main", "Frames rendered by --bench-timeline."),
                                          QStringLiteral("N"), QStringLiteral("400"));
+    const QCommandLineOption view(
+        QStringLiteral("view"),
+        QApplication::translate("main", "Show this time range first, in ms from the session start (e.g. 1.5,3)."),
+        QStringLiteral("FROM,TO"));
+    const QCommandLineOption find(QStringLiteral("find"),
+                                  QApplication::translate("main", "Select the first slice whose name contains TEXT."),
+                                  QStringLiteral("TEXT"));
+    parser.addOption(view);
+    parser.addOption(find);
     parser.addOption(screenshot);
     parser.addOption(quitAfterLoad);
     parser.addOption(benchTimeline);
@@ -49,6 +60,19 @@ int main(int argc, char** argv) {
         return ws::runTimelineBenchmark(parser.value(benchTimeline), parser.value(benchFrames).toInt());
 
     ws::MainWindow window;
+    ws::MainWindow::StartupView startup;
+    if (parser.isSet(view)) {
+        const QStringList parts = parser.value(view).split(QLatin1Char(','));
+        bool okFrom = false, okTo = false;
+        const double from = parts.value(0).toDouble(&okFrom), to = parts.value(1).toDouble(&okTo);
+        if (parts.size() != 2 || !okFrom || !okTo || to <= from) {
+            std::fprintf(stderr, "warpscope: --view expects FROM,TO in ms with FROM < TO\n");
+            return 2;
+        }
+        startup.rangeMs = std::make_pair(from, to);
+    }
+    startup.find = parser.value(find);
+    window.setStartupView(startup);
     const bool headless = parser.isSet(screenshot) || parser.isSet(quitAfterLoad);
     if (headless) {
         // Scripted runs get a fixed size so screenshots are comparable.

@@ -4,6 +4,7 @@
 #include "app_environment.h"
 #include "format.h"
 #include "import_report_banner.h"
+#include "model/session.h"
 #include "recent_files.h"
 #include "session_loader.h"
 #include "search_bar.h"
@@ -320,6 +321,16 @@ void MainWindow::onLoaded(std::shared_ptr<const LoadedSession> session) {
     const int index = m_tabs->addTab(page, QFileInfo(session->path).fileName());
     m_tabs->setTabToolTip(index, session->path);
     m_tabs->setCurrentIndex(index);
+    if (m_startupView.rangeMs) {
+        const int64_t origin = session->session->startNs();
+        page->timeViewport()->showRange(origin + static_cast<int64_t>(m_startupView.rangeMs->first * 1e6),
+                                        origin + static_cast<int64_t>(m_startupView.rangeMs->second * 1e6));
+    }
+    if (!m_startupView.find.isEmpty()) {
+        page->searchBar()->activate();
+        page->searchBar()->setPattern(m_startupView.find, false);
+        page->searchBar()->next();
+    }
     RecentFiles::add(session->path);
     updateRecentMenu();
     updateActions();

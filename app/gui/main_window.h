@@ -4,6 +4,8 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
+#include <utility>
 
 class QLabel;
 class QMenu;
@@ -28,6 +30,13 @@ class MainWindow : public QMainWindow {
 public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
+
+    /* How each newly opened session is first shown (command-line --view and --find). */
+    struct StartupView {
+        std::optional<std::pair<double, double>> rangeMs; // from the session start
+        QString find;                                      // select the first match of this name
+    };
+    void setStartupView(const StartupView& view) { m_startupView = view; }
 
     // Queues files for loading; each becomes a tab. Non-existent paths are reported, not queued.
     void openFiles(const QStringList& paths);
@@ -77,6 +86,7 @@ private:
     QString m_loadingPath;
     QString m_lastError;
     bool m_batchOk = true;
+    StartupView m_startupView;
 
     QAction* m_openAction = nullptr;
     QAction* m_newCaptureAction = nullptr;
