@@ -37,6 +37,41 @@
     </message>
 </context>
 <context>
+    <name>ws::DerivedCounter</name>
+    <message>
+        <source>GPU Utilization</source>
+        <translation>GPU 利用率</translation>
+    </message>
+    <message>
+        <source>Est. SM Efficiency</source>
+        <translation>估计 SM 效率</translation>
+    </message>
+    <message>
+        <source>GPU Memory Allocated</source>
+        <translation>GPU 已分配内存</translation>
+    </message>
+    <message>
+        <source>GPU Memory Reserved</source>
+        <translation>GPU 已保留内存</translation>
+    </message>
+    <message>
+        <source>CPU Memory Allocated</source>
+        <translation>CPU 已分配内存</translation>
+    </message>
+    <message>
+        <source>CPU Memory Reserved</source>
+        <translation>CPU 已保留内存</translation>
+    </message>
+    <message>
+        <source>GPU Memory (net allocations)</source>
+        <translation>GPU 内存（净分配）</translation>
+    </message>
+    <message>
+        <source>CPU Memory (net allocations)</source>
+        <translation>CPU 内存（净分配）</translation>
+    </message>
+</context>
+<context>
     <name>ws::Format</name>
     <message>
         <source>%1 %2</source>
@@ -599,6 +634,10 @@
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 · starts at %3&lt;br&gt;duration %4</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 · 开始于 %3&lt;br&gt;时长 %4</translation>
+    </message>
+    <message>
+        <source>max %1</source>
+        <translation>最大 %1</translation>
     </message>
 </context>
 <context>

@@ -22,7 +22,7 @@ std::tuple<int, int64_t, int64_t> processOrder(const ProcessInfo& p) {
 
 } // namespace
 
-void TimelineLayout::build(const Session& session) {
+void TimelineLayout::build(const Session& session, const std::vector<uint32_t>& counterProcesses) {
     m_session = &session;
     m_groups.clear();
     const auto& processes = session.processes();
@@ -33,9 +33,9 @@ void TimelineLayout::build(const Session& session) {
         if (track.sliceCount() || !track.instantTs.empty())
             tracksOf[track.process].push_back(t);
     }
-    for (uint32_t c = 0; c < session.counters().size(); ++c)
-        if (!session.counters()[c].ts.empty())
-            countersOf[session.counters()[c].process].push_back(c);
+    for (uint32_t c = 0; c < counterProcesses.size(); ++c)
+        if (counterProcesses[c] < processes.size())
+            countersOf[counterProcesses[c]].push_back(c);
 
     std::vector<uint32_t> order(processes.size());
     for (uint32_t i = 0; i < order.size(); ++i)

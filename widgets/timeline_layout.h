@@ -15,7 +15,7 @@ class Session;
  * Groups are the session's processes: GPU devices first, then host processes (by Kineto sort index,
  * else pid), then string-pid groups ("Spans"); inside a group its non-empty tracks by sort index
  * and tid, each with one row per track row (depth/lane) plus an instants row when it has instants,
- * then the group's counter series. A collapsed group keeps only its header row, which then draws a
+ * then the group's counter series (recorded and derived). A collapsed group keeps only its header row, which then draws a
  * density summary of all its tracks. Rows are contiguous in y, so rowAt(y) is a binary search.
  */
 class TimelineLayout {
@@ -36,7 +36,7 @@ public:
         int group = 0;
         uint32_t track = 0;   // Slices, Instants
         uint32_t trackRow = 0; // Slices: row index inside the track
-        uint32_t counter = 0; // Counter
+        uint32_t counter = 0; // Counter: index into the view's counter sources
         int y = 0;
         int height = 0;
         bool firstOfTrack = false; // carries the track's label
@@ -47,7 +47,9 @@ public:
     static constexpr int kInstantHeight = 12;
     static constexpr int kCounterHeight = 36;
 
-    void build(const Session& session);
+    // counterProcesses[c] is the process under which counter row source c is drawn (the view's
+    // list of counters: the session's own series, then derived ones).
+    void build(const Session& session, const std::vector<uint32_t>& counterProcesses);
     void setCollapsed(int group, bool collapsed);
     void setAllCollapsed(bool collapsed);
 

@@ -1,5 +1,6 @@
 #include "timeline_palette.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace ws::TimelinePalette {
@@ -62,6 +63,9 @@ QColor textColorOn(const QColor& background) {
     return y > 140 ? QColor(20, 20, 20) : QColor(250, 250, 250);
 }
 
-QColor foldColor() { return QColor(120, 128, 140); }
+QColor foldColor(const QColor& first) {
+    // Darker and a little greyer than the slice colour.
+    return QColor::fromHsl(first.hslHue(), first.hslSaturation() * 2 / 3, std::max(40, first.lightness() * 2 / 3));
+}
 
 } // namespace ws::TimelinePalette

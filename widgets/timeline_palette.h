@@ -21,7 +21,7 @@ enum class GpuClass { Compute, Communication, Memcpy, Memset, Other };
 GpuClass classify(EventKind kind, std::string_view name);
 QColor sliceColor(EventKind kind, std::string_view name);
 QColor textColorOn(const QColor& background);
-QColor foldColor();
+QColor foldColor(const QColor& first);
 
 } // namespace TimelinePalette
 

@@ -50,6 +50,18 @@ QString shortName(std::string_view name) {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(cut));
 }
 
+// Names of the derived counters (core/analysis/gpu_counters), listed so lupdate sees them.
+[[maybe_unused]] const char* const kDerivedCounterNames[] = {
+    QT_TRANSLATE_NOOP("ws::DerivedCounter", "GPU Utilization"),
+    QT_TRANSLATE_NOOP("ws::DerivedCounter", "Est. SM Efficiency"),
+    QT_TRANSLATE_NOOP("ws::DerivedCounter", "GPU Memory Allocated"),
+    QT_TRANSLATE_NOOP("ws::DerivedCounter", "GPU Memory Reserved"),
+    QT_TRANSLATE_NOOP("ws::DerivedCounter", "CPU Memory Allocated"),
+    QT_TRANSLATE_NOOP("ws::DerivedCounter", "CPU Memory Reserved"),
+    QT_TRANSLATE_NOOP("ws::DerivedCounter", "GPU Memory (net allocations)"),
+    QT_TRANSLATE_NOOP("ws::DerivedCounter", "CPU Memory (net allocations)"),
+};
+
 } // namespace
 
 TimelineView::TimelineView(TimeViewport* timeViewport, QWidget* parent)
@@ -76,18 +88,54 @@ void TimelineView::setSession(std::shared_ptr<const Session> session) {
     m_session = std::move(session);
     m_names.clear();
     m_selectedFlows.clear();
-    m_counterLods.clear();
+    m_counters.clear();
     if (!m_session)
         return;
-    m_layout.build(*m_session);
-    m_counterLods.resize(m_session->counters().size());
-    for (size_t c = 0; c < m_counterLods.size(); ++c)
-        m_counterLods[c].build(m_session->counters()[c].ts, m_session->counters()[c].value);
+    buildCounterSources();
+    std::vector<uint32_t> counterProcesses;
+    for (const CounterSource& c : m_counters)
+        counterProcesses.push_back(c.process);
+    m_layout.build(*m_session, counterProcesses);
     m_time->setWidthPx(std::max(1, viewport()->width() - kGutterWidth));
     m_time->setSessionRange(m_session->startNs(), m_session->endNs());
     buildOverview();
     updateScrollRange();
     viewport()->update();
+}
+
+void TimelineView::buildCounterSources() {
+    auto text = [this](StringId id) {
+        const std::string_view v = m_session->str(id);
+        return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
+    };
+    for (const CounterSeries& c : m_session->counters()) {
+        if (c.ts.empty())
+            continue;
+        CounterSource src;
+        src.process = c.process;
+        src.label = text(c.name);
+        if (!m_session->str(c.series).empty())
+            src.label += QStringLiteral(" · ") + text(c.series);
+        src.ts = c.ts;
+        src.value = c.value;
+        m_counters.push_back(std::move(src));
+    }
+    m_derived = deriveCounters(*m_session);
+    for (const DerivedCounter& d : m_derived) {
+        CounterSource src;
+        src.process = d.process;
+        src.label = QCoreApplication::translate("ws::DerivedCounter", d.name.c_str());
+        src.ts = d.ts;
+        src.value = d.value;
+        src.bytes = d.unit == DerivedCounter::Unit::Bytes;
+        m_counters.push_back(std::move(src));
+    }
+    for (CounterSource& c : m_counters) {
+        c.lod.build(c.ts, c.value);
+        const auto [mn, mx] = std::minmax_element(c.value.begin(), c.value.end());
+        c.min = std::min(0.0, *mn);
+        c.max = *mx;
+    }
 }
 
 void TimelineView::buildOverview() {
@@ -286,7 +334,11 @@ void TimelineView::paintSliceRow(QPainter& p, const TimelineLayout::Row& row, in
         const double x1 = std::min(maxX, std::max(x0 + 1, timeX(item.end)));
         const QRectF box(x0, y + 1, x1 - x0, h);
         if (item.folded) {
-            p.fillRect(box, TimelinePalette::foldColor());
+            // A fold takes the darkened colour of its middle slice (a cheap stand-in for the
+            // majority): dense kernels stay green, dense NCCL orange, and the box reads as "many".
+            const uint32_t middle = begin + item.first + item.count / 2;
+            const QColor base = TimelinePalette::sliceColor(m_session->kindOf(t, middle), m_session->str(t.names[middle]));
+            p.fillRect(box, TimelinePalette::foldColor(base));
             if (box.width() > 40 && item.count > 1) {
                 p.setPen(QColor(245, 245, 245));
                 p.drawText(box.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
@@ -364,31 +416,29 @@ void TimelineView::paintInstantRow(QPainter& p, const TimelineLayout::Row& row, 
 }
 
 void TimelineView::paintCounterRow(QPainter& p, const TimelineLayout::Row& row, int y, int width) {
-    const CounterLod& lod = m_counterLods[row.counter];
-    const CounterSeries& series = m_session->counters()[row.counter];
+    const CounterSource& src = m_counters[row.counter];
     std::vector<CounterLod::Column> cols;
     const int w = width - kGutterWidth;
-    lod.columns(m_time->t0(), m_time->nsPerPx(), w, cols);
-    double mx = 0, mn = 0;
-    for (double v : series.value) {
-        mx = std::max(mx, v);
-        mn = std::min(mn, v);
-    }
-    const double range = mx - mn > 0 ? mx - mn : 1;
+    src.lod.columns(m_time->t0(), m_time->nsPerPx(), w, cols);
+    const double range = src.max - src.min > 0 ? src.max - src.min : 1;
     const int h = row.height - 4;
-    const QColor fill(66, 133, 244, 110);
+    const QColor fill(66, 133, 244, 90);
+    const QColor edge(30, 90, 200);
+    auto yOf = [&](double v) { return y + 2 + h * (1 - (v - src.min) / range); };
+    const double base = yOf(0);
     for (int x = 0; x < w; ++x) {
         const CounterLod::Column& c = cols[static_cast<size_t>(x)];
         if (!c.valid)
             continue;
-        const double top = y + 2 + h * (1 - (c.max - mn) / range);
-        const double low = y + 2 + h * (1 - (c.min - mn) / range);
-        const double base = y + 2 + h * (1 - (0 - mn) / range);
+        // Filled to the baseline, with the min..max envelope of the column darker so peaks show.
+        const double top = yOf(c.max), low = yOf(c.min);
         p.fillRect(QRectF(kGutterWidth + x, top, 1, std::max(1.0, base - top)), fill);
-        p.fillRect(QRectF(kGutterWidth + x, top, 1, std::max(1.0, low - top)), QColor(30, 90, 200));
+        p.fillRect(QRectF(kGutterWidth + x, top, 1, std::max(1.0, low - top)), edge);
     }
-    p.setPen(QColor(100, 100, 100));
-    p.drawText(QPointF(kGutterWidth + 4, y + 12), QString::number(mx, 'g', 4));
+    p.setPen(QColor(90, 90, 90));
+    const QString peak = src.bytes ? formatBytes(static_cast<int64_t>(src.max))
+                                   : (src.max <= 1.0 ? formatPercent(src.max) : QString::number(src.max, 'g', 4));
+    p.drawText(QPointF(kGutterWidth + 4, y + 12), tr("max %1").arg(peak));
 }
 
 void TimelineView::paintLabels(QPainter& p, const QRect& area) {
@@ -420,11 +470,7 @@ void TimelineView::paintLabels(QPainter& p, const QRect& area) {
             continue;
         QString label;
         if (row.kind == TimelineLayout::RowKind::Counter) {
-            const CounterSeries& c = m_session->counters()[row.counter];
-            label = QString::fromUtf8(m_session->str(c.name).data(), static_cast<qsizetype>(m_session->str(c.name).size()));
-            const std::string_view series = m_session->str(c.series);
-            if (!series.empty())
-                label += QStringLiteral(" · ") + QString::fromUtf8(series.data(), static_cast<qsizetype>(series.size()));
+            label = m_counters[row.counter].label;
         } else {
             label = QString::fromStdString(m_session->trackLabel(m_session->tracks()[row.track]));
         }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "index/counter_lod.h"
+#include "analysis/gpu_counters.h"
 #include "index/slice_lod.h"
 #include "model/flow.h"
 #include "time_viewport.h"
@@ -11,6 +12,7 @@
 #include <QHash>
 
 #include <memory>
+#include <span>
 #include <optional>
 #include <vector>
 
@@ -40,6 +42,8 @@ public:
 
     void setSession(std::shared_ptr<const Session> session);
     const TimelineLayout& layout() const { return m_layout; }
+    size_t counterRowSources() const { return m_counters.size(); }
+    QString counterLabel(uint32_t index) const { return m_counters[index].label; }
     TimeViewport* timeViewport() const { return m_time; }
 
     // The slice under a point of the view (hit test); nullopt over empty space.
@@ -71,6 +75,18 @@ protected:
     void leaveEvent(QEvent* event) override;
 
 private:
+    /* One counter row: a recorded series of the session or a derived one (utilization, memory). */
+    struct CounterSource {
+        uint32_t process = 0;
+        QString label;
+        std::span<const int64_t> ts;
+        std::span<const double> value;
+        bool bytes = false;
+        double min = 0;
+        double max = 0;
+        CounterLod lod;
+    };
+
     struct NameCache {
         QString text;
         int width = 0;
@@ -95,6 +111,7 @@ private:
     double timeX(int64_t t) const { return kGutterWidth + m_time->xForTime(t); }
     void updateScrollRange();
     void buildOverview();
+    void buildCounterSources();
     void toggleGroupAt(const QPoint& pos);
     QString tooltipAt(const QPoint& pos) const;
     std::optional<QPointF> sliceAnchor(const SliceRef& s, bool atEnd) const;
@@ -103,7 +120,8 @@ private:
     TimeViewport* m_time;
     std::shared_ptr<const Session> m_session;
     TimelineLayout m_layout;
-    std::vector<CounterLod> m_counterLods;
+    std::vector<DerivedCounter> m_derived; // storage behind the derived CounterSources
+    std::vector<CounterSource> m_counters;
     std::vector<float> m_overview; // GPU busy fraction per overview bucket
     QHash<uint32_t, NameCache> m_names;
     std::vector<LodItem> m_items; // scratch, reused every row

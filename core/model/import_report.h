@@ -31,6 +31,8 @@ public:
     void merge(const ImportReport& other);
 
     void setTruncated(std::string_view where);
+    // Sets the flag alone (the "input truncated" problem is already counted), for reports read back.
+    void markTruncated() { m_truncated = true; }
     bool truncated() const { return m_truncated; }
 
     bool empty() const { return m_problems.empty() && !m_truncated; }

@@ -57,7 +57,7 @@ TEST(TimelineLayout, GpuGroupsFirstRowsContiguousAndRowAtAgreesWithAScan) {
     auto session = sampleSession();
     ASSERT_NE(session, nullptr);
     TimelineLayout layout;
-    layout.build(*session);
+    layout.build(*session, {});
     ASSERT_FALSE(layout.groups().empty());
     EXPECT_TRUE(layout.groups().front().gpu);
     int y = 0;
@@ -86,7 +86,7 @@ TEST(TimelineLayout, GpuGroupsFirstRowsContiguousAndRowAtAgreesWithAScan) {
 TEST(TimelineLayout, CollapsingAGroupLeavesOnlyItsHeader) {
     auto session = sampleSession();
     TimelineLayout layout;
-    layout.build(*session);
+    layout.build(*session, {});
     const size_t before = layout.rows().size();
     layout.setCollapsed(0, true);
     EXPECT_LT(layout.rows().size(), before);

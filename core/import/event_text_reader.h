@@ -1,0 +1,43 @@
+#pragma once
+
+#include "import/input_stream.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ws {
+
+/*
+ * EventTextReader: one sequential pass over a trace's (decompressed) text that returns the JSON
+ * object starting at each requested offset. Offsets must come in ascending order, so a whole
+ * session's arguments are pulled out of a gzip file with one inflate, not one per event. Memory is
+ * one read buffer plus the current object.
+ */
+class EventTextReader {
+public:
+    bool open(const std::string& path);
+    const std::string& error() const { return m_error; }
+
+    // The balanced object at `offset` (strings and escapes honoured); false when the offset is
+    // behind the previous one, past the end, or not at a '{'.
+    bool objectAt(uint64_t offset, std::string& out);
+
+private:
+    bool fill();
+    bool getChar(char& c);
+
+    InputStream m_in;
+    std::vector<char> m_buf;
+    size_t m_len = 0;
+    size_t m_pos = 0;        // position inside m_buf
+    uint64_t m_bufStart = 0; // absolute offset of m_buf[0]
+    std::string m_error;
+};
+
+// The value text of a top-level member of a JSON object text (e.g. "args"); empty when absent or
+// when the text is not an object.
+std::string_view topLevelMember(std::string_view object, std::string_view key);
+
+} // namespace ws
