@@ -105,7 +105,7 @@ bool CaptureOptions::parse(const std::vector<std::string>& args, CaptureOptions*
     std::string bad;
     if (!wscap::parseActivities(o.activities, &o.activityBits, &bad)) {
         *error = "unknown activity '" + bad + "' (known: kernel, memcpy, memset, runtime, driver, api, sync, "
-                 "memory, nvtx, overhead, nvml, pm, extcorr, default, all, none)";
+                 "memory, nvtx, overhead, nvml, pm, extcorr, allapi, default, all, none)";
         return false;
     }
     if (o.output.empty()) {
@@ -132,7 +132,9 @@ std::string CaptureOptions::usage(const std::string& program) {
            "  -o, --output OUT       directory for the capture streams (created if missing)\n"
            "      --activities LIST  what to record, comma-separated (default: default):\n"
            "                         kernel memcpy memset runtime driver api sync memory nvtx\n"
-           "                         overhead nvml pm extcorr, or default/all/none; -NAME removes\n"
+           "                         overhead nvml pm extcorr allapi, or default/all/none;\n"
+           "                         -NAME removes. default = all but pm, extcorr and allapi\n"
+           "                         (query-only calls such as cudaGetDevice)\n"
            "      --sample-hz N      NVML sampling rate (power, clocks, utilization), 0 = off\n"
            "                         (default 10)\n"
            "      --flush-ms N       write buffered records every N ms (default 500); a killed\n"

@@ -20,14 +20,15 @@ inline constexpr ActivityName kActivityNames[] = {
     {"runtime", ActRuntime}, {"driver", ActDriver},     {"sync", ActSync},
     {"memory", ActMemory},   {"nvtx", ActNvtx},         {"overhead", ActOverhead},
     {"nvml", ActNvml},       {"pm", ActPmSampling},     {"extcorr", ActExternalCorrelation},
-    {"api", ActRuntime | ActDriver},
+    {"allapi", ActChattyApi}, {"api", ActRuntime | ActDriver},
 };
 
 // What a capture records when nothing is said: everything but PM sampling (which needs profiling
-// permission and adds its own overhead) and external correlation (only frameworks push ids).
+// permission and adds its own overhead), external correlation (only frameworks push ids) and the
+// query-only API calls that frameworks make thousands of times per step ("allapi").
 inline constexpr uint32_t kDefaultActivities = ActKernel | ActMemcpy | ActMemset | ActRuntime | ActDriver | ActSync |
                                                ActMemory | ActNvtx | ActOverhead | ActNvml;
-inline constexpr uint32_t kAllActivities = kDefaultActivities | ActPmSampling | ActExternalCorrelation;
+inline constexpr uint32_t kAllActivities = kDefaultActivities | ActPmSampling | ActExternalCorrelation | ActChattyApi;
 
 /* Parses "kernel,runtime,nvml" (also "default", "all", "none"; a leading '-' removes: "default,-driver").
  * Returns false and names the offending word in *bad for an unknown name. */
@@ -80,8 +81,11 @@ inline std::string activitiesToString(uint32_t bits) {
     for (const ActivityName& a : kActivityNames) {
         if (a.bits & (a.bits - 1))
             continue; // skip aliases such as "api"
-        if (bits & a.bits)
-            out += (out.empty() ? "" : ",") + std::string(a.name);
+        if (!(bits & a.bits))
+            continue;
+        if (!out.empty())
+            out += ',';
+        out += a.name;
     }
     return out.empty() ? "none" : out;
 }

@@ -98,6 +98,7 @@ enum ActivityBit : uint32_t {
     ActNvml = 1u << 9,
     ActPmSampling = 1u << 10,
     ActExternalCorrelation = 1u << 11,
+    ActChattyApi = 1u << 12, // also record query-only API calls (cudaGetDevice, ...) that are filtered by default
 };
 
 enum class ApiDomain : uint8_t { Runtime = 0, Driver = 1 };

@@ -159,17 +159,21 @@ void NvmlSampler::sample(Gpu& g, uint64_t ts, std::string& out) {
         appendRecord(out, MetricSampleRecord{ts, g.index, m, value});
     };
     auto wanted = [&](Metric m, auto fn) { return fn && !(g.unsupported & (1u << m)); };
+    // Each query runs in its own statement: the value must be read after the call that fills it.
     if (wanted(Power, m_api.deviceGetPowerUsage)) {
         unsigned int mw = 0;
-        emit(Power, m_api.deviceGetPowerUsage(g.handle, &mw) == 0, mw / 1000.0);
+        const bool ok = m_api.deviceGetPowerUsage(g.handle, &mw) == 0;
+        emit(Power, ok, mw / 1000.0);
     }
     if (wanted(SmClock, m_api.deviceGetClockInfo)) {
         unsigned int mhz = 0;
-        emit(SmClock, m_api.deviceGetClockInfo(g.handle, nvml::kClockSm, &mhz) == 0, mhz);
+        const bool ok = m_api.deviceGetClockInfo(g.handle, nvml::kClockSm, &mhz) == 0;
+        emit(SmClock, ok, mhz);
     }
     if (wanted(MemClock, m_api.deviceGetClockInfo)) {
         unsigned int mhz = 0;
-        emit(MemClock, m_api.deviceGetClockInfo(g.handle, nvml::kClockMem, &mhz) == 0, mhz);
+        const bool ok = m_api.deviceGetClockInfo(g.handle, nvml::kClockMem, &mhz) == 0;
+        emit(MemClock, ok, mhz);
     }
     if (wanted(GpuUtil, m_api.deviceGetUtilizationRates)) {
         nvml::Utilization u{};
@@ -179,11 +183,13 @@ void NvmlSampler::sample(Gpu& g, uint64_t ts, std::string& out) {
     }
     if (wanted(MemUsed, m_api.deviceGetMemoryInfo)) {
         nvml::Memory mem{};
-        emit(MemUsed, m_api.deviceGetMemoryInfo(g.handle, &mem) == 0, static_cast<double>(mem.used));
+        const bool ok = m_api.deviceGetMemoryInfo(g.handle, &mem) == 0;
+        emit(MemUsed, ok, static_cast<double>(mem.used));
     }
     if (wanted(Temperature, m_api.deviceGetTemperature)) {
         unsigned int c = 0;
-        emit(Temperature, m_api.deviceGetTemperature(g.handle, nvml::kTemperatureGpu, &c) == 0, c);
+        const bool ok = m_api.deviceGetTemperature(g.handle, nvml::kTemperatureGpu, &c) == 0;
+        emit(Temperature, ok, c);
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include "format/activitylist.h"
 #include "format/wscapcodec.h"
+#include "inject/apifilter.h"
 
 #include <cerrno>
 #include <chrono>
@@ -180,13 +181,10 @@ bool Tracer::initialize() {
         report(ErrorSeverity::Warning, "configuration", 0, w);
     if ((m_config.activities & ActNvml) && !haveNvml)
         report(ErrorSeverity::Warning, "nvml", 0, nvmlWhy);
-    if (m_config.activities & ActPmSampling)
-        report(ErrorSeverity::Warning, "pm-sampling", 0,
-               "CUPTI PM sampling is not implemented in this build; SM/tensor/DRAM activity is not recorded");
 
-    bool ok = check(cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM), "cuptiSetThreadIdType", false);
-    ok = check(cuptiActivityRegisterCallbacks(&Tracer::bufferRequested, &Tracer::bufferCompleted),
-               "cuptiActivityRegisterCallbacks", true) && ok;
+    check(cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM), "cuptiSetThreadIdType", false);
+    check(cuptiActivityRegisterCallbacks(&Tracer::bufferRequested, &Tracer::bufferCompleted),
+          "cuptiActivityRegisterCallbacks", true);
     if (!m_stopRequested) {
         check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DEVICE), "cuptiActivityEnable(DEVICE)", false);
         check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONTEXT), "cuptiActivityEnable(CONTEXT)", false);
@@ -196,7 +194,17 @@ bool Tracer::initialize() {
     m_writerThread = std::thread([this] { writerLoop(); });
     if (haveNvml && !m_stopRequested)
         m_nvml.start(m_config.sampleHz, &m_queue, [this] { return timestamp(); });
-    (void)ok;
+    if ((m_config.activities & ActPmSampling) && !m_stopRequested) {
+        // PM sampling is device-wide: sample the device this process most likely drives (a launcher
+        // such as torchrun says so in LOCAL_RANK), not every GPU from every rank.
+        int device = 0;
+        if (const char* local = std::getenv("LOCAL_RANK"); local && *local)
+            device = static_cast<int>(std::strtol(local, nullptr, 10));
+        m_pm.start(device, m_config.pmIntervalUs, &m_queue,
+                   [this](bool warning, const std::string& where, int code, const std::string& message) {
+                       report(warning ? ErrorSeverity::Warning : ErrorSeverity::Info, where, code, message);
+                   });
+    }
     return true;
 }
 
@@ -208,6 +216,8 @@ bool Tracer::enableActivities() {
             return false;
         m_enabledKinds.push_back(k.kind);
     }
+    if (!(m_config.activities & ActChattyApi))
+        disableChattyApiRecords(m_config.activities & ActRuntime, m_config.activities & ActDriver);
     m_collecting = true;
     return true;
 }
@@ -217,6 +227,11 @@ void Tracer::disableActivities() {
         cuptiActivityDisable(kind);
     m_enabledKinds.clear();
     m_collecting = false;
+}
+
+void Tracer::stopSamplers() {
+    m_nvml.stop();
+    m_pm.stop();
 }
 
 void CUPTIAPI Tracer::bufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumRecords) {
@@ -270,25 +285,53 @@ void CUPTIAPI Tracer::bufferCompleted(CUcontext ctx, uint32_t streamId, uint8_t*
 }
 
 void Tracer::onBufferCompleted(CUcontext ctx, uint32_t streamId, uint8_t* buffer, size_t validSize) {
-    try {
-        std::string out;
-        if (validSize > 0 && !m_closed) {
-            out.reserve(validSize);
-            std::lock_guard<std::mutex> lock(m_encoderMutex);
-            m_encoder.encodeBuffer(buffer, validSize, out);
-        }
-        size_t dropped = 0;
-        if (cuptiActivityGetNumDroppedRecords(ctx, streamId, &dropped) == CUPTI_SUCCESS && dropped > 0) {
-            m_dropped += dropped;
+    // Only hand the buffer over here: this may run on an application thread inside a CUPTI call,
+    // and CUPTI may hold locks the application's next launch needs. The writer thread encodes it.
+    size_t dropped = 0;
+    if (cuptiActivityGetNumDroppedRecords(ctx, streamId, &dropped) == CUPTI_SUCCESS && dropped > 0) {
+        m_dropped += dropped;
+        try {
+            std::string out;
             appendRecord(out, DroppedRecord{timestamp(), static_cast<uint8_t>(DropSource::Cupti), dropped});
+            m_queue.push(std::move(out));
+        } catch (const std::exception&) {
+            // Out of memory: the Footer's total still counts these drops.
         }
-        m_queue.push(std::move(out));
-    } catch (const std::exception& e) {
-        report(ErrorSeverity::Error, "bufferCompleted", 0, e.what());
-        m_stopRequested = true;
-        m_queue.notify();
     }
-    releaseBuffer(buffer);
+    if (validSize == 0 || m_closed) {
+        releaseBuffer(buffer);
+        return;
+    }
+    {
+        std::lock_guard<std::mutex> lock(m_bufferMutex);
+        m_completedBuffers.emplace_back(buffer, validSize);
+    }
+    m_queue.notify();
+}
+
+void Tracer::encodeCompletedBuffers() {
+    std::vector<std::pair<uint8_t*, size_t>> buffers;
+    {
+        std::lock_guard<std::mutex> lock(m_bufferMutex);
+        buffers.swap(m_completedBuffers);
+    }
+    for (const auto& [buffer, validSize] : buffers) {
+        try {
+            std::string out;
+            out.reserve(validSize);
+            {
+                std::lock_guard<std::mutex> lock(m_encoderMutex);
+                m_encoder.encodeBuffer(buffer, validSize, out);
+            }
+            std::vector<std::string> chunk;
+            chunk.push_back(std::move(out));
+            writeQueued(std::move(chunk));
+        } catch (const std::exception& e) {
+            report(ErrorSeverity::Error, "encoding activity records", 0, e.what());
+            m_stopRequested = true;
+        }
+        releaseBuffer(buffer);
+    }
 }
 
 void Tracer::writeQueued(std::vector<std::string>&& chunks) {
@@ -304,6 +347,7 @@ void Tracer::writeQueued(std::vector<std::string>&& chunks) {
 }
 
 void Tracer::closeStream(FooterReason reason) {
+    encodeCompletedBuffers();
     std::string tail;
     {
         std::lock_guard<std::mutex> lock(m_encoderMutex);
@@ -340,11 +384,14 @@ void Tracer::runWriter() {
         auto wake = nextFlush;
         if (!started && startAt < wake)
             wake = startAt;
+        if (started && m_config.durationMs > 0 && stopAt < wake)
+            wake = stopAt;
         writeQueued(m_queue.takeAll(wake));
+        encodeCompletedBuffers();
         if (m_exitRequested)
             return; // finalize() finishes the stream on its own thread
         if (m_stopRequested) {
-            m_nvml.stop();
+            stopSamplers();
             disableActivities();
             cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
             closeStream(FooterReason::Error);
@@ -356,7 +403,7 @@ void Tracer::runWriter() {
             enableActivities();
         }
         if (started && m_config.durationMs > 0 && now >= stopAt) {
-            m_nvml.stop();
+            stopSamplers();
             disableActivities();
             cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
             report(ErrorSeverity::Info, "duration", 0, "recording stopped after WARPSCOPE_DURATION_MS");
@@ -366,6 +413,7 @@ void Tracer::runWriter() {
         if (now >= nextFlush) {
             if (m_collecting)
                 check(cuptiActivityFlushAll(0), "cuptiActivityFlushAll", true);
+            encodeCompletedBuffers();
             writeQueued(m_queue.takeAll(Clock::now()));
             uint64_t records;
             {
@@ -391,7 +439,7 @@ void Tracer::finalize() {
     m_queue.notify();
     if (m_writerThread.joinable())
         m_writerThread.join();
-    m_nvml.stop();
+    stopSamplers();
     if (m_closed)
         return; // the writer already stopped tracing after an error or the duration
     if (m_collecting) {

@@ -6,6 +6,7 @@
 #include "inject/chunkqueue.h"
 #include "inject/injectconfig.h"
 #include "inject/nvmlsampler.h"
+#include "inject/pmsampler.h"
 
 #include <cupti.h>
 
@@ -20,11 +21,13 @@ namespace ws {
 /*
  * Tracer: everything warpscope_inject does inside the host process, one instance per process.
  *
- * Threads: CUPTI's buffer thread (and any thread that flushes) encodes completed activity buffers
- * under m_encoderMutex and queues the bytes; the NVML sampler queues samples; the writer thread owns
- * the file, writes queued bytes, calls cuptiActivityFlushAll(0) every flushMs and then writes a Flush
- * record, so a killed process leaves everything up to its last flush on disk. No lock is held while
- * calling into CUPTI, which may call back into bufferCompleted on the calling thread.
+ * Threads: CUPTI's buffer-completion callback (on CUPTI's thread, or on whichever thread flushes)
+ * only queues the completed buffer; the writer thread owns the file, encodes queued buffers into
+ * records, writes them and the chunks the samplers queue, calls cuptiActivityFlushAll(0) every
+ * flushMs and then writes a Flush record, so a killed process leaves everything up to its last
+ * flush on disk. No lock is held while calling into CUPTI, which may call back into
+ * bufferCompleted on the calling thread. Kernel names in queued buffers point into CUPTI's own
+ * tables, which outlive the callback (Kineto also decodes buffers after their callback).
  *
  * Failure policy: nothing here may exit, abort or throw into the host. An error is queued as an
  * Error record, printed once as a "[warpscope] ..." line on stderr and, when fatal, stops tracing:
@@ -52,6 +55,7 @@ private:
                                          size_t validSize);
     void onBufferCompleted(CUcontext ctx, uint32_t streamId, uint8_t* buffer, size_t validSize);
     void releaseBuffer(uint8_t* buffer);
+    void encodeCompletedBuffers();
 
     bool check(CUptiResult result, const char* where, bool fatal);
     void report(wscap::ErrorSeverity severity, const std::string& where, int code, const std::string& message);
@@ -64,6 +68,7 @@ private:
     uint64_t timestamp() const;
     std::string streamPath() const;
     void writeStreamHeader();
+    void stopSamplers();
 
     InjectConfig m_config;
     std::mutex m_initMutex;
@@ -75,6 +80,7 @@ private:
     std::mutex m_encoderMutex;
     ActivityEncoder m_encoder;
     NvmlSampler m_nvml;
+    PmSampler m_pm;
     std::thread m_writerThread;
 
     std::atomic<bool> m_collecting{false};    // activity kinds are enabled
@@ -90,6 +96,8 @@ private:
     uint32_t m_flushSequence = 0;
     uint64_t m_recordsWritten = 0;
 
+    std::mutex m_bufferMutex;
+    std::vector<std::pair<uint8_t*, size_t>> m_completedBuffers; // CUPTI buffers awaiting encoding
     std::mutex m_poolMutex;
     std::vector<uint8_t*> m_pool;
 };

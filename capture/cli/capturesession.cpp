@@ -1,0 +1,269 @@
+#include "cli/capturesession.h"
+
+#include "format/activitylist.h"
+#include "format/wscapsummary.h"
+#include "launch/launcher.h"
+
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <dlfcn.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace ws {
+
+namespace {
+
+volatile std::sig_atomic_t g_pendingSignal = 0;
+
+void onSignal(int sig) {
+    g_pendingSignal = sig;
+}
+
+void say(const std::string& text) {
+    std::fprintf(stderr, "warpscope-capture: %s\n", text.c_str());
+}
+
+std::string executableDir() {
+    char buf[PATH_MAX];
+    const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+    if (n <= 0)
+        return ".";
+    std::string path(buf, static_cast<size_t>(n));
+    return path.substr(0, path.rfind('/'));
+}
+
+std::string absolute(const std::string& path) {
+    if (!path.empty() && path[0] == '/')
+        return path;
+    char cwd[PATH_MAX];
+    if (!::getcwd(cwd, sizeof(cwd)))
+        return path;
+    return std::string(cwd) + "/" + path;
+}
+
+bool isFile(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool makeDirectories(const std::string& path, std::string* why) {
+    for (size_t pos = 1; pos <= path.size(); ++pos) {
+        if (pos != path.size() && path[pos] != '/')
+            continue;
+        const std::string prefix = path.substr(0, pos);
+        if (::mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST) {
+            *why = "cannot create " + prefix + ": " + std::strerror(errno);
+            return false;
+        }
+    }
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+        *why = path + " exists and is not a directory";
+        return false;
+    }
+    return true;
+}
+
+std::string megabytes(uint64_t bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.1f MB", static_cast<double>(bytes) / 1e6);
+    return buf;
+}
+
+uint64_t fileSize(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+}
+
+} // namespace
+
+bool CaptureSession::findInjectLibrary(std::string* path, std::string* why) const {
+    std::vector<std::string> candidates;
+    if (!m_options.injectLibrary.empty()) {
+        candidates.push_back(m_options.injectLibrary);
+    } else if (const char* env = std::getenv("WARPSCOPE_INJECT_LIBRARY"); env && *env) {
+        candidates.push_back(env);
+    } else {
+        const std::string dir = executableDir();
+        candidates.push_back(dir + "/libwarpscope_inject.so");
+        candidates.push_back(dir + "/../" WARPSCOPE_INSTALL_LIBDIR "/warpscope/libwarpscope_inject.so");
+        candidates.push_back(dir + "/../lib/warpscope/libwarpscope_inject.so");
+    }
+    for (const std::string& c : candidates) {
+        if (isFile(c)) {
+            char resolved[PATH_MAX];
+            *path = ::realpath(c.c_str(), resolved) ? resolved : absolute(c);
+            return true;
+        }
+    }
+    if (!m_options.injectLibrary.empty())
+        *why = "injection library " + m_options.injectLibrary + " not found";
+    else
+        *why = "capture is unavailable: the CUPTI injection library (libwarpscope_inject.so) was not found next "
+               "to warpscope-capture; this build may lack CUDA/CUPTI (rebuild with the CUDA toolkit, or pass "
+               "--inject PATH)";
+    return false;
+}
+
+bool CaptureSession::cudaDriverAvailable(std::string* why) {
+    const char* name = std::getenv("WARPSCOPE_CUDA_DRIVER_LIBRARY");
+    if (!name || !*name)
+        name = "libcuda.so.1";
+    void* handle = ::dlopen(name, RTLD_LAZY | RTLD_LOCAL);
+    if (!handle) {
+        const char* detail = ::dlerror();
+        *why = std::string("no CUDA driver: ") + name + " cannot be loaded (" + (detail ? detail : "unknown reason") +
+               ")";
+        return false;
+    }
+    ::dlclose(handle);
+    return true;
+}
+
+std::set<std::string> CaptureSession::captureFiles() const {
+    std::set<std::string> files;
+    DIR* dir = ::opendir(m_outputDir.c_str());
+    if (!dir)
+        return files;
+    while (const dirent* e = ::readdir(dir)) {
+        const std::string name = e->d_name;
+        if (name.size() > 6 && name.compare(name.size() - 6, 6, ".wscap") == 0)
+            files.insert(m_outputDir + "/" + name);
+    }
+    ::closedir(dir);
+    return files;
+}
+
+int CaptureSession::run() {
+    std::string injectPath;
+    std::string why;
+    if (!findInjectLibrary(&injectPath, &why)) {
+        say(why);
+        return 125;
+    }
+    m_outputDir = absolute(m_options.output);
+    while (m_outputDir.size() > 1 && m_outputDir.back() == '/')
+        m_outputDir.pop_back();
+    if (!makeDirectories(m_outputDir, &why)) {
+        say(why);
+        return 125;
+    }
+    if (!cudaDriverAvailable(&why)) {
+        m_driverMissing = true;
+        say(why + "; running " + m_options.command[0] + " without capture");
+    }
+
+    LaunchSpec spec;
+    spec.program = m_options.command[0];
+    spec.args.assign(m_options.command.begin() + 1, m_options.command.end());
+    spec.environment = {
+        {"CUDA_INJECTION64_PATH", injectPath},
+        {"WARPSCOPE_OUTPUT", m_outputDir},
+        {"WARPSCOPE_ACTIVITIES", wscap::activitiesToString(m_options.activityBits)},
+    };
+    if (m_options.activityBits & wscap::ActNvtx)
+        spec.environment.emplace_back("NVTX_INJECTION64_PATH", injectPath);
+    if (m_options.sampleHz >= 0)
+        spec.environment.emplace_back("WARPSCOPE_SAMPLE_HZ", std::to_string(m_options.sampleHz));
+    if (m_options.flushMs > 0)
+        spec.environment.emplace_back("WARPSCOPE_FLUSH_MS", std::to_string(m_options.flushMs));
+    if (m_options.delaySeconds > 0)
+        spec.environment.emplace_back("WARPSCOPE_DELAY_MS", std::to_string(static_cast<uint64_t>(m_options.delaySeconds * 1000)));
+    if (m_options.durationSeconds > 0)
+        spec.environment.emplace_back("WARPSCOPE_DURATION_MS",
+                                      std::to_string(static_cast<uint64_t>(m_options.durationSeconds * 1000)));
+    if (!m_options.name.empty())
+        spec.environment.emplace_back("WARPSCOPE_NAME", m_options.name);
+
+    const std::set<std::string> before = captureFiles();
+    struct sigaction sa {};
+    sa.sa_handler = onSignal;
+    ::sigemptyset(&sa.sa_mask);
+    struct sigaction oldInt {}, oldTerm {};
+    ::sigaction(SIGINT, &sa, &oldInt);
+    ::sigaction(SIGTERM, &sa, &oldTerm);
+
+    const auto begin = std::chrono::steady_clock::now();
+    Launcher launcher;
+    if (!launcher.start(spec, &why)) {
+        ::sigaction(SIGINT, &oldInt, nullptr);
+        ::sigaction(SIGTERM, &oldTerm, nullptr);
+        say(why);
+        const bool notFound = why.find(std::strerror(ENOENT)) != std::string::npos;
+        return notFound ? 127 : 126;
+    }
+    std::optional<ExitStatus> status;
+    while (!(status = launcher.poll())) {
+        if (const int sig = g_pendingSignal) {
+            g_pendingSignal = 0;
+            ::kill(-launcher.pid(), sig);
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ::sigaction(SIGINT, &oldInt, nullptr);
+    ::sigaction(SIGTERM, &oldTerm, nullptr);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    const int code = status->signaled ? 128 + status->signal : status->code;
+    if (!m_options.quiet)
+        summarize(before, seconds, code);
+    return code;
+}
+
+void CaptureSession::summarize(const std::set<std::string>& before, double seconds, int exitCode) const {
+    std::vector<std::string> created;
+    for (const std::string& f : captureFiles())
+        if (!before.count(f))
+            created.push_back(f);
+    char secs[32];
+    std::snprintf(secs, sizeof(secs), "%.1f s", seconds);
+    if (created.empty()) {
+        std::string reason;
+        if (m_driverMissing)
+            reason = "there is no CUDA driver on this machine";
+        else if (seconds < 2.0 && exitCode != 0)
+            reason = m_options.command[0] + " exited after " + secs + " with status " + std::to_string(exitCode) +
+                     " before it initialized CUDA";
+        else
+            reason = m_options.command[0] + " never initialized CUDA (or its environment dropped "
+                     "CUDA_INJECTION64_PATH)";
+        say("nothing was captured: " + reason);
+        return;
+    }
+    say(std::to_string(created.size()) + (created.size() == 1 ? " capture" : " captures") + " written to " +
+        m_outputDir + "/ (" + secs + ", exit status " + std::to_string(exitCode) + ")");
+    for (const std::string& file : created) {
+        const wscap::CaptureSummary s = wscap::CaptureSummary::read(file);
+        const std::string base = file.substr(file.rfind('/') + 1);
+        if (!s.ok) {
+            say("  " + base + ": unreadable: " + s.openError);
+            continue;
+        }
+        using wscap::RecordType;
+        std::string line = "  " + base;
+        if (s.header.rank >= 0)
+            line += " rank " + std::to_string(s.header.rank);
+        line += ": " + megabytes(fileSize(file)) + ", " + std::to_string(s.records) + " records (" +
+                std::to_string(s.count(RecordType::Kernel)) + " kernels, " +
+                std::to_string(s.count(RecordType::Memcpy)) + " memcpy, " +
+                std::to_string(s.count(RecordType::Memset)) + " memset, " + std::to_string(s.count(RecordType::Api)) +
+                " API calls, " + std::to_string(s.count(RecordType::NvtxRange) + s.count(RecordType::NvtxMark)) +
+                " NVTX, " + std::to_string(s.count(RecordType::Memory)) + " alloc/free, " +
+                std::to_string(s.count(RecordType::MetricSample)) + " samples), dropped " + std::to_string(s.dropped);
+        if (s.truncated || !s.hasFooter)
+            line += ", cut off (process ended without closing: data up to the last flush is kept)";
+        say(line);
+        for (const wscap::ErrorRecord& e : s.errors)
+            if (e.severity != static_cast<uint8_t>(wscap::ErrorSeverity::Info))
+                say(std::string("    ") + (e.severity == 2 ? "error" : "warning") + " in " + e.where + ": " + e.message);
+    }
+}
+
+} // namespace ws
