@@ -436,6 +436,125 @@
     </message>
 </context>
 <context>
+    <name>ws::SessionLibraryDialog</name>
+    <message>
+        <source>&amp;Open</source>
+        <translation>打开(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Session Library</source>
+        <translation>会话库</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Imported</source>
+        <translation>导入时间</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>&amp;Rename…</source>
+        <translation>重命名(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>删除(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation>导入(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Change &amp;Folder…</source>
+        <translation>更改文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Library folder: %1</source>
+        <translation>会话库文件夹：%1</translation>
+    </message>
+    <message>
+        <source>Rename Session</source>
+        <translation>重命名会话</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <source>Rename failed</source>
+        <translation>重命名失败</translation>
+    </message>
+    <message>
+        <source>Delete Session</source>
+        <translation>删除会话</translation>
+    </message>
+    <message>
+        <source>Delete the stored session %1? The original trace file is not touched.</source>
+        <translation>删除已存储的会话 %1？原始跟踪文件不会被改动。</translation>
+    </message>
+    <message>
+        <source>Delete failed</source>
+        <translation>删除失败</translation>
+    </message>
+    <message>
+        <source>Export Session</source>
+        <translation>导出会话</translation>
+    </message>
+    <message>
+        <source>Warpscope sessions (*.warpscope)</source>
+        <translation>Warpscope 会话 (*.warpscope)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Could not copy the session to %1.</source>
+        <translation>无法将会话复制到 %1。</translation>
+    </message>
+    <message>
+        <source>Import Session</source>
+        <translation>导入会话</translation>
+    </message>
+    <message>
+        <source>Warpscope sessions (*.warpscope);;All files (*)</source>
+        <translation>Warpscope 会话 (*.warpscope);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Import failed</source>
+        <translation>导入失败</translation>
+    </message>
+    <message>
+        <source>%1 is not a Warpscope session: %2</source>
+        <translation>%1 不是 Warpscope 会话：%2</translation>
+    </message>
+    <message>
+        <source>Session Library Folder</source>
+        <translation>会话库文件夹</translation>
+    </message>
+</context>
+<context>
     <name>ws::SessionPage</name>
     <message>
         <source>Summary</source>
@@ -638,6 +757,34 @@
     <message>
         <source>max %1</source>
         <translation>最大 %1</translation>
+    </message>
+    <message>
+        <source>Expand</source>
+        <translation>展开</translation>
+    </message>
+    <message>
+        <source>Collapse</source>
+        <translation>折叠</translation>
+    </message>
+    <message>
+        <source>Unpin</source>
+        <translation>取消固定</translation>
+    </message>
+    <message>
+        <source>Pin to Top</source>
+        <translation>固定到顶部</translation>
+    </message>
+    <message>
+        <source>Move Up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Move Down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Collapse All Others</source>
+        <translation>折叠其他所有分组</translation>
     </message>
 </context>
 <context>

@@ -61,6 +61,36 @@ void TimelineLayout::build(const Session& session, const std::vector<uint32_t>& 
             g.gpu = g.gpu || session.tracks()[t].gpu;
         m_groups.push_back(std::move(g));
     }
+    m_order.resize(m_groups.size());
+    for (size_t i = 0; i < m_order.size(); ++i)
+        m_order[i] = static_cast<int>(i);
+    relayout();
+}
+
+void TimelineLayout::setPinned(int group, bool pinned) {
+    if (group < 0 || group >= static_cast<int>(m_groups.size()))
+        return;
+    m_groups[static_cast<size_t>(group)].pinned = pinned;
+    relayout();
+}
+
+void TimelineLayout::moveGroup(int group, int delta) {
+    auto it = std::find(m_order.begin(), m_order.end(), group);
+    if (it == m_order.end() || delta == 0)
+        return;
+    const bool pinned = m_groups[static_cast<size_t>(group)].pinned;
+    // Step over groups of the other band: the order only matters within a band.
+    auto pos = it - m_order.begin();
+    auto target = pos;
+    for (int step = delta > 0 ? 1 : -1, left = std::abs(delta); left > 0;) {
+        target += step;
+        if (target < 0 || target >= static_cast<ptrdiff_t>(m_order.size()))
+            return;
+        if (m_groups[static_cast<size_t>(m_order[static_cast<size_t>(target)])].pinned == pinned)
+            --left;
+    }
+    m_order.erase(m_order.begin() + pos);
+    m_order.insert(m_order.begin() + target, group);
     relayout();
 }
 
@@ -81,14 +111,25 @@ void TimelineLayout::relayout() {
     m_rows.clear();
     m_trackFirstRow.assign(m_session ? m_session->tracks().size() : 0, -1);
     int y = 0;
+    m_pinnedHeight = 0;
     auto add = [&](Row row, int height) {
         row.y = y;
         row.height = height;
         y += height;
         m_rows.push_back(row);
     };
-    for (int gi = 0; gi < static_cast<int>(m_groups.size()); ++gi) {
+    std::vector<int> order;
+    for (bool pinnedBand : {true, false})
+        for (int gi : m_order)
+            if (m_groups[static_cast<size_t>(gi)].pinned == pinnedBand)
+                order.push_back(gi);
+    bool inPinnedBand = true;
+    for (int gi : order) {
         const Group& g = m_groups[static_cast<size_t>(gi)];
+        if (!g.pinned && inPinnedBand) {
+            m_pinnedHeight = y;
+            inPinnedBand = false;
+        }
         add(Row{RowKind::GroupHeader, gi, 0, 0, 0, 0, 0, false}, kHeaderHeight);
         if (g.collapsed)
             continue;
@@ -107,6 +148,8 @@ void TimelineLayout::relayout() {
             add(Row{RowKind::Counter, gi, 0, 0, c, 0, 0, true}, kCounterHeight);
     }
     m_totalHeight = y;
+    if (inPinnedBand)
+        m_pinnedHeight = y;
 }
 
 int TimelineLayout::rowAt(int y) const {

@@ -15,8 +15,9 @@ class Session;
  * Groups are the session's processes: GPU devices first, then host processes (by Kineto sort index,
  * else pid), then string-pid groups ("Spans"); inside a group its non-empty tracks by sort index
  * and tid, each with one row per track row (depth/lane) plus an instants row when it has instants,
- * then the group's counter series (recorded and derived). A collapsed group keeps only its header row, which then draws a
- * density summary of all its tracks. Rows are contiguous in y, so rowAt(y) is a binary search.
+ * then the group's counter series (recorded and derived). A collapsed group keeps only its header
+ * row, which then draws a density summary of all its tracks. Groups can be reordered; pinned groups
+ * come first and form a band the view keeps fixed while the rest scrolls. Rows are contiguous in y, so rowAt(y) is a binary search.
  */
 class TimelineLayout {
 public:
@@ -25,6 +26,7 @@ public:
         QString label;
         bool gpu = false;
         bool collapsed = false;
+        bool pinned = false; // drawn in the fixed band above the scrolled rows
         std::vector<uint32_t> tracks;
         std::vector<uint32_t> counters;
     };
@@ -52,6 +54,11 @@ public:
     void build(const Session& session, const std::vector<uint32_t>& counterProcesses);
     void setCollapsed(int group, bool collapsed);
     void setAllCollapsed(bool collapsed);
+    void setPinned(int group, bool pinned);
+    // Moves a group one place up (delta < 0) or down among the groups of the same band.
+    void moveGroup(int group, int delta);
+    // Height of the pinned band: rows with y < pinnedHeight() belong to pinned groups.
+    int pinnedHeight() const { return m_pinnedHeight; }
 
     const std::vector<Group>& groups() const { return m_groups; }
     const std::vector<Row>& rows() const { return m_rows; }
@@ -70,7 +77,9 @@ private:
     std::vector<Group> m_groups;
     std::vector<Row> m_rows;
     std::vector<int> m_trackFirstRow; // per session track, -1 when not shown
+    std::vector<int> m_order; // display order of m_groups (indices), pinned or not
     int m_totalHeight = 0;
+    int m_pinnedHeight = 0;
 };
 
 } // namespace ws

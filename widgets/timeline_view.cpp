@@ -7,7 +7,9 @@
 
 #include <QApplication>
 #include <QHelpEvent>
+#include <QContextMenuEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -163,8 +165,8 @@ void TimelineView::buildOverview() {
 }
 
 void TimelineView::updateScrollRange() {
-    const int visible = std::max(0, viewport()->height() - kTopHeight);
-    verticalScrollBar()->setRange(0, std::max(0, m_layout.totalHeight() - visible));
+    const int visible = std::max(0, viewport()->height() - kTopHeight - m_layout.pinnedHeight());
+    verticalScrollBar()->setRange(0, std::max(0, m_layout.totalHeight() - m_layout.pinnedHeight() - visible));
     verticalScrollBar()->setPageStep(visible);
     verticalScrollBar()->setSingleStep(TimelineLayout::kSliceHeight);
 }
@@ -184,6 +186,11 @@ const TimelineView::NameCache& TimelineView::displayName(uint32_t nameId) {
         it = m_names.insert(nameId, c);
     }
     return *it;
+}
+
+void TimelineView::relayoutRows() {
+    updateScrollRange();
+    viewport()->update();
 }
 
 void TimelineView::setAllCollapsed(bool collapsed) {
@@ -276,6 +283,31 @@ void TimelineView::paintRuler(QPainter& p, int width) {
                tr("%1 visible").arg(formatDuration(m_time->t1() - m_time->t0())));
 }
 
+template <typename F>
+void TimelineView::forEachVisibleRow(QPainter& p, const QRect& clipBase, int height, F&& paintRow) {
+    // Two bands: the pinned rows at fixed positions, then the scrolled rows clipped below them.
+    const auto& rows = m_layout.rows();
+    const int pinned = m_layout.pinnedHeight();
+    const int bands[2][2] = {{kTopHeight, kTopHeight + pinned}, {kTopHeight + pinned, height}};
+    for (const auto& band : bands) {
+        if (band[1] <= band[0])
+            continue;
+        p.save();
+        p.setClipRect(QRect(clipBase.x(), band[0], clipBase.width(), band[1] - band[0]));
+        for (size_t r = static_cast<size_t>(std::max(0, m_layout.rowAt(contentY(band[0])))); r < rows.size(); ++r) {
+            const int y = viewY(rows[r].y);
+            if (y >= band[1] || (band[0] == kTopHeight && rows[r].y >= pinned))
+                break;
+            paintRow(rows[r], y);
+        }
+        p.restore();
+    }
+    if (pinned > 0) {
+        p.setPen(QColor(150, 155, 165));
+        p.drawLine(clipBase.x(), kTopHeight + pinned, clipBase.right(), kTopHeight + pinned);
+    }
+}
+
 void TimelineView::paintRows(QPainter& p, const QRect& area) {
     const int width = area.width();
     p.save();
@@ -287,13 +319,9 @@ void TimelineView::paintRows(QPainter& p, const QRect& area) {
         const int x = static_cast<int>(std::lround(timeX(t)));
         p.drawLine(x, kTopHeight, x, area.height());
     }
-    const auto& rows = m_layout.rows();
-    int first = std::max(0, m_layout.rowAt(contentY(kTopHeight)));
-    for (size_t r = static_cast<size_t>(first); r < rows.size(); ++r) {
-        const TimelineLayout::Row& row = rows[r];
-        const int y = viewY(row.y);
-        if (y > area.height())
-            break;
+    p.restore();
+    const QRect rowsArea(kGutterWidth, kTopHeight, width - kGutterWidth, area.height() - kTopHeight);
+    forEachVisibleRow(p, rowsArea, area.height(), [&](const TimelineLayout::Row& row, int y) {
         switch (row.kind) {
         case TimelineLayout::RowKind::GroupHeader: {
             const auto& group = m_layout.groups()[static_cast<size_t>(row.group)];
@@ -312,8 +340,7 @@ void TimelineView::paintRows(QPainter& p, const QRect& area) {
             paintCounterRow(p, row, y, width);
             break;
         }
-    }
-    p.restore();
+    });
 }
 
 void TimelineView::paintSliceRow(QPainter& p, const TimelineLayout::Row& row, int y, int width) {
@@ -443,42 +470,33 @@ void TimelineView::paintCounterRow(QPainter& p, const TimelineLayout::Row& row, 
 
 void TimelineView::paintLabels(QPainter& p, const QRect& area) {
     p.fillRect(QRect(0, kTopHeight, kGutterWidth, area.height() - kTopHeight), kGutterBackground);
-    p.save();
-    p.setClipRect(QRect(0, kTopHeight, kGutterWidth, area.height() - kTopHeight));
-    const auto& rows = m_layout.rows();
-    const int first = std::max(0, m_layout.rowAt(contentY(kTopHeight)));
     QFont bold = font();
     bold.setBold(true);
-    for (size_t r = static_cast<size_t>(first); r < rows.size(); ++r) {
-        const TimelineLayout::Row& row = rows[r];
-        const int y = viewY(row.y);
-        if (y > area.height())
-            break;
+    const QRect gutter(0, kTopHeight, kGutterWidth, area.height() - kTopHeight);
+    forEachVisibleRow(p, gutter, area.height(), [&](const TimelineLayout::Row& row, int y) {
         const QRect box(0, y, kGutterWidth, row.height);
         if (row.kind == TimelineLayout::RowKind::GroupHeader) {
             const auto& group = m_layout.groups()[static_cast<size_t>(row.group)];
             p.fillRect(box, kGroupBackground);
             p.setFont(bold);
             p.setPen(QColor(40, 40, 40));
-            const QString arrow = group.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ");
+            QString prefix = group.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ");
+            if (group.pinned)
+                prefix += QStringLiteral("📌 ");
             p.drawText(box.adjusted(6, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                       fontMetrics().elidedText(arrow + group.label, Qt::ElideRight, kGutterWidth - 12));
+                       fontMetrics().elidedText(prefix + group.label, Qt::ElideRight, kGutterWidth - 12));
             p.setFont(font());
-            continue;
+            return;
         }
         if (!row.firstOfTrack)
-            continue;
-        QString label;
-        if (row.kind == TimelineLayout::RowKind::Counter) {
-            label = m_counters[row.counter].label;
-        } else {
-            label = QString::fromStdString(m_session->trackLabel(m_session->tracks()[row.track]));
-        }
+            return;
+        const QString label = row.kind == TimelineLayout::RowKind::Counter
+                                  ? m_counters[row.counter].label
+                                  : QString::fromStdString(m_session->trackLabel(m_session->tracks()[row.track]));
         p.setPen(QColor(50, 50, 50));
         p.drawText(QRect(18, y, kGutterWidth - 24, TimelineLayout::kSliceHeight), Qt::AlignVCenter | Qt::AlignLeft,
                    fontMetrics().elidedText(label, Qt::ElideMiddle, kGutterWidth - 24));
-    }
-    p.restore();
+    });
     p.setPen(QColor(210, 212, 216));
     p.drawLine(kGutterWidth - 1, kTopHeight, kGutterWidth - 1, area.height());
 }
@@ -684,6 +702,44 @@ void TimelineView::toggleGroupAt(const QPoint& pos) {
     m_layout.setCollapsed(row.group, !m_layout.groups()[static_cast<size_t>(row.group)].collapsed);
     updateScrollRange();
     viewport()->update();
+}
+
+void TimelineView::contextMenuEvent(QContextMenuEvent* event) {
+    if (!m_session || event->pos().y() < kTopHeight)
+        return;
+    const int r = m_layout.rowAt(contentY(event->pos().y()));
+    if (r < 0)
+        return;
+    showGroupMenu(m_layout.rows()[static_cast<size_t>(r)].group, event->globalPos());
+}
+
+void TimelineView::showGroupMenu(int group, const QPoint& globalPos) {
+    const auto& g = m_layout.groups()[static_cast<size_t>(group)];
+    QMenu menu(this);
+    auto relayout = [this] { relayoutRows(); };
+    menu.addAction(g.collapsed ? tr("Expand") : tr("Collapse"), this, [=, this] {
+        m_layout.setCollapsed(group, !g.collapsed);
+        relayout();
+    });
+    menu.addAction(g.pinned ? tr("Unpin") : tr("Pin to Top"), this, [=, this] {
+        m_layout.setPinned(group, !g.pinned);
+        relayout();
+    });
+    menu.addAction(tr("Move Up"), this, [=, this] {
+        m_layout.moveGroup(group, -1);
+        relayout();
+    });
+    menu.addAction(tr("Move Down"), this, [=, this] {
+        m_layout.moveGroup(group, +1);
+        relayout();
+    });
+    menu.addSeparator();
+    menu.addAction(tr("Collapse All Others"), this, [=, this] {
+        for (int i = 0; i < static_cast<int>(m_layout.groups().size()); ++i)
+            m_layout.setCollapsed(i, i != group);
+        relayout();
+    });
+    menu.exec(globalPos);
 }
 
 void TimelineView::mousePressEvent(QMouseEvent* event) {

@@ -42,6 +42,9 @@ public:
 
     void setSession(std::shared_ptr<const Session> session);
     const TimelineLayout& layout() const { return m_layout; }
+    // For context-menu actions and tests; call relayoutRows() after changing it.
+    TimelineLayout& mutableLayout() { return m_layout; }
+    void relayoutRows();
     size_t counterRowSources() const { return m_counters.size(); }
     QString counterLabel(uint32_t index) const { return m_counters[index].label; }
     TimeViewport* timeViewport() const { return m_time; }
@@ -63,6 +66,7 @@ signals:
     void sliceActivated(const ws::SliceRef& slice); // double-click
 
 protected:
+    void contextMenuEvent(QContextMenuEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
@@ -106,8 +110,17 @@ private:
     void paintCursor(QPainter& p, const QRect& area);
 
     const NameCache& displayName(uint32_t nameId);
-    int contentY(int viewY) const { return viewY - kTopHeight + verticalScrollBar()->value(); }
-    int viewY(int contentY) const { return contentY + kTopHeight - verticalScrollBar()->value(); }
+    // Layout y <-> view y. The pinned band (layout y < pinnedHeight) stays fixed under the ruler;
+    // the rest scrolls beneath it.
+    int contentY(int viewY) const {
+        const int y = viewY - kTopHeight;
+        return y < m_layout.pinnedHeight() ? y : y + verticalScrollBar()->value();
+    }
+    int viewY(int contentY) const {
+        return contentY + kTopHeight - (contentY < m_layout.pinnedHeight() ? 0 : verticalScrollBar()->value());
+    }
+    template <typename F> void forEachVisibleRow(QPainter& p, const QRect& clipBase, int height, F&& paintRow);
+    void showGroupMenu(int group, const QPoint& globalPos);
     double timeX(int64_t t) const { return kGutterWidth + m_time->xForTime(t); }
     void updateScrollRange();
     void buildOverview();

@@ -171,3 +171,51 @@ TEST(TimelineView, SelectingALaunchFindsItsFlowsAndRevealOpensCollapsedGroups) {
     EXPECT_LE(time.t0(), gpu.start[f.toSlice]);
     EXPECT_GE(time.t1(), gpu.end(f.toSlice));
 }
+
+TEST(TimelineLayout, PinnedGroupsComeFirstAndMovesStayInTheirBand) {
+    auto session = sampleSession();
+    TimelineLayout layout;
+    layout.build(*session, {});
+    ASSERT_GE(layout.groups().size(), 3u);
+    EXPECT_EQ(layout.pinnedHeight(), 0);
+    const int last = static_cast<int>(layout.groups().size()) - 1;
+    layout.setPinned(last, true);
+    EXPECT_EQ(layout.rows().front().group, last);
+    EXPECT_GT(layout.pinnedHeight(), 0);
+    for (const auto& row : layout.rows())
+        EXPECT_EQ(row.y < layout.pinnedHeight(), row.group == last);
+    // Moving the first unpinned group up does not cross into the pinned band.
+    layout.moveGroup(0, -1);
+    EXPECT_EQ(layout.rows().front().group, last);
+    layout.moveGroup(0, +1);
+    const auto secondHeader = std::find_if(layout.rows().begin(), layout.rows().end(), [&](const auto& r) {
+        return r.kind == TimelineLayout::RowKind::GroupHeader && r.y >= layout.pinnedHeight();
+    });
+    ASSERT_NE(secondHeader, layout.rows().end());
+    EXPECT_NE(secondHeader->group, 0); // group 0 moved down one place
+    layout.setPinned(last, false);
+    EXPECT_EQ(layout.pinnedHeight(), 0);
+}
+
+TEST(TimelineView, PinnedRowsStayPutWhileTheRestScrolls) {
+    auto session = sampleSession();
+    TimeViewport time;
+    TimelineView view(&time);
+    view.resize(1200, 300);
+    view.setAttribute(Qt::WA_DontShowOnScreen);
+    view.show();
+    view.setSession(session);
+    view.mutableLayout().setPinned(0, true);
+    view.relayoutRows();
+    const auto pinnedRow = view.layout().rows()[1];
+    ASSERT_LT(pinnedRow.y, view.layout().pinnedHeight());
+    view.verticalScrollBar()->setValue(view.verticalScrollBar()->maximum());
+    ASSERT_GT(view.verticalScrollBar()->value(), 0);
+    // A point on the pinned row still hits the pinned row's track after scrolling.
+    const Track& t = session->tracks()[pinnedRow.track];
+    const uint32_t slice = t.rowBegin[pinnedRow.trackRow];
+    const double x = TimelineView::kGutterWidth + time.xForTime(t.start[slice] + t.dur[slice] / 2);
+    const auto hit = view.sliceAt(QPoint(static_cast<int>(x), TimelineView::kTopHeight + pinnedRow.y + pinnedRow.height / 2));
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_EQ(hit->track, pinnedRow.track);
+}
