@@ -9,5 +9,6 @@ namespace ws::cli {
 // exit code (cli_args.h) and prints its own usage errors to stderr.
 int runSummary(const std::vector<std::string>& args);
 int runBenchImport(const std::vector<std::string>& args);
+int runDump(const std::vector<std::string>& args);
 
 } // namespace ws::cli

@@ -22,6 +22,7 @@ const Command kCommands[] = {
      ws::cli::runSummary},
     {"bench-import", "bench-import FILE [--repeat N]   time an import: wall, MB/s, peak RSS, bytes/event",
      ws::cli::runBenchImport},
+    {"dump", "dump FILE [--slices N]   the imported model as stable text (golden-test format)", ws::cli::runDump},
 };
 
 void printHelp(FILE* out) {

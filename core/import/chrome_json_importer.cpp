@@ -5,6 +5,7 @@
 #include "import/json_event_scanner.h"
 #include "model/trace_builder.h"
 
+#include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -17,10 +18,11 @@ namespace ws {
 namespace {
 
 constexpr size_t kPadding = 128; // >= SIMDJSON_PADDING
-constexpr size_t kDefaultBlockSize = 4u << 20;
+constexpr size_t kDefaultBlockSize = 2u << 20;
 
 struct Block {
-    std::unique_ptr<char[]> data;
+    std::unique_ptr<char[]> storage; // one spare byte before `data` lets the parser write a '['
+    char* data = nullptr;
     size_t capacity = 0; // usable bytes (padding excluded)
     size_t len = 0;
     uint64_t absOffset = 0;
@@ -28,8 +30,9 @@ struct Block {
     uint64_t index = 0;
     std::vector<JsonEventScanner::Span> spans;
 
-    explicit Block(size_t cap) : data(new char[cap + kPadding]), capacity(cap) {
-        std::memset(data.get() + cap, ' ', kPadding);
+    explicit Block(size_t cap) : storage(new char[cap + kPadding + 1]), data(storage.get() + 1), capacity(cap) {
+        storage[0] = ' ';
+        std::memset(data + cap, ' ', kPadding);
     }
 };
 
@@ -60,6 +63,26 @@ public:
         m_queue.push_back(std::move(b));
         m_wake.notify_one();
     }
+    // A cleared block of at least `capacity` bytes, recycled when possible.
+    std::unique_ptr<Block> acquire(size_t capacity) {
+        {
+            std::lock_guard lock(m_mutex);
+            for (auto it = m_free.begin(); it != m_free.end(); ++it)
+                if ((*it)->capacity >= capacity) {
+                    std::unique_ptr<Block> b = std::move(*it);
+                    m_free.erase(it);
+                    b->len = 0;
+                    b->spans.clear();
+                    return b;
+                }
+        }
+        return std::make_unique<Block>(capacity);
+    }
+    void recycle(std::unique_ptr<Block> b) {
+        std::lock_guard lock(m_mutex);
+        if (m_free.size() < m_maxInFlight)
+            m_free.push_back(std::move(b));
+    }
     // Takes the result of block `index` if ready (wait: block until it is).
     bool take(uint64_t index, ChunkResult& out, bool wait) {
         std::unique_lock lock(m_mutex);
@@ -87,9 +110,9 @@ private:
                 m_queue.pop_front();
             }
             ChunkResult r;
-            parser.parse(b->data.get(), b->capacity + kPadding, b->spans, b->absOffset, b->seqBase, r);
+            parser.parse(b->data, b->capacity + kPadding, b->spans, b->absOffset, b->seqBase, r);
             const uint64_t index = b->index;
-            b.reset(); // free the text before publishing
+            recycle(std::move(b)); // reuse the buffer: fresh 4 MiB buffers would page-fault every time
             {
                 std::lock_guard lock(m_mutex);
                 m_results.emplace(index, std::move(r));
@@ -105,6 +128,7 @@ private:
     std::deque<std::unique_ptr<Block>> m_queue;
     std::map<uint64_t, ChunkResult> m_results;
     std::vector<std::thread> m_threads;
+    std::vector<std::unique_ptr<Block>> m_free;
     size_t m_inFlight = 0;
     size_t m_maxInFlight;
     bool m_stop = false;
@@ -114,6 +138,8 @@ private:
 
 ImportResult importChromeJson(const std::string& path, const ImportControl& control) {
     ImportResult result;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto since = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
     InputStream in;
     if (!in.open(path)) {
         result.error = in.error();
@@ -126,7 +152,7 @@ ImportResult importChromeJson(const std::string& path, const ImportControl& cont
     JsonEventScanner scanner;
     uint64_t nextMerge = 0, nextIndex = 0, seq = 0;
     {
-        WorkerPool pool(threads, 2 * threads + 1);
+        WorkerPool pool(threads, threads + 2);
         auto mergeReady = [&](bool wait) {
             ChunkResult r;
             while (nextMerge < nextIndex && pool.take(nextMerge, r, wait)) {
@@ -135,17 +161,18 @@ ImportResult importChromeJson(const std::string& path, const ImportControl& cont
                 ++nextMerge;
             }
         };
-        auto block = std::make_unique<Block>(kBlockSize);
+        auto block = pool.acquire(kBlockSize);
         bool eof = false;
         while (!eof && !scanner.failed()) {
             if (control.cancel && control.cancel->load()) {
                 result.cancelled = true;
                 break;
             }
-            const size_t got = in.read(block->data.get() + block->len, block->capacity - block->len);
+            const size_t got = in.read(block->data + block->len, block->capacity - block->len);
+            result.textBytes += got;
             if (got == 0)
                 eof = true;
-            scanner.scan(block->data.get(), block->len, block->len + got, block->spans);
+            scanner.scan(block->data, block->len, block->len + got, block->spans);
             block->len += got;
             if (!eof && block->len < block->capacity)
                 continue;
@@ -153,15 +180,15 @@ ImportResult importChromeJson(const std::string& path, const ImportControl& cont
             if (block->spans.empty() && !eof && carryStart == 0) {
                 // One element bigger than the block: grow it.
                 auto bigger = std::make_unique<Block>(block->capacity * 2);
-                std::memcpy(bigger->data.get(), block->data.get(), block->len);
+                std::memcpy(bigger->data, block->data, block->len);
                 bigger->len = block->len;
                 bigger->absOffset = block->absOffset;
                 block = std::move(bigger);
                 continue;
             }
-            auto next = std::make_unique<Block>(std::max(kBlockSize, (block->len - carryStart) * 2));
+            auto next = pool.acquire(std::max(kBlockSize, (block->len - carryStart) * 2));
             next->len = block->len - carryStart;
-            std::memcpy(next->data.get(), block->data.get() + carryStart, next->len);
+            std::memcpy(next->data, block->data + carryStart, next->len);
             next->absOffset = block->absOffset + carryStart;
             scanner.shift(carryStart);
             if (!block->spans.empty()) {
@@ -217,7 +244,11 @@ ImportResult importChromeJson(const std::string& path, const ImportControl& cont
         report.setTruncated(in.error().empty() ? "the compressed stream ends early" : in.error());
     if (control.progress)
         control.progress(0.92);
+    const double parsed = since();
     result.session = builder.finish(threads);
+    result.timings.emplace_back("read, scan, parse and merge", parsed);
+    for (const auto& t : builder.timings())
+        result.timings.push_back(t);
     if (control.progress)
         control.progress(1.0);
     return result;

@@ -17,7 +17,7 @@ namespace ws {
  * where order matters (B/E, metadata, flows, async). Records are plain structs, transient.
  */
 struct ChunkResult {
-    enum TrackKind : uint8_t { kThread = 0, kProcessInstants = 3, kGlobalInstants = 4 };
+    enum TrackKind : uint8_t { kThread = 0, kAsync = 2, kProcessInstants = 3, kGlobalInstants = 4 };
     struct TrackKey {
         IdValue pid;
         IdValue tid;

@@ -89,12 +89,58 @@ bool InputStream::refill() {
 size_t InputStream::read(char* out, size_t n) {
     if (m_fd < 0 || n == 0 || m_finished)
         return 0;
+    size_t got = 0;
     switch (m_compression) {
-    case Compression::None: return readRaw(out, n);
-    case Compression::Gzip: return readGzip(out, n);
-    case Compression::Zstd: return readZstd(out, n);
+    case Compression::None: got = readRaw(out, n); break;
+    case Compression::Gzip: got = readGzip(out, n); break;
+    case Compression::Zstd: got = readZstd(out, n); break;
     }
-    return 0;
+    m_textPos += got;
+    return got;
+}
+
+class InputStream::Checkpoint {
+public:
+    z_stream zs{};
+    bool valid = false;
+    uint64_t filePos = 0; // offset of the next compressed byte the decoder has not consumed
+    uint64_t textPos = 0;
+    bool finished = false;
+    ~Checkpoint() {
+        if (valid)
+            inflateEnd(&zs);
+    }
+};
+
+std::shared_ptr<const InputStream::Checkpoint> InputStream::checkpoint() const {
+    if (!canCheckpoint() || !m_codec)
+        return nullptr;
+    auto cp = std::make_shared<Checkpoint>();
+    if (inflateCopy(&cp->zs, &m_codec->zs) != Z_OK)
+        return nullptr;
+    cp->valid = true;
+    cp->filePos = m_fileConsumed - (m_inLen - m_inPos);
+    cp->textPos = m_textPos;
+    cp->finished = m_finished;
+    return cp;
+}
+
+bool InputStream::restore(const Checkpoint& cp) {
+    if (!canCheckpoint() || !m_codec || !cp.valid)
+        return false;
+    inflateEnd(&m_codec->zs);
+    m_codec->zInit = false;
+    if (inflateCopy(&m_codec->zs, const_cast<z_stream*>(&cp.zs)) != Z_OK)
+        return false;
+    m_codec->zInit = true;
+    if (::lseek(m_fd, static_cast<off_t>(cp.filePos), SEEK_SET) < 0)
+        return false;
+    m_fileConsumed = cp.filePos;
+    m_inPos = m_inLen = 0;
+    m_eof = false;
+    m_finished = cp.finished;
+    m_textPos = cp.textPos;
+    return true;
 }
 
 size_t InputStream::readRaw(char* out, size_t n) {
@@ -193,11 +239,13 @@ bool InputStream::skip(uint64_t n) {
         const uint64_t buffered = m_inLen - m_inPos;
         if (n <= buffered) {
             m_inPos += n;
+            m_textPos += n;
             return true;
         }
         n -= buffered;
         m_inPos = m_inLen = 0;
         const off_t pos = ::lseek(m_fd, static_cast<off_t>(n), SEEK_CUR);
+        m_textPos += buffered + n;
         return pos >= 0;
     }
     char buf[1 << 16];

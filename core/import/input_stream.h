@@ -27,6 +27,19 @@ public:
     size_t read(char* out, size_t n);
     // Skips n bytes of decompressed text (seeks for plain files). Returns false at EOF/error.
     bool skip(uint64_t n);
+    // Decompressed bytes returned or skipped so far.
+    uint64_t textPosition() const { return m_textPos; }
+
+    /*
+     * Checkpoint: the complete decoder state at one text position of a gzip stream (zlib's
+     * inflateCopy, ~40 KB with its window), so a later reader can resume there instead of
+     * inflating from the start. Only gzip supports it; plain files seek directly.
+     */
+    class Checkpoint;
+    bool canCheckpoint() const { return m_compression == Compression::Gzip; }
+    std::shared_ptr<const Checkpoint> checkpoint() const;
+    // Resumes at the checkpoint's text position (the stream must be open on the same file).
+    bool restore(const Checkpoint& cp);
 
     Compression compression() const { return m_compression; }
     uint64_t fileSize() const { return m_fileSize; }
@@ -45,6 +58,7 @@ private:
     Compression m_compression = Compression::None;
     uint64_t m_fileSize = 0;
     uint64_t m_fileConsumed = 0;
+    uint64_t m_textPos = 0;
     bool m_eof = false;
     bool m_finished = false;
     bool m_truncated = false;

@@ -1,9 +1,15 @@
 #include "import/json_event_parser.h"
 
 #include "import/time_lexeme.h"
+#include "model/event_kind.h"
 
+// simdjson's inlined iterator code trips -Wnull-dereference in its own header; not ours to fix.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wnull-dereference"
 #include <simdjson.h>
+#pragma GCC diagnostic pop
 
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -64,6 +70,19 @@ struct Fields {
     std::vector<std::pair<std::string_view, double>>* series = nullptr;
 };
 
+// Compares a raw (still escaped) key, which starts right after its opening quote, with a literal
+// without unescaping it: keys we look for contain no escapes, so a key with one never matches.
+template <size_t N>
+bool keyIs(const char* raw, const char (&literal)[N]) {
+    return std::memcmp(raw, literal, N - 1) == 0 && raw[N - 1] == '"';
+}
+
+// Which args keys an event still needs; once all are found the rest of args is skipped.
+enum ArgWant : uint16_t {
+    kWantExt = 1, kWantCorr = 2, kWantBytes = 4, kWantBps = 8, kWantOcc = 16, kWantMemory = 32, kWantMeta = 64,
+    kWantAll = 0xffff
+};
+
 // Reads any JSON number as int64 (doubles truncated), false if not a number.
 bool readInt(od::value& v, int64_t& out) {
     od::number n;
@@ -113,6 +132,7 @@ struct JsonEventParser::Impl {
     uint32_t nextString = 1; // 0 is the empty string in every table
     std::unordered_map<ChunkResult::TrackKey, uint32_t, TrackKeyHash> tracks;
     std::vector<std::pair<std::string_view, double>> series;
+    std::unordered_map<std::string, EventKind, StringHash, std::equal_to<>> kinds; // category cache
     ChunkResult* out = nullptr;
 
     uint32_t intern(std::string_view s) {
@@ -158,134 +178,158 @@ struct JsonEventParser::Impl {
     simdjson::error_code readArgs(od::value& argsValue, Fields& f, bool wantSeries);
     simdjson::error_code readEvent(od::object& obj, Fields& f);
     void emit(Fields& f, uint64_t argRef, uint64_t seq, uint64_t offset);
+    // spans[from, to) as one array document; false (and nothing kept) if any event is odd.
+    bool parseBatch(char* buf, size_t bufCapacity, const std::vector<std::pair<size_t, size_t>>& spans, size_t from,
+                    size_t to, uint64_t absOffset, uint64_t seqBase);
+    // spans[from, to) one document each; a malformed event is reported and skipped.
+    void parseEach(char* buf, size_t bufCapacity, const std::vector<std::pair<size_t, size_t>>& spans, size_t from,
+                   size_t to, uint64_t absOffset, uint64_t seqBase);
 };
 
 simdjson::error_code JsonEventParser::Impl::readArgs(od::value& argsValue, Fields& f, bool wantSeries) {
     od::object args;
     if (auto err = argsValue.get_object().get(args))
         return err;
+    // What this event can use, from its category and phase when they came before args (Kineto
+    // writes them first); otherwise look at every key.
+    uint16_t want = kWantAll;
+    if (!wantSeries && !f.cat.empty()) {
+        auto it = kinds.find(f.cat);
+        if (it == kinds.end())
+            it = kinds.emplace(std::string(f.cat), eventKindForCategory(f.cat)).first;
+        const EventKind kind = it->second;
+        switch (kind) {
+        case EventKind::CpuOp:
+        case EventKind::UserAnnotation:
+        case EventKind::GpuUserAnnotation:
+        case EventKind::PythonFunction: want = kWantExt; break;
+        case EventKind::Runtime:
+        case EventKind::Driver: want = kWantExt | kWantCorr; break;
+        case EventKind::Memcpy:
+        case EventKind::Memset: want = kWantExt | kWantCorr | kWantBytes; break;
+        default: break;
+        }
+    }
+    uint16_t found = 0;
     for (auto field : args) {
-        std::string_view key;
-        if (auto err = field.unescaped_key().get(key))
+        od::raw_json_string rawKey;
+        if (auto err = field.key().get(rawKey))
             return err;
+        const char* k = rawKey.raw();
         od::value v;
         if (auto err = field.value().get(v))
             return err;
-        if (key.empty()) {
-            if (wantSeries) {
-                double d;
-                if (readDouble(v, d))
-                    series.emplace_back(key, d);
-            }
-            continue;
-        }
         int64_t i = 0;
         double d = 0;
-        switch (key[0]) {
+        bool used = true;
+        switch (k[0]) {
         case 'E':
-            if (key == "External id" && readInt(v, i)) {
+            if (keyIs(k, "External id") && readInt(v, i)) {
                 f.ext = static_cast<uint32_t>(i);
                 f.have |= ChunkResult::kExt;
-                continue;
-            }
+                found |= kWantExt;
+            } else
+                used = false;
             break;
         case 'e':
-            if (key == "external id" && readInt(v, i)) {
+            if (keyIs(k, "external id") && readInt(v, i)) {
                 f.ext = static_cast<uint32_t>(i);
                 f.have |= ChunkResult::kExt;
-                continue;
-            }
-            if (key == "est. achieved occupancy %" && readDouble(v, d)) {
+                found |= kWantExt;
+            } else if (keyIs(k, "est. achieved occupancy %") && readDouble(v, d)) {
                 f.occ = static_cast<float>(d);
                 f.have |= ChunkResult::kOcc;
-                continue;
-            }
+            } else
+                used = false;
             break;
         case 'c':
-            if (key == "correlation" && readInt(v, i)) {
+            if (keyIs(k, "correlation") && readInt(v, i)) {
                 f.corr = static_cast<uint32_t>(i);
                 f.have |= ChunkResult::kCorr;
-                continue;
-            }
+                found |= kWantCorr;
+            } else
+                used = false;
             break;
         case 'b':
-            if (key == "bytes" && readInt(v, i)) {
+            if (keyIs(k, "bytes") && readInt(v, i)) {
                 f.bytes = i;
                 f.have |= ChunkResult::kBytes;
-                continue;
-            }
-            if (key == "blocks per SM" && readDouble(v, d)) {
+                found |= kWantBytes;
+            } else if (keyIs(k, "blocks per SM") && readDouble(v, d)) {
                 f.bps = static_cast<float>(d);
                 f.have |= ChunkResult::kBps;
-                continue;
-            }
+            } else
+                used = false;
             break;
         case 'D':
-            if (key == "Device Type" && readInt(v, i)) {
+            if (keyIs(k, "Device Type") && readInt(v, i))
                 f.memDevType = i;
-                continue;
-            }
-            if (key == "Device Id" && readInt(v, i)) {
+            else if (keyIs(k, "Device Id") && readInt(v, i))
                 f.memDevId = i;
-                continue;
-            }
+            else
+                used = false;
             break;
         case 'A':
-            if (key == "Addr" && readInt(v, i)) {
+            if (keyIs(k, "Addr") && readInt(v, i))
                 f.memAddr = i;
-                continue;
-            }
+            else
+                used = false;
             break;
         case 'B':
-            if (key == "Bytes" && readInt(v, i)) {
+            if (keyIs(k, "Bytes") && readInt(v, i))
                 f.memBytes = i;
-                continue;
-            }
+            else
+                used = false;
             break;
         case 'T':
-            if (key == "Total Allocated" && readInt(v, i)) {
+            if (keyIs(k, "Total Allocated") && readInt(v, i))
                 f.memTotalAlloc = i;
-                continue;
-            }
-            if (key == "Total Reserved" && readInt(v, i)) {
+            else if (keyIs(k, "Total Reserved") && readInt(v, i))
                 f.memTotalRes = i;
-                continue;
-            }
+            else
+                used = false;
             break;
         case 'n':
-            if (key == "name") {
-                std::string_view s;
-                if (!v.get_string().get(s)) {
-                    f.argName = s;
+            if (keyIs(k, "name")) {
+                std::string_view str;
+                if (!v.get_string().get(str)) {
+                    f.argName = str;
                     f.hasArgName = true;
                 }
-                continue;
-            }
+            } else
+                used = false;
             break;
         case 'l':
-            if (key == "labels") {
-                std::string_view s;
-                if (!v.get_string().get(s)) {
-                    f.argLabels = s;
+            if (keyIs(k, "labels")) {
+                std::string_view str;
+                if (!v.get_string().get(str)) {
+                    f.argLabels = str;
                     f.hasArgLabels = true;
                 }
-                continue;
-            }
+            } else
+                used = false;
             break;
         case 's':
-            if (key == "sort_index" && readInt(v, i)) {
+            if (keyIs(k, "sort_index") && readInt(v, i)) {
                 f.sortIndex = i;
                 f.hasSortIndex = true;
-                continue;
-            }
+            } else
+                used = false;
             break;
-        default: break;
+        default: used = false; break;
         }
-        if (wantSeries) {
+        if (!used && wantSeries) {
             od::json_type t;
-            if (!v.type().get(t) && t == od::json_type::number && readDouble(v, d))
-                series.emplace_back(key, d);
+            if (!v.type().get(t) && t == od::json_type::number && readDouble(v, d)) {
+                // Series names are taken as written (escapes are not decoded).
+                const char* q = k;
+                while (*q != '"' || (q > k && q[-1] == '\\'))
+                    ++q;
+                series.emplace_back(std::string_view(k, static_cast<size_t>(q - k)), d);
+            }
         }
+        if ((found & want) == want)
+            break; // the rest of args is skipped structurally by the parent's iteration
     }
     return simdjson::SUCCESS;
 }
@@ -661,37 +705,118 @@ JsonEventParser::JsonEventParser(uint32_t worker) : m_impl(std::make_unique<Impl
 
 JsonEventParser::~JsonEventParser() = default;
 
-void JsonEventParser::parse(const char* buf, size_t bufCapacity, const std::vector<std::pair<size_t, size_t>>& spans,
+void JsonEventParser::parse(char* buf, size_t bufCapacity, const std::vector<std::pair<size_t, size_t>>& spans,
                             uint64_t absOffset, uint64_t seqBase, ChunkResult& out) {
     Impl& d = *m_impl;
     d.out = &out;
     out.worker = d.worker;
     out.firstNewString = d.nextString;
     d.tracks.clear();
-    uint64_t seq = seqBase;
-    for (const auto& [begin, end] : spans) {
+    // Groups of events of at most kBatchBytes are parsed as one array document each: fewer
+    // documents than one per event, while simdjson's buffers (several bytes per input byte)
+    // stay small. A group with anything odd is redone one event at a time.
+    constexpr size_t kBatchBytes = 256 * 1024;
+    size_t k = 0;
+    while (k < spans.size()) {
+        size_t end = k + 1;
+        while (end < spans.size() && spans[end].second - spans[k].first <= kBatchBytes)
+            ++end;
+        if (end - k < 2 || !d.parseBatch(buf, bufCapacity, spans, k, end, absOffset, seqBase))
+            d.parseEach(buf, bufCapacity, spans, k, end, absOffset, seqBase);
+        k = end;
+    }
+    d.out = nullptr;
+}
+
+void JsonEventParser::Impl::parseEach(char* buf, size_t bufCapacity, const std::vector<std::pair<size_t, size_t>>& spans,
+                                      size_t from, size_t to, uint64_t absOffset, uint64_t seqBase) {
+    for (size_t k = from; k < to; ++k) {
+        const auto [begin, end] = spans[k];
         const uint64_t offset = absOffset + begin;
         Fields f;
-        d.series.clear();
+        series.clear();
         od::document doc;
-        simdjson::error_code err = d.parser.iterate(buf + begin, end - begin, bufCapacity - begin).get(doc);
+        simdjson::error_code err = parser.iterate(buf + begin, end - begin, bufCapacity - begin).get(doc);
         if (!err) {
             od::object obj;
             err = doc.get_object().get(obj);
             if (!err)
-                err = d.readEvent(obj, f);
+                err = readEvent(obj, f);
         }
         if (err) {
-            out.report.add("malformed event (skipped)",
-                           "event at byte " + std::to_string(offset) + ": " + simdjson::error_message(err));
-            ++seq;
+            out->report.add("malformed event (skipped)",
+                            "event at byte " + std::to_string(offset) + ": " + simdjson::error_message(err));
             continue;
         }
-        ++out.events;
-        d.emit(f, offset, seq, offset);
-        ++seq;
+        ++out->events;
+        emit(f, offset, seqBase + k, offset);
     }
-    d.out = nullptr;
+}
+
+bool JsonEventParser::Impl::parseBatch(char* buf, size_t bufCapacity, const std::vector<std::pair<size_t, size_t>>& spans,
+                                       size_t from, size_t to, uint64_t absOffset, uint64_t seqBase) {
+    ChunkResult& r = *out;
+    // Snapshot for the rollback: records are only appended, so sizes suffice.
+    const size_t nTracks = r.tracks.size(), nSlices = r.slices.size(), nBe = r.beginEnds.size(),
+                 nInstants = r.instants.size(), nMemory = r.memory.size(), nCounters = r.counters.size(),
+                 nFlows = r.flows.size(), nAsyncs = r.asyncs.size(), nMetas = r.metas.size();
+    const uint64_t nEvents = r.events;
+    const int64_t minTs = r.minTs, maxTs = r.maxTs;
+    const ImportReport report = r.report;
+
+    const size_t first = spans[from].first;
+    const size_t last = spans[to - 1].second;
+    const char before = buf[first - 1];
+    const char after = buf[last];
+    buf[first - 1] = '[';
+    buf[last] = ']';
+    size_t k = from;
+    od::document doc;
+    simdjson::error_code err = parser.iterate(buf + first - 1, last - first + 2, bufCapacity - (first - 1)).get(doc);
+    if (!err) {
+        od::array arr;
+        err = doc.get_array().get(arr);
+        for (auto element : arr) {
+            if (err)
+                break;
+            if (k == to) {
+                err = simdjson::TAPE_ERROR; // more elements than spans: a non-object element
+                break;
+            }
+            od::object obj;
+            if ((err = element.get_object().get(obj)))
+                break;
+            Fields f;
+            series.clear();
+            if ((err = readEvent(obj, f)))
+                break;
+            const uint64_t offset = absOffset + spans[k].first;
+            ++r.events;
+            emit(f, offset, seqBase + k, offset);
+            ++k;
+        }
+    }
+    buf[first - 1] = before;
+    buf[last] = after;
+    if (!err && k == to)
+        return true;
+    // Undo the group (interned strings stay: their ids are already handed out).
+    for (size_t t = nTracks; t < r.tracks.size(); ++t)
+        tracks.erase(r.tracks[t]);
+    r.tracks.resize(nTracks);
+    r.slices.resize(nSlices);
+    r.beginEnds.resize(nBe);
+    r.instants.resize(nInstants);
+    r.memory.resize(nMemory);
+    r.counters.resize(nCounters);
+    r.flows.resize(nFlows);
+    r.asyncs.resize(nAsyncs);
+    r.metas.resize(nMetas);
+    r.events = nEvents;
+    r.minTs = minTs;
+    r.maxTs = maxTs;
+    r.report = report;
+    return false;
 }
 
 } // namespace ws

@@ -24,8 +24,11 @@ public:
     JsonEventParser& operator=(const JsonEventParser&) = delete;
 
     // buf must stay readable up to bufCapacity, which exceeds every span end by the simdjson
-    // padding. absOffset is the source offset of buf[0]; seqBase the file-order number of spans[0].
-    void parse(const char* buf, size_t bufCapacity, const std::vector<std::pair<size_t, size_t>>& spans,
+    // padding, and buf[-1] must be writable: the spans are parsed as one array document by
+    // writing '[' before the first and ']' after the last (falling back to one document per
+    // event if anything is odd, so a bad event still costs only itself). absOffset is the source
+    // offset of buf[0]; seqBase the file-order number of spans[0].
+    void parse(char* buf, size_t bufCapacity, const std::vector<std::pair<size_t, size_t>>& spans,
                uint64_t absOffset, uint64_t seqBase, ChunkResult& out);
 
 private:

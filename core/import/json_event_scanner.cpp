@@ -1,7 +1,11 @@
 #include "import/json_event_scanner.h"
 
 #include <array>
+#include <algorithm>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace ws {
 
@@ -76,6 +80,23 @@ size_t JsonEventScanner::skipString(const char* buf, size_t pos, size_t to, std:
 
 void JsonEventScanner::scan(const char* buf, size_t from, size_t to, std::vector<Span>& events) {
     const uint64_t absBase = m_consumed - from;
+    size_t pos = from;
+    while (pos < to) {
+        if (to - pos >= 64 && m_state == State::EventsBetween && !m_escape && (!m_inEvent || m_eventIsObject)) {
+            const size_t stop = scanFast(buf, pos, to, events);
+            if (stop > pos) {
+                pos = stop;
+                continue;
+            }
+        }
+        const size_t limit = std::min(to, pos + 64);
+        scanScalar(buf, pos, limit, events, absBase);
+        pos = limit;
+    }
+    m_consumed = absBase + to;
+}
+
+void JsonEventScanner::scanScalar(const char* buf, size_t from, size_t to, std::vector<Span>& events, uint64_t absBase) {
     size_t pos = from;
     while (pos < to) {
         if (m_inEvent) {
@@ -276,7 +297,123 @@ void JsonEventScanner::scan(const char* buf, size_t from, size_t to, std::vector
             break;
         }
     }
-    m_consumed = absBase + to;
 }
+
+#if defined(__SSE2__)
+namespace {
+
+uint64_t bitsOf(__m128i m0, __m128i m1, __m128i m2, __m128i m3) {
+    auto b = [](__m128i m) { return static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(m))); };
+    return b(m0) | b(m1) << 16 | b(m2) << 32 | b(m3) << 48;
+}
+
+uint64_t maskOf(const __m128i v[4], char c) {
+    const __m128i n = _mm_set1_epi8(c);
+    return bitsOf(_mm_cmpeq_epi8(v[0], n), _mm_cmpeq_epi8(v[1], n), _mm_cmpeq_epi8(v[2], n), _mm_cmpeq_epi8(v[3], n));
+}
+
+// '[' and '{' (or ']' and '}') differ only in bit 0x20: one compare finds both.
+uint64_t maskOfCaseless(const __m128i v[4], char c) {
+    const __m128i n = _mm_set1_epi8(c);
+    const __m128i bit = _mm_set1_epi8(0x20);
+    auto eq = [&](__m128i x) { return _mm_cmpeq_epi8(_mm_or_si128(x, bit), n); };
+    return bitsOf(eq(v[0]), eq(v[1]), eq(v[2]), eq(v[3]));
+}
+
+// Bytes <= 0x20: JSON whitespace (other control bytes are invalid outside strings anyway).
+uint64_t maskOfSpace(const __m128i v[4]) {
+    const __m128i sp = _mm_set1_epi8(0x20);
+    auto le = [&](__m128i x) { return _mm_cmpeq_epi8(_mm_min_epu8(x, sp), x); };
+    return bitsOf(le(v[0]), le(v[1]), le(v[2]), le(v[3]));
+}
+
+// Bit i set for every byte after an odd number of quotes up to and including i.
+uint64_t prefixXor(uint64_t x) {
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    return x;
+}
+
+uint64_t rangeMask(unsigned a, unsigned b) {
+    if (a >= b)
+        return 0;
+    const uint64_t upTo = b >= 64 ? ~uint64_t(0) : (uint64_t(1) << b) - 1;
+    return upTo & ~((uint64_t(1) << a) - 1);
+}
+
+} // namespace
+
+/*
+ * The fast path between and inside event objects: 64 bytes at a time, SSE2 compares give masks of
+ * quotes and brackets, a prefix XOR of the quote mask marks string interiors, and only the
+ * brackets outside strings are visited (a handful per event). Blocks with a backslash, and
+ * anything unusual at array level (a non-object element, the array's end), go back to the scalar
+ * state machine at an exact state. Returns where it stopped.
+ */
+size_t JsonEventScanner::scanFast(const char* buf, size_t pos, size_t to, std::vector<Span>& events) {
+    while (to - pos >= 64) {
+        __m128i v[4];
+        for (int k = 0; k < 4; ++k)
+            v[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(buf + pos + 16 * static_cast<size_t>(k)));
+        if (maskOf(v, '\\'))
+            return pos;
+        const uint64_t quotes = maskOf(v, '"');
+        const uint64_t open = maskOfCaseless(v, '{');
+        const uint64_t close = maskOfCaseless(v, '}');
+        const uint64_t blank = maskOfSpace(v) | maskOf(v, ',');
+        const bool carryIn = m_inString;
+        const uint64_t inString = prefixXor(quotes) ^ (carryIn ? ~uint64_t(0) : 0);
+        // Bytes that must not appear between events (outside strings): values, colons, closing quotes.
+        const uint64_t stray = ~(open | close | blank) & ~inString;
+        uint32_t depth = m_depth;
+        bool inEvent = m_inEvent;
+        size_t eventStart = m_eventStart;
+        unsigned zeroFrom = inEvent ? 64u : 0u;
+        auto bail = [&](unsigned at) {
+            m_depth = depth;
+            m_inEvent = inEvent;
+            m_eventStart = eventStart;
+            m_inString = at == 0 ? carryIn : false;
+            return pos + at;
+        };
+        for (uint64_t bits = (open | close) & ~inString; bits; bits &= bits - 1) {
+            const auto i = static_cast<unsigned>(__builtin_ctzll(bits));
+            const bool isOpen = (open >> i) & 1;
+            if (depth == 0) {
+                if (stray & rangeMask(zeroFrom, i))
+                    return bail(zeroFrom);
+                if (buf[pos + i] != '{')
+                    return bail(i);
+                eventStart = pos + i;
+                inEvent = true;
+                m_eventIsObject = true;
+                depth = 1;
+            } else if (isOpen) {
+                ++depth;
+            } else if (--depth == 0) {
+                events.emplace_back(eventStart, pos + i + 1);
+                inEvent = false;
+                zeroFrom = i + 1;
+            }
+        }
+        if (depth == 0 && (stray & rangeMask(zeroFrom, 64)))
+            return bail(zeroFrom);
+        m_depth = depth;
+        m_inEvent = inEvent;
+        m_eventStart = eventStart;
+        m_inString = inString >> 63;
+        pos += 64;
+    }
+    return pos;
+}
+#else
+size_t JsonEventScanner::scanFast(const char*, size_t pos, size_t, std::vector<Span>&) {
+    return pos;
+}
+#endif
 
 } // namespace ws

@@ -65,6 +65,8 @@ private:
     };
 
     void fail(const std::string& why, uint64_t at);
+    void scanScalar(const char* buf, size_t from, size_t to, std::vector<Span>& events, uint64_t absBase);
+    size_t scanFast(const char* buf, size_t pos, size_t to, std::vector<Span>& events);
     // Skips a string body starting after the opening quote; returns position after the closing
     // quote or `to` when the string continues past the block. Appends to *capture if non-null.
     size_t skipString(const char* buf, size_t pos, size_t to, std::string* capture);

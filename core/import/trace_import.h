@@ -3,9 +3,12 @@
 #include "model/import_report.h"
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ws {
 
@@ -42,6 +45,8 @@ struct ImportResult {
     std::shared_ptr<const Session> session; // null when the file could not be imported at all
     std::string error;                      // why session is null (human-readable, one sentence)
     bool cancelled = false;
+    std::vector<std::pair<std::string, double>> timings; // seconds per import phase (benchmarks)
+    uint64_t textBytes = 0;                               // size of the (decompressed) text read
 };
 
 // Imports any supported trace file. Problems inside a readable file go to the session's

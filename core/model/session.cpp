@@ -2,6 +2,10 @@
 
 #include "import/input_stream.h"
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
 namespace ws {
 
 const SourceFrame* Session::frameForName(StringId name) const {
@@ -23,6 +27,7 @@ size_t Session::memoryBytes() const {
     for (const CounterSeries& c : m_counters)
         bytes += sizeof(c) + c.ts.capacity() * sizeof(int64_t) + c.value.capacity() * sizeof(double);
     bytes += m_flows.capacity() * sizeof(Flow) + m_memoryEvents.capacity() * sizeof(MemoryEvent);
+    bytes += m_flowsByEnd.capacity() * sizeof(uint32_t);
     bytes += m_processes.capacity() * sizeof(ProcessInfo) + m_categories.capacity() * sizeof(Category);
     bytes += m_frames.size() * (sizeof(SourceFrame) + 32);
     for (const auto& [k, v] : m_metadata)
@@ -40,8 +45,35 @@ std::string Session::eventJsonAt(uint64_t argRef) const {
     if (argRef == Track::kNoArgs || m_sourcePath.empty())
         return {};
     InputStream in;
-    if (!in.open(m_sourcePath) || !in.skip(argRef))
+    if (!in.open(m_sourcePath))
         return {};
+    if (!in.canCheckpoint()) {
+        if (!in.skip(argRef))
+            return {};
+    } else {
+        constexpr uint64_t kEvery = 32u << 20; // text bytes between checkpoints (~40 KB each)
+        std::shared_ptr<const InputStream::Checkpoint> start;
+        {
+            std::lock_guard lock(m_checkpointMutex);
+            auto it = m_checkpoints.upper_bound(argRef);
+            if (it != m_checkpoints.begin())
+                start = std::prev(it)->second;
+        }
+        if (start && !in.restore(*start))
+            return {};
+        while (in.textPosition() < argRef) {
+            const uint64_t boundary = (in.textPosition() / kEvery + 1) * kEvery;
+            const uint64_t to = std::min(argRef, boundary);
+            if (!in.skip(to - in.textPosition()))
+                return {};
+            if (to == boundary) {
+                auto cp = in.checkpoint();
+                std::lock_guard lock(m_checkpointMutex);
+                if (cp)
+                    m_checkpoints.emplace(boundary, std::move(cp));
+            }
+        }
+    }
     // Copy one balanced object, honouring strings.
     std::string out;
     int depth = 0;
@@ -75,6 +107,101 @@ std::string Session::eventJsonAt(uint64_t argRef) const {
         if (out.size() > (64u << 20))
             return {};
     }
+}
+
+std::vector<std::pair<std::string, std::string>> Session::args(const Track& track, size_t slice) const {
+    std::vector<std::pair<std::string, std::string>> out;
+    const std::string text = eventJson(track, slice);
+    if (text.empty())
+        return out;
+    // ordered_json keeps the writer's key order.
+    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+        return out;
+    auto it = j.find("args");
+    if (it == j.end() || !it->is_object())
+        return out;
+    for (const auto& [key, value] : it->items())
+        out.emplace_back(key, value.is_string() ? value.get<std::string>()
+                                                : value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    return out;
+}
+
+std::vector<uint32_t> Session::flowsOf(uint32_t track, uint32_t slice) const {
+    // m_flowsByEnd holds 2 * flows entries: k < flows means "from" end of flow k, else "to" end.
+    const uint64_t key = (uint64_t(track) << 32) | slice;
+    const size_t n = m_flows.size();
+    auto endKey = [&](uint32_t e) {
+        const Flow& f = m_flows[e < n ? e : e - n];
+        return e < n ? (uint64_t(f.fromTrack) << 32 | f.fromSlice) : (uint64_t(f.toTrack) << 32 | f.toSlice);
+    };
+    auto it = std::lower_bound(m_flowsByEnd.begin(), m_flowsByEnd.end(), key,
+                               [&](uint32_t e, uint64_t k) { return endKey(e) < k; });
+    std::vector<uint32_t> out;
+    for (; it != m_flowsByEnd.end() && endKey(*it) == key; ++it)
+        out.push_back(*it < n ? *it : static_cast<uint32_t>(*it - n));
+    return out;
+}
+
+std::vector<uint32_t> Session::ancestors(const Track& t, uint32_t slice) const {
+    std::vector<uint32_t> out;
+    if (slice >= t.sliceCount())
+        return out;
+    const uint32_t row = t.rowOf(slice);
+    const int64_t ts = t.start[slice];
+    const int64_t end = t.end(slice);
+    // Rows of one lane are consecutive: walk up from depth-1 to 0.
+    for (uint32_t r = row; r-- > 0 && t.rowLane[r] == t.rowLane[row];) {
+        auto first = t.start.begin() + t.rowBegin[r];
+        auto last = t.start.begin() + t.rowBegin[r + 1];
+        auto it = std::upper_bound(first, last, ts);
+        if (it == first)
+            break;
+        const auto p = static_cast<uint32_t>(it - t.start.begin() - 1);
+        if (t.end(p) < end)
+            break;
+        out.push_back(p);
+    }
+    std::reverse(out.begin(), out.end());
+    return out;
+}
+
+std::vector<StackFrameText> Session::callStack(const Track& t, uint32_t slice) const {
+    std::vector<StackFrameText> frames;
+    const std::string text = eventJson(t, slice);
+    if (text.empty())
+        return frames;
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.contains("args") || !j["args"].is_object())
+        return frames;
+    const auto& args = j["args"];
+    auto it = args.find("Call stack");
+    if (it == args.end() || !it->is_string())
+        return frames;
+    const std::string stack = it->get<std::string>();
+    size_t pos = 0;
+    while (pos <= stack.size()) {
+        size_t next = stack.find(';', pos);
+        if (next == std::string::npos)
+            next = stack.size();
+        std::string entry = stack.substr(pos, next - pos);
+        pos = next + 1;
+        if (entry.empty())
+            continue;
+        StackFrameText f;
+        f.function = entry;
+        // "<file>(<line>): <func>"
+        const size_t close = entry.find("): ");
+        const size_t open = close == std::string::npos ? close : entry.rfind('(', close);
+        if (open != std::string::npos && open > 0 && close > open + 1 &&
+            entry.find_first_not_of("0123456789", open + 1) == close) {
+            f.file = entry.substr(0, open);
+            f.line = std::stoi(entry.substr(open + 1, close - open - 1));
+            f.function = entry.substr(close + 3);
+        }
+        frames.push_back(std::move(f));
+    }
+    return frames;
 }
 
 std::string Session::processLabel(const ProcessInfo& p) const {

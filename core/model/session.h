@@ -1,5 +1,6 @@
 #pragma once
 
+#include "import/input_stream.h"
 #include "import/trace_import.h"
 #include "model/counter_series.h"
 #include "model/device_info.h"
@@ -13,6 +14,7 @@
 #include "model/track.h"
 
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -53,6 +55,9 @@ public:
     EventKind kindOf(const Track& t, size_t slice) const { return m_categories[t.category[slice]].kind; }
     const std::vector<CounterSeries>& counters() const { return m_counters; }
     const std::vector<Flow>& flows() const { return m_flows; }
+    // Indices into flows() of the flows starting or ending at this slice (e.g. select a kernel,
+    // find its launch). O(log flows).
+    std::vector<uint32_t> flowsOf(uint32_t track, uint32_t slice) const;
     const std::vector<MemoryEvent>& memoryEvents() const { return m_memoryEvents; }
     const std::vector<DeviceInfo>& devices() const { return m_devices; }
     const std::optional<DistributedInfo>& distributedInfo() const { return m_distributed; }
@@ -75,6 +80,15 @@ public:
     // the source file; empty if the source is gone or changed.
     std::string eventJson(const Track& track, size_t slice) const;
     std::string eventJsonAt(uint64_t argRef) const;
+    // The slice's `args` as (key, value) pairs in file order, for a details pane: strings are
+    // unquoted, everything else is compact JSON text. Empty if the event has none.
+    std::vector<std::pair<std::string, std::string>> args(const Track& track, size_t slice) const;
+
+    // Enclosing slices of `slice` in its lane, outermost first (the stack a slice sits in; with
+    // python_function slices this is the Python call stack, see frameForName). O(depth log n).
+    std::vector<uint32_t> ancestors(const Track& track, uint32_t slice) const;
+    // The slice's `Call stack` argument split into frames, innermost first; empty if none.
+    std::vector<StackFrameText> callStack(const Track& track, uint32_t slice) const;
 
     // Human-readable labels for summaries and the track tree.
     std::string processLabel(const ProcessInfo& p) const;
@@ -92,6 +106,7 @@ private:
     std::vector<Category> m_categories;
     std::vector<CounterSeries> m_counters;
     std::vector<Flow> m_flows;
+    std::vector<uint32_t> m_flowsByEnd; // flow indices sorted by (track, slice) of from, then of to
     std::vector<MemoryEvent> m_memoryEvents;
     std::vector<DeviceInfo> m_devices;
     std::optional<DistributedInfo> m_distributed;
@@ -100,6 +115,10 @@ private:
     std::string m_displayTimeUnit;
     std::unordered_map<StringId, SourceFrame> m_frames;
     uint64_t m_sourceEventCount = 0;
+    // Decoder checkpoints of a gzip source by text position, made by eventJsonAt as it inflates,
+    // so looking up a late event again does not inflate from the start (a cache, hence mutable).
+    mutable std::mutex m_checkpointMutex;
+    mutable std::map<uint64_t, std::shared_ptr<const InputStream::Checkpoint>> m_checkpoints;
     int64_t m_startNs = 0;
     int64_t m_endNs = 0;
 };

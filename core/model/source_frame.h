@@ -3,6 +3,7 @@
 #include "model/string_table.h"
 
 #include <cstdint>
+#include <string>
 
 namespace ws {
 
@@ -15,6 +16,13 @@ struct SourceFrame {
     StringId file = kEmptyString;
     int32_t line = 0;
     StringId function = kEmptyString;
+};
+
+/* One frame of a `Call stack` argument (legacy TorchScript/with_stack ops), decoded on demand. */
+struct StackFrameText {
+    std::string file;
+    int32_t line = 0;
+    std::string function; // or the whole entry when it is not "<file>(<line>): <func>"
 };
 
 } // namespace ws

@@ -3,10 +3,12 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <map>
 #include <numeric>
+#include <queue>
 #include <thread>
 
 namespace ws {
@@ -69,7 +71,7 @@ uint32_t TraceBuilder::trackFor(const IdValue& pid, const IdValue& tid, uint8_t 
     t.process = processFor(pid);
     t.tid = tid;
     switch (kind) {
-    case 2: t.kind = Track::Kind::Async; break;
+    case ChunkResult::kAsync: t.kind = Track::Kind::Async; break;
     case ChunkResult::kProcessInstants: t.kind = Track::Kind::ProcessInstants; break;
     case ChunkResult::kGlobalInstants: t.kind = Track::Kind::GlobalInstants; break;
     default: t.kind = Track::Kind::Thread; break;
@@ -321,7 +323,7 @@ void TraceBuilder::pairAsync() {
         IdValue tid;
         tid.isString = true;
         tid.string = first.category;
-        const uint32_t trackIdx = trackFor(s.m_processes[first.process].pid, tid, 2);
+        const uint32_t trackIdx = trackFor(s.m_processes[first.process].pid, tid, ChunkResult::kAsync);
         Track& t = s.m_tracks[trackIdx];
         if (t.name == kEmptyString)
             t.name = s.m_strings.intern("async " + std::string(s.m_strings.str(first.category)));
@@ -377,14 +379,21 @@ static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled) {
             return t.start[a] < t.start[b];
         return t.dur[a] > t.dur[b];
     });
-    std::vector<std::vector<int64_t>> laneStacks; // end times of open slices per lane
-    std::vector<uint16_t> laneMaxDepth;
-    std::vector<uint16_t> lane(n), depth(n);
+    // The first kNestedLanes lanes nest (a stack of open end times each); if all of them are
+    // blocked, the slice goes to a flat overflow lane (depth 0 only) chosen by interval
+    // partitioning with a min-heap of lane end times, so even pathological overlap stays
+    // O(n log n) instead of O(n * lanes).
+    constexpr size_t kNestedLanes = 32;
+    std::vector<std::vector<int64_t>> laneStacks;
+    std::vector<uint32_t> laneMaxDepth;
+    std::priority_queue<std::pair<int64_t, uint32_t>, std::vector<std::pair<int64_t, uint32_t>>, std::greater<>> flat;
+    std::vector<uint32_t> lane(n), depth(n);
     for (uint32_t idx : order) {
         const int64_t s = t.start[idx];
         const int64_t e = s + t.dur[idx];
         size_t l = 0;
-        for (;; ++l) {
+        bool placed = false;
+        for (; l < kNestedLanes; ++l) {
             if (l == laneStacks.size()) {
                 laneStacks.emplace_back();
                 laneMaxDepth.push_back(0);
@@ -392,30 +401,45 @@ static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled) {
             auto& st = laneStacks[l];
             while (!st.empty() && st.back() <= s)
                 st.pop_back();
-            if (st.empty() || e <= st.back())
+            if (st.empty() || e <= st.back()) {
+                placed = true;
                 break;
+            }
         }
         if (l > 0)
             ++spilled;
-        auto& st = laneStacks[l];
-        const size_t d = std::min<size_t>(st.size(), 0xfffe);
-        lane[idx] = static_cast<uint16_t>(std::min<size_t>(l, 0xfffe));
-        depth[idx] = static_cast<uint16_t>(d);
-        laneMaxDepth[l] = std::max<uint16_t>(laneMaxDepth[l], static_cast<uint16_t>(d));
-        st.push_back(e);
+        if (placed) {
+            auto& st = laneStacks[l];
+            lane[idx] = static_cast<uint32_t>(l);
+            depth[idx] = static_cast<uint32_t>(st.size());
+            laneMaxDepth[l] = std::max(laneMaxDepth[l], depth[idx]);
+            st.push_back(e);
+            continue;
+        }
+        if (!flat.empty() && flat.top().first <= s) {
+            l = flat.top().second;
+            flat.pop();
+        } else {
+            l = laneStacks.size();
+            laneStacks.emplace_back();
+            laneMaxDepth.push_back(0);
+        }
+        flat.emplace(std::max(e, s + 1), static_cast<uint32_t>(l)); // zero-length slices still take their spot
+        lane[idx] = static_cast<uint32_t>(l);
+        depth[idx] = 0;
     }
     const size_t lanes = laneStacks.size();
     std::vector<uint32_t> laneBase(lanes + 1, 0);
     for (size_t l = 0; l < lanes; ++l)
         laneBase[l + 1] = laneBase[l] + laneMaxDepth[l] + 1u;
     const uint32_t rows = laneBase[lanes];
-    t.laneCount = static_cast<uint16_t>(lanes);
+    t.laneCount = static_cast<uint32_t>(lanes);
     t.rowDepth.assign(rows, 0);
     t.rowLane.assign(rows, 0);
     for (size_t l = 0; l < lanes; ++l)
         for (uint32_t d = 0; d <= laneMaxDepth[l]; ++d) {
-            t.rowDepth[laneBase[l] + d] = static_cast<uint16_t>(d);
-            t.rowLane[laneBase[l] + d] = static_cast<uint16_t>(l);
+            t.rowDepth[laneBase[l] + d] = d;
+            t.rowLane[laneBase[l] + d] = static_cast<uint32_t>(l);
         }
     // Counting sort by row keeps the (start, end desc) order within each row.
     t.rowBegin.assign(rows + 1, 0);
@@ -457,6 +481,11 @@ static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled) {
     shrink(t.names);
     shrink(t.category);
     shrink(t.argRef);
+    shrink(t.correlation);
+    shrink(t.externalId);
+    shrink(t.bytes);
+    shrink(t.blocksPerSm);
+    shrink(t.occupancy);
     shrink(t.instantTs);
     shrink(t.instantNames);
     shrink(t.instantCategory);
@@ -503,12 +532,13 @@ void TraceBuilder::finalizeTracks(unsigned threads) {
                      [](const MemoryEvent& a, const MemoryEvent& b) { return a.ts < b.ts; });
 }
 
-void TraceBuilder::bindFlows() {
+void TraceBuilder::bindFlows(unsigned threads) {
     Session& s = *m_session;
     if (m_flows.empty())
         return;
     const int64_t base = s.m_baseTimeNs.value_or(0);
-    std::stable_sort(m_flows.begin(), m_flows.end(), [](const PendingFlow& a, const PendingFlow& b) {
+    // seq breaks every tie, so a plain sort is deterministic.
+    std::sort(m_flows.begin(), m_flows.end(), [](const PendingFlow& a, const PendingFlow& b) {
         if (a.category != b.category)
             return a.category < b.category;
         if (a.idIsString != b.idIsString)
@@ -522,6 +552,26 @@ void TraceBuilder::bindFlows() {
             return a.ph == 's';
         return a.seq < b.seq;
     });
+    // Binding each end to its slice is independent per end: spread it over the threads.
+    std::vector<uint32_t> bound(m_flows.size());
+    {
+        std::atomic<size_t> next{0};
+        constexpr size_t kBatch = 4096;
+        auto work = [&] {
+            for (size_t b = next.fetch_add(kBatch); b < m_flows.size(); b = next.fetch_add(kBatch))
+                for (size_t k = b; k < std::min(b + kBatch, m_flows.size()); ++k) {
+                    const PendingFlow& f = m_flows[k];
+                    const Track& t = s.m_tracks[f.track];
+                    bound[k] = f.bindEnclosing ? t.enclosingSlice(f.ts + base) : t.nextSliceStartingAt(f.ts + base);
+                }
+        };
+        std::vector<std::thread> pool;
+        for (unsigned i = 1; i < std::max(1u, threads); ++i)
+            pool.emplace_back(work);
+        work();
+        for (auto& th : pool)
+            th.join();
+    }
     uint64_t unbound = 0, noStart = 0;
     std::string unboundExample;
     size_t i = 0;
@@ -533,9 +583,7 @@ void TraceBuilder::bindFlows() {
         uint32_t fromTrack = Track::kNoId, fromSlice = Track::kNoId;
         for (size_t k = i; k < j; ++k) {
             const PendingFlow& f = m_flows[k];
-            const Track& t = s.m_tracks[f.track];
-            const int64_t ts = f.ts + base;
-            const uint32_t slice = f.bindEnclosing ? t.enclosingSlice(ts) : t.nextSliceStartingAt(ts);
+            const uint32_t slice = bound[k];
             if (slice == Track::kNoId) {
                 ++unbound;
                 if (unboundExample.empty())
@@ -567,6 +615,15 @@ void TraceBuilder::bindFlows() {
         s.m_report.add("flow ends without a matching start (dropped)", {}, noStart);
     m_flows.clear();
     m_flows.shrink_to_fit();
+    const auto n = static_cast<uint32_t>(s.m_flows.size());
+    s.m_flowsByEnd.resize(size_t(n) * 2);
+    std::iota(s.m_flowsByEnd.begin(), s.m_flowsByEnd.end(), 0u);
+    auto endKey = [&](uint32_t e) {
+        const Flow& f = s.m_flows[e < n ? e : e - n];
+        return e < n ? (uint64_t(f.fromTrack) << 32 | f.fromSlice) : (uint64_t(f.toTrack) << 32 | f.toSlice);
+    };
+    std::sort(s.m_flowsByEnd.begin(), s.m_flowsByEnd.end(),
+              [&](uint32_t a, uint32_t b) { return endKey(a) != endKey(b) ? endKey(a) < endKey(b) : a < b; });
 }
 
 void TraceBuilder::parseTopLevel() {
@@ -662,11 +719,17 @@ void TraceBuilder::buildFrames() {
 
 std::shared_ptr<Session> TraceBuilder::finish(unsigned threads) {
     Session& s = *m_session;
+    auto t0 = std::chrono::steady_clock::now();
+    auto lap = [&](const char* what) {
+        const auto now = std::chrono::steady_clock::now();
+        m_timings.emplace_back(std::string("finish: ") + what, std::chrono::duration<double>(now - t0).count());
+        t0 = now;
+    };
     parseTopLevel();
     applyMetadata();
     pairBeginEnd();
     pairAsync();
-
+    lap("pairing");
     // A process is a GPU device when Kineto labels it "GPU n" or it holds GPU activity.
     std::vector<bool> gpuProcess(s.m_processes.size(), false);
     for (size_t p = 0; p < s.m_processes.size(); ++p) {
@@ -706,9 +769,13 @@ std::shared_ptr<Session> TraceBuilder::finish(unsigned threads) {
             info.deviceId = static_cast<int>(info.pid.number);
     }
 
+    lap("gpu marks");
     finalizeTracks(threads);
-    bindFlows();
+    lap("tracks");
+    bindFlows(threads);
+    lap("flows");
     buildFrames();
+    lap("frames");
 
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (const Track& t : s.m_tracks) {
@@ -736,6 +803,16 @@ std::shared_ptr<Session> TraceBuilder::finish(unsigned threads) {
         s.m_startNs = lo;
         s.m_endNs = hi;
     }
+    // Growth slack of the session-wide tables is pure waste once the session is immutable.
+    s.m_memoryEvents.shrink_to_fit();
+    s.m_flows.shrink_to_fit();
+    s.m_processes.shrink_to_fit();
+    s.m_categories.shrink_to_fit();
+    for (CounterSeries& c : s.m_counters) {
+        c.ts.shrink_to_fit();
+        c.value.shrink_to_fit();
+    }
+    lap("extent");
     return std::shared_ptr<Session>(m_session.release());
 }
 

@@ -30,6 +30,8 @@ public:
     ImportReport& report();
 
     std::shared_ptr<Session> finish(unsigned threads);
+    // Seconds spent in each phase of finish() (for bench-import).
+    const std::vector<std::pair<std::string, double>>& timings() const { return m_timings; }
 
 private:
     struct TrackKey {
@@ -80,9 +82,6 @@ private:
         char ph;
         bool idIsString;
     };
-    struct PendingMeta {
-        ChunkResult::Meta meta; // ids already global
-    };
 
     uint32_t processFor(const IdValue& pid);
     uint32_t trackFor(const IdValue& pid, const IdValue& tid, uint8_t kind);
@@ -94,7 +93,7 @@ private:
     void pairBeginEnd();
     void pairAsync();
     void finalizeTracks(unsigned threads);
-    void bindFlows();
+    void bindFlows(unsigned threads);
     void parseTopLevel();
     void buildFrames();
 
@@ -109,6 +108,7 @@ private:
     std::vector<PendingAsync> m_asyncs;
     std::vector<ChunkResult::Meta> m_metas;
     std::vector<std::pair<std::string, std::string>> m_members;
+    std::vector<std::pair<std::string, double>> m_timings;
     int64_t m_minTs = INT64_MAX;
     int64_t m_maxTs = INT64_MIN;
 };

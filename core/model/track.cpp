@@ -11,7 +11,7 @@ uint32_t Track::rowOf(size_t i) const {
 
 uint32_t Track::enclosingSlice(int64_t ts) const {
     uint32_t best = kNoId;
-    uint16_t bestDepth = 0;
+    uint32_t bestDepth = 0;
     for (size_t r = 0; r + 1 < rowBegin.size(); ++r) {
         auto first = start.begin() + rowBegin[r];
         auto last = start.begin() + rowBegin[r + 1];

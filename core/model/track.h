@@ -20,7 +20,8 @@ namespace ws {
  * partially overlaps the open slice of lane 0 (which proper nesting forbids) spills into lane 1,
  * 2, ... so nothing is dropped. Row r = laneRowBase[lane] + depth. The columns are then ordered by
  * (row, start): the slices of row r are the index range [rowBegin[r], rowBegin[r+1]), sorted by
- * start and non-overlapping, so the timeline finds the visible window of a row with two
+ * start and non-overlapping (lanes from the 33rd on are flat overflow rows for pathological
+ * overlap), so the timeline finds the visible window of a row with two
  * lower_bound calls (O(log n)) and the parent of a slice is the last slice of row r-1 (same lane)
  * starting at or before it. rowDepth/rowLane give each row's depth and lane.
  *
@@ -58,9 +59,9 @@ struct Track {
 
     // rows (valid after finalize)
     std::vector<uint32_t> rowBegin; // rows + 1 entries
-    std::vector<uint16_t> rowDepth;
-    std::vector<uint16_t> rowLane;
-    uint16_t laneCount = 0;
+    std::vector<uint32_t> rowDepth;
+    std::vector<uint32_t> rowLane;
+    uint32_t laneCount = 0;
 
     // instants
     std::vector<int64_t> instantTs;

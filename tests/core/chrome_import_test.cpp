@@ -2,6 +2,8 @@
 #include "analysis/trace_summary.h"
 #include "test_util.h"
 
+#include <chrono>
+
 using namespace ws;
 using ws::test::findTrack;
 using ws::test::importText;
@@ -69,12 +71,20 @@ TEST(ChromeImport, KinetoBasics) {
     const Flow& f = s.flows()[0];
     EXPECT_EQ(s.str(s.tracks()[f.fromTrack].names[f.fromSlice]), "cudaLaunchKernel");
     EXPECT_EQ(s.str(s.tracks()[f.toTrack].names[f.toSlice]), "gemm");
+    EXPECT_EQ(s.flowsOf(f.toTrack, f.toSlice), std::vector<uint32_t>{0});
+    EXPECT_EQ(s.flowsOf(f.fromTrack, f.fromSlice), std::vector<uint32_t>{0});
+    EXPECT_TRUE(s.flowsOf(f.toTrack, f.toSlice + 1).empty());
     ASSERT_EQ(s.memoryEvents().size(), 1u);
     EXPECT_EQ(s.memoryEvents()[0].totalReserved, 4096);
 
     // Lazily decoded args: the event text comes back from the source.
     const std::string json = s.eventJson(*cpu, mm);
     EXPECT_NE(json.find("\"External id\": 2"), std::string::npos) << json;
+    const auto gemmArgs = s.args(*findTrack(s, "stream 7"), 0);
+    ASSERT_GE(gemmArgs.size(), 6u);
+    EXPECT_EQ(gemmArgs[0], (std::pair<std::string, std::string>("External id", "2")));
+    EXPECT_EQ(gemmArgs[4].first, "blocks per SM");
+    EXPECT_EQ(gemmArgs[4].second, "0.5");
 
     const TraceSummary sum = summarizeSession(s);
     EXPECT_EQ(sum.kernelCount, 1u);
@@ -181,4 +191,50 @@ TEST(ChromeImport, PythonFramesFromFunctionNames) {
     EXPECT_EQ(f->line, 42);
     EXPECT_EQ(s.str(f->function), "forward");
     EXPECT_FALSE(s.frameForName(t.names[t.rowBegin[1]]));
+}
+
+TEST(ChromeImport, AncestorsAndCallStack) {
+    ImportResult r = importText(R"J({"traceEvents":[
+      {"ph":"X","cat":"python_function","name":"train.py(10): main","pid":1,"tid":1,"ts":0,"dur":100},
+      {"ph":"X","cat":"python_function","name":"model.py(42): forward","pid":1,"tid":1,"ts":10,"dur":50},
+      {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":20,"dur":5,
+       "args":{"Call stack":"model.py(42): forward;train.py(10): main;<built-in>"}},
+      {"ph":"X","cat":"cpu_op","name":"later","pid":1,"tid":1,"ts":70,"dur":5}
+    ]})J");
+    ASSERT_TRUE(r.session) << r.error;
+    const Session& s = *r.session;
+    const Track& t = s.tracks()[0];
+    const uint32_t mm = t.rowBegin[2];
+    ASSERT_EQ(s.str(t.names[mm]), "aten::mm");
+    const auto up = s.ancestors(t, mm);
+    ASSERT_EQ(up.size(), 2u);
+    EXPECT_EQ(s.str(t.names[up[0]]), "train.py(10): main");
+    EXPECT_EQ(s.str(t.names[up[1]]), "model.py(42): forward");
+    const auto frames = s.callStack(t, mm);
+    ASSERT_EQ(frames.size(), 3u);
+    EXPECT_EQ(frames[0].file, "model.py");
+    EXPECT_EQ(frames[0].line, 42);
+    EXPECT_EQ(frames[0].function, "forward");
+    EXPECT_EQ(frames[2].function, "<built-in>");
+    EXPECT_EQ(s.ancestors(t, t.rowBegin[1] + 1).size(), 1u); // "later" sits under main only
+}
+
+TEST(ChromeImport, PathologicalOverlapStaysFastAndKeepsEverything) {
+    // 20000 slices that all partially overlap each other: nested lanes run out and the rest go to
+    // flat overflow lanes; nothing is dropped and every row stays sorted and non-overlapping.
+    std::string text = "[";
+    const int n = 20000;
+    for (int i = 0; i < n; ++i)
+        text += std::string(i ? "," : "") + "{\"ph\":\"X\",\"name\":\"k\",\"pid\":0,\"tid\":1,\"ts\":" + std::to_string(i) +
+                ",\"dur\":" + std::to_string(n) + "}";
+    text += "]";
+    const auto t0 = std::chrono::steady_clock::now();
+    ImportResult r = importText(text);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
+    ASSERT_TRUE(r.session) << r.error;
+    const Track& t = r.session->tracks()[0];
+    EXPECT_EQ(t.sliceCount(), static_cast<size_t>(n));
+    for (size_t row = 0; row < t.rowCount(); ++row)
+        for (uint32_t i = t.rowBegin[row] + 1; i < t.rowBegin[row + 1]; ++i)
+            ASSERT_LE(t.end(i - 1), t.start[i]);
 }

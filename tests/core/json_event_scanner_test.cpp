@@ -67,3 +67,28 @@ TEST(JsonEventScanner, RejectsNonJson) {
     EXPECT_TRUE(sc.failed());
     EXPECT_NE(sc.error().find("not JSON"), std::string::npos);
 }
+
+TEST(JsonEventScanner, FastPathAgreesWithScalarPath) {
+    // Events with nested args, strings holding brackets and quotes, escapes, odd spacing and a
+    // non-object element, long enough to cross many 64-byte SIMD blocks.
+    std::string text = "{\"traceEvents\": [\n";
+    for (int i = 0; i < 400; ++i) {
+        text += "  {\"ph\": \"X\", \"name\": \"ev" + std::to_string(i) + (i % 7 == 0 ? "{[\\\"}]" : "") +
+                "\", \"args\": {\"Input Dims\": [[1, 2], [], [[3]]], \"s\": \"" + std::string(static_cast<size_t>(i % 90), 'x') +
+                (i % 11 == 0 ? "\\\\" : "") + "\"}}";
+        if (i == 200)
+            text += ", 12345, \"str]ing\"";
+        text += i + 1 < 400 ? ",\n" : "\n";
+    }
+    text += "], \"traceName\": \"t\"}";
+    JsonEventScanner scalar;
+    const auto expected = scanInPieces(text, 1, scalar);
+    ASSERT_EQ(expected.size(), 400u);
+    EXPECT_EQ(scalar.nonObjectElements(), 2u);
+    for (size_t step : {size_t(63), size_t(64), size_t(100), size_t(1000), size_t(1) << 20}) {
+        JsonEventScanner fast;
+        EXPECT_EQ(scanInPieces(text, step, fast), expected) << step;
+        EXPECT_TRUE(fast.complete());
+        EXPECT_EQ(fast.nonObjectElements(), 2u);
+    }
+}

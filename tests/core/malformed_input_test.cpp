@@ -178,3 +178,46 @@ TEST(MalformedInput, CancelStopsTheImport) {
     EXPECT_TRUE(r.cancelled);
     EXPECT_FALSE(r.session);
 }
+
+TEST(MalformedInput, NonObjectElementsBetweenEvents) {
+    ImportResult r = importText(R"J([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2}, 5, "x", null,
+                                  {"ph":"X","name":"b","pid":1,"tid":1,"ts":4,"dur":2}])J");
+    ASSERT_TRUE(r.session) << r.error;
+    EXPECT_EQ(r.session->sliceCount(), 2u);
+    EXPECT_EQ(r.session->report().count("non-object elements in the event array (skipped)"), 3u);
+}
+
+TEST(MalformedInput, RandomCorruptionNeverCrashes) {
+    // Mutation fuzzing light: flip, insert and delete bytes (structural characters, quotes,
+    // backslashes, NULs, high bytes) in a real trace and cut it at random places; every variant
+    // must give either a session or a one-sentence error.
+    const std::string full = gunzipBytes(readFile(dataPath("cuda_event_sync_trace.json.gz")));
+    ASSERT_FALSE(full.empty());
+    uint64_t state = 12345;
+    auto rnd = [&](uint64_t n) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<size_t>((state >> 33) % n);
+    };
+    const char kBytes[] = {'{', '}', '[', ']', '"', '\\', ',', ':', '\0', '\xff', '\xc3', '-', '.', 'e', '9', ' '};
+    for (int round = 0; round < 150; ++round) {
+        std::string text = full;
+        const int edits = 1 + static_cast<int>(rnd(8));
+        for (int e = 0; e < edits; ++e) {
+            const size_t at = rnd(text.size());
+            const char c = kBytes[rnd(sizeof kBytes)];
+            switch (rnd(3)) {
+            case 0: text[at] = c; break;
+            case 1: text.insert(text.begin() + static_cast<std::ptrdiff_t>(at), c); break;
+            default: text.erase(at, 1 + rnd(20)); break;
+            }
+        }
+        if (rnd(4) == 0)
+            text.resize(rnd(text.size()));
+        ImportControl c;
+        c.blockBytes = rnd(2) ? 0 : 512 + rnd(4096);
+        ImportResult r = importText(text, c, "fuzz.json");
+        EXPECT_TRUE(r.session || !r.error.empty()) << "round " << round;
+        if (r.session)
+            (void)dumpSession(*r.session);
+    }
+}
