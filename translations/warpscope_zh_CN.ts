@@ -182,10 +182,6 @@
         <translation>会话库(&amp;L)</translation>
     </message>
     <message>
-        <source>The session library is not available in this build yet</source>
-        <translation>此版本尚不提供会话库</translation>
-    </message>
-    <message>
         <source>Session &amp;Summary as JSON…</source>
         <translation>会话摘要 JSON(&amp;S)…</translation>
     </message>
@@ -306,10 +302,6 @@
         <translation>打开跟踪</translation>
     </message>
     <message>
-        <source>Traces (*.json *.json.gz *.json.zst *.gz *.zst);;All files (*)</source>
-        <translation>跟踪文件 (*.json *.json.gz *.json.zst *.gz *.zst);;所有文件 (*)</translation>
-    </message>
-    <message>
         <source>Export Session Summary</source>
         <translation>导出会话摘要</translation>
     </message>
@@ -352,6 +344,22 @@
     <message>
         <source>&amp;Collapse All Groups</source>
         <translation>折叠所有分组(&amp;C)</translation>
+    </message>
+    <message>
+        <source>%1 is open, but it could not be stored in the session library: %2</source>
+        <translation>%1 已打开，但无法存入会话库：%2</translation>
+    </message>
+    <message>
+        <source>Stored sessions: open, rename, delete, export, import</source>
+        <translation>已存储的会话：打开、重命名、删除、导出、导入</translation>
+    </message>
+    <message>
+        <source>Opened %1 from the session library in %2 ms</source>
+        <translation>已从会话库打开 %1，用时 %2 毫秒</translation>
+    </message>
+    <message>
+        <source>Traces and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.warpscope);;All files (*)</source>
+        <translation>跟踪与会话 (*.json *.json.gz *.json.zst *.gz *.zst *.warpscope);;所有文件 (*)</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 #include "session_loader.h"
 
 #include "import/trace_import.h"
+#include "store/session_library.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -13,6 +14,8 @@ SessionLoader::SessionLoader(QObject* parent) : QObject(parent) {}
 SessionLoader::~SessionLoader() {
     m_cancel = true;
     joinWorker();
+    for (std::thread& t : m_storing)
+        t.join();
 }
 
 void SessionLoader::joinWorker() {
@@ -23,10 +26,13 @@ void SessionLoader::joinWorker() {
 bool SessionLoader::load(const QString& path) {
     if (m_busy)
         return false;
-    joinWorker(); // the previous worker has delivered its result; reap it
+    // The previous worker has delivered its session but may still be storing it: let it finish on
+    // its own instead of blocking the GUI thread here.
+    if (m_worker.joinable())
+        m_storing.push_back(std::move(m_worker));
     m_busy = true;
     m_cancel = false;
-    m_worker = std::thread([this, path] {
+    m_worker = std::thread([this, path, libraryDir = m_libraryDir] {
         QElapsedTimer timer;
         timer.start();
         int lastPermille = -1;
@@ -40,7 +46,18 @@ bool SessionLoader::load(const QString& path) {
             QMetaObject::invokeMethod(this, [this, permille] { emit progressChanged(permille); },
                                       Qt::QueuedConnection);
         };
-        ImportResult result = importTraceFile(QFile::encodeName(path).toStdString(), control);
+        const std::string file = QFile::encodeName(path).toStdString();
+        const SessionLibrary library(QFile::encodeName(libraryDir).toStdString());
+        SessionLibrary::OpenResult result;
+        if (!libraryDir.isEmpty())
+            result = library.openStored(file);
+        const bool mustStore = !libraryDir.isEmpty() && !result.session && result.error.empty();
+        if (!result.session && result.error.empty()) {
+            ImportResult imported = importTraceFile(file, control);
+            result.session = std::move(imported.session);
+            result.error = std::move(imported.error);
+            result.cancelled = imported.cancelled;
+        }
         if (result.cancelled) {
             QMetaObject::invokeMethod(this, [this, path] {
                 m_busy = false;
@@ -61,10 +78,25 @@ bool SessionLoader::load(const QString& path) {
         loadedSession->summary = summarizeSession(*result.session);
         loadedSession->session = std::move(result.session);
         loadedSession->elapsedMs = timer.elapsed();
+        loadedSession->storedPath = QFile::decodeName(result.sessionPath.c_str());
+        loadedSession->fromLibrary = result.fromLibrary;
+        const std::shared_ptr<const Session> session = loadedSession->session;
         QMetaObject::invokeMethod(this, [this, s = std::shared_ptr<const LoadedSession>(loadedSession)] {
             m_busy = false;
             emit loaded(s);
         }, Qt::QueuedConnection);
+        if (!mustStore)
+            return;
+        std::string error;
+        if (auto stored = library.store(*session, file, &error, &m_cancel)) {
+            const QString storedPath = QFile::decodeName(stored->c_str());
+            QMetaObject::invokeMethod(this, [this, path, storedPath] { emit this->stored(path, storedPath); },
+                                      Qt::QueuedConnection);
+        } else if (!m_cancel) {
+            const QString message = QString::fromStdString(error);
+            QMetaObject::invokeMethod(this, [this, path, message] { emit storeFailed(path, message); },
+                                      Qt::QueuedConnection);
+        }
     });
     return true;
 }

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <memory>
 #include <thread>
+#include <vector>
 
 namespace ws {
 
@@ -19,12 +20,17 @@ struct LoadedSession {
     std::shared_ptr<const Session> session;
     TraceSummary summary;
     qint64 elapsedMs = 0;
+    QString storedPath;        // the library's session file, when it was reopened from there
+    bool fromLibrary = false; // reopened from the library instead of imported again
 };
 
 /*
  * SessionLoader imports one file at a time on a worker thread and reports back on the GUI thread.
  * Core's plain callback/atomic-flag progress and cancellation are bridged to signals here, so core
- * stays Qt-free. Destroying the loader cancels and joins the worker; no signal arrives after that.
+ * stays Qt-free. With a library directory, a trace seen before reopens its stored session; a new
+ * one is shown as soon as it is imported and stored in the library afterwards, on the same worker,
+ * while the next file may already load. Destroying the loader cancels and joins every worker; no
+ * signal arrives after that.
  */
 class SessionLoader : public QObject {
     Q_OBJECT
@@ -33,6 +39,9 @@ public:
     ~SessionLoader() override;
 
     bool isBusy() const { return m_busy; }
+    // With a library directory, traces go through the session library: imported once and stored,
+    // then reopened from the stored session. Empty: import only.
+    void setLibraryDirectory(const QString& dir) { m_libraryDir = dir; }
     // Starts loading; returns false (and does nothing) while another load is running.
     bool load(const QString& path);
     void cancel();
@@ -42,13 +51,19 @@ signals:
     void loaded(std::shared_ptr<const ws::LoadedSession> session);
     void failed(const QString& path, const QString& message);
     void cancelled(const QString& path);
+    // After `loaded` for an imported trace: where the library stored it, or why it could not.
+    void stored(const QString& path, const QString& sessionPath);
+    void storeFailed(const QString& path, const QString& message);
 
 private:
     void joinWorker();
 
     std::thread m_worker;
+    // Workers that delivered their session and are still storing it; joined on destruction.
+    std::vector<std::thread> m_storing;
     std::atomic<bool> m_cancel{false};
     bool m_busy = false;
+    QString m_libraryDir;
 };
 
 } // namespace ws

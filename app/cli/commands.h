@@ -8,6 +8,7 @@ namespace ws::cli {
 // One function per subcommand; args exclude the program and subcommand names. Each returns an
 // exit code (cli_args.h) and prints its own usage errors to stderr.
 int runSummary(const std::vector<std::string>& args);
+int runImport(const std::vector<std::string>& args);
 int runBenchImport(const std::vector<std::string>& args);
 int runDump(const std::vector<std::string>& args);
 

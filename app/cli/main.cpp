@@ -20,6 +20,8 @@ struct Command {
 const Command kCommands[] = {
     {"summary", "summary FILE [--json] [--tracks]   headline numbers of a trace or session",
      ws::cli::runSummary},
+    {"import", "import FILE -o OUT.warpscope [--name NAME]   store a trace as a Warpscope session",
+     ws::cli::runImport},
     {"bench-import", "bench-import FILE [--repeat N]   time an import: wall, MB/s, peak RSS, bytes/event",
      ws::cli::runBenchImport},
     {"dump", "dump FILE [--slices N]   the imported model as stable text (golden-test format)", ws::cli::runDump},

@@ -11,6 +11,7 @@
 #include "session_page.h"
 #include "time_viewport.h"
 #include "timeline_view.h"
+#include "session_library_dialog.h"
 #include "shortcuts_dialog.h"
 #include "warpscope_version.h"
 #include "welcome_page.h"
@@ -80,9 +81,15 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_welcome, &WelcomePage::sampleRequested, this, &MainWindow::openSample);
     connect(m_welcome, &WelcomePage::recentRequested, this, [this](const QString& p) { openFiles({p}); });
 
+    m_loader->setLibraryDirectory(SessionLibraryDialog::libraryDirectory());
     connect(m_loader, &SessionLoader::loaded, this, &MainWindow::onLoaded);
     connect(m_loader, &SessionLoader::failed, this, &MainWindow::onFailed);
     connect(m_loader, &SessionLoader::cancelled, this, &MainWindow::onCancelled);
+    connect(m_loader, &SessionLoader::storeFailed, this, [this](const QString& path, const QString& message) {
+        statusBar()->showMessage(tr("%1 is open, but it could not be stored in the session library: %2")
+                                     .arg(QFileInfo(path).fileName(), message),
+                                 15000);
+    });
     connect(m_loader, &SessionLoader::progressChanged, this, [this](int permille) {
         if (m_progress)
             m_progress->setValue(permille);
@@ -105,16 +112,21 @@ void MainWindow::createActions() {
     m_openAction->setStatusTip(tr("Open trace files (PyTorch/Kineto, Chrome JSON)"));
     connect(m_openAction, &QAction::triggered, this, &MainWindow::showOpenDialog);
 
-    // Capture and the session library arrive with their own issues; until then the entries are shown
-    // disabled with the reason, so the menu does not pretend.
+    // Capture arrives with its own issue; until then the entry is shown disabled with the reason,
+    // so the menu does not pretend.
     m_newCaptureAction = new QAction(tr("New &Capture…"), this);
     m_newCaptureAction->setShortcut(QKeySequence::New);
     m_newCaptureAction->setEnabled(false);
     m_newCaptureAction->setStatusTip(tr("Capturing a workload under CUPTI is not available in this build yet"));
     m_libraryAction = new QAction(tr("Session &Library"), this);
     m_libraryAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
-    m_libraryAction->setEnabled(false);
-    m_libraryAction->setStatusTip(tr("The session library is not available in this build yet"));
+    m_libraryAction->setStatusTip(tr("Stored sessions: open, rename, delete, export, import"));
+    connect(m_libraryAction, &QAction::triggered, this, [this] {
+        SessionLibraryDialog dialog(this);
+        connect(&dialog, &SessionLibraryDialog::openRequested, this, [this](const QString& p) { openFiles({p}); });
+        dialog.exec();
+        m_loader->setLibraryDirectory(SessionLibraryDialog::libraryDirectory()); // the folder may have changed
+    });
 
     m_exportAction = new QAction(tr("Session &Summary as JSON…"), this);
     m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
@@ -334,8 +346,14 @@ void MainWindow::onLoaded(std::shared_ptr<const LoadedSession> session) {
     RecentFiles::add(session->path);
     updateRecentMenu();
     updateActions();
-    statusBar()->showMessage(tr("Opened %1 in %2 ms").arg(QFileInfo(session->path).fileName()).arg(session->elapsedMs),
-                             10000);
+    if (session->fromLibrary)
+        statusBar()->showMessage(tr("Opened %1 from the session library in %2 ms")
+                                     .arg(QFileInfo(session->path).fileName())
+                                     .arg(session->elapsedMs),
+                                 10000);
+    else
+        statusBar()->showMessage(tr("Opened %1 in %2 ms").arg(QFileInfo(session->path).fileName()).arg(session->elapsedMs),
+                                 10000);
     finishOne(true);
 }
 
@@ -372,7 +390,7 @@ void MainWindow::showOpenDialog() {
     QSettings settings;
     const QStringList files = QFileDialog::getOpenFileNames(
         this, tr("Open Trace"), settings.value(QLatin1String(kLastDirKey), QDir::homePath()).toString(),
-        tr("Traces (*.json *.json.gz *.json.zst *.gz *.zst);;All files (*)"));
+        tr("Traces and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.warpscope);;All files (*)"));
     if (files.isEmpty())
         return;
     settings.setValue(QLatin1String(kLastDirKey), QFileInfo(files.first()).absolutePath());

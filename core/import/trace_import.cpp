@@ -3,8 +3,8 @@
 #include "import/chrome_json_importer.h"
 #include "import/input_stream.h"
 #include "model/session.h"
-
-#include <sqlite3.h>
+#include "store/session_store.h"
+#include "store/sqlite_database.h"
 
 #include <cerrno>
 #include <cstring>
@@ -39,32 +39,19 @@ bool looksLikeJsonStart(const char* p, size_t n) {
     return i < n && (p[i] == '{' || p[i] == '[');
 }
 
+// Which SQLite database this is, by its application id and tables; opened read-only and defensively.
 TraceFormat classifySqlite(const std::string& path) {
-    sqlite3* db = nullptr;
-    TraceFormat result = TraceFormat::Unknown;
-    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-        sqlite3_close(db);
-        return result;
-    }
-    sqlite3_stmt* st = nullptr;
+    if (SessionStore::isSessionFile(path))
+        return TraceFormat::WarpscopeSession;
+    SqliteDatabase db;
+    if (!db.open(path, SqliteDatabase::Mode::ReadOnly))
+        return TraceFormat::Unknown;
     bool nsight = false, nvprof = false;
-    if (sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE type='table'", -1, &st, nullptr) == SQLITE_OK) {
-        while (sqlite3_step(st) == SQLITE_ROW) {
-            const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
-            const std::string name = text ? text : "";
-            if (name == "StringIds" || name.rfind("TARGET_INFO_", 0) == 0)
-                nsight = true;
-            if (name.rfind("CUPTI_ACTIVITY_KIND_", 0) == 0 || name == "Version")
-                nvprof = true;
-        }
+    for (const std::string& name : db.tables()) {
+        nsight = nsight || name == "StringIds" || name.rfind("TARGET_INFO_", 0) == 0;
+        nvprof = nvprof || name.rfind("CUPTI_ACTIVITY_KIND_", 0) == 0 || name == "Version";
     }
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    if (nsight)
-        result = TraceFormat::NsightSqlite;
-    else if (nvprof)
-        result = TraceFormat::NvprofSqlite;
-    return result;
+    return nsight ? TraceFormat::NsightSqlite : nvprof ? TraceFormat::NvprofSqlite : TraceFormat::Unknown;
 }
 
 // What detectFormat saw, with the sentence to show when the file cannot be imported.
@@ -160,7 +147,12 @@ ImportResult importTraceFile(const std::string& path, const ImportControl& contr
     case TraceFormat::NsightReport:
         result.error = "an Nsight Systems report (.nsys-rep) must be exported first: nsys export --type sqlite";
         break;
-    case TraceFormat::WarpscopeSession: result.error = "Warpscope session files are not available yet"; break;
+    case TraceFormat::WarpscopeSession: {
+        std::string error;
+        result.session = SessionStore::read(path, &error);
+        result.error = error;
+        break;
+    }
     case TraceFormat::WarpscopeCapture: result.error = "Warpscope capture files are not available yet"; break;
     case TraceFormat::Unknown: result.error = s.error.empty() ? "unknown file format" : s.error; break;
     }

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <numeric>
 
 namespace ws {
 
@@ -42,7 +43,11 @@ std::string Session::eventJson(const Track& track, size_t slice) const {
 }
 
 std::string Session::eventJsonAt(uint64_t argRef) const {
-    if (argRef == Track::kNoArgs || m_sourcePath.empty())
+    if (argRef == Track::kNoArgs)
+        return {};
+    if (m_eventText)
+        return m_eventText->eventJson(argRef);
+    if (m_sourcePath.empty())
         return {};
     InputStream in;
     if (!in.open(m_sourcePath))
@@ -231,6 +236,18 @@ std::string Session::trackLabel(const Track& t) const {
     if (t.gpu)
         return "stream " + id;
     return t.tid.isString ? id : "thread " + id;
+}
+
+void Session::rebuildFlowIndex() {
+    const auto n = static_cast<uint32_t>(m_flows.size());
+    m_flowsByEnd.resize(size_t(n) * 2);
+    std::iota(m_flowsByEnd.begin(), m_flowsByEnd.end(), 0u);
+    auto endKey = [&](uint32_t e) {
+        const Flow& f = m_flows[e < n ? e : e - n];
+        return e < n ? (uint64_t(f.fromTrack) << 32 | f.fromSlice) : (uint64_t(f.toTrack) << 32 | f.toSlice);
+    };
+    std::sort(m_flowsByEnd.begin(), m_flowsByEnd.end(),
+              [&](uint32_t a, uint32_t b) { return endKey(a) != endKey(b) ? endKey(a) < endKey(b) : a < b; });
 }
 
 } // namespace ws

@@ -4,6 +4,7 @@
 #include "import/trace_import.h"
 #include "model/counter_series.h"
 #include "model/device_info.h"
+#include "model/event_text_source.h"
 #include "model/event_kind.h"
 #include "model/flow.h"
 #include "model/import_report.h"
@@ -67,6 +68,7 @@ public:
     const std::string& displayTimeUnit() const { return m_displayTimeUnit; }
     // Parsed source location of a python_function name; nullptr if the name is not one.
     const SourceFrame* frameForName(StringId name) const;
+    const std::unordered_map<StringId, SourceFrame>& frames() const { return m_frames; }
 
     // Number of trace events read from the input (all phases, including metadata and flow events).
     uint64_t sourceEventCount() const { return m_sourceEventCount; }
@@ -96,6 +98,10 @@ public:
 
 private:
     friend class TraceBuilder;
+    friend class SessionStore;
+
+    // Sorts the flow ends for flowsOf(); called once the flows are final.
+    void rebuildFlowIndex();
 
     TraceFormat m_format = TraceFormat::Unknown;
     std::string m_sourcePath;
@@ -115,6 +121,8 @@ private:
     std::string m_displayTimeUnit;
     std::unordered_map<StringId, SourceFrame> m_frames;
     uint64_t m_sourceEventCount = 0;
+    // Where event text comes from when it is not the JSON source file (a stored session).
+    std::shared_ptr<const EventTextSource> m_eventText;
     // Decoder checkpoints of a gzip source by text position, made by eventJsonAt as it inflates,
     // so looking up a late event again does not inflate from the start (a cache, hence mutable).
     mutable std::mutex m_checkpointMutex;

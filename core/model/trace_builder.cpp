@@ -615,15 +615,7 @@ void TraceBuilder::bindFlows(unsigned threads) {
         s.m_report.add("flow ends without a matching start (dropped)", {}, noStart);
     m_flows.clear();
     m_flows.shrink_to_fit();
-    const auto n = static_cast<uint32_t>(s.m_flows.size());
-    s.m_flowsByEnd.resize(size_t(n) * 2);
-    std::iota(s.m_flowsByEnd.begin(), s.m_flowsByEnd.end(), 0u);
-    auto endKey = [&](uint32_t e) {
-        const Flow& f = s.m_flows[e < n ? e : e - n];
-        return e < n ? (uint64_t(f.fromTrack) << 32 | f.fromSlice) : (uint64_t(f.toTrack) << 32 | f.toSlice);
-    };
-    std::sort(s.m_flowsByEnd.begin(), s.m_flowsByEnd.end(),
-              [&](uint32_t a, uint32_t b) { return endKey(a) != endKey(b) ? endKey(a) < endKey(b) : a < b; });
+    s.rebuildFlowIndex();
 }
 
 void TraceBuilder::parseTopLevel() {

@@ -1,0 +1,52 @@
+#include "cli_args.h"
+#include "commands.h"
+#include "import/trace_import.h"
+#include "model/session.h"
+#include "store/session_store.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+namespace ws::cli {
+
+int runImport(const std::vector<std::string>& argv) {
+    CliArgs args(argv, {"o", "output", "name"});
+    const char* usage = "Usage: warpscope-cli import FILE -o OUT.warpscope [--name NAME]\n"
+                        "Import a trace (or copy a session) into a Warpscope session file.\n";
+    if (args.flag("help") || args.flag("h")) {
+        std::printf("%s", usage);
+        return kExitOk;
+    }
+    const auto output = args.value("o") ? args.value("o") : args.value("output");
+    if (!args.ok() || !args.unknown({"o", "output", "name"}).empty() || args.positional().size() != 1 || !output) {
+        std::fprintf(stderr, "%s", usage);
+        return kExitUsage;
+    }
+    const std::string& path = args.positional()[0];
+    const auto begin = std::chrono::steady_clock::now();
+    ImportResult result = importTraceFile(path);
+    if (!result.session) {
+        std::fprintf(stderr, "warpscope-cli: %s: %s\n", path.c_str(), result.error.c_str());
+        return kExitFailure;
+    }
+    const auto imported = std::chrono::steady_clock::now();
+    SessionWriteOptions options;
+    options.name = args.value("name").value_or(std::filesystem::path(path).filename().string());
+    std::string error;
+    if (!SessionStore::write(*result.session, *output, options, &error)) {
+        std::fprintf(stderr, "warpscope-cli: cannot write %s: %s\n", output->c_str(), error.c_str());
+        return kExitFailure;
+    }
+    const auto written = std::chrono::steady_clock::now();
+    auto seconds = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
+    std::error_code ec;
+    std::printf("%s: %llu slices, import %.2f s, store %.2f s, %llu bytes\n", output->c_str(),
+                static_cast<unsigned long long>(result.session->sliceCount()), seconds(begin, imported),
+                seconds(imported, written), static_cast<unsigned long long>(std::filesystem::file_size(*output, ec)));
+    if (!result.session->report().empty())
+        std::fprintf(stderr, "import report:\n%s", result.session->report().toText().c_str());
+    return kExitOk;
+}
+
+} // namespace ws::cli

@@ -1,0 +1,218 @@
+#include "store/session_library.h"
+
+#include "model/session.h"
+#include "store/file_fingerprint.h"
+#include "store/session_store.h"
+#include "store/sqlite_database.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+
+namespace fs = std::filesystem;
+
+namespace ws {
+
+namespace {
+
+int64_t metaInt(const std::map<std::string, std::string>& m, const char* key) {
+    auto it = m.find(key);
+    if (it == m.end())
+        return 0;
+    try {
+        return std::stoll(it->second);
+    } catch (...) {
+        return 0;
+    }
+}
+
+std::string metaText(const std::map<std::string, std::string>& m, const char* key) {
+    auto it = m.find(key);
+    return it == m.end() ? std::string() : it->second;
+}
+
+std::string gpuNames(const std::string& devicesJson) {
+    const auto j = nlohmann::json::parse(devicesJson, nullptr, false);
+    std::vector<std::string> names;
+    if (j.is_array())
+        for (const auto& d : j)
+            if (d.is_object() && d.contains("name") && d["name"].is_string()) {
+                std::string n = d["name"].get<std::string>();
+                if (std::find(names.begin(), names.end(), n) == names.end())
+                    names.push_back(std::move(n));
+            }
+    std::string out;
+    for (const std::string& n : names)
+        out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
+// File-name-safe stem of a trace's name: letters, digits, '.', '-', '_' kept, the rest '_'.
+std::string safeStem(const std::string& sourcePath) {
+    std::string stem = fs::path(sourcePath).filename().string();
+    for (const char* ext : {".gz", ".zst", ".json", ".trace", ".pt", ".sqlite"})
+        if (stem.size() > std::strlen(ext) && stem.ends_with(ext))
+            stem.resize(stem.size() - std::strlen(ext));
+    for (char& c : stem)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_')
+            c = '_';
+    if (stem.size() > 80)
+        stem.resize(80);
+    return stem.empty() ? "session" : stem;
+}
+
+} // namespace
+
+SessionLibrary::SessionLibrary(std::string directory) : m_directory(std::move(directory)) {}
+
+std::vector<SessionLibrary::Entry> SessionLibrary::list() const {
+    std::vector<Entry> out;
+    std::error_code ec;
+    for (const auto& item : fs::directory_iterator(m_directory, ec)) {
+        if (!item.is_regular_file(ec) || item.path().extension() != ".warpscope")
+            continue;
+        std::string error;
+        auto meta = SessionStore::readMeta(item.path().string(), &error);
+        if (!meta)
+            continue; // not ours or damaged: the library lists what it can open
+        Entry e;
+        e.path = item.path().string();
+        e.name = metaText(*meta, "name");
+        if (e.name.empty())
+            e.name = fs::path(metaText(*meta, "source_path")).filename().string();
+        e.sourcePath = metaText(*meta, "source_path");
+        e.format = metaText(*meta, "format");
+        e.gpus = gpuNames(metaText(*meta, "devices"));
+        e.createdAtNs = metaInt(*meta, "created_at_ns");
+        e.durationNs = metaInt(*meta, "end_ns") - metaInt(*meta, "start_ns");
+        e.fileSize = item.file_size(ec);
+        e.events = static_cast<uint64_t>(metaInt(*meta, "source_event_count"));
+        e.meta = std::move(*meta);
+        out.push_back(std::move(e));
+    }
+    std::sort(out.begin(), out.end(), [](const Entry& a, const Entry& b) { return a.createdAtNs > b.createdAtNs; });
+    return out;
+}
+
+std::optional<std::string> SessionLibrary::findFor(const std::string& tracePath) const {
+    std::error_code ec;
+    const std::string absolute = fs::absolute(tracePath, ec).lexically_normal().string();
+    const auto size = fs::file_size(tracePath, ec);
+    if (ec)
+        return std::nullopt;
+    std::optional<FileFingerprint> fingerprint; // hashed only when a candidate matches path and size
+    for (const Entry& e : list()) {
+        if (e.sourcePath != absolute || metaInt(e.meta, "source_size") != static_cast<int64_t>(size))
+            continue;
+        if (!fingerprint)
+            fingerprint = fingerprintFile(tracePath);
+        if (fingerprint && metaText(e.meta, "source_hash") == fingerprint->hashHex())
+            return e.path;
+    }
+    return std::nullopt;
+}
+
+std::string SessionLibrary::newSessionPath(const std::string& sourcePath) const {
+    const auto now = std::chrono::system_clock::now().time_since_epoch();
+    const std::string stamp = std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
+    std::string base = (fs::path(m_directory) / (safeStem(sourcePath) + "-" + stamp)).string();
+    std::string path = base + ".warpscope";
+    for (int i = 2; fs::exists(path); ++i)
+        path = base + "-" + std::to_string(i) + ".warpscope";
+    return path;
+}
+
+SessionLibrary::OpenResult SessionLibrary::openStored(const std::string& path) const {
+    OpenResult result;
+    const bool isSession = detectFormat(path) == TraceFormat::WarpscopeSession;
+    const std::optional<std::string> stored = isSession ? std::optional<std::string>(path) : findFor(path);
+    if (!stored)
+        return result;
+    std::string error;
+    if (auto s = SessionStore::read(*stored, &error)) {
+        result.session = std::move(s);
+        result.fromLibrary = !isSession;
+        result.sessionPath = *stored;
+    } else if (isSession) {
+        result.error = error; // a damaged library copy is not an error: the trace is imported again
+    }
+    return result;
+}
+
+std::optional<std::string> SessionLibrary::store(const Session& session, const std::string& sourcePath, std::string* error,
+                                                 const std::atomic<bool>* cancel) const {
+    std::error_code ec;
+    fs::create_directories(m_directory, ec);
+    const std::string target = newSessionPath(sourcePath);
+    SessionWriteOptions options;
+    options.name = fs::path(sourcePath).filename().string();
+    options.cancel = cancel;
+    if (!SessionStore::write(session, target, options, error))
+        return std::nullopt;
+    return target;
+}
+
+SessionLibrary::OpenResult SessionLibrary::open(const std::string& path, const ImportControl& control) {
+    OpenResult result = openStored(path);
+    if (result.session || !result.error.empty())
+        return result;
+    ImportResult imported = importTraceFile(path, control);
+    result.cancelled = imported.cancelled;
+    result.error = imported.error;
+    result.session = imported.session;
+    if (!result.session)
+        return result;
+    if (auto stored = store(*result.session, path, &result.storeError))
+        result.sessionPath = *stored;
+    return result;
+}
+
+bool SessionLibrary::rename(const std::string& sessionPath, const std::string& newName, std::string* error) const {
+    SqliteDatabase db;
+    if (!fs::is_regular_file(sessionPath) || !SessionStore::isSessionFile(sessionPath) ||
+        !db.open(sessionPath, SqliteDatabase::Mode::ReadWriteCreate)) {
+        *error = db.error().empty() ? "not a Warpscope session" : db.error();
+        return false;
+    }
+    SqliteStatement q(db, "INSERT OR REPLACE INTO meta(key, value) VALUES ('name', ?1)");
+    q.bind(1, std::string_view(newName));
+    q.step();
+    if (!q.ok()) {
+        *error = q.error();
+        return false;
+    }
+    return true;
+}
+
+bool SessionLibrary::remove(const std::string& sessionPath, std::string* error) const {
+    std::error_code ec;
+    if (!fs::remove(sessionPath, ec)) {
+        *error = ec ? ec.message() : "no such session";
+        return false;
+    }
+    return true;
+}
+
+std::optional<std::string> SessionLibrary::importSessionFile(const std::string& file, std::string* error) const {
+    std::string why;
+    if (!SessionStore::readMeta(file, &why)) {
+        *error = why;
+        return std::nullopt;
+    }
+    std::error_code ec;
+    fs::create_directories(m_directory, ec);
+    std::string target = (fs::path(m_directory) / fs::path(file).filename()).string();
+    for (int i = 2; fs::exists(target); ++i)
+        target = (fs::path(m_directory) / (fs::path(file).stem().string() + "-" + std::to_string(i) + ".warpscope")).string();
+    fs::copy_file(file, target, ec);
+    if (ec) {
+        *error = ec.message();
+        return std::nullopt;
+    }
+    return target;
+}
+
+} // namespace ws

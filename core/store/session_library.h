@@ -1,0 +1,73 @@
+#pragma once
+
+#include "import/trace_import.h"
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+class Session;
+
+/*
+ * SessionLibrary: a directory of session files, one per import or capture (by default the XDG data
+ * location; the GUI passes it in, core reads no settings). Listing reads only each file's meta
+ * table. open() is what File > Open does for any trace: when the library already holds a session
+ * made from the same file (same absolute path, size and content hash) it opens that session,
+ * otherwise it imports the trace and stores the result in the library.
+ */
+class SessionLibrary {
+public:
+    struct Entry {
+        std::string path;       // the .warpscope file
+        std::string name;       // display name
+        std::string sourcePath; // what it was made from
+        std::string format;
+        std::string gpus;       // device names, comma-separated
+        int64_t createdAtNs = 0;
+        int64_t durationNs = 0;
+        uint64_t fileSize = 0;
+        uint64_t events = 0;
+        std::map<std::string, std::string> meta;
+    };
+
+    struct OpenResult {
+        std::shared_ptr<const Session> session;
+        std::string error;
+        bool cancelled = false;
+        bool fromLibrary = false;   // reopened a stored session instead of importing
+        std::string sessionPath;    // the stored session file
+        std::string storeError;     // imported fine but could not be stored (disk full, ...)
+    };
+
+    explicit SessionLibrary(std::string directory);
+    const std::string& directory() const { return m_directory; }
+
+    std::vector<Entry> list() const;
+    // The stored session made from `tracePath`, if the library has one that still matches it.
+    std::optional<std::string> findFor(const std::string& tracePath) const;
+    OpenResult open(const std::string& path, const ImportControl& control = {});
+    // The first half of open(): the stored session for `path` (a session file itself, or the
+    // library's copy of a trace), or an empty result when it has to be imported.
+    OpenResult openStored(const std::string& path) const;
+    // The second half: stores an imported session in the library; returns the new session file.
+    std::optional<std::string> store(const Session& session, const std::string& sourcePath, std::string* error,
+                                     const std::atomic<bool>* cancel = nullptr) const;
+
+    bool rename(const std::string& sessionPath, const std::string& newName, std::string* error) const;
+    bool remove(const std::string& sessionPath, std::string* error) const;
+    // Copies a session file into the library (Import Session); returns the new path.
+    std::optional<std::string> importSessionFile(const std::string& file, std::string* error) const;
+
+private:
+    std::string newSessionPath(const std::string& sourcePath) const;
+
+    std::string m_directory;
+};
+
+} // namespace ws

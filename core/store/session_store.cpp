@@ -1,0 +1,828 @@
+#include "store/session_store.h"
+
+#include "import/event_text_reader.h"
+#include "model/session.h"
+#include "store/column_codec.h"
+#include "store/file_fingerprint.h"
+#include "store/sqlite_database.h"
+#include "store/stored_event_text.h"
+#include "warpscope_version.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <unistd.h>
+
+namespace ws {
+
+namespace {
+
+using json = nlohmann::json;
+
+const char kSchema[] = R"sql(
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE processes(idx INTEGER PRIMARY KEY, pid INTEGER, pid_string INTEGER, pid_is_string INTEGER,
+                       name INTEGER, labels INTEGER, sort_index INTEGER, has_sort_index INTEGER, device_id INTEGER);
+CREATE TABLE categories(idx INTEGER PRIMARY KEY, name INTEGER, kind INTEGER);
+CREATE TABLE tracks(idx INTEGER PRIMARY KEY, kind INTEGER, process INTEGER, tid INTEGER, tid_string INTEGER,
+                    tid_is_string INTEGER, name INTEGER, sort_index INTEGER, has_sort_index INTEGER, gpu INTEGER,
+                    lane_count INTEGER);
+CREATE TABLE counters(idx INTEGER PRIMARY KEY, process INTEGER, name INTEGER, series INTEGER, category INTEGER);
+CREATE TABLE frames(name INTEGER PRIMARY KEY, file INTEGER, line INTEGER, function INTEGER);
+CREATE TABLE columns(owner TEXT, idx INTEGER, name TEXT, chunk INTEGER, data BLOB NOT NULL,
+                     PRIMARY KEY(owner, idx, name, chunk)) WITHOUT ROWID;
+CREATE TABLE event_args(chunk INTEGER PRIMARY KEY, lengths BLOB NOT NULL, text BLOB NOT NULL);
+)sql";
+
+/* Writes the model's columns chunk by chunk through one prepared statement. */
+class ColumnWriter {
+public:
+    ColumnWriter(SqliteDatabase& db, int level)
+        : m_stmt(db, "INSERT INTO columns(owner, idx, name, chunk, data) VALUES (?1, ?2, ?3, ?4, ?5)"), m_level(level) {}
+
+    bool ok() const { return m_stmt.ok(); }
+
+    bool int64s(const char* owner, int64_t idx, const char* name, std::span<const int64_t> v) {
+        for (size_t c = 0, chunk = 0; c < v.size(); c += SessionStore::kRowsPerChunk, ++chunk) {
+            const size_t n = std::min<size_t>(SessionStore::kRowsPerChunk, v.size() - c);
+            if (!put(owner, idx, name, chunk, ColumnCodec::encodeInt64(v.subspan(c, n), m_level)))
+                return false;
+        }
+        return true;
+    }
+
+    template <typename T> bool fixed(const char* owner, int64_t idx, const char* name, std::span<const T> v) {
+        for (size_t c = 0, chunk = 0; c < v.size(); c += SessionStore::kRowsPerChunk, ++chunk) {
+            const size_t n = std::min<size_t>(SessionStore::kRowsPerChunk, v.size() - c);
+            if (!put(owner, idx, name, chunk, ColumnCodec::encode<T>(v.subspan(c, n), m_level)))
+                return false;
+        }
+        return true;
+    }
+
+private:
+    bool put(const char* owner, int64_t idx, const char* name, size_t chunk, const std::string& blob) {
+        m_stmt.reset();
+        m_stmt.bind(1, std::string_view(owner));
+        m_stmt.bind(2, idx);
+        m_stmt.bind(3, std::string_view(name));
+        m_stmt.bind(4, static_cast<int64_t>(chunk));
+        m_stmt.bindBlob(5, blob.data(), blob.size());
+        m_stmt.step();
+        return m_stmt.ok();
+    }
+
+    SqliteStatement m_stmt;
+    int m_level;
+};
+
+/* Reads columns back, concatenating chunks in order; any damaged chunk fails the read. */
+class ColumnReader {
+public:
+    explicit ColumnReader(SqliteDatabase& db)
+        : m_stmt(db, "SELECT data FROM columns WHERE owner = ?1 AND idx = ?2 AND name = ?3 ORDER BY chunk") {}
+
+    bool int64s(const char* owner, int64_t idx, const char* name, std::vector<int64_t>& out) {
+        out.clear();
+        std::vector<int64_t> part;
+        return each(owner, idx, name, [&](std::string_view blob) {
+            if (!ColumnCodec::decodeInt64(blob, part))
+                return false;
+            out.insert(out.end(), part.begin(), part.end());
+            return true;
+        });
+    }
+
+    template <typename T> bool fixed(const char* owner, int64_t idx, const char* name, std::vector<T>& out) {
+        out.clear();
+        std::vector<T> part;
+        return each(owner, idx, name, [&](std::string_view blob) {
+            if (!ColumnCodec::decode<T>(blob, part))
+                return false;
+            out.insert(out.end(), part.begin(), part.end());
+            return true;
+        });
+    }
+
+private:
+    template <typename F> bool each(const char* owner, int64_t idx, const char* name, F&& f) {
+        m_stmt.reset();
+        m_stmt.bind(1, std::string_view(owner));
+        m_stmt.bind(2, idx);
+        m_stmt.bind(3, std::string_view(name));
+        while (m_stmt.step())
+            if (!f(m_stmt.blob(0)))
+                return false;
+        return m_stmt.ok();
+    }
+
+    SqliteStatement m_stmt;
+};
+
+template <typename T> std::span<const T> span(const std::vector<T>& v) { return {v.data(), v.size()}; }
+
+json reportToJson(const ImportReport& r) {
+    json problems = json::array();
+    for (const auto& p : r.problems())
+        problems.push_back({{"kind", p.kind}, {"count", p.count}, {"examples", p.examples}});
+    return {{"truncated", r.truncated()}, {"problems", problems}};
+}
+
+ImportReport reportFromJson(const json& j) {
+    ImportReport r;
+    if (!j.is_object())
+        return r;
+    for (const auto& p : j.value("problems", json::array())) {
+        const std::string kind = p.value("kind", "");
+        r.add(kind, {}, p.value("count", uint64_t(0)));
+        for (const auto& ex : p.value("examples", json::array()))
+            if (ex.is_string())
+                r.add(kind, ex.get<std::string>(), 0);
+    }
+    if (j.value("truncated", false))
+        r.markTruncated();
+    return r;
+}
+
+json devicesToJson(const std::vector<DeviceInfo>& devices) {
+    json out = json::array();
+    for (const DeviceInfo& d : devices) {
+        json o = {{"id", d.id}, {"name", d.name}};
+        if (d.totalGlobalMem)
+            o["totalGlobalMem"] = *d.totalGlobalMem;
+        if (d.numSms)
+            o["numSms"] = *d.numSms;
+        if (d.computeMajor)
+            o["computeMajor"] = *d.computeMajor;
+        if (d.computeMinor)
+            o["computeMinor"] = *d.computeMinor;
+        if (d.maxThreadsPerMultiprocessor)
+            o["maxThreadsPerMultiprocessor"] = *d.maxThreadsPerMultiprocessor;
+        out.push_back(o);
+    }
+    return out;
+}
+
+template <typename T> std::optional<T> optionalOf(const json& o, const char* key) {
+    if (!o.contains(key) || !o[key].is_number())
+        return std::nullopt;
+    return o[key].get<T>();
+}
+
+std::vector<DeviceInfo> devicesFromJson(const json& j) {
+    std::vector<DeviceInfo> out;
+    for (const auto& o : j) {
+        if (!o.is_object())
+            continue;
+        DeviceInfo d;
+        d.id = o.value("id", 0);
+        d.name = o.value("name", "");
+        d.totalGlobalMem = optionalOf<int64_t>(o, "totalGlobalMem");
+        d.numSms = optionalOf<int>(o, "numSms");
+        d.computeMajor = optionalOf<int>(o, "computeMajor");
+        d.computeMinor = optionalOf<int>(o, "computeMinor");
+        d.maxThreadsPerMultiprocessor = optionalOf<int>(o, "maxThreadsPerMultiprocessor");
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+std::string hostName() {
+    char buf[256] = {};
+    return ::gethostname(buf, sizeof buf - 1) == 0 ? buf : "";
+}
+
+/*
+ * Arguments go into event_args in source order: every distinct argRef of the session gets a rank
+ * (its position in file order), chunks of kArgsPerChunk ranks are extracted with one sequential pass
+ * over the source and compressed. Returns the map old argRef -> rank through `rankOf`.
+ */
+class ArgsWriter {
+public:
+    ArgsWriter(const Session& s, SqliteDatabase& db, int level, const std::atomic<bool>* cancel)
+        : m_session(s), m_db(db), m_level(level), m_cancel(cancel) {}
+
+    bool write(std::string* error) {
+        for (const Track& t : m_session.tracks()) {
+            for (uint64_t r : t.argRef)
+                if (r != Track::kNoArgs)
+                    m_refs.push_back(r);
+            for (uint64_t r : t.instantArgRef)
+                if (r != Track::kNoArgs)
+                    m_refs.push_back(r);
+        }
+        std::sort(m_refs.begin(), m_refs.end());
+        m_refs.erase(std::unique(m_refs.begin(), m_refs.end()), m_refs.end());
+
+        // A trace imported from JSON is read back from its source in one pass; a session that was
+        // itself loaded from a store asks it (its argRefs are already ranks, so in order too).
+        EventTextReader reader;
+        const bool fromSource = m_session.format() != TraceFormat::WarpscopeSession && reader.open(m_session.sourcePath());
+        SqliteStatement insert(m_db, "INSERT INTO event_args(chunk, lengths, text) VALUES (?1, ?2, ?3)");
+        std::vector<int64_t> lengths;
+        std::string text, object;
+        for (size_t i = 0; i < m_refs.size(); ++i) {
+            if (m_cancel && *m_cancel && i % SessionStore::kArgsPerChunk == 0) {
+                *error = "cancelled";
+                return false;
+            }
+            std::string_view args;
+            if (fromSource) {
+                if (reader.objectAt(m_refs[i], object))
+                    args = topLevelMember(object, "args");
+            } else {
+                object = m_session.eventJsonAt(m_refs[i]);
+                args = topLevelMember(object, "args");
+            }
+            const size_t before = text.size();
+            if (!args.empty()) {
+                text += "{\"args\":";
+                text += args;
+                text += '}';
+            }
+            lengths.push_back(static_cast<int64_t>(text.size() - before));
+            if (lengths.size() == SessionStore::kArgsPerChunk || i + 1 == m_refs.size()) {
+                const std::string l = ColumnCodec::encodeInt64(lengths, 3);
+                const std::string b = ColumnCodec::encodeFixed(text.data(), text.size(), 1, m_level);
+                insert.reset();
+                insert.bind(1, static_cast<int64_t>(i / SessionStore::kArgsPerChunk));
+                insert.bindBlob(2, l.data(), l.size());
+                insert.bindBlob(3, b.data(), b.size());
+                insert.step();
+                if (!insert.ok()) {
+                    *error = insert.error();
+                    return false;
+                }
+                lengths.clear();
+                text.clear();
+            }
+        }
+        return true;
+    }
+
+    uint64_t rankOf(uint64_t ref) const {
+        if (ref == Track::kNoArgs)
+            return ref;
+        return static_cast<uint64_t>(std::lower_bound(m_refs.begin(), m_refs.end(), ref) - m_refs.begin());
+    }
+
+    std::vector<uint64_t> ranks(const std::vector<uint64_t>& refs) const {
+        std::vector<uint64_t> out(refs.size());
+        std::transform(refs.begin(), refs.end(), out.begin(), [this](uint64_t r) { return rankOf(r); });
+        return out;
+    }
+
+private:
+    const Session& m_session;
+    SqliteDatabase& m_db;
+    int m_level;
+    const std::atomic<bool>* m_cancel;
+    std::vector<uint64_t> m_refs;
+};
+
+bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& o, std::string* error) {
+    auto fail = [&](const std::string& what) {
+        *error = what.empty() ? db.error() : what;
+        return false;
+    };
+    if (!db.exec(kSchema))
+        return fail({});
+
+    // meta
+    std::map<std::string, std::string> meta;
+    meta["schema_version"] = std::to_string(SessionStore::kSchemaVersion);
+    meta["warpscope_version"] = WARPSCOPE_VERSION;
+    meta["format"] = formatName(s.format());
+    meta["name"] = o.name;
+    meta["capture_command"] = o.captureCommand;
+    meta["host"] = hostName();
+    meta["created_at_ns"] = std::to_string(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+    meta["start_ns"] = std::to_string(s.startNs());
+    meta["end_ns"] = std::to_string(s.endNs());
+    meta["source_event_count"] = std::to_string(s.sourceEventCount());
+    meta["slice_count"] = std::to_string(s.sliceCount());
+    meta["display_time_unit"] = s.displayTimeUnit();
+    if (s.baseTimeNs())
+        meta["base_time_ns"] = std::to_string(*s.baseTimeNs());
+    meta["devices"] = devicesToJson(s.devices()).dump();
+    if (const auto& d = s.distributedInfo()) {
+        json dj = {{"backend", d->backend}};
+        if (d->rank)
+            dj["rank"] = *d->rank;
+        if (d->worldSize)
+            dj["world_size"] = *d->worldSize;
+        meta["distributed"] = dj.dump();
+    }
+    meta["metadata"] = json(s.metadata()).dump();
+    meta["import_report"] = reportToJson(s.report()).dump();
+    meta["source_path"] = s.sourcePath();
+    if (s.format() != TraceFormat::WarpscopeSession) {
+        if (const auto fp = fingerprintFile(s.sourcePath())) {
+            meta["source_path"] = fp->path;
+            meta["source_size"] = std::to_string(fp->size);
+            meta["source_mtime_ns"] = std::to_string(fp->mtimeNs);
+            meta["source_hash"] = fp->hashHex();
+        }
+    }
+    {
+        SqliteStatement q(db, "INSERT INTO meta(key, value) VALUES (?1, ?2)");
+        for (const auto& [k, v] : meta) {
+            q.reset();
+            q.bind(1, std::string_view(k));
+            q.bind(2, std::string_view(v));
+            q.step();
+            if (!q.ok())
+                return fail({});
+        }
+    }
+
+    ColumnWriter columns(db, o.zstdLevel);
+    if (!columns.ok())
+        return fail({});
+
+    // strings: lengths + bytes
+    {
+        std::vector<int64_t> lengths;
+        std::string bytes;
+        lengths.reserve(s.strings().size());
+        for (StringId id = 0; id < s.strings().size(); ++id) {
+            const std::string_view v = s.strings().str(id);
+            lengths.push_back(static_cast<int64_t>(v.size()));
+            bytes += v;
+        }
+        if (!columns.int64s("strings", 0, "length", span(lengths)) ||
+            !columns.fixed<char>("strings", 0, "bytes", std::span<const char>(bytes.data(), bytes.size())))
+            return fail({});
+    }
+
+    {
+        SqliteStatement q(db, "INSERT INTO processes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+        for (size_t i = 0; i < s.processes().size(); ++i) {
+            const ProcessInfo& p = s.processes()[i];
+            q.reset();
+            q.bind(1, static_cast<int64_t>(i));
+            q.bind(2, p.pid.number);
+            q.bind(3, static_cast<int64_t>(p.pid.string));
+            q.bind(4, static_cast<int64_t>(p.pid.isString));
+            q.bind(5, static_cast<int64_t>(p.name));
+            q.bind(6, static_cast<int64_t>(p.labels));
+            q.bind(7, p.sortIndex);
+            q.bind(8, static_cast<int64_t>(p.hasSortIndex));
+            q.bind(9, static_cast<int64_t>(p.deviceId));
+            q.step();
+        }
+        SqliteStatement c(db, "INSERT INTO categories VALUES (?1, ?2, ?3)");
+        for (size_t i = 0; i < s.categories().size(); ++i) {
+            c.reset();
+            c.bind(1, static_cast<int64_t>(i));
+            c.bind(2, static_cast<int64_t>(s.categories()[i].name));
+            c.bind(3, static_cast<int64_t>(s.categories()[i].kind));
+            c.step();
+        }
+        if (!q.ok() || !c.ok())
+            return fail({});
+    }
+
+    ArgsWriter args(s, db, o.argsZstdLevel, o.cancel);
+    if (!args.write(error))
+        return false;
+
+    {
+        SqliteStatement q(db, "INSERT INTO tracks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+        for (size_t i = 0; i < s.tracks().size(); ++i) {
+            const Track& t = s.tracks()[i];
+            q.reset();
+            q.bind(1, static_cast<int64_t>(i));
+            q.bind(2, static_cast<int64_t>(t.kind));
+            q.bind(3, static_cast<int64_t>(t.process));
+            q.bind(4, t.tid.number);
+            q.bind(5, static_cast<int64_t>(t.tid.string));
+            q.bind(6, static_cast<int64_t>(t.tid.isString));
+            q.bind(7, static_cast<int64_t>(t.name));
+            q.bind(8, t.sortIndex);
+            q.bind(9, static_cast<int64_t>(t.hasSortIndex));
+            q.bind(10, static_cast<int64_t>(t.gpu));
+            q.bind(11, static_cast<int64_t>(t.laneCount));
+            q.step();
+            if (!q.ok())
+                return fail({});
+            const auto idx = static_cast<int64_t>(i);
+            const std::vector<uint64_t> argRanks = args.ranks(t.argRef), instantRanks = args.ranks(t.instantArgRef);
+            const bool ok = columns.int64s("track", idx, "start", span(t.start)) &&
+                            columns.int64s("track", idx, "dur", span(t.dur)) &&
+                            columns.fixed("track", idx, "names", span(t.names)) &&
+                            columns.fixed("track", idx, "category", span(t.category)) &&
+                            columns.fixed("track", idx, "arg_ref", span(argRanks)) &&
+                            columns.fixed("track", idx, "correlation", span(t.correlation)) &&
+                            columns.fixed("track", idx, "external_id", span(t.externalId)) &&
+                            columns.int64s("track", idx, "bytes", span(t.bytes)) &&
+                            columns.fixed("track", idx, "blocks_per_sm", span(t.blocksPerSm)) &&
+                            columns.fixed("track", idx, "occupancy", span(t.occupancy)) &&
+                            columns.fixed("track", idx, "row_begin", span(t.rowBegin)) &&
+                            columns.fixed("track", idx, "row_depth", span(t.rowDepth)) &&
+                            columns.fixed("track", idx, "row_lane", span(t.rowLane)) &&
+                            columns.int64s("track", idx, "instant_ts", span(t.instantTs)) &&
+                            columns.fixed("track", idx, "instant_names", span(t.instantNames)) &&
+                            columns.fixed("track", idx, "instant_category", span(t.instantCategory)) &&
+                            columns.fixed("track", idx, "instant_arg_ref", span(instantRanks));
+            if (!ok)
+                return fail({});
+        }
+    }
+
+    {
+        SqliteStatement q(db, "INSERT INTO counters VALUES (?1, ?2, ?3, ?4, ?5)");
+        for (size_t i = 0; i < s.counters().size(); ++i) {
+            const CounterSeries& c = s.counters()[i];
+            q.reset();
+            q.bind(1, static_cast<int64_t>(i));
+            q.bind(2, static_cast<int64_t>(c.process));
+            q.bind(3, static_cast<int64_t>(c.name));
+            q.bind(4, static_cast<int64_t>(c.series));
+            q.bind(5, static_cast<int64_t>(c.category));
+            q.step();
+            if (!q.ok() || !columns.int64s("counter", static_cast<int64_t>(i), "ts", span(c.ts)) ||
+                !columns.fixed("counter", static_cast<int64_t>(i), "value", span(c.value)))
+                return fail({});
+        }
+    }
+
+    {
+        std::vector<uint32_t> fromTrack, fromSlice, toTrack, toSlice, category;
+        std::vector<uint64_t> ids;
+        for (const Flow& f : s.flows()) {
+            fromTrack.push_back(f.fromTrack);
+            fromSlice.push_back(f.fromSlice);
+            toTrack.push_back(f.toTrack);
+            toSlice.push_back(f.toSlice);
+            category.push_back(f.category);
+            ids.push_back(f.id);
+        }
+        const bool ok = columns.fixed("flows", 0, "from_track", span(fromTrack)) &&
+                        columns.fixed("flows", 0, "from_slice", span(fromSlice)) &&
+                        columns.fixed("flows", 0, "to_track", span(toTrack)) &&
+                        columns.fixed("flows", 0, "to_slice", span(toSlice)) &&
+                        columns.fixed("flows", 0, "category", span(category)) &&
+                        columns.fixed("flows", 0, "id", span(ids));
+        if (!ok)
+            return fail({});
+    }
+
+    {
+        std::vector<int64_t> ts, addr, bytes, allocated, reserved;
+        std::vector<uint32_t> track;
+        std::vector<int16_t> deviceType, deviceId;
+        for (const MemoryEvent& m : s.memoryEvents()) {
+            ts.push_back(m.ts);
+            addr.push_back(m.addr);
+            bytes.push_back(m.bytes);
+            allocated.push_back(m.totalAllocated);
+            reserved.push_back(m.totalReserved);
+            track.push_back(m.track);
+            deviceType.push_back(m.deviceType);
+            deviceId.push_back(m.deviceId);
+        }
+        const bool ok = columns.int64s("memory", 0, "ts", span(ts)) && columns.int64s("memory", 0, "addr", span(addr)) &&
+                        columns.int64s("memory", 0, "bytes", span(bytes)) &&
+                        columns.int64s("memory", 0, "total_allocated", span(allocated)) &&
+                        columns.int64s("memory", 0, "total_reserved", span(reserved)) &&
+                        columns.fixed("memory", 0, "track", span(track)) &&
+                        columns.fixed("memory", 0, "device_type", span(deviceType)) &&
+                        columns.fixed("memory", 0, "device_id", span(deviceId));
+        if (!ok)
+            return fail({});
+    }
+
+    {
+        SqliteStatement q(db, "INSERT INTO frames VALUES (?1, ?2, ?3, ?4)");
+        for (const auto& [name, f] : s.frames()) {
+            q.reset();
+            q.bind(1, static_cast<int64_t>(name));
+            q.bind(2, static_cast<int64_t>(f.file));
+            q.bind(3, static_cast<int64_t>(f.line));
+            q.bind(4, static_cast<int64_t>(f.function));
+            q.step();
+        }
+        if (!q.ok())
+            return fail({});
+    }
+    return true;
+}
+
+} // namespace
+
+bool SessionStore::write(const Session& session, const std::string& path, const SessionWriteOptions& options,
+                         std::string* error) {
+    std::string ignored;
+    if (!error)
+        error = &ignored;
+    const std::string temp = path + ".tmp-" + std::to_string(::getpid());
+    std::remove(temp.c_str());
+    {
+        SqliteDatabase db;
+        if (!db.open(temp, SqliteDatabase::Mode::ReadWriteCreate)) {
+            *error = db.error();
+            return false;
+        }
+        // A fresh private file: no journal needed, the rename below is the commit point.
+        const bool ok = db.exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;") &&
+                        db.exec("PRAGMA application_id = " + std::to_string(kApplicationId)) &&
+                        db.exec("PRAGMA user_version = " + std::to_string(kSchemaVersion)) && db.exec("BEGIN") &&
+                        writeBody(session, db, options, error) && db.exec("COMMIT");
+        if (!ok) {
+            if (error->empty())
+                *error = db.error();
+            db.close();
+            std::remove(temp.c_str());
+            return false;
+        }
+    }
+    // Make the bytes durable before the rename makes them visible.
+    if (FILE* f = std::fopen(temp.c_str(), "rb")) {
+        ::fsync(::fileno(f));
+        std::fclose(f);
+    }
+    std::error_code ec;
+    std::filesystem::rename(temp, path, ec);
+    if (ec) {
+        *error = "cannot move the session into place: " + ec.message();
+        std::remove(temp.c_str());
+        return false;
+    }
+    return true;
+}
+
+namespace {
+
+// Checks application id and schema version; the reason in *error when the file is not ours or too new.
+bool checkHeader(SqliteDatabase& db, std::string* error) {
+    const auto appId = db.queryInt("PRAGMA application_id");
+    if (!appId || *appId != SessionStore::kApplicationId) {
+        *error = "not a Warpscope session (a SQLite database of another application)";
+        return false;
+    }
+    const auto version = db.queryInt("PRAGMA user_version").value_or(0);
+    if (version > SessionStore::kSchemaVersion) {
+        *error = "this session was written by a newer Warpscope (session format " + std::to_string(version) +
+                 "; this version reads up to " + std::to_string(SessionStore::kSchemaVersion) + "); please update Warpscope";
+        return false;
+    }
+    if (version < 1) {
+        *error = "the session file has no format version; it is damaged";
+        return false;
+    }
+    return true;
+}
+
+std::map<std::string, std::string> readMetaTable(SqliteDatabase& db) {
+    std::map<std::string, std::string> meta;
+    SqliteStatement q(db, "SELECT key, value FROM meta");
+    while (q.step())
+        meta.emplace(std::string(q.text(0)), std::string(q.text(1)));
+    return meta;
+}
+
+int64_t toInt(const std::map<std::string, std::string>& m, const char* key, int64_t fallback = 0) {
+    auto it = m.find(key);
+    if (it == m.end())
+        return fallback;
+    try {
+        return std::stoll(it->second);
+    } catch (...) {
+        return fallback;
+    }
+}
+
+json parseJson(const std::map<std::string, std::string>& m, const char* key) {
+    auto it = m.find(key);
+    if (it == m.end())
+        return json();
+    return json::parse(it->second, nullptr, false);
+}
+
+} // namespace
+
+bool SessionStore::isSessionFile(const std::string& path) {
+    SqliteDatabase db;
+    std::string error;
+    return db.open(path, SqliteDatabase::Mode::ReadOnly) && checkHeader(db, &error);
+}
+
+std::optional<std::map<std::string, std::string>> SessionStore::readMeta(const std::string& path, std::string* error) {
+    SqliteDatabase db;
+    if (!db.open(path, SqliteDatabase::Mode::ReadOnly)) {
+        *error = db.error();
+        return std::nullopt;
+    }
+    if (!checkHeader(db, error))
+        return std::nullopt;
+    return readMetaTable(db);
+}
+
+std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string* error) {
+    std::string ignored;
+    if (!error)
+        error = &ignored;
+    SqliteDatabase db;
+    if (!db.open(path, SqliteDatabase::Mode::ReadOnly)) {
+        *error = db.error();
+        return nullptr;
+    }
+    if (!checkHeader(db, error))
+        return nullptr;
+    const auto meta = readMetaTable(db);
+    auto s = std::make_shared<Session>();
+    auto damaged = [&](const std::string& what) {
+        *error = "the session file is damaged (" + what + ")";
+        return nullptr;
+    };
+
+    s->m_format = TraceFormat::WarpscopeSession;
+    s->m_sourcePath = path;
+    s->m_startNs = toInt(meta, "start_ns");
+    s->m_endNs = toInt(meta, "end_ns");
+    s->m_sourceEventCount = static_cast<uint64_t>(toInt(meta, "source_event_count"));
+    if (meta.count("base_time_ns"))
+        s->m_baseTimeNs = toInt(meta, "base_time_ns");
+    if (auto it = meta.find("display_time_unit"); it != meta.end())
+        s->m_displayTimeUnit = it->second;
+    s->m_devices = devicesFromJson(parseJson(meta, "devices"));
+    if (const json d = parseJson(meta, "distributed"); d.is_object()) {
+        DistributedInfo info;
+        info.backend = d.value("backend", "");
+        info.rank = optionalOf<int>(d, "rank");
+        info.worldSize = optionalOf<int>(d, "world_size");
+        s->m_distributed = info;
+    }
+    if (const json m = parseJson(meta, "metadata"); m.is_object())
+        for (auto it = m.begin(); it != m.end(); ++it)
+            if (it.value().is_string())
+                s->m_metadata[it.key()] = it.value().get<std::string>();
+    s->m_report = reportFromJson(parseJson(meta, "import_report"));
+
+    ColumnReader columns(db);
+    {
+        std::vector<int64_t> lengths;
+        std::vector<char> bytes;
+        if (!columns.int64s("strings", 0, "length", lengths) || !columns.fixed("strings", 0, "bytes", bytes))
+            return damaged("strings");
+        size_t at = 0;
+        for (size_t i = 0; i < lengths.size(); ++i) {
+            const auto n = static_cast<size_t>(lengths[i]);
+            if (lengths[i] < 0 || at + n > bytes.size())
+                return damaged("strings");
+            const StringId id = s->m_strings.intern(std::string_view(bytes.data() + at, n));
+            if (id != i)
+                return damaged("duplicate strings");
+            at += n;
+        }
+    }
+    const auto stringCount = static_cast<int64_t>(s->m_strings.size());
+    auto validString = [&](int64_t id) { return id >= 0 && id < stringCount; };
+
+    {
+        SqliteStatement q(db, "SELECT pid, pid_string, pid_is_string, name, labels, sort_index, has_sort_index, device_id "
+                              "FROM processes ORDER BY idx");
+        while (q.step()) {
+            ProcessInfo p;
+            p.pid = IdValue{q.int64(0), static_cast<StringId>(q.int64(1)), q.int64(2) != 0};
+            p.name = static_cast<StringId>(q.int64(3));
+            p.labels = static_cast<StringId>(q.int64(4));
+            p.sortIndex = q.int64(5);
+            p.hasSortIndex = q.int64(6) != 0;
+            p.deviceId = static_cast<int>(q.int64(7));
+            if (!validString(q.int64(1)) || !validString(q.int64(3)) || !validString(q.int64(4)))
+                return damaged("processes");
+            s->m_processes.push_back(p);
+        }
+        SqliteStatement c(db, "SELECT name, kind FROM categories ORDER BY idx");
+        while (c.step()) {
+            if (!validString(c.int64(0)))
+                return damaged("categories");
+            s->m_categories.push_back({static_cast<StringId>(c.int64(0)), static_cast<EventKind>(c.int64(1))});
+        }
+    }
+
+    {
+        SqliteStatement q(db, "SELECT idx, kind, process, tid, tid_string, tid_is_string, name, sort_index, "
+                              "has_sort_index, gpu, lane_count FROM tracks ORDER BY idx");
+        while (q.step()) {
+            Track t;
+            const int64_t idx = q.int64(0);
+            t.kind = static_cast<Track::Kind>(q.int64(1));
+            t.process = static_cast<uint32_t>(q.int64(2));
+            t.tid = IdValue{q.int64(3), static_cast<StringId>(q.int64(4)), q.int64(5) != 0};
+            t.name = static_cast<StringId>(q.int64(6));
+            t.sortIndex = q.int64(7);
+            t.hasSortIndex = q.int64(8) != 0;
+            t.gpu = q.int64(9) != 0;
+            t.laneCount = static_cast<uint32_t>(q.int64(10));
+            const bool ok =
+                columns.int64s("track", idx, "start", t.start) && columns.int64s("track", idx, "dur", t.dur) &&
+                columns.fixed("track", idx, "names", t.names) && columns.fixed("track", idx, "category", t.category) &&
+                columns.fixed("track", idx, "arg_ref", t.argRef) &&
+                columns.fixed("track", idx, "correlation", t.correlation) &&
+                columns.fixed("track", idx, "external_id", t.externalId) &&
+                columns.int64s("track", idx, "bytes", t.bytes) &&
+                columns.fixed("track", idx, "blocks_per_sm", t.blocksPerSm) &&
+                columns.fixed("track", idx, "occupancy", t.occupancy) &&
+                columns.fixed("track", idx, "row_begin", t.rowBegin) &&
+                columns.fixed("track", idx, "row_depth", t.rowDepth) &&
+                columns.fixed("track", idx, "row_lane", t.rowLane) &&
+                columns.int64s("track", idx, "instant_ts", t.instantTs) &&
+                columns.fixed("track", idx, "instant_names", t.instantNames) &&
+                columns.fixed("track", idx, "instant_category", t.instantCategory) &&
+                columns.fixed("track", idx, "instant_arg_ref", t.instantArgRef);
+            const size_t n = t.start.size();
+            // Every index the views follow must be in range: a damaged file fails here, not later.
+            const bool consistent =
+                ok && t.process < s->m_processes.size() && t.dur.size() == n && t.names.size() == n &&
+                t.category.size() == n && t.argRef.size() == n && (t.rowBegin.empty() ? n == 0 : t.rowBegin.back() == n) &&
+                t.rowDepth.size() + 1 == std::max<size_t>(1, t.rowBegin.size()) && t.rowLane.size() == t.rowDepth.size() &&
+                std::is_sorted(t.rowBegin.begin(), t.rowBegin.end()) && t.instantNames.size() == t.instantTs.size() &&
+                std::all_of(t.names.begin(), t.names.end(), [&](StringId id) { return validString(id); }) &&
+                std::all_of(t.category.begin(), t.category.end(),
+                            [&](uint16_t c) { return c < s->m_categories.size(); }) &&
+                std::all_of(t.instantCategory.begin(), t.instantCategory.end(),
+                            [&](uint16_t c) { return c < s->m_categories.size(); });
+            if (!consistent)
+                return damaged("track " + std::to_string(idx));
+            s->m_tracks.push_back(std::move(t));
+        }
+        if (!q.ok())
+            return damaged("tracks");
+    }
+
+    {
+        SqliteStatement q(db, "SELECT idx, process, name, series, category FROM counters ORDER BY idx");
+        while (q.step()) {
+            CounterSeries c;
+            c.process = static_cast<uint32_t>(q.int64(1));
+            c.name = static_cast<StringId>(q.int64(2));
+            c.series = static_cast<StringId>(q.int64(3));
+            c.category = static_cast<StringId>(q.int64(4));
+            if (!columns.int64s("counter", q.int64(0), "ts", c.ts) || !columns.fixed("counter", q.int64(0), "value", c.value) ||
+                c.ts.size() != c.value.size() || c.process >= s->m_processes.size())
+                return damaged("counters");
+            s->m_counters.push_back(std::move(c));
+        }
+    }
+
+    {
+        std::vector<uint32_t> fromTrack, fromSlice, toTrack, toSlice, category;
+        std::vector<uint64_t> ids;
+        const bool ok = columns.fixed("flows", 0, "from_track", fromTrack) &&
+                        columns.fixed("flows", 0, "from_slice", fromSlice) &&
+                        columns.fixed("flows", 0, "to_track", toTrack) && columns.fixed("flows", 0, "to_slice", toSlice) &&
+                        columns.fixed("flows", 0, "category", category) && columns.fixed("flows", 0, "id", ids);
+        const size_t n = fromTrack.size();
+        if (!ok || fromSlice.size() != n || toTrack.size() != n || toSlice.size() != n || category.size() != n ||
+            ids.size() != n)
+            return damaged("flows");
+        auto validSlice = [&](uint32_t t, uint32_t i) { return t < s->m_tracks.size() && i < s->m_tracks[t].sliceCount(); };
+        for (size_t i = 0; i < n; ++i) {
+            if (!validSlice(fromTrack[i], fromSlice[i]) || !validSlice(toTrack[i], toSlice[i]))
+                return damaged("flows");
+            s->m_flows.push_back({fromTrack[i], fromSlice[i], toTrack[i], toSlice[i], category[i], ids[i]});
+        }
+    }
+
+    {
+        std::vector<int64_t> ts, addr, bytes, allocated, reserved;
+        std::vector<uint32_t> track;
+        std::vector<int16_t> deviceType, deviceId;
+        const bool ok = columns.int64s("memory", 0, "ts", ts) && columns.int64s("memory", 0, "addr", addr) &&
+                        columns.int64s("memory", 0, "bytes", bytes) &&
+                        columns.int64s("memory", 0, "total_allocated", allocated) &&
+                        columns.int64s("memory", 0, "total_reserved", reserved) &&
+                        columns.fixed("memory", 0, "track", track) &&
+                        columns.fixed("memory", 0, "device_type", deviceType) &&
+                        columns.fixed("memory", 0, "device_id", deviceId);
+        const size_t n = ts.size();
+        if (!ok || addr.size() != n || bytes.size() != n || allocated.size() != n || reserved.size() != n ||
+            track.size() != n || deviceType.size() != n || deviceId.size() != n)
+            return damaged("memory events");
+        for (size_t i = 0; i < n; ++i)
+            s->m_memoryEvents.push_back({ts[i], addr[i], bytes[i], allocated[i], reserved[i], track[i], deviceType[i], deviceId[i]});
+    }
+
+    {
+        SqliteStatement q(db, "SELECT name, file, line, function FROM frames");
+        while (q.step()) {
+            if (!validString(q.int64(0)) || !validString(q.int64(1)) || !validString(q.int64(3)))
+                return damaged("frames");
+            s->m_frames.emplace(static_cast<StringId>(q.int64(0)),
+                                SourceFrame{static_cast<StringId>(q.int64(1)), static_cast<int32_t>(q.int64(2)),
+                                            static_cast<StringId>(q.int64(3))});
+        }
+    }
+    s->rebuildFlowIndex();
+    s->m_eventText = std::make_shared<StoredEventText>(path);
+    return s;
+}
+
+} // namespace ws

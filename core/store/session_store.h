@@ -1,0 +1,57 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace ws {
+
+class Session;
+
+/* What a caller adds to a stored session beyond the model: a display name and how it was made. */
+struct SessionWriteOptions {
+    std::string name;
+    std::string captureCommand;
+    int zstdLevel = 3;     // numeric columns
+    int argsZstdLevel = 9; // event arguments: most of the bytes, so worth a stronger level
+    const std::atomic<bool>* cancel = nullptr; // set: the write stops and leaves no file
+};
+
+/*
+ * SessionStore: Warpscope's session file (`*.warpscope`), one SQLite database.
+ *
+ * Layout (schema version kSchemaVersion, PRAGMA user_version; PRAGMA application_id kApplicationId):
+ *   meta(key, value)                         source file (path, size, mtime, content hash), format,
+ *                                            times, devices, report, metadata, name, versions
+ *   processes / categories / tracks / counters / frames   one row per item, plain columns
+ *   columns(owner, idx, name, chunk, data)   model columns in 64 Ki-row chunks encoded by
+ *                                            ColumnCodec (delta+zstd ints, shuffled+zstd fixed)
+ *   event_args(chunk, data)                  event arguments as JSON text, 4096 events per zstd
+ *                                            blob, in source order; a stored slice's argRef is its
+ *                                            rank in that order, read back lazily
+ *
+ * write() builds the file under a temporary name in one transaction, syncs it and renames it into
+ * place, so a reader (or a crash) sees the old file or the new one, never half. read() opens the
+ * file read-only and defensively, refuses newer schema versions with a clear message and reads
+ * every older one.
+ */
+class SessionStore {
+public:
+    static constexpr int kSchemaVersion = 1;
+    static constexpr int32_t kApplicationId = 0x57537331; // "WSs1"
+    static constexpr uint32_t kRowsPerChunk = 65536;
+    static constexpr uint32_t kArgsPerChunk = 4096;
+
+    static bool write(const Session& session, const std::string& path, const SessionWriteOptions& options,
+                      std::string* error);
+    static std::shared_ptr<Session> read(const std::string& path, std::string* error);
+    // The meta table alone (for the session library's listing); nullopt and *error when unreadable.
+    static std::optional<std::map<std::string, std::string>> readMeta(const std::string& path, std::string* error);
+    // Whether the file is a SQLite database with Warpscope's application id.
+    static bool isSessionFile(const std::string& path);
+};
+
+} // namespace ws
