@@ -709,6 +709,12 @@ void TraceBuilder::buildFrames() {
         }
 }
 
+void TraceBuilder::setDevices(std::vector<DeviceInfo> devices) { m_session->m_devices = std::move(devices); }
+
+void TraceBuilder::setEventTextSource(std::shared_ptr<const EventTextSource> source) {
+    m_session->m_eventText = std::move(source);
+}
+
 std::shared_ptr<Session> TraceBuilder::finish(unsigned threads) {
     Session& s = *m_session;
     auto t0 = std::chrono::steady_clock::now();

@@ -28,6 +28,10 @@ public:
     // Top-level members of the JSON object other than traceEvents (raw JSON text).
     void setTopLevelMembers(const std::vector<std::pair<std::string, std::string>>& members);
     ImportReport& report();
+    // For importers of non-JSON sources (Nsight Systems, nvprof, captures), which feed ChunkResults
+    // they build themselves: the devices they read, and where event arguments come from.
+    void setDevices(std::vector<DeviceInfo> devices);
+    void setEventTextSource(std::shared_ptr<const EventTextSource> source);
 
     std::shared_ptr<Session> finish(unsigned threads);
     // Seconds spent in each phase of finish() (for bench-import).
