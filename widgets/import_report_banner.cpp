@@ -36,13 +36,12 @@ ImportReportBanner::ImportReportBanner(QWidget* parent) : QFrame(parent), m_mess
 }
 
 void ImportReportBanner::showReport(const ImportReport& report) {
-    if (report.empty()) {
+    // Notes (what healthy traces contain too) are in the details, not worth a warning on their own.
+    const uint64_t total = report.warningCount();
+    if (total == 0 && !report.truncated()) {
         hide();
         return;
     }
-    uint64_t total = 0;
-    for (const ImportReport::Problem& p : report.problems())
-        total += p.count;
     QString text = tr("The import skipped or repaired %n item(s).", nullptr, static_cast<int>(total));
     if (report.truncated())
         text += QLatin1Char(' ') + tr("The file ends early (was the job killed while writing?); "

@@ -210,7 +210,7 @@ std::string summaryToJson(const TraceSummary& s, bool withTracks) {
     j["devices"] = std::move(devices);
     J problems = J::array();
     for (const ImportReport::Problem& p : s.report.problems())
-        problems.push_back({{"kind", p.kind}, {"count", p.count}, {"examples", p.examples}});
+        problems.push_back({{"kind", p.kind}, {"count", p.count}, {"examples", p.examples}, {"note", p.note}});
     j["import_report"] = {{"truncated", s.report.truncated()}, {"problems", std::move(problems)}};
     if (withTracks) {
         J tracks = J::array();

@@ -16,9 +16,26 @@ void ImportReport::add(std::string_view kind, std::string_view example, uint64_t
         it->examples.emplace_back(example);
 }
 
+void ImportReport::addNote(std::string_view kind, std::string_view example, uint64_t count) {
+    add(kind, example, count);
+    for (Problem& p : m_problems)
+        if (p.kind == kind)
+            p.note = true;
+}
+
+uint64_t ImportReport::warningCount() const {
+    uint64_t n = 0;
+    for (const Problem& p : m_problems)
+        n += p.note ? 0 : p.count;
+    return n;
+}
+
 void ImportReport::merge(const ImportReport& other) {
     for (const Problem& p : other.m_problems) {
-        add(p.kind, {}, p.count);
+        if (p.note)
+            addNote(p.kind, {}, p.count);
+        else
+            add(p.kind, {}, p.count);
         auto it = std::find_if(m_problems.begin(), m_problems.end(),
                                [&](const Problem& q) { return q.kind == p.kind; });
         for (const std::string& ex : p.examples)
@@ -44,6 +61,8 @@ std::string ImportReport::toText() const {
     std::string out;
     for (const Problem& p : m_problems) {
         out += p.kind;
+        if (p.note)
+            out += " (note)";
         out += ": ";
         out += std::to_string(p.count);
         if (!p.examples.empty()) {

@@ -515,7 +515,7 @@ void TraceBuilder::finalizeTracks(unsigned threads) {
         th.join();
     for (size_t i = 0; i < spilled.size(); ++i)
         if (spilled[i])
-            s.m_report.add("overlapping slices moved to extra lanes",
+            s.m_report.addNote("overlapping slices moved to extra lanes",
                            s.trackLabel(s.m_tracks[i]), spilled[i]);
     for (auto& c : s.m_counters) {
         std::vector<uint32_t> io(c.ts.size());
@@ -612,7 +612,7 @@ void TraceBuilder::bindFlows(unsigned threads) {
     if (unbound)
         s.m_report.add("flow ends without a slice to bind to (dropped)", unboundExample, unbound);
     if (noStart)
-        s.m_report.add("flow ends without a matching start (dropped)", {}, noStart);
+        s.m_report.addNote("flow ends without a matching start (dropped)", {}, noStart);
     m_flows.clear();
     m_flows.shrink_to_fit();
     s.rebuildFlowIndex();

@@ -127,7 +127,7 @@ template <typename T> std::span<const T> span(const std::vector<T>& v) { return 
 json reportToJson(const ImportReport& r) {
     json problems = json::array();
     for (const auto& p : r.problems())
-        problems.push_back({{"kind", p.kind}, {"count", p.count}, {"examples", p.examples}});
+        problems.push_back({{"kind", p.kind}, {"count", p.count}, {"examples", p.examples}, {"note", p.note}});
     return {{"truncated", r.truncated()}, {"problems", problems}};
 }
 
@@ -137,7 +137,10 @@ ImportReport reportFromJson(const json& j) {
         return r;
     for (const auto& p : j.value("problems", json::array())) {
         const std::string kind = p.value("kind", "");
-        r.add(kind, {}, p.value("count", uint64_t(0)));
+        if (p.value("note", false))
+            r.addNote(kind, {}, p.value("count", uint64_t(0)));
+        else
+            r.add(kind, {}, p.value("count", uint64_t(0)));
         for (const auto& ex : p.value("examples", json::array()))
             if (ex.is_string())
                 r.add(kind, ex.get<std::string>(), 0);

@@ -31,3 +31,16 @@ TEST(ImportReport, MergeAddsCountsAndTruncation) {
     EXPECT_EQ(a.problems()[0].examples, (std::vector<std::string>{"a1", "b1"}));
     EXPECT_NE(a.toText().find("input truncated: 1 (e.g. byte 100)"), std::string::npos);
 }
+
+TEST(ImportReport, NotesAreReportedButNotWarnings) {
+    ImportReport r;
+    r.addNote("flow ends without a matching start (dropped)", {}, 46);
+    r.add("E without B (dropped)");
+    EXPECT_EQ(r.warningCount(), 1u);
+    EXPECT_TRUE(r.problems()[0].note);
+    EXPECT_NE(r.toText().find("(note): 46"), std::string::npos);
+    ImportReport merged;
+    merged.merge(r);
+    EXPECT_EQ(merged.warningCount(), 1u);
+    EXPECT_TRUE(merged.problems()[0].note);
+}

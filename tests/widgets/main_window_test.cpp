@@ -128,6 +128,9 @@ TEST(ImportReportBanner, ShowsOnlyForANonEmptyReport) {
     ImportReport report;
     banner.showReport(report);
     EXPECT_TRUE(banner.isHidden());
+    report.addNote("flow ends without a matching start (dropped)", {}, 40);
+    banner.showReport(report); // notes alone do not warn
+    EXPECT_TRUE(banner.isHidden());
     report.add("unknown phase", "offset 12", 3);
     report.setTruncated("byte 4096");
     banner.showReport(report);
