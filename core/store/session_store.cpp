@@ -88,23 +88,27 @@ public:
     bool int64s(const char* owner, int64_t idx, const char* name, std::vector<int64_t>& out) {
         out.clear();
         std::vector<int64_t> part;
-        return each(owner, idx, name, [&](std::string_view blob) {
+        const bool ok = each(owner, idx, name, [&](std::string_view blob) {
             if (!ColumnCodec::decodeInt64(blob, part))
                 return false;
             out.insert(out.end(), part.begin(), part.end());
             return true;
         });
+        out.shrink_to_fit(); // appending chunks doubled the capacity; the model stays resident
+        return ok;
     }
 
     template <typename T> bool fixed(const char* owner, int64_t idx, const char* name, std::vector<T>& out) {
         out.clear();
         std::vector<T> part;
-        return each(owner, idx, name, [&](std::string_view blob) {
+        const bool ok = each(owner, idx, name, [&](std::string_view blob) {
             if (!ColumnCodec::decode<T>(blob, part))
                 return false;
             out.insert(out.end(), part.begin(), part.end());
             return true;
         });
+        out.shrink_to_fit();
+        return ok;
     }
 
 private:
