@@ -289,14 +289,15 @@ void TimelineView::forEachVisibleRow(QPainter& p, const QRect& clipBase, int hei
     const auto& rows = m_layout.rows();
     const int pinned = m_layout.pinnedHeight();
     const int bands[2][2] = {{kTopHeight, kTopHeight + pinned}, {kTopHeight + pinned, height}};
-    for (const auto& band : bands) {
+    for (int b = 0; b < 2; ++b) {
+        const int* band = bands[b];
         if (band[1] <= band[0])
             continue;
         p.save();
         p.setClipRect(QRect(clipBase.x(), band[0], clipBase.width(), band[1] - band[0]));
         for (size_t r = static_cast<size_t>(std::max(0, m_layout.rowAt(contentY(band[0])))); r < rows.size(); ++r) {
             const int y = viewY(rows[r].y);
-            if (y >= band[1] || (band[0] == kTopHeight && rows[r].y >= pinned))
+            if (y >= band[1] || (b == 0 && rows[r].y >= pinned))
                 break;
             paintRow(rows[r], y);
         }
@@ -462,10 +463,13 @@ void TimelineView::paintCounterRow(QPainter& p, const TimelineLayout::Row& row, 
         p.fillRect(QRectF(kGutterWidth + x, top, 1, std::max(1.0, base - top)), fill);
         p.fillRect(QRectF(kGutterWidth + x, top, 1, std::max(1.0, low - top)), edge);
     }
-    p.setPen(QColor(90, 90, 90));
     const QString peak = src.bytes ? formatBytes(static_cast<int64_t>(src.max))
                                    : (src.max <= 1.0 ? formatPercent(src.max) : QString::number(src.max, 'g', 4));
-    p.drawText(QPointF(kGutterWidth + 4, y + 12), tr("max %1").arg(peak));
+    const QString label = tr("max %1").arg(peak);
+    const QRect box(kGutterWidth + 2, y + 1, fontMetrics().horizontalAdvance(label) + 6, fontMetrics().height());
+    p.fillRect(box, QColor(255, 255, 255, 200)); // legible over the curve
+    p.setPen(QColor(70, 70, 70));
+    p.drawText(box, Qt::AlignCenter, label);
 }
 
 void TimelineView::paintLabels(QPainter& p, const QRect& area) {

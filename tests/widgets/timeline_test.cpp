@@ -144,11 +144,13 @@ TEST(TimelineView, RendersARealPictureAtEveryZoom) {
     QImage image(1200, 700, QImage::Format_ARGB32_Premultiplied);
     for (int zoom = 0; zoom < 6; ++zoom) {
         view.renderTo(image);
+        // Count colours in the rows area only (below the ruler, right of the labels), so a view that
+        // draws its ruler but no rows fails.
         std::set<QRgb> colours;
-        for (int y = 0; y < image.height(); y += 3)
-            for (int x = 0; x < image.width(); x += 3)
+        for (int y = TimelineView::kTopHeight + 2; y < image.height(); y += 3)
+            for (int x = TimelineView::kGutterWidth + 2; x < image.width(); x += 3)
                 colours.insert(image.pixel(x, y));
-        EXPECT_GT(colours.size(), 20u) << "zoom step " << zoom;
+        EXPECT_GT(colours.size(), 8u) << "zoom step " << zoom;
         time.zoomAt(700, 6);
     }
 }
