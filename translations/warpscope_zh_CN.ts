@@ -37,6 +37,17 @@
     </message>
 </context>
 <context>
+    <name>ws::BookmarkModel</name>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+</context>
+<context>
     <name>ws::DerivedCounter</name>
     <message>
         <source>GPU Utilization</source>
@@ -575,6 +586,26 @@
     <message>
         <source>Range</source>
         <translation>范围</translation>
+    </message>
+    <message>
+        <source>Bookmarks</source>
+        <translation>书签</translation>
+    </message>
+    <message>
+        <source>Add Bookmark</source>
+        <translation>添加书签</translation>
+    </message>
+    <message>
+        <source>Note:</source>
+        <translation>备注：</translation>
+    </message>
+    <message>
+        <source>Remove Bookmark</source>
+        <translation>删除书签</translation>
+    </message>
+    <message>
+        <source>Press B on the timeline to bookmark the time under the cursor. Double-click the note to edit it; Enter jumps to the bookmark; Delete removes it.</source>
+        <translation>在时间线上按 B 为光标处的时间添加书签。双击备注可编辑；按 Enter 跳转到书签；按 Delete 删除。</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,7 @@
 #include "session_page.h"
 
+#include "bookmark_model.h"
+#include "model/session.h"
 #include "range_summary_view.h"
 #include "search_bar.h"
 #include "session_loader.h"
@@ -8,7 +10,13 @@
 #include "time_viewport.h"
 #include "timeline_view.h"
 
+#include <QAction>
+#include <QFile>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
 #include <QScrollArea>
+#include <QTableView>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -19,7 +27,8 @@ SessionPage::SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* 
     : QWidget(parent), m_session(std::move(session)), m_time(new TimeViewport(this)),
       m_search(new SearchBar(m_time, this)), m_timeline(new TimelineView(m_time, this)),
       m_bottomTabs(new QTabWidget(this)), m_details(new SliceDetailsView(m_time, this)),
-      m_summary(new SessionSummaryView(this)), m_range(new RangeSummaryView(m_time, this)) {
+      m_summary(new SessionSummaryView(this)), m_range(new RangeSummaryView(m_time, this)),
+      m_bookmarks(new BookmarkModel(m_session->session->startNs(), this)) {
     setObjectName(QStringLiteral("sessionPage"));
     m_timeline->setSession(m_session->session);
     m_details->setSession(m_session->session);
@@ -46,6 +55,17 @@ SessionPage::SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* 
     m_bottomTabs->addTab(summaryScroll, tr("Summary"));
     m_bottomTabs->addTab(m_details, tr("Details"));
     m_bottomTabs->addTab(m_range, tr("Range"));
+    m_bottomTabs->addTab(createBookmarksTab(), tr("Bookmarks"));
+
+    m_timeline->setBookmarks(m_bookmarks);
+    connect(m_bookmarks, &BookmarkModel::changed, this, &SessionPage::saveBookmarks);
+    connect(m_timeline, &TimelineView::bookmarkRequested, this, [this](int64_t ts) {
+        bool ok = false;
+        const QString note = QInputDialog::getText(this, tr("Add Bookmark"), tr("Note:"), QLineEdit::Normal, {}, &ok);
+        if (ok)
+            addBookmark(ts, note);
+    });
+    setStoredPath(m_session->storedPath);
 
     auto* top = new QWidget(this);
     auto* topLayout = new QVBoxLayout(top);
@@ -63,6 +83,59 @@ SessionPage::SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
+}
+
+QWidget* SessionPage::createBookmarksTab() {
+    auto* table = new QTableView(this);
+    table->setObjectName(QStringLiteral("bookmarkTable"));
+    table->setModel(m_bookmarks);
+    table->verticalHeader()->hide();
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->horizontalHeader()->setSectionResizeMode(BookmarkModel::Time, QHeaderView::ResizeToContents);
+    table->horizontalHeader()->setSectionResizeMode(BookmarkModel::Note, QHeaderView::Stretch);
+    connect(table, &QTableView::activated, this, [this](const QModelIndex& index) {
+        m_time->centerOn(m_bookmarks->data(index, Qt::UserRole).toLongLong());
+    });
+    auto* remove = new QAction(tr("Remove Bookmark"), table);
+    remove->setShortcut(QKeySequence::Delete);
+    remove->setShortcutContext(Qt::WidgetShortcut);
+    connect(remove, &QAction::triggered, this, [this, table] {
+        if (table->currentIndex().isValid())
+            m_bookmarks->removeRow(table->currentIndex().row());
+    });
+    table->addAction(remove);
+    table->setContextMenuPolicy(Qt::ActionsContextMenu);
+    auto* hint = new QLabel(tr("Press B on the timeline to bookmark the time under the cursor. Double-click the "
+                               "note to edit it; Enter jumps to the bookmark; Delete removes it."),
+                            this);
+    hint->setWordWrap(true);
+    auto* box = new QWidget(this);
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(hint);
+    layout->addWidget(table, 1);
+    return box;
+}
+
+void SessionPage::addBookmark(int64_t ts, const QString& note) { m_bookmarks->add(ts, note); }
+
+void SessionPage::setStoredPath(const QString& path) {
+    m_storedPath = path;
+    if (path.isEmpty())
+        return;
+    const std::string file = QFile::encodeName(path).toStdString();
+    if (m_bookmarks->bookmarks().empty())
+        m_bookmarks->setBookmarks(Bookmarks::read(file));
+    else
+        saveBookmarks(); // made before the session was stored
+}
+
+void SessionPage::saveBookmarks() {
+    if (m_storedPath.isEmpty())
+        return;
+    std::string error;
+    if (!Bookmarks::write(QFile::encodeName(m_storedPath).toStdString(), m_bookmarks->bookmarks(), &error))
+        qWarning("warpscope: cannot save bookmarks to %s: %s", qPrintable(m_storedPath), error.c_str());
 }
 
 } // namespace ws

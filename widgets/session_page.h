@@ -9,6 +9,7 @@ class QTabWidget;
 namespace ws {
 
 struct LoadedSession;
+class BookmarkModel;
 class RangeSummaryView;
 class SearchBar;
 class SessionSummaryView;
@@ -18,7 +19,7 @@ class TimeViewport;
 
 /*
  * Everything shown for one open session: the search bar and the timeline on top, and the bottom
- * tabs (session summary, details of the selection, summary of the selected range). One TimeViewport is shared by all of them, so a selection or
+ * tabs (session summary, details of the selection, summary of the selected range, bookmarks). One TimeViewport is shared by all of them, so a selection or
  * zoom in one view is seen by every other.
  */
 class SessionPage : public QWidget {
@@ -33,6 +34,13 @@ public:
     SliceDetailsView* details() const { return m_details; }
     SearchBar* searchBar() const { return m_search; }
     RangeSummaryView* rangeSummary() const { return m_range; }
+    BookmarkModel* bookmarks() const { return m_bookmarks; }
+
+    // The session file that keeps this session's bookmarks (known once the library stored it);
+    // bookmarks added before that are written then.
+    void setStoredPath(const QString& path);
+    QString storedPath() const { return m_storedPath; }
+    void addBookmark(int64_t ts, const QString& note);
 
 private:
     std::shared_ptr<const LoadedSession> m_session;
@@ -43,6 +51,11 @@ private:
     SliceDetailsView* m_details;
     SessionSummaryView* m_summary;
     RangeSummaryView* m_range;
+    BookmarkModel* m_bookmarks;
+    QString m_storedPath;
+
+    void saveBookmarks();
+    QWidget* createBookmarksTab();
 };
 
 } // namespace ws

@@ -1,5 +1,6 @@
 #include "timeline_view.h"
 
+#include "bookmark_model.h"
 #include "format.h"
 #include "index/time_ticks.h"
 #include "model/session.h"
@@ -188,6 +189,20 @@ const TimelineView::NameCache& TimelineView::displayName(uint32_t nameId) {
     return *it;
 }
 
+void TimelineView::setBookmarks(const BookmarkModel* bookmarks) {
+    if (m_bookmarks)
+        disconnect(m_bookmarks, nullptr, this, nullptr);
+    m_bookmarks = bookmarks;
+    if (m_bookmarks) {
+        auto repaint = [this] { viewport()->update(); };
+        connect(m_bookmarks, &QAbstractItemModel::modelReset, this, repaint);
+        connect(m_bookmarks, &QAbstractItemModel::rowsInserted, this, repaint);
+        connect(m_bookmarks, &QAbstractItemModel::rowsRemoved, this, repaint);
+        connect(m_bookmarks, &QAbstractItemModel::dataChanged, this, repaint);
+    }
+    viewport()->update();
+}
+
 void TimelineView::relayoutRows() {
     updateScrollRange();
     viewport()->update();
@@ -276,6 +291,24 @@ void TimelineView::paintRuler(QPainter& p, int width) {
         for (double x = timeX(ticks.times.front()) - 5 * minor; x < width; x += minor)
             if (x >= kGutterWidth)
                 p.drawLine(QPointF(x, kTopHeight - 4), QPointF(x, kTopHeight - 1));
+    }
+    // Bookmarks: a flag on the ruler with the start of its note.
+    if (m_bookmarks) {
+        const QColor flag(230, 120, 0);
+        for (const Bookmark& b : m_bookmarks->bookmarks()) {
+            const double x = timeX(b.ts);
+            if (x < kGutterWidth || x > width)
+                continue;
+            const QPointF tip(x, kTopHeight - 1);
+            const QPointF tri[3] = {tip, tip + QPointF(-5, -9), tip + QPointF(5, -9)};
+            p.setPen(Qt::NoPen);
+            p.setBrush(flag);
+            p.drawPolygon(tri, 3);
+            p.setBrush(Qt::NoBrush);
+            p.setPen(flag.darker(140));
+            p.drawText(QPointF(x + 6, kTopHeight - 3),
+                       fontMetrics().elidedText(QString::fromStdString(b.note), Qt::ElideRight, 140));
+        }
     }
     p.fillRect(QRect(0, kOverviewHeight, kGutterWidth, kRulerHeight), kGutterBackground);
     p.setPen(QColor(90, 90, 90));
@@ -861,6 +894,9 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
         } else if (const auto r = m_time->selectedRange()) {
             m_time->showRange(r->start, r->end);
         }
+        break;
+    case Qt::Key_B:
+        emit bookmarkRequested(m_time->timeForX(anchor));
         break;
     case Qt::Key_Escape:
         m_time->setSelectedSlice(std::nullopt);

@@ -18,6 +18,7 @@
 
 namespace ws {
 
+class BookmarkModel;
 class Session;
 
 /*
@@ -31,7 +32,7 @@ class Session;
  *
  * Input: Ctrl+wheel zooms at the cursor, wheel scrolls, Shift+wheel or a horizontal wheel pans,
  * dragging the rows pans, dragging on the ruler selects a time range; W/S zoom, A/D and arrow keys
- * pan, F fits the selection, 0 fits everything, Esc clears the selection. Clicking selects a slice
+ * pan, F fits the selection, 0 fits everything, Esc clears the selection, B adds a bookmark. Clicking selects a slice
  * (its CPU launch / GPU work is linked by flow arrows); hovering shows a tooltip.
  */
 class TimelineView : public QAbstractScrollArea {
@@ -54,6 +55,8 @@ public:
     // Scrolls so that a slice is visible and centred in time.
     void revealSlice(const SliceRef& slice);
     void setAllCollapsed(bool collapsed);
+    // Bookmarks are drawn as flags on the ruler; B asks to add one at the cursor.
+    void setBookmarks(const BookmarkModel* bookmarks);
     // Renders one frame into an image (benchmarks and tests).
     void renderTo(QImage& image);
 
@@ -64,6 +67,7 @@ public:
 
 signals:
     void sliceActivated(const ws::SliceRef& slice); // double-click
+    void bookmarkRequested(int64_t ts);             // B pressed (at the cursor, else the centre)
 
 protected:
     void contextMenuEvent(QContextMenuEvent* event) override;
@@ -138,7 +142,8 @@ private:
     std::vector<float> m_overview; // GPU busy fraction per overview bucket
     QHash<uint32_t, NameCache> m_names;
     std::vector<LodItem> m_items; // scratch, reused every row
-    std::vector<Flow> m_selectedFlows; // flows touching the selected slice, found once per selection
+    std::vector<Flow> m_selectedFlows;
+    const BookmarkModel* m_bookmarks = nullptr; // flows touching the selected slice, found once per selection
 
     enum class Drag { None, Pan, Range, Overview };
     Drag m_drag = Drag::None;

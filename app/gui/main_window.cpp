@@ -85,6 +85,12 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_loader, &SessionLoader::loaded, this, &MainWindow::onLoaded);
     connect(m_loader, &SessionLoader::failed, this, &MainWindow::onFailed);
     connect(m_loader, &SessionLoader::cancelled, this, &MainWindow::onCancelled);
+    connect(m_loader, &SessionLoader::stored, this, [this](const QString& path, const QString& sessionPath) {
+        // Bookmarks of a just-imported trace go into its stored session from now on.
+        for (int i = 0; i < m_tabs->count(); ++i)
+            if (auto* page = qobject_cast<SessionPage*>(m_tabs->widget(i)); page && page->session()->path == path)
+                page->setStoredPath(sessionPath);
+    });
     connect(m_loader, &SessionLoader::storeFailed, this, [this](const QString& path, const QString& message) {
         statusBar()->showMessage(tr("%1 is open, but it could not be stored in the session library: %2")
                                      .arg(QFileInfo(path).fileName(), message),

@@ -1,6 +1,7 @@
 #include "analysis/trace_summary.h"
 #include "import/trace_import.h"
 #include "model/session.h"
+#include "store/bookmarks.h"
 #include "store/session_library.h"
 #include "store/session_store.h"
 #include "store/sqlite_database.h"
@@ -187,4 +188,22 @@ TEST(SessionLibrary, ImportsOnceThenReopensTheStoredSession) {
 
     ASSERT_TRUE(library.remove(entries[0].path, &error)) << error;
     EXPECT_TRUE(library.list().empty());
+}
+
+TEST(Bookmarks, AreStoredInTheSessionFileAndReadBackSorted) {
+    const ImportResult imported = importTraceFile(samplePath());
+    const std::string file = (test::tempDir() / "bookmarks.warpscope").string();
+    std::string error;
+    ASSERT_TRUE(SessionStore::write(*imported.session, file, {}, &error)) << error;
+    EXPECT_TRUE(Bookmarks::read(file).empty());
+    const std::vector<Bookmark> marks = {{500, "second \"quoted\""}, {100, "first: 数据加载"}};
+    ASSERT_TRUE(Bookmarks::write(file, marks, &error)) << error;
+    const auto back = Bookmarks::read(file);
+    ASSERT_EQ(back.size(), 2u);
+    EXPECT_EQ(back[0], marks[1]);
+    EXPECT_EQ(back[1], marks[0]);
+    // The session itself is untouched and still opens.
+    EXPECT_NE(SessionStore::read(file, &error), nullptr) << error;
+    EXPECT_FALSE(Bookmarks::write(test::writeTemp("nope.warpscope", "plain text"), marks, &error));
+    EXPECT_TRUE(Bookmarks::fromJson("{broken").empty());
 }

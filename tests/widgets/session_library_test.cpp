@@ -1,5 +1,8 @@
 #include "session_library_dialog.h"
+#include "bookmark_model.h"
+#include "model/session.h"
 #include "session_loader.h"
+#include "session_page.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -43,4 +46,36 @@ TEST(SessionLoader, StoresANewTraceThenReopensItFromTheLibrary) {
     SessionLibraryDialog dialog;
     EXPECT_EQ(dialog.rowCount(), 1);
     SessionLibraryDialog::setLibraryDirectory(before);
+}
+
+TEST(SessionPage, BookmarksAreSavedInTheStoredSessionAndComeBack) {
+    QTemporaryDir library;
+    QTemporaryDir traces;
+    const QString trace = traces.filePath(QStringLiteral("bert2.pt.trace.json.gz"));
+    ASSERT_TRUE(QFile::copy(QStringLiteral(WARPSCOPE_SAMPLE_TRACE), trace));
+    SessionLoader loader;
+    loader.setLibraryDirectory(library.path());
+    QSignalSpy loaded(&loader, &SessionLoader::loaded);
+    QSignalSpy stored(&loader, &SessionLoader::stored);
+    ASSERT_TRUE(loader.load(trace));
+    ASSERT_TRUE(loaded.wait(60000));
+    auto first = loaded.takeFirst().at(0).value<std::shared_ptr<const LoadedSession>>();
+    int64_t ts = 0;
+    {
+        SessionPage page(first);
+        ts = first->session->startNs() + 1'000'000;
+        page.addBookmark(ts, QStringLiteral("slow data loader")); // before the session is stored
+        if (stored.isEmpty()) {
+            ASSERT_TRUE(stored.wait(60000));
+        }
+        page.setStoredPath(stored.takeFirst().at(1).toString());
+    }
+    ASSERT_TRUE(loader.load(trace)); // reopened from the library, bookmarks with it
+    ASSERT_TRUE(loaded.wait(60000));
+    auto second = loaded.takeFirst().at(0).value<std::shared_ptr<const LoadedSession>>();
+    ASSERT_TRUE(second->fromLibrary);
+    SessionPage reopened(second);
+    ASSERT_EQ(reopened.bookmarks()->rowCount(), 1);
+    EXPECT_EQ(reopened.bookmarks()->bookmarks()[0].ts, ts);
+    EXPECT_EQ(reopened.bookmarks()->bookmarks()[0].note, "slow data loader");
 }
