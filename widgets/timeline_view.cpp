@@ -90,6 +90,7 @@ TimelineView::~TimelineView() = default;
 void TimelineView::setSession(std::shared_ptr<const Session> session) {
     m_session = std::move(session);
     m_names.clear();
+    m_colors.clear();
     m_selectedFlows.clear();
     m_counters.clear();
     if (!m_session)
@@ -212,6 +213,15 @@ void TimelineView::setAllCollapsed(bool collapsed) {
     m_layout.setAllCollapsed(collapsed);
     updateScrollRange();
     viewport()->update();
+}
+
+QColor TimelineView::sliceColor(const Track& track, uint32_t slice) {
+    const EventKind kind = m_session->kindOf(track, slice);
+    const uint64_t key = uint64_t(track.names[slice]) << 8 | static_cast<uint8_t>(kind);
+    auto it = m_colors.find(key);
+    if (it == m_colors.end())
+        it = m_colors.insert(key, TimelinePalette::sliceColor(kind, m_session->str(track.names[slice])).rgb());
+    return QColor::fromRgb(*it);
 }
 
 void TimelineView::renderTo(QImage& image) {
@@ -398,9 +408,8 @@ void TimelineView::paintSliceRow(QPainter& p, const TimelineLayout::Row& row, in
             // A fold takes the darkened colour of its middle slice (a cheap stand-in for the
             // majority): dense kernels stay green, dense NCCL orange, and the box reads as "many".
             const uint32_t middle = begin + item.first + item.count / 2;
-            const QColor base = TimelinePalette::sliceColor(m_session->kindOf(t, middle), m_session->str(t.names[middle]));
-            p.fillRect(box, TimelinePalette::foldColor(base));
-            if (box.width() > 40 && item.count > 1) {
+            p.fillRect(box, TimelinePalette::foldColor(sliceColor(t, middle)));
+            if (box.width() > 60 && item.count > 1) {
                 p.setPen(QColor(245, 245, 245));
                 p.drawText(box.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
                            tr("%n events", nullptr, static_cast<int>(item.count)));
@@ -409,7 +418,7 @@ void TimelineView::paintSliceRow(QPainter& p, const TimelineLayout::Row& row, in
         }
         const uint32_t slice = begin + item.first;
         const uint32_t nameId = t.names[slice];
-        const QColor color = TimelinePalette::sliceColor(m_session->kindOf(t, slice), m_session->str(nameId));
+        const QColor color = sliceColor(t, slice);
         p.fillRect(box, color);
         if (box.width() >= 24) {
             const NameCache& name = displayName(nameId);
@@ -476,26 +485,48 @@ void TimelineView::paintInstantRow(QPainter& p, const TimelineLayout::Row& row, 
     p.setBrush(Qt::NoBrush);
 }
 
+void TimelineView::flushCounterPolygon(QPainter& p, int base) {
+    if (m_fillPolygon.isEmpty())
+        return;
+    const QPolygon top = m_fillPolygon; // the curve alone, for its edge
+    m_fillPolygon << QPoint(m_fillPolygon.last().x(), base) << QPoint(m_fillPolygon.first().x(), base);
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(184, 207, 250));
+    p.drawPolygon(m_fillPolygon);
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QColor(30, 90, 200));
+    p.drawPolyline(top);
+    m_fillPolygon.clear();
+}
+
 void TimelineView::paintCounterRow(QPainter& p, const TimelineLayout::Row& row, int y, int width) {
     const CounterSource& src = m_counters[row.counter];
-    std::vector<CounterLod::Column> cols;
+    std::vector<CounterLod::Column>& cols = m_counterColumns;
     const int w = width - kGutterWidth;
     src.lod.columns(m_time->t0(), m_time->nsPerPx(), w, cols);
     const double range = src.max - src.min > 0 ? src.max - src.min : 1;
     const int h = row.height - 4;
-    const QColor fill(66, 133, 244, 90);
-    const QColor edge(30, 90, 200);
-    auto yOf = [&](double v) { return y + 2 + h * (1 - (v - src.min) / range); };
-    const double base = yOf(0);
+    auto yOf = [&](double v) { return static_cast<int>(std::lround(y + 2 + h * (1 - (v - src.min) / range))); };
+    const int base = yOf(0);
+    // One filled polygon under the curve plus one polyline along its top (solid spans, cheap for
+    // the raster engine); only columns whose min..max envelope spans more than a pixel add a line.
+    m_fillPolygon.clear();
+    m_edgeLines.clear();
     for (int x = 0; x < w; ++x) {
         const CounterLod::Column& c = cols[static_cast<size_t>(x)];
-        if (!c.valid)
+        if (!c.valid) {
+            if (!m_fillPolygon.isEmpty())
+                flushCounterPolygon(p, base);
             continue;
-        // Filled to the baseline, with the min..max envelope of the column darker so peaks show.
-        const double top = yOf(c.max), low = yOf(c.min);
-        p.fillRect(QRectF(kGutterWidth + x, top, 1, std::max(1.0, base - top)), fill);
-        p.fillRect(QRectF(kGutterWidth + x, top, 1, std::max(1.0, low - top)), edge);
+        }
+        const int top = yOf(c.max), low = yOf(c.min), px = kGutterWidth + x;
+        m_fillPolygon << QPoint(px, top) << QPoint(px + 1, top);
+        if (low > top + 1)
+            m_edgeLines.emplace_back(px, top, px, low);
     }
+    flushCounterPolygon(p, base);
+    p.setPen(QColor(30, 90, 200));
+    p.drawLines(m_edgeLines.data(), static_cast<int>(m_edgeLines.size()));
     const QString peak = src.bytes ? formatBytes(static_cast<int64_t>(src.max))
                                    : (src.max <= 1.0 ? formatPercent(src.max) : QString::number(src.max, 'g', 4));
     const QString label = tr("max %1").arg(peak);

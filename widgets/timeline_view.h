@@ -10,6 +10,8 @@
 #include <QAbstractScrollArea>
 #include <QScrollBar>
 #include <QHash>
+#include <QLine>
+#include <QPolygon>
 
 #include <memory>
 #include <span>
@@ -19,6 +21,7 @@
 namespace ws {
 
 class BookmarkModel;
+struct Track;
 class Session;
 
 /*
@@ -108,12 +111,14 @@ private:
     void paintGroupSummary(QPainter& p, const TimelineLayout::Group& group, int y, int height, int width);
     void paintInstantRow(QPainter& p, const TimelineLayout::Row& row, int y, int width);
     void paintCounterRow(QPainter& p, const TimelineLayout::Row& row, int y, int width);
+    void flushCounterPolygon(QPainter& p, int base);
     void paintLabels(QPainter& p, const QRect& area);
     void paintSelection(QPainter& p, const QRect& area);
     void paintFlows(QPainter& p, const QRect& area);
     void paintCursor(QPainter& p, const QRect& area);
 
     const NameCache& displayName(uint32_t nameId);
+    QColor sliceColor(const Track& track, uint32_t slice);
     // Layout y <-> view y. The pinned band (layout y < pinnedHeight) stays fixed under the ruler;
     // the rest scrolls beneath it.
     int contentY(int viewY) const {
@@ -141,7 +146,12 @@ private:
     std::vector<CounterSource> m_counters;
     std::vector<float> m_overview; // GPU busy fraction per overview bucket
     QHash<uint32_t, NameCache> m_names;
-    std::vector<LodItem> m_items; // scratch, reused every row
+    QHash<uint64_t, QRgb> m_colors; // (name, kind) -> colour: hashing long kernel names per frame is not free
+    // Scratch buffers reused by every row of every frame.
+    std::vector<LodItem> m_items;
+    std::vector<CounterLod::Column> m_counterColumns;
+    QPolygon m_fillPolygon;
+    std::vector<QLine> m_edgeLines;
     std::vector<Flow> m_selectedFlows;
     const BookmarkModel* m_bookmarks = nullptr; // flows touching the selected slice, found once per selection
 
