@@ -73,15 +73,20 @@ bool SessionLoader::load(const QString& path) {
             }, Qt::QueuedConnection);
             return;
         }
-        auto loadedSession = std::make_shared<LoadedSession>();
-        loadedSession->path = path;
-        loadedSession->summary = summarizeSession(*result.session);
-        loadedSession->session = std::move(result.session);
-        loadedSession->elapsedMs = timer.elapsed();
-        loadedSession->storedPath = QFile::decodeName(result.sessionPath.c_str());
-        loadedSession->fromLibrary = result.fromLibrary;
-        const std::shared_ptr<const Session> session = loadedSession->session;
-        QMetaObject::invokeMethod(this, [this, s = std::shared_ptr<const LoadedSession>(loadedSession)] {
+        // First the model, so the timeline draws while the analyses run; then the summary.
+        auto first = std::make_shared<LoadedSession>();
+        first->path = path;
+        first->session = std::move(result.session);
+        first->elapsedMs = timer.elapsed();
+        first->storedPath = QFile::decodeName(result.sessionPath.c_str());
+        first->fromLibrary = result.fromLibrary;
+        QMetaObject::invokeMethod(this, [this, s = std::shared_ptr<const LoadedSession>(first)] { emit shown(s); },
+                                  Qt::QueuedConnection);
+        auto full = std::make_shared<LoadedSession>(*first);
+        full->summary = summarizeSession(*full->session);
+        full->summarized = true;
+        const std::shared_ptr<const Session> session = full->session;
+        QMetaObject::invokeMethod(this, [this, s = std::shared_ptr<const LoadedSession>(full)] {
             m_busy = false;
             emit loaded(s);
         }, Qt::QueuedConnection);

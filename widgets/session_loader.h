@@ -22,6 +22,7 @@ struct LoadedSession {
     qint64 elapsedMs = 0;
     QString storedPath;        // the library's session file, when it was reopened from there
     bool fromLibrary = false; // reopened from the library instead of imported again
+    bool summarized = false;  // false in `shown`: the summary is still being computed
 };
 
 /*
@@ -48,6 +49,9 @@ public:
 
 signals:
     void progressChanged(int permille);
+    // The model is ready to draw; the summary (analyses) follows in `loaded`.
+    void shown(std::shared_ptr<const ws::LoadedSession> session);
+    // Everything is ready: the same session with its summary.
     void loaded(std::shared_ptr<const ws::LoadedSession> session);
     void failed(const QString& path, const QString& message);
     void cancelled(const QString& path);

@@ -85,6 +85,11 @@ SessionPage::SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* 
     layout->addWidget(split);
 }
 
+void SessionPage::setSummarized(std::shared_ptr<const LoadedSession> session) {
+    m_session = std::move(session);
+    m_summary->setSession(m_session);
+}
+
 QWidget* SessionPage::createBookmarksTab() {
     auto* table = new QTableView(this);
     table->setObjectName(QStringLiteral("bookmarkTable"));

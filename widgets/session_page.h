@@ -28,6 +28,8 @@ public:
     explicit SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* parent = nullptr);
 
     std::shared_ptr<const LoadedSession> session() const { return m_session; }
+    // The same session once its summary is computed (the page may be shown before that).
+    void setSummarized(std::shared_ptr<const LoadedSession> session);
     TimeViewport* timeViewport() const { return m_time; }
     TimelineView* timeline() const { return m_timeline; }
     SessionSummaryView* summary() const { return m_summary; }

@@ -121,6 +121,10 @@ void SessionSummaryView::setSession(std::shared_ptr<const LoadedSession> session
     const TraceSummary& s = m_session->summary;
     const QFileInfo info(m_session->path);
     m_title->setText(info.fileName());
+    if (!m_session->summarized) {
+        m_subtitle->setText(tr("Computing the summary…"));
+        return;
+    }
     m_subtitle->setText(tr("%1 · %2 · imported in %3 ms")
                             .arg(QString::fromStdString(s.format), QDir::toNativeSeparators(info.absoluteFilePath()))
                             .arg(m_session->elapsedMs));
