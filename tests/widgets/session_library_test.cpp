@@ -12,16 +12,32 @@
 
 using namespace ws;
 
-TEST(SessionLoader, StoresANewTraceThenReopensItFromTheLibrary) {
+namespace {
+
+// A loader over a private library folder, with a private copy of the sample trace to load.
+struct LibraryFixture {
     QTemporaryDir library;
     QTemporaryDir traces;
-    const QString trace = traces.filePath(QStringLiteral("bert.pt.trace.json.gz"));
-    ASSERT_TRUE(QFile::copy(QStringLiteral(WARPSCOPE_SAMPLE_TRACE), trace));
+    QString trace;
     SessionLoader loader;
-    loader.setLibraryDirectory(library.path());
+    QSignalSpy loaded{&loader, &SessionLoader::loaded};
+    QSignalSpy stored{&loader, &SessionLoader::stored};
 
-    QSignalSpy loaded(&loader, &SessionLoader::loaded);
-    QSignalSpy stored(&loader, &SessionLoader::stored);
+    explicit LibraryFixture(const QString& name) : trace(traces.filePath(name)) {
+        QFile::copy(QStringLiteral(WARPSCOPE_SAMPLE_TRACE), trace);
+        loader.setLibraryDirectory(library.path());
+    }
+};
+
+} // namespace
+
+TEST(SessionLoader, StoresANewTraceThenReopensItFromTheLibrary) {
+    LibraryFixture fx(QStringLiteral("bert.pt.trace.json.gz"));
+    SessionLoader& loader = fx.loader;
+    QSignalSpy& loaded = fx.loaded;
+    QSignalSpy& stored = fx.stored;
+    const QString& trace = fx.trace;
+    QTemporaryDir& library = fx.library;
     ASSERT_TRUE(loader.load(trace));
     ASSERT_TRUE(loaded.wait(60000));
     auto first = loaded.takeFirst().at(0).value<std::shared_ptr<const LoadedSession>>();
@@ -49,14 +65,11 @@ TEST(SessionLoader, StoresANewTraceThenReopensItFromTheLibrary) {
 }
 
 TEST(SessionPage, BookmarksAreSavedInTheStoredSessionAndComeBack) {
-    QTemporaryDir library;
-    QTemporaryDir traces;
-    const QString trace = traces.filePath(QStringLiteral("bert2.pt.trace.json.gz"));
-    ASSERT_TRUE(QFile::copy(QStringLiteral(WARPSCOPE_SAMPLE_TRACE), trace));
-    SessionLoader loader;
-    loader.setLibraryDirectory(library.path());
-    QSignalSpy loaded(&loader, &SessionLoader::loaded);
-    QSignalSpy stored(&loader, &SessionLoader::stored);
+    LibraryFixture fx(QStringLiteral("bert2.pt.trace.json.gz"));
+    SessionLoader& loader = fx.loader;
+    QSignalSpy& loaded = fx.loaded;
+    QSignalSpy& stored = fx.stored;
+    const QString& trace = fx.trace;
     ASSERT_TRUE(loader.load(trace));
     ASSERT_TRUE(loaded.wait(60000));
     auto first = loaded.takeFirst().at(0).value<std::shared_ptr<const LoadedSession>>();

@@ -20,6 +20,18 @@ std::shared_ptr<const Session> sampleSession() {
     return session;
 }
 
+// A timeline laid out like a shown window (viewport geometry, scroll ranges) but never on screen.
+struct ShownTimeline {
+    TimeViewport time;
+    TimelineView view{&time};
+    ShownTimeline(int width, int height, std::shared_ptr<const Session> session) {
+        view.resize(width, height);
+        view.setAttribute(Qt::WA_DontShowOnScreen);
+        view.show();
+        view.setSession(std::move(session));
+    }
+};
+
 } // namespace
 
 TEST(TimeViewport, ZoomKeepsTheTimeUnderTheCursor) {
@@ -100,12 +112,9 @@ TEST(TimelineLayout, CollapsingAGroupLeavesOnlyItsHeader) {
 
 TEST(TimelineView, HitTestFindsTheSliceDrawnUnderThePoint) {
     auto session = sampleSession();
-    TimeViewport time;
-    TimelineView view(&time);
-    view.resize(1600, 4000); // tall enough to show every row without scrolling
-    view.setAttribute(Qt::WA_DontShowOnScreen);
-    view.show();
-    view.setSession(session);
+    ShownTimeline shown(1600, 4000, session); // tall enough to show every row without scrolling
+    TimeViewport& time = shown.time;
+    TimelineView& view = shown.view;
     int checked = 0;
     for (uint32_t ti = 0; ti < session->tracks().size(); ++ti) {
         const Track& t = session->tracks()[ti];
@@ -135,12 +144,9 @@ TEST(TimelineView, HitTestFindsTheSliceDrawnUnderThePoint) {
 
 TEST(TimelineView, RendersARealPictureAtEveryZoom) {
     auto session = sampleSession();
-    TimeViewport time;
-    TimelineView view(&time);
-    view.resize(1200, 700);
-    view.setAttribute(Qt::WA_DontShowOnScreen);
-    view.show();
-    view.setSession(session);
+    ShownTimeline shown(1200, 700, session);
+    TimeViewport& time = shown.time;
+    TimelineView& view = shown.view;
     QImage image(1200, 700, QImage::Format_ARGB32_Premultiplied);
     for (int zoom = 0; zoom < 6; ++zoom) {
         view.renderTo(image);
@@ -158,12 +164,9 @@ TEST(TimelineView, RendersARealPictureAtEveryZoom) {
 TEST(TimelineView, SelectingALaunchFindsItsFlowsAndRevealOpensCollapsedGroups) {
     auto session = sampleSession();
     ASSERT_FALSE(session->flows().empty());
-    TimeViewport time;
-    TimelineView view(&time);
-    view.resize(1200, 700);
-    view.setAttribute(Qt::WA_DontShowOnScreen);
-    view.show();
-    view.setSession(session);
+    ShownTimeline shown(1200, 700, session);
+    TimeViewport& time = shown.time;
+    TimelineView& view = shown.view;
     const Flow& f = session->flows().front();
     const_cast<TimelineLayout&>(view.layout()).setAllCollapsed(true);
     EXPECT_EQ(view.layout().rowOfSlice(*session, f.toTrack, f.toSlice), -1);
@@ -201,12 +204,9 @@ TEST(TimelineLayout, PinnedGroupsComeFirstAndMovesStayInTheirBand) {
 
 TEST(TimelineView, PinnedRowsStayPutWhileTheRestScrolls) {
     auto session = sampleSession();
-    TimeViewport time;
-    TimelineView view(&time);
-    view.resize(1200, 300);
-    view.setAttribute(Qt::WA_DontShowOnScreen);
-    view.show();
-    view.setSession(session);
+    ShownTimeline shown(1200, 300, session);
+    TimeViewport& time = shown.time;
+    TimelineView& view = shown.view;
     view.mutableLayout().setPinned(0, true);
     view.relayoutRows();
     const auto pinnedRow = view.layout().rows()[1];
