@@ -2,6 +2,8 @@
 
 #include "import/chrome_json_importer.h"
 #include "import/input_stream.h"
+#include "import/nsys_importer.h"
+#include "import/nvprof_importer.h"
 #include "model/session.h"
 #include "store/session_store.h"
 #include "store/sqlite_database.h"
@@ -142,10 +144,11 @@ ImportResult importTraceFile(const std::string& path, const ImportControl& contr
     const Sniff s = sniff(path);
     switch (s.format) {
     case TraceFormat::ChromeJson: return importChromeJson(path, control);
-    case TraceFormat::NsightSqlite: result.error = "Nsight Systems SQLite import is not available yet"; break;
-    case TraceFormat::NvprofSqlite: result.error = "nvprof SQLite import is not available yet"; break;
+    case TraceFormat::NsightSqlite: return importNsightSqlite(path, control);
+    case TraceFormat::NvprofSqlite: return importNvprofSqlite(path, control);
     case TraceFormat::NsightReport:
-        result.error = "an Nsight Systems report (.nsys-rep) must be exported first: nsys export --type sqlite";
+        result.error = "an Nsight Systems report (.nsys-rep/.qdrep) cannot be read directly: export it to SQLite with "
+                       "`nsys export --type sqlite -o out.sqlite report.nsys-rep` and open out.sqlite";
         break;
     case TraceFormat::WarpscopeSession: {
         std::string error;

@@ -224,10 +224,10 @@ public:
         std::sort(m_refs.begin(), m_refs.end());
         m_refs.erase(std::unique(m_refs.begin(), m_refs.end()), m_refs.end());
 
-        // A trace imported from JSON is read back from its source in one pass; a session that was
-        // itself loaded from a store asks it (its argRefs are already ranks, so in order too).
+        // A trace imported from JSON is read back from its source text in one pass; any other
+        // session (stored, Nsight Systems, nvprof, capture) asks its own EventTextSource.
         EventTextReader reader;
-        const bool fromSource = m_session.format() != TraceFormat::WarpscopeSession && reader.open(m_session.sourcePath());
+        const bool fromSource = m_session.format() == TraceFormat::ChromeJson && reader.open(m_session.sourcePath());
         SqliteStatement insert(m_db, "INSERT INTO event_args(chunk, lengths, text) VALUES (?1, ?2, ?3)");
         std::vector<int64_t> lengths;
         std::string text, object;

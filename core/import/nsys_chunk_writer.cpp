@@ -1,0 +1,62 @@
+#include "import/nsys_chunk_writer.h"
+
+namespace ws {
+
+NsysChunkWriter::NsysChunkWriter(uint32_t worker) : m_seq(uint64_t(worker) << 48) {
+    m_chunk.worker = worker;
+    m_chunk.firstNewString = 1;
+    m_strings.emplace(std::string(), 0u);
+}
+
+uint32_t NsysChunkWriter::string(std::string_view s) {
+    auto it = m_strings.find(std::string(s));
+    if (it != m_strings.end()) return it->second;
+    const auto id = static_cast<uint32_t>(m_chunk.firstNewString + m_chunk.newStrings.size());
+    m_chunk.newStrings.emplace_back(s);
+    m_strings.emplace(std::string(s), id);
+    return id;
+}
+
+uint32_t NsysChunkWriter::track(int64_t pid, int64_t tid, uint8_t kind) {
+    const Key key{pid, tid, 0, kind};
+    auto it = m_tracks.find(key);
+    if (it != m_tracks.end()) return it->second;
+    const auto idx = static_cast<uint32_t>(m_chunk.tracks.size());
+    ChunkResult::TrackKey k;
+    k.pid.number = pid;
+    k.tid.number = tid;
+    k.kind = kind;
+    m_chunk.tracks.push_back(k);
+    m_tracks.emplace(key, idx);
+    return idx;
+}
+
+uint32_t NsysChunkWriter::namedTrack(int64_t pid, std::string_view tid, uint8_t kind) {
+    const uint32_t s = string(tid);
+    const Key key{pid, 0, s, kind};
+    auto it = m_tracks.find(key);
+    if (it != m_tracks.end()) return it->second;
+    const auto idx = static_cast<uint32_t>(m_chunk.tracks.size());
+    ChunkResult::TrackKey k;
+    k.pid.number = pid;
+    k.tid.isString = true;
+    k.tid.string = s;
+    k.kind = kind;
+    m_chunk.tracks.push_back(k);
+    m_tracks.emplace(key, idx);
+    return idx;
+}
+
+void NsysChunkWriter::meta(ChunkResult::MetaKind kind, int64_t pid, int64_t tid, uint32_t str,
+                           int64_t number) {
+    ChunkResult::Meta m;
+    m.kind = kind;
+    m.pid.number = pid;
+    m.tid.number = tid;
+    m.str = str;
+    m.number = number;
+    m.seq = nextSeq();
+    m_chunk.metas.push_back(m);
+}
+
+} // namespace ws

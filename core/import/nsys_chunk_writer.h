@@ -1,0 +1,58 @@
+#pragma once
+
+#include "import/chunk_result.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace ws {
+
+/*
+ * NsysChunkWriter: builds the one ChunkResult that the SQLite importers (Nsight Systems, nvprof)
+ * hand to the TraceBuilder. It owns the chunk's local string table (local id 0 is the empty string,
+ * new strings from 1 on) and its track table keyed by (pid, tid, kind), so readers ask for ids by
+ * value. Interning and track lookup are O(1) hash lookups; the chunk grows with the rows read.
+ */
+class NsysChunkWriter {
+public:
+    // Chunks of parallel readers get distinct workers (string remapping) and disjoint seq ranges.
+    explicit NsysChunkWriter(uint32_t worker = 0);
+
+    uint32_t string(std::string_view s);
+    uint32_t track(int64_t pid, int64_t tid, uint8_t kind = ChunkResult::kThread);
+    // A track whose tid is a string (e.g. the per-process "NVTX ranges" row).
+    uint32_t namedTrack(int64_t pid, std::string_view tid, uint8_t kind);
+    uint64_t nextSeq() { return m_seq++; }
+    void noteTime(int64_t ts, int64_t end) {
+        m_chunk.minTs = std::min(m_chunk.minTs, ts);
+        m_chunk.maxTs = std::max(m_chunk.maxTs, end);
+    }
+    void meta(ChunkResult::MetaKind kind, int64_t pid, int64_t tid, uint32_t str, int64_t number = 0);
+
+    ChunkResult& chunk() { return m_chunk; }
+    ImportReport& report() { return m_chunk.report; }
+
+private:
+    struct Key {
+        int64_t pid;
+        int64_t tid;
+        uint32_t tidString;
+        uint8_t kind;
+        bool operator==(const Key&) const = default;
+    };
+    struct KeyHash {
+        size_t operator()(const Key& k) const noexcept {
+            return std::hash<int64_t>()(k.pid * 1000003 ^ k.tid) ^ (size_t(k.tidString) << 16) ^ k.kind;
+        }
+    };
+
+    ChunkResult m_chunk;
+    std::unordered_map<std::string, uint32_t> m_strings;
+    std::unordered_map<Key, uint32_t, KeyHash> m_tracks;
+    uint64_t m_seq = 0;
+};
+
+} // namespace ws
