@@ -177,16 +177,8 @@
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <source>Open trace files (PyTorch/Kineto, Chrome JSON)</source>
-        <translation>打开跟踪文件（PyTorch/Kineto、Chrome JSON）</translation>
-    </message>
-    <message>
         <source>New &amp;Capture…</source>
         <translation>新建采集(&amp;C)…</translation>
-    </message>
-    <message>
-        <source>Capturing a workload under CUPTI is not available in this build yet</source>
-        <translation>此版本尚不支持在 CUPTI 下采集工作负载</translation>
     </message>
     <message>
         <source>Session &amp;Library</source>
@@ -337,10 +329,6 @@
         <translation>关于 Warpscope</translation>
     </message>
     <message>
-        <source>&lt;h3&gt;Warpscope %1&lt;/h3&gt;&lt;p&gt;A native profiler viewer for GPU and deep-learning workloads: see where GPU time goes, why the GPU idles, where memory peaks, and which line of code is responsible.&lt;/p&gt;&lt;p&gt;Built with Qt %2. Reads PyTorch/Kineto and Chrome trace JSON.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;Warpscope %1&lt;/h3&gt;&lt;p&gt;面向 GPU 与深度学习工作负载的原生性能分析查看器：查看 GPU 时间花在哪里、GPU 为何空闲、内存峰值出现在何处，以及是哪一行代码造成的。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建。可读取 PyTorch/Kineto 与 Chrome 跟踪 JSON。&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>&amp;Find Slices…</source>
         <translation>查找片段(&amp;F)…</translation>
     </message>
@@ -369,8 +357,263 @@
         <translation>已从会话库打开 %1，用时 %2 毫秒</translation>
     </message>
     <message>
-        <source>Traces and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.warpscope);;All files (*)</source>
-        <translation>跟踪与会话 (*.json *.json.gz *.json.zst *.gz *.zst *.warpscope);;所有文件 (*)</translation>
+        <source>Run a program under CUPTI and open what it did on the GPU</source>
+        <translation>在 CUPTI 下运行程序，并打开它在 GPU 上的活动</translation>
+    </message>
+    <message>
+        <source>Open trace files (PyTorch/Kineto, Chrome JSON, Nsight Systems and nvprof SQLite, captures, sessions)</source>
+        <translation>打开跟踪文件（PyTorch/Kineto、Chrome JSON、Nsight Systems 与 nvprof SQLite、采集、会话）</translation>
+    </message>
+    <message>
+        <source>Traces, captures and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nvvp *.sql *.wscap *.warpscope);;All files (*)</source>
+        <translation>跟踪、采集与会话 (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nvvp *.sql *.wscap *.warpscope);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Warpscope %1&lt;/h3&gt;&lt;p&gt;A native profiler viewer for GPU and deep-learning workloads: see where GPU time goes, why the GPU idles, where memory peaks, and which line of code is responsible.&lt;/p&gt;&lt;p&gt;Built with Qt %2. Reads PyTorch/Kineto and Chrome trace JSON, Nsight Systems and nvprof SQLite, Warpscope captures and sessions.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Warpscope %1&lt;/h3&gt;&lt;p&gt;面向 GPU 与深度学习工作负载的原生性能分析查看器：查看 GPU 时间花在哪里、GPU 为何空闲、内存峰值出现在何处，以及是哪一行代码造成的。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建。可读取 PyTorch/Kineto 与 Chrome 跟踪 JSON、Nsight Systems 与 nvprof SQLite、Warpscope 采集与会话。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>ws::NewCaptureDialog</name>
+    <message>
+        <source>New Capture</source>
+        <translation>新建采集</translation>
+    </message>
+    <message>
+        <source>The program to run, found in PATH like a shell would (never run through a shell)</source>
+        <translation>要运行的程序，像 shell 一样在 PATH 中查找（但从不经由 shell 运行）</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Program to Capture</source>
+        <translation>要采集的程序</translation>
+    </message>
+    <message>
+        <source>e.g. train.py --epochs 1 (quote arguments with spaces)</source>
+        <translation>例如 train.py --epochs 1（含空格的参数请加引号）</translation>
+    </message>
+    <message>
+        <source>current directory</source>
+        <translation>当前目录</translation>
+    </message>
+    <message>
+        <source>Working Directory</source>
+        <translation>工作目录</translation>
+    </message>
+    <message>
+        <source>NAME=VALUE, one per line (added to the inherited environment)</source>
+        <translation>NAME=VALUE，每行一个（追加到继承的环境中）</translation>
+    </message>
+    <message>
+        <source>optional; names the capture and its session</source>
+        <translation>可选；用作采集及其会话的名称</translation>
+    </message>
+    <message>
+        <source>&amp;Program:</source>
+        <translation>程序(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>&amp;Arguments:</source>
+        <translation>参数(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>&amp;Working directory:</source>
+        <translation>工作目录(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>&amp;Environment:</source>
+        <translation>环境变量(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>Session &amp;name:</source>
+        <translation>会话名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>Record</source>
+        <translation>记录内容</translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Memory copies</source>
+        <translation>内存拷贝</translation>
+    </message>
+    <message>
+        <source>Memory sets</source>
+        <translation>内存设置</translation>
+    </message>
+    <message>
+        <source>CUDA runtime API</source>
+        <translation>CUDA 运行时 API</translation>
+    </message>
+    <message>
+        <source>CUDA driver API</source>
+        <translation>CUDA 驱动 API</translation>
+    </message>
+    <message>
+        <source>Synchronization</source>
+        <translation>同步</translation>
+    </message>
+    <message>
+        <source>Allocations and frees</source>
+        <translation>内存分配与释放</translation>
+    </message>
+    <message>
+        <source>NVTX ranges and marks</source>
+        <translation>NVTX 区间与标记</translation>
+    </message>
+    <message>
+        <source>CUPTI overhead</source>
+        <translation>CUPTI 开销</translation>
+    </message>
+    <message>
+        <source>GPU metrics (NVML: power, clocks, utilization, memory, temperature)</source>
+        <translation>GPU 指标（NVML：功耗、频率、利用率、显存、温度）</translation>
+    </message>
+    <message>
+        <source>PM sampling (SM, tensor and DRAM activity; needs profiling permission)</source>
+        <translation>PM 采样（SM、张量核与 DRAM 活动；需要性能分析权限）</translation>
+    </message>
+    <message>
+        <source>External correlation ids</source>
+        <translation>外部关联 ID</translation>
+    </message>
+    <message>
+        <source>Query-only API calls (cudaGetDevice, …)</source>
+        <translation>仅查询类 API 调用（cudaGetDevice 等）</translation>
+    </message>
+    <message>
+        <source> Hz</source>
+        <translation> Hz</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>Metric &amp;sampling rate:</source>
+        <translation>指标采样率(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Start &amp;delay:</source>
+        <translation>启动延迟(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>D&amp;uration limit:</source>
+        <translation>时长上限(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>&amp;Start Capture</source>
+        <translation>开始采集(&amp;S)</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>停止(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Enter the program to capture.</source>
+        <translation>请输入要采集的程序。</translation>
+    </message>
+    <message>
+        <source>Choose at least one kind of activity to record.</source>
+        <translation>请至少选择一种要记录的活动。</translation>
+    </message>
+    <message>
+        <source>Capture is not available in this build: the CUPTI injection library (libwarpscope_inject.so) was not found. Build Warpscope with the CUDA toolkit, or set WARPSCOPE_INJECT_LIBRARY to the library&apos;s path.</source>
+        <translation>此版本无法采集：未找到 CUPTI 注入库（libwarpscope_inject.so）。请使用 CUDA 工具包构建 Warpscope，或将 WARPSCOPE_INJECT_LIBRARY 设置为该库的路径。</translation>
+    </message>
+    <message>
+        <source>No CUDA driver on this machine (%1). Capture needs an NVIDIA GPU with its driver installed.</source>
+        <translation>此计算机上没有 CUDA 驱动（%1）。采集需要安装了驱动的 NVIDIA GPU。</translation>
+    </message>
+    <message>
+        <source>The working directory %1 does not exist.</source>
+        <translation>工作目录 %1 不存在。</translation>
+    </message>
+    <message>
+        <source>Program not found: %1. Check the name, or give its full path.</source>
+        <translation>找不到程序：%1。请检查名称，或提供完整路径。</translation>
+    </message>
+    <message>
+        <source>The arguments cannot be split into words: %1.</source>
+        <translation>无法将参数拆分为单词：%1。</translation>
+    </message>
+    <message>
+        <source>Environment line %1 is not NAME=VALUE: %2</source>
+        <translation>环境变量第 %1 行不是 NAME=VALUE 格式：%2</translation>
+    </message>
+    <message>
+        <source>Cannot create the capture folder: %1</source>
+        <translation>无法创建采集文件夹：%1</translation>
+    </message>
+    <message>
+        <source>Could not start %1: %2</source>
+        <translation>无法启动 %1：%2</translation>
+    </message>
+    <message>
+        <source>Capturing %1 into %2…</source>
+        <translation>正在采集 %1，写入 %2…</translation>
+    </message>
+    <message>
+        <source>%1 s · %2 stream(s) · %3 records · %4 MB · %5 dropped</source>
+        <translation>%1 秒 · %2 个数据流 · %3 条记录 · %4 MB · 丢弃 %5 条</translation>
+    </message>
+    <message>
+        <source>Stopping %1…</source>
+        <translation>正在停止 %1…</translation>
+    </message>
+    <message>
+        <source>killed by signal %1</source>
+        <translation>被信号 %1 终止</translation>
+    </message>
+    <message>
+        <source>exit status %1</source>
+        <translation>退出状态 %1</translation>
+    </message>
+    <message>
+        <source>Stopped before %1 initialized CUDA: nothing was captured.</source>
+        <translation>在 %1 初始化 CUDA 之前已停止：未采集到任何内容。</translation>
+    </message>
+    <message>
+        <source>%1 exited at once (%2) before it initialized CUDA: nothing was captured. Check the program, its arguments and its working directory.</source>
+        <translation>%1 在初始化 CUDA 之前就立即退出了（%2）：未采集到任何内容。请检查程序、参数及工作目录。</translation>
+    </message>
+    <message>
+        <source>%1 ended (%2) without initializing CUDA, or it removed CUDA_INJECTION64_PATH from its environment: nothing was captured.</source>
+        <translation>%1 已结束（%2），但从未初始化 CUDA，或从其环境中移除了 CUDA_INJECTION64_PATH：未采集到任何内容。</translation>
+    </message>
+    <message>
+        <source>Capture finished (%1): %2 stream(s), %3 records, %4 dropped.</source>
+        <translation>采集完成（%1）：%2 个数据流，%3 条记录，丢弃 %4 条。</translation>
+    </message>
+    <message>
+        <source>GPU performance counters are restricted to admin users (ERR_NVGPUCTRPERM), so what needed them was skipped. Fix: run as root, or load the NVIDIA driver with NVreg_RestrictProfilingToAdminUsers=0 (https://developer.nvidia.com/ERR_NVGPUCTRPERM).</source>
+        <translation>GPU 性能计数器仅限管理员用户使用（ERR_NVGPUCTRPERM），因此跳过了需要它们的部分。解决方法：以 root 身份运行，或以 NVreg_RestrictProfilingToAdminUsers=0 加载 NVIDIA 驱动（https://developer.nvidia.com/ERR_NVGPUCTRPERM）。</translation>
+    </message>
+    <message>
+        <source>Capture problem: %1</source>
+        <translation>采集问题：%1</translation>
     </message>
 </context>
 <context>
@@ -710,6 +953,10 @@
         <source>n/a</source>
         <translation>不可用</translation>
     </message>
+    <message>
+        <source>Computing the summary…</source>
+        <translation>正在计算摘要…</translation>
+    </message>
 </context>
 <context>
     <name>ws::ShortcutsDialog</name>
@@ -849,16 +1096,16 @@
         <translation>也可以将跟踪文件拖放到此窗口。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Reads&lt;/b&gt;&lt;br&gt;PyTorch profiler / Kineto traces (&lt;tt&gt;.pt.trace.json&lt;/tt&gt;, &lt;tt&gt;.json.gz&lt;/tt&gt;, &lt;tt&gt;.json.zst&lt;/tt&gt;)&lt;br&gt;Chrome trace JSON (object and array forms)</source>
-        <translation>&lt;b&gt;可读取&lt;/b&gt;&lt;br&gt;PyTorch 性能分析器 / Kineto 跟踪（&lt;tt&gt;.pt.trace.json&lt;/tt&gt;、&lt;tt&gt;.json.gz&lt;/tt&gt;、&lt;tt&gt;.json.zst&lt;/tt&gt;）&lt;br&gt;Chrome 跟踪 JSON（对象与数组两种形式）</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Recent files&lt;/b&gt;</source>
         <translation>&lt;b&gt;最近打开的文件&lt;/b&gt;</translation>
     </message>
     <message>
         <source>No recent files yet.</source>
         <translation>暂无最近打开的文件。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Reads&lt;/b&gt;&lt;br&gt;PyTorch profiler / Kineto traces (&lt;tt&gt;.pt.trace.json&lt;/tt&gt;, &lt;tt&gt;.json.gz&lt;/tt&gt;, &lt;tt&gt;.json.zst&lt;/tt&gt;)&lt;br&gt;Chrome trace JSON (object and array forms)&lt;br&gt;Nsight Systems SQLite exports (&lt;tt&gt;nsys export --type sqlite&lt;/tt&gt;) and nvprof databases (&lt;tt&gt;.nvvp&lt;/tt&gt;, &lt;tt&gt;.sql&lt;/tt&gt;)&lt;br&gt;Warpscope captures (&lt;tt&gt;.wscap&lt;/tt&gt;, capture folders) and sessions (&lt;tt&gt;.warpscope&lt;/tt&gt;)</source>
+        <translation>&lt;b&gt;可读取&lt;/b&gt;&lt;br&gt;PyTorch 性能分析器 / Kineto 跟踪（&lt;tt&gt;.pt.trace.json&lt;/tt&gt;、&lt;tt&gt;.json.gz&lt;/tt&gt;、&lt;tt&gt;.json.zst&lt;/tt&gt;）&lt;br&gt;Chrome 跟踪 JSON（对象与数组两种形式）&lt;br&gt;Nsight Systems SQLite 导出（&lt;tt&gt;nsys export --type sqlite&lt;/tt&gt;）与 nvprof 数据库（&lt;tt&gt;.nvvp&lt;/tt&gt;、&lt;tt&gt;.sql&lt;/tt&gt;）&lt;br&gt;Warpscope 采集（&lt;tt&gt;.wscap&lt;/tt&gt;、采集文件夹）与会话（&lt;tt&gt;.warpscope&lt;/tt&gt;）</translation>
     </message>
 </context>
 </TS>

@@ -32,7 +32,11 @@ int runImport(const std::vector<std::string>& argv) {
     }
     const auto imported = std::chrono::steady_clock::now();
     SessionWriteOptions options;
-    options.name = args.value("name").value_or(std::filesystem::path(path).filename().string());
+    // A capture directory given as "run1/" has no filename part: name the session after the folder.
+    std::filesystem::path source(path);
+    if (!source.has_filename())
+        source = source.parent_path();
+    options.name = args.value("name").value_or(source.filename().string());
     std::string error;
     if (!SessionStore::write(*result.session, *output, options, &error)) {
         std::fprintf(stderr, "warpscope-cli: cannot write %s: %s\n", output->c_str(), error.c_str());

@@ -5,6 +5,7 @@
 #include "format.h"
 #include "import_report_banner.h"
 #include "model/session.h"
+#include "new_capture_dialog.h"
 #include "recent_files.h"
 #include "session_loader.h"
 #include "search_bar.h"
@@ -82,6 +83,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_welcome, &WelcomePage::recentRequested, this, [this](const QString& p) { openFiles({p}); });
 
     m_loader->setLibraryDirectory(SessionLibraryDialog::libraryDirectory());
+    connect(m_loader, &SessionLoader::shown, this, &MainWindow::onShown);
     connect(m_loader, &SessionLoader::loaded, this, &MainWindow::onLoaded);
     connect(m_loader, &SessionLoader::failed, this, &MainWindow::onFailed);
     connect(m_loader, &SessionLoader::cancelled, this, &MainWindow::onCancelled);
@@ -115,15 +117,19 @@ MainWindow::~MainWindow() = default;
 void MainWindow::createActions() {
     m_openAction = new QAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"), this);
     m_openAction->setShortcut(QKeySequence::Open);
-    m_openAction->setStatusTip(tr("Open trace files (PyTorch/Kineto, Chrome JSON)"));
+    m_openAction->setStatusTip(
+        tr("Open trace files (PyTorch/Kineto, Chrome JSON, Nsight Systems and nvprof SQLite, captures, sessions)"));
     connect(m_openAction, &QAction::triggered, this, &MainWindow::showOpenDialog);
 
-    // Capture arrives with its own issue; until then the entry is shown disabled with the reason,
-    // so the menu does not pretend.
     m_newCaptureAction = new QAction(tr("New &Capture…"), this);
     m_newCaptureAction->setShortcut(QKeySequence::New);
-    m_newCaptureAction->setEnabled(false);
-    m_newCaptureAction->setStatusTip(tr("Capturing a workload under CUPTI is not available in this build yet"));
+    m_newCaptureAction->setStatusTip(tr("Run a program under CUPTI and open what it did on the GPU"));
+    connect(m_newCaptureAction, &QAction::triggered, this, [this] {
+        NewCaptureDialog dialog(this);
+        // A finished capture is imported, stored in the session library and opened like any trace.
+        connect(&dialog, &NewCaptureDialog::captureFinished, this, [this](const QString& dir) { openFiles({dir}); });
+        dialog.exec();
+    });
     m_libraryAction = new QAction(tr("Session &Library"), this);
     m_libraryAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     m_libraryAction->setStatusTip(tr("Stored sessions: open, rename, delete, export, import"));
@@ -334,11 +340,29 @@ void MainWindow::loadNext() {
     m_progress->setValue(0);
 }
 
-void MainWindow::onLoaded(std::shared_ptr<const LoadedSession> session) {
+SessionPage* MainWindow::pageOf(const Session* session) const {
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (auto* page = qobject_cast<SessionPage*>(m_tabs->widget(i)); page && page->session()->session.get() == session)
+            return page;
+    return nullptr;
+}
+
+void MainWindow::onShown(std::shared_ptr<const LoadedSession> session) {
+    // The timeline appears now; the summary and the rest of onLoaded follow with the analyses.
     auto* page = new SessionPage(session, m_tabs);
     const int index = m_tabs->addTab(page, QFileInfo(session->path).fileName());
     m_tabs->setTabToolTip(index, session->path);
     m_tabs->setCurrentIndex(index);
+    updateActions();
+}
+
+void MainWindow::onLoaded(std::shared_ptr<const LoadedSession> session) {
+    SessionPage* page = pageOf(session->session.get());
+    if (!page) {
+        onShown(session);
+        page = pageOf(session->session.get());
+    }
+    page->setSummarized(session);
     if (m_startupView.rangeMs) {
         const int64_t origin = session->session->startNs();
         page->timeViewport()->showRange(origin + static_cast<int64_t>(m_startupView.rangeMs->first * 1e6),
@@ -396,7 +420,8 @@ void MainWindow::showOpenDialog() {
     QSettings settings;
     const QStringList files = QFileDialog::getOpenFileNames(
         this, tr("Open Trace"), settings.value(QLatin1String(kLastDirKey), QDir::homePath()).toString(),
-        tr("Traces and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.warpscope);;All files (*)"));
+        tr("Traces, captures and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nvvp *.sql *.wscap "
+           "*.warpscope);;All files (*)"));
     if (files.isEmpty())
         return;
     settings.setValue(QLatin1String(kLastDirKey), QFileInfo(files.first()).absolutePath());
@@ -443,7 +468,8 @@ void MainWindow::showAbout() {
         this, tr("About Warpscope"),
         tr("<h3>Warpscope %1</h3><p>A native profiler viewer for GPU and deep-learning workloads: see where GPU "
            "time goes, why the GPU idles, where memory peaks, and which line of code is responsible.</p>"
-           "<p>Built with Qt %2. Reads PyTorch/Kineto and Chrome trace JSON.</p>")
+           "<p>Built with Qt %2. Reads PyTorch/Kineto and Chrome trace JSON, Nsight Systems and nvprof "
+           "SQLite, Warpscope captures and sessions.</p>")
             .arg(QStringLiteral(WARPSCOPE_VERSION), QString::fromLatin1(qVersion())));
 }
 

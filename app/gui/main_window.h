@@ -17,7 +17,9 @@ namespace ws {
 
 struct LoadedSession;
 class ImportReportBanner;
+class Session;
 class SessionLoader;
+class SessionPage;
 class WelcomePage;
 
 /*
@@ -62,7 +64,9 @@ private:
     void updateRecentMenu();
     void updateActions();
     void loadNext();
+    void onShown(std::shared_ptr<const LoadedSession> session);
     void onLoaded(std::shared_ptr<const LoadedSession> session);
+    SessionPage* pageOf(const Session* session) const;
     void onFailed(const QString& path, const QString& message);
     void onCancelled(const QString& path);
     void finishOne(bool ok);

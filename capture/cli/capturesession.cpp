@@ -2,6 +2,7 @@
 
 #include "format/activitylist.h"
 #include "format/wscapsummary.h"
+#include "launch/capturesetup.h"
 #include "launch/launcher.h"
 
 #include <cerrno>
@@ -12,7 +13,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
-#include <dlfcn.h>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -31,47 +31,6 @@ void say(const std::string& text) {
     std::fprintf(stderr, "warpscope-capture: %s\n", text.c_str());
 }
 
-std::string executableDir() {
-    char buf[PATH_MAX];
-    const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-    if (n <= 0)
-        return ".";
-    std::string path(buf, static_cast<size_t>(n));
-    return path.substr(0, path.rfind('/'));
-}
-
-std::string absolute(const std::string& path) {
-    if (!path.empty() && path[0] == '/')
-        return path;
-    char cwd[PATH_MAX];
-    if (!::getcwd(cwd, sizeof(cwd)))
-        return path;
-    return std::string(cwd) + "/" + path;
-}
-
-bool isFile(const std::string& path) {
-    struct stat st {};
-    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-bool makeDirectories(const std::string& path, std::string* why) {
-    for (size_t pos = 1; pos <= path.size(); ++pos) {
-        if (pos != path.size() && path[pos] != '/')
-            continue;
-        const std::string prefix = path.substr(0, pos);
-        if (::mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST) {
-            *why = "cannot create " + prefix + ": " + std::strerror(errno);
-            return false;
-        }
-    }
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-        *why = path + " exists and is not a directory";
-        return false;
-    }
-    return true;
-}
-
 std::string megabytes(uint64_t bytes) {
     char buf[32];
     std::snprintf(buf, sizeof(buf), "%.1f MB", static_cast<double>(bytes) / 1e6);
@@ -86,46 +45,14 @@ uint64_t fileSize(const std::string& path) {
 } // namespace
 
 bool CaptureSession::findInjectLibrary(std::string* path, std::string* why) const {
-    std::vector<std::string> candidates;
-    if (!m_options.injectLibrary.empty()) {
-        candidates.push_back(m_options.injectLibrary);
-    } else if (const char* env = std::getenv("WARPSCOPE_INJECT_LIBRARY"); env && *env) {
-        candidates.push_back(env);
-    } else {
-        const std::string dir = executableDir();
-        candidates.push_back(dir + "/libwarpscope_inject.so");
-        candidates.push_back(dir + "/../" WARPSCOPE_INSTALL_LIBDIR "/warpscope/libwarpscope_inject.so");
-        candidates.push_back(dir + "/../lib/warpscope/libwarpscope_inject.so");
-    }
-    for (const std::string& c : candidates) {
-        if (isFile(c)) {
-            char resolved[PATH_MAX];
-            *path = ::realpath(c.c_str(), resolved) ? resolved : absolute(c);
-            return true;
-        }
-    }
-    if (!m_options.injectLibrary.empty())
-        *why = "injection library " + m_options.injectLibrary + " not found";
-    else
-        *why = "capture is unavailable: the CUPTI injection library (libwarpscope_inject.so) was not found next "
-               "to warpscope-capture; this build may lack CUDA/CUPTI (rebuild with the CUDA toolkit, or pass "
-               "--inject PATH)";
-    return false;
+    return capturesetup::findInjectLibrary(
+        m_options.injectLibrary,
+        capturesetup::defaultSearchDirs(capturesetup::executableDir(), WARPSCOPE_INSTALL_LIBDIR), "warpscope-capture",
+        path, why);
 }
 
 bool CaptureSession::cudaDriverAvailable(std::string* why) {
-    const char* name = std::getenv("WARPSCOPE_CUDA_DRIVER_LIBRARY");
-    if (!name || !*name)
-        name = "libcuda.so.1";
-    void* handle = ::dlopen(name, RTLD_LAZY | RTLD_LOCAL);
-    if (!handle) {
-        const char* detail = ::dlerror();
-        *why = std::string("no CUDA driver: ") + name + " cannot be loaded (" + (detail ? detail : "unknown reason") +
-               ")";
-        return false;
-    }
-    ::dlclose(handle);
-    return true;
+    return capturesetup::cudaDriverAvailable(why);
 }
 
 std::set<std::string> CaptureSession::captureFiles() const {
@@ -149,10 +76,10 @@ int CaptureSession::run() {
         say(why);
         return 125;
     }
-    m_outputDir = absolute(m_options.output);
+    m_outputDir = capturesetup::absolute(m_options.output);
     while (m_outputDir.size() > 1 && m_outputDir.back() == '/')
         m_outputDir.pop_back();
-    if (!makeDirectories(m_outputDir, &why)) {
+    if (!capturesetup::makeDirectories(m_outputDir, &why)) {
         say(why);
         return 125;
     }
@@ -164,24 +91,15 @@ int CaptureSession::run() {
     LaunchSpec spec;
     spec.program = m_options.command[0];
     spec.args.assign(m_options.command.begin() + 1, m_options.command.end());
-    spec.environment = {
-        {"CUDA_INJECTION64_PATH", injectPath},
-        {"WARPSCOPE_OUTPUT", m_outputDir},
-        {"WARPSCOPE_ACTIVITIES", wscap::activitiesToString(m_options.activityBits)},
-    };
-    if (m_options.activityBits & wscap::ActNvtx)
-        spec.environment.emplace_back("NVTX_INJECTION64_PATH", injectPath);
-    if (m_options.sampleHz >= 0)
-        spec.environment.emplace_back("WARPSCOPE_SAMPLE_HZ", std::to_string(m_options.sampleHz));
-    if (m_options.flushMs > 0)
-        spec.environment.emplace_back("WARPSCOPE_FLUSH_MS", std::to_string(m_options.flushMs));
-    if (m_options.delaySeconds > 0)
-        spec.environment.emplace_back("WARPSCOPE_DELAY_MS", std::to_string(static_cast<uint64_t>(m_options.delaySeconds * 1000)));
-    if (m_options.durationSeconds > 0)
-        spec.environment.emplace_back("WARPSCOPE_DURATION_MS",
-                                      std::to_string(static_cast<uint64_t>(m_options.durationSeconds * 1000)));
-    if (!m_options.name.empty())
-        spec.environment.emplace_back("WARPSCOPE_NAME", m_options.name);
+    CaptureSettings settings;
+    settings.outputDir = m_outputDir;
+    settings.activityBits = m_options.activityBits;
+    settings.sampleHz = m_options.sampleHz;
+    settings.flushMs = m_options.flushMs;
+    settings.delaySeconds = m_options.delaySeconds;
+    settings.durationSeconds = m_options.durationSeconds;
+    settings.name = m_options.name;
+    spec.environment = capturesetup::environment(settings, injectPath);
 
     const std::set<std::string> before = captureFiles();
     struct sigaction sa {};

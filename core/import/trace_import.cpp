@@ -1,5 +1,6 @@
 #include "import/trace_import.h"
 
+#include "import/capture_importer.h"
 #include "import/chrome_json_importer.h"
 #include "import/input_stream.h"
 #include "import/nsys_importer.h"
@@ -70,7 +71,10 @@ Sniff sniff(const std::string& path) {
         return s;
     }
     if (S_ISDIR(st.st_mode)) {
-        s.error = "is a directory, not a trace file";
+        if (isCaptureDirectory(path))
+            s.format = TraceFormat::WarpscopeCapture;
+        else
+            s.error = "is a directory, not a trace file (nor a capture directory with .wscap streams)";
         return s;
     }
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -111,7 +115,15 @@ Sniff sniff(const std::string& path) {
             s.format = TraceFormat::ChromeJson;
             return s;
         }
+        if (looksLikeCaptureStream(inner, got)) {
+            s.format = TraceFormat::WarpscopeCapture;
+            return s;
+        }
         s.error = std::string("not a trace: the ") + (gzip ? "gzip" : "zstd") + " data does not contain JSON";
+        return s;
+    }
+    if (looksLikeCaptureStream(head, len)) {
+        s.format = TraceFormat::WarpscopeCapture;
         return s;
     }
     if (len >= 16 && std::memcmp(head, "SQLite format 3\0", 16) == 0) {
@@ -156,7 +168,7 @@ ImportResult importTraceFile(const std::string& path, const ImportControl& contr
         result.error = error;
         break;
     }
-    case TraceFormat::WarpscopeCapture: result.error = "Warpscope capture files are not available yet"; break;
+    case TraceFormat::WarpscopeCapture: return importCapture(path, control);
     case TraceFormat::Unknown: result.error = s.error.empty() ? "unknown file format" : s.error; break;
     }
     return result;

@@ -1,0 +1,476 @@
+#include "new_capture_dialog.h"
+
+#include "format/activitylist.h"
+#include "launch/capturesetup.h"
+#include "launch/launcher.h"
+#include "launch/streamprogress.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QRegularExpression>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <csignal>
+#include <optional>
+
+namespace ws {
+
+namespace {
+
+constexpr int kPollMs = 250;
+constexpr int kStopGraceMs = 5000;
+constexpr int kMaxRecentPrograms = 10;
+// A target that ends this soon with a failure status never got as far as CUDA.
+constexpr qint64 kExitedAtOnceMs = 2000;
+
+std::string local(const QString& s) { return QFile::encodeName(s).toStdString(); }
+
+} // namespace
+
+NewCaptureDialog::NewCaptureDialog(QWidget* parent) : QDialog(parent) {
+    setWindowTitle(tr("New Capture"));
+    setObjectName(QStringLiteral("newCaptureDialog"));
+
+    m_program = new QComboBox(this);
+    m_program->setEditable(true);
+    m_program->setObjectName(QStringLiteral("program"));
+    m_program->setToolTip(tr("The program to run, found in PATH like a shell would (never run through a shell)"));
+    auto* browseProgram = new QToolButton(this);
+    browseProgram->setText(tr("Browse…"));
+    connect(browseProgram, &QToolButton::clicked, this, [this] {
+        const QString file = QFileDialog::getOpenFileName(this, tr("Program to Capture"));
+        if (!file.isEmpty())
+            m_program->setCurrentText(file);
+    });
+    auto* programRow = new QHBoxLayout;
+    programRow->addWidget(m_program, 1);
+    programRow->addWidget(browseProgram);
+
+    m_arguments = new QLineEdit(this);
+    m_arguments->setObjectName(QStringLiteral("arguments"));
+    m_arguments->setPlaceholderText(tr("e.g. train.py --epochs 1 (quote arguments with spaces)"));
+
+    m_workingDir = new QLineEdit(this);
+    m_workingDir->setObjectName(QStringLiteral("workingDirectory"));
+    m_workingDir->setPlaceholderText(tr("current directory"));
+    auto* browseDir = new QToolButton(this);
+    browseDir->setText(tr("Browse…"));
+    connect(browseDir, &QToolButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Working Directory"), m_workingDir->text());
+        if (!dir.isEmpty())
+            m_workingDir->setText(dir);
+    });
+    auto* dirRow = new QHBoxLayout;
+    dirRow->addWidget(m_workingDir, 1);
+    dirRow->addWidget(browseDir);
+
+    m_environment = new QPlainTextEdit(this);
+    m_environment->setObjectName(QStringLiteral("environment"));
+    m_environment->setPlaceholderText(tr("NAME=VALUE, one per line (added to the inherited environment)"));
+    m_environment->setMaximumHeight(80);
+
+    m_name = new QLineEdit(this);
+    m_name->setObjectName(QStringLiteral("sessionName"));
+    m_name->setPlaceholderText(tr("optional; names the capture and its session"));
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("&Program:"), programRow);
+    form->addRow(tr("&Arguments:"), m_arguments);
+    form->addRow(tr("&Working directory:"), dirRow);
+    form->addRow(tr("&Environment:"), m_environment);
+    form->addRow(tr("Session &name:"), m_name);
+
+    // What to record; names and defaults come from the stream format's activity list.
+    auto* activities = new QGroupBox(tr("Record"), this);
+    auto* grid = new QGridLayout(activities);
+    const std::pair<const char*, QString> labels[] = {
+        {"kernel", tr("Kernels")},
+        {"memcpy", tr("Memory copies")},
+        {"memset", tr("Memory sets")},
+        {"runtime", tr("CUDA runtime API")},
+        {"driver", tr("CUDA driver API")},
+        {"sync", tr("Synchronization")},
+        {"memory", tr("Allocations and frees")},
+        {"nvtx", tr("NVTX ranges and marks")},
+        {"overhead", tr("CUPTI overhead")},
+        {"nvml", tr("GPU metrics (NVML: power, clocks, utilization, memory, temperature)")},
+        {"pm", tr("PM sampling (SM, tensor and DRAM activity; needs profiling permission)")},
+        {"extcorr", tr("External correlation ids")},
+        {"allapi", tr("Query-only API calls (cudaGetDevice, …)")},
+    };
+    // The nine common kinds in a 3x3 grid, the longer opt-in ones below, one per row.
+    int cell = 0, wideRow = 3;
+    for (const auto& [key, label] : labels) {
+        uint32_t bits = 0;
+        for (const wscap::ActivityName& a : wscap::kActivityNames)
+            if (std::string_view(a.name) == key)
+                bits = a.bits;
+        auto* box = new QCheckBox(label, activities);
+        box->setObjectName(QStringLiteral("activity_") + QLatin1String(key));
+        box->setChecked((wscap::kDefaultActivities & bits) == bits);
+        if (cell < 9) {
+            grid->addWidget(box, cell / 3, cell % 3);
+            ++cell;
+        } else {
+            grid->addWidget(box, wideRow++, 0, 1, 3);
+        }
+        m_activities.emplace_back(box, bits);
+    }
+
+    m_sampleHz = new QSpinBox(this);
+    m_sampleHz->setObjectName(QStringLiteral("sampleHz"));
+    m_sampleHz->setRange(0, 1000);
+    m_sampleHz->setValue(10);
+    m_sampleHz->setSuffix(tr(" Hz"));
+    m_sampleHz->setSpecialValueText(tr("off"));
+    m_delay = new QDoubleSpinBox(this);
+    m_delay->setObjectName(QStringLiteral("startDelay"));
+    m_delay->setRange(0, 86400);
+    m_delay->setDecimals(1);
+    m_delay->setSuffix(tr(" s"));
+    m_delay->setSpecialValueText(tr("none"));
+    m_duration = new QDoubleSpinBox(this);
+    m_duration->setObjectName(QStringLiteral("durationLimit"));
+    m_duration->setRange(0, 86400);
+    m_duration->setDecimals(1);
+    m_duration->setSuffix(tr(" s"));
+    m_duration->setSpecialValueText(tr("no limit"));
+    auto* timing = new QFormLayout;
+    timing->addRow(tr("Metric &sampling rate:"), m_sampleHz);
+    timing->addRow(tr("Start &delay:"), m_delay);
+    timing->addRow(tr("D&uration limit:"), m_duration);
+
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("status"));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_live = new QLabel(this);
+    m_live->setObjectName(QStringLiteral("liveStatus"));
+
+    m_start = new QPushButton(tr("&Start Capture"), this);
+    m_start->setObjectName(QStringLiteral("start"));
+    m_start->setDefault(true);
+    m_stop = new QPushButton(tr("S&top"), this);
+    m_stop->setObjectName(QStringLiteral("stop"));
+    m_stop->setEnabled(false);
+    m_close = new QPushButton(tr("Close"), this);
+    auto* buttons = new QDialogButtonBox(this);
+    buttons->addButton(m_start, QDialogButtonBox::ActionRole);
+    buttons->addButton(m_stop, QDialogButtonBox::ActionRole);
+    buttons->addButton(m_close, QDialogButtonBox::RejectRole);
+    connect(m_start, &QPushButton::clicked, this, &NewCaptureDialog::startCapture);
+    connect(m_stop, &QPushButton::clicked, this, &NewCaptureDialog::stopCapture);
+    connect(m_close, &QPushButton::clicked, this, &NewCaptureDialog::reject);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(activities);
+    layout->addLayout(timing);
+    layout->addWidget(m_status);
+    layout->addWidget(m_live);
+    layout->addWidget(buttons);
+
+    m_timer = new QTimer(this);
+    m_timer->setInterval(kPollMs);
+    connect(m_timer, &QTimer::timeout, this, &NewCaptureDialog::poll);
+
+    m_outputBase = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + QStringLiteral("/captures");
+    loadSettings();
+}
+
+NewCaptureDialog::~NewCaptureDialog() = default;
+
+void NewCaptureDialog::setProgram(const QString& program) { m_program->setCurrentText(program); }
+void NewCaptureDialog::setArguments(const QString& arguments) { m_arguments->setText(arguments); }
+void NewCaptureDialog::setOutputBase(const QString& directory) { m_outputBase = directory; }
+bool NewCaptureDialog::isRunning() const { return m_launcher && m_launcher->running(); }
+QString NewCaptureDialog::statusText() const { return m_status->text(); }
+
+uint32_t NewCaptureDialog::activityBits() const {
+    uint32_t bits = 0;
+    for (const auto& [box, bit] : m_activities)
+        if (box->isChecked())
+            bits |= bit;
+    return bits;
+}
+
+void NewCaptureDialog::setStatus(const QString& text, bool error) {
+    m_status->setText(text);
+    m_status->setStyleSheet(error ? QStringLiteral("color: #b00020;") : QString());
+}
+
+void NewCaptureDialog::setRunning(bool running) {
+    m_start->setEnabled(!running);
+    m_stop->setEnabled(running);
+    for (QWidget* w : std::initializer_list<QWidget*>{m_program, m_arguments, m_workingDir, m_environment, m_name,
+                                                      m_sampleHz, m_delay, m_duration})
+        w->setEnabled(!running);
+    for (const auto& [box, bit] : m_activities)
+        box->setEnabled(!running);
+}
+
+bool NewCaptureDialog::startCapture() {
+    if (isRunning())
+        return false;
+    const QString program = m_program->currentText().trimmed();
+    if (program.isEmpty()) {
+        setStatus(tr("Enter the program to capture."), true);
+        return false;
+    }
+    if (activityBits() == 0) {
+        setStatus(tr("Choose at least one kind of activity to record."), true);
+        return false;
+    }
+
+    // What can be known before running anything.
+    std::string why, injectPath;
+    const std::string exeDir = local(QCoreApplication::applicationDirPath());
+    std::vector<std::string> dirs = capturesetup::defaultSearchDirs(exeDir, "lib");
+    dirs.push_back(exeDir + "/../../capture"); // a build tree: build/app/gui next to build/capture
+    if (!capturesetup::findInjectLibrary({}, dirs, "warpscope", &injectPath, &why)) {
+        setStatus(tr("Capture is not available in this build: the CUPTI injection library "
+                     "(libwarpscope_inject.so) was not found. Build Warpscope with the CUDA toolkit, or set "
+                     "WARPSCOPE_INJECT_LIBRARY to the library's path."),
+                  true);
+        return false;
+    }
+    if (!capturesetup::cudaDriverAvailable(&why)) {
+        setStatus(tr("No CUDA driver on this machine (%1). Capture needs an NVIDIA GPU with its driver installed.")
+                      .arg(QString::fromStdString(why)),
+                  true);
+        return false;
+    }
+    const QString workDir = m_workingDir->text().trimmed();
+    if (!workDir.isEmpty() && !QFileInfo(workDir).isDir()) {
+        setStatus(tr("The working directory %1 does not exist.").arg(workDir), true);
+        return false;
+    }
+    const QString found = program.contains(QLatin1Char('/'))
+                              ? (QFileInfo(QDir(workDir.isEmpty() ? QDir::currentPath() : workDir), program).isExecutable()
+                                     ? program
+                                     : QString())
+                              : QStandardPaths::findExecutable(program);
+    if (found.isEmpty()) {
+        setStatus(tr("Program not found: %1. Check the name, or give its full path.").arg(program), true);
+        return false;
+    }
+
+    LaunchSpec spec;
+    spec.program = local(program);
+    if (!capturesetup::splitArguments(m_arguments->text().toStdString(), &spec.args, &why)) {
+        setStatus(tr("The arguments cannot be split into words: %1.").arg(QString::fromStdString(why)), true);
+        return false;
+    }
+    spec.workingDirectory = local(workDir);
+    const QStringList lines = m_environment->toPlainText().split(QLatin1Char('\n'));
+    std::vector<std::pair<std::string, std::string>> extra;
+    for (int i = 0; i < lines.size(); ++i) {
+        const QString line = lines[i].trimmed();
+        if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
+            continue;
+        const qsizetype eq = line.indexOf(QLatin1Char('='));
+        if (eq <= 0) {
+            setStatus(tr("Environment line %1 is not NAME=VALUE: %2").arg(i + 1).arg(line), true);
+            return false;
+        }
+        extra.emplace_back(line.left(eq).trimmed().toStdString(), line.mid(eq + 1).toStdString());
+    }
+
+    // A fresh directory per capture: <base>/<date-time>[-name].
+    QString dirName = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+    QString safeName = m_name->text().trimmed();
+    safeName.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("_"));
+    if (!safeName.isEmpty())
+        dirName += QLatin1Char('-') + safeName;
+    QString dir = m_outputBase + QLatin1Char('/') + dirName;
+    for (int n = 2; QFileInfo::exists(dir); ++n)
+        dir = m_outputBase + QLatin1Char('/') + dirName + QLatin1Char('-') + QString::number(n);
+    if (!capturesetup::makeDirectories(local(dir), &why)) {
+        setStatus(tr("Cannot create the capture folder: %1").arg(QString::fromStdString(why)), true);
+        return false;
+    }
+
+    CaptureSettings settings;
+    settings.outputDir = local(QFileInfo(dir).absoluteFilePath());
+    settings.activityBits = activityBits();
+    settings.sampleHz = m_sampleHz->value();
+    settings.delaySeconds = m_delay->value();
+    settings.durationSeconds = m_duration->value();
+    settings.name = m_name->text().trimmed().toStdString();
+    spec.environment = capturesetup::environment(settings, injectPath);
+    spec.environment.insert(spec.environment.begin(), extra.begin(), extra.end()); // ours win
+
+    auto launcher = std::make_unique<Launcher>();
+    if (!launcher->start(spec, &why)) {
+        QDir().rmdir(dir);
+        setStatus(tr("Could not start %1: %2").arg(program, QString::fromStdString(why)), true);
+        return false;
+    }
+    saveSettings();
+    m_launcher = std::move(launcher);
+    m_progress = std::make_unique<StreamProgress>();
+    m_outputDir = dir;
+    m_programName = QFileInfo(program).fileName();
+    m_stopping = false;
+    m_elapsed.start();
+    setRunning(true);
+    setStatus(tr("Capturing %1 into %2…").arg(m_programName, QDir::toNativeSeparators(dir)), false);
+    m_live->clear();
+    m_timer->start(); // the first poll comes from the event loop: no signal is emitted from here
+    return true;
+}
+
+void NewCaptureDialog::poll() {
+    if (!m_launcher)
+        return;
+    m_progress->poll(local(m_outputDir));
+    m_live->setText(tr("%1 s · %2 stream(s) · %3 records · %4 MB · %5 dropped")
+                        .arg(QString::number(static_cast<double>(m_elapsed.elapsed()) / 1000.0, 'f', 1))
+                        .arg(m_progress->streams())
+                        .arg(m_progress->records())
+                        .arg(QString::number(static_cast<double>(m_progress->bytes()) / 1e6, 'f', 1))
+                        .arg(m_progress->dropped()));
+    if (const std::optional<ExitStatus> st = m_launcher->poll())
+        finish(st->signaled, st->signaled ? st->signal : st->code);
+}
+
+void NewCaptureDialog::stopCapture() {
+    if (!isRunning())
+        return;
+    m_stopping = true;
+    const pid_t pid = m_launcher->pid();
+    ::kill(-pid, SIGINT);
+    setStatus(tr("Stopping %1…").arg(m_programName), false);
+    // Still there after the grace period: kill the whole process group.
+    QTimer::singleShot(kStopGraceMs, this, [this, pid] {
+        if (isRunning() && m_launcher->pid() == pid)
+            ::kill(-pid, SIGKILL);
+    });
+}
+
+void NewCaptureDialog::finish(bool signaled, int code) {
+    m_timer->stop();
+    const qint64 ms = m_elapsed.elapsed();
+    m_progress->poll(local(m_outputDir));
+    m_launcher.reset();
+    setRunning(false);
+    const QString how = signaled ? tr("killed by signal %1").arg(code) : tr("exit status %1").arg(code);
+
+    if (m_progress->streams() == 0) {
+        QDir().rmdir(m_outputDir);
+        QString message;
+        if (m_stopping)
+            message = tr("Stopped before %1 initialized CUDA: nothing was captured.").arg(m_programName);
+        else if (ms < kExitedAtOnceMs && (signaled || code != 0))
+            message = tr("%1 exited at once (%2) before it initialized CUDA: nothing was captured. "
+                         "Check the program, its arguments and its working directory.")
+                          .arg(m_programName, how);
+        else
+            message = tr("%1 ended (%2) without initializing CUDA, or it removed CUDA_INJECTION64_PATH from its "
+                         "environment: nothing was captured.")
+                          .arg(m_programName, how);
+        setStatus(message, true);
+        emit captureFailed(message);
+        return;
+    }
+
+    QString message = tr("Capture finished (%1): %2 stream(s), %3 records, %4 dropped.")
+                          .arg(how)
+                          .arg(m_progress->streams())
+                          .arg(m_progress->records())
+                          .arg(m_progress->dropped());
+    bool permission = false;
+    QStringList problems;
+    for (const StreamProgress::Problem& p : m_progress->problems()) {
+        const QString text = QString::fromStdString(p.text);
+        if (text.contains(QLatin1String("INSUFFICIENT_PRIVILEGES")) || text.contains(QLatin1String("NVGPUCTRPERM")))
+            permission = true;
+        else if (problems.size() < 3)
+            problems << text;
+    }
+    if (permission)
+        message += QLatin1Char(' ') +
+                   tr("GPU performance counters are restricted to admin users (ERR_NVGPUCTRPERM), so what needed "
+                      "them was skipped. Fix: run as root, or load the NVIDIA driver with "
+                      "NVreg_RestrictProfilingToAdminUsers=0 (https://developer.nvidia.com/ERR_NVGPUCTRPERM).");
+    for (const QString& p : problems)
+        message += QLatin1Char('\n') + tr("Capture problem: %1").arg(p);
+    setStatus(message, permission || !problems.isEmpty());
+    emit captureFinished(m_outputDir);
+}
+
+void NewCaptureDialog::reject() {
+    // Closing while the target runs ends it: the Launcher kills and reaps its process group.
+    if (isRunning()) {
+        m_timer->stop();
+        m_launcher.reset();
+        m_progress.reset();
+        setRunning(false);
+    }
+    QDialog::reject();
+}
+
+void NewCaptureDialog::loadSettings() {
+    QSettings s;
+    s.beginGroup(QStringLiteral("capture"));
+    const QStringList recent = s.value(QStringLiteral("recentPrograms")).toStringList();
+    m_program->addItems(recent);
+    m_program->setCurrentText(s.value(QStringLiteral("program")).toString());
+    m_arguments->setText(s.value(QStringLiteral("arguments")).toString());
+    m_workingDir->setText(s.value(QStringLiteral("workingDirectory")).toString());
+    m_environment->setPlainText(s.value(QStringLiteral("environment")).toString());
+    m_name->setText(s.value(QStringLiteral("name")).toString());
+    m_sampleHz->setValue(s.value(QStringLiteral("sampleHz"), m_sampleHz->value()).toInt());
+    m_delay->setValue(s.value(QStringLiteral("startDelay"), 0.0).toDouble());
+    m_duration->setValue(s.value(QStringLiteral("durationLimit"), 0.0).toDouble());
+    if (s.contains(QStringLiteral("activities"))) {
+        uint32_t bits = 0;
+        std::string bad;
+        if (wscap::parseActivities(s.value(QStringLiteral("activities")).toString().toStdString(), &bits, &bad))
+            for (const auto& [box, bit] : m_activities)
+                box->setChecked((bits & bit) == bit);
+    }
+}
+
+void NewCaptureDialog::saveSettings() const {
+    QSettings s;
+    s.beginGroup(QStringLiteral("capture"));
+    const QString program = m_program->currentText().trimmed();
+    QStringList recent = s.value(QStringLiteral("recentPrograms")).toStringList();
+    recent.removeAll(program);
+    recent.prepend(program);
+    while (recent.size() > kMaxRecentPrograms)
+        recent.removeLast();
+    s.setValue(QStringLiteral("recentPrograms"), recent);
+    s.setValue(QStringLiteral("program"), program);
+    s.setValue(QStringLiteral("arguments"), m_arguments->text());
+    s.setValue(QStringLiteral("workingDirectory"), m_workingDir->text());
+    s.setValue(QStringLiteral("environment"), m_environment->toPlainText());
+    s.setValue(QStringLiteral("name"), m_name->text());
+    s.setValue(QStringLiteral("sampleHz"), m_sampleHz->value());
+    s.setValue(QStringLiteral("startDelay"), m_delay->value());
+    s.setValue(QStringLiteral("durationLimit"), m_duration->value());
+    s.setValue(QStringLiteral("activities"), QString::fromStdString(wscap::activitiesToString(activityBits())));
+}
+
+} // namespace ws

@@ -1,0 +1,100 @@
+#pragma once
+
+#include <QDialog>
+#include <QElapsedTimer>
+#include <QString>
+
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+class QTimer;
+
+namespace ws {
+
+class Launcher;
+class StreamProgress;
+
+/*
+ * File > New Capture: runs a program under the CUPTI injection library (capture/launch, shared with
+ * warpscope-capture) and hands the capture directory to the main window when it ends.
+ *
+ * Form: program, arguments, working directory, environment additions (NAME=VALUE per line),
+ * activities, NVML sampling rate, start delay, duration limit, session name; the last settings and
+ * recent programs are kept in QSettings ("capture/..."). Start checks what can be known before
+ * running (injection library present, CUDA driver loadable, program found) and says so in plain
+ * words; while the target runs, a QTimer polls it (never blocking the GUI thread) and the streams
+ * it writes (StreamProgress: elapsed time, streams, records, MB, dropped). Stop sends SIGINT to the
+ * target's process group, then SIGKILL after a grace period. Every capture gets its own directory
+ * under the application data folder (captures/<date-time>).
+ */
+class NewCaptureDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit NewCaptureDialog(QWidget* parent = nullptr);
+    ~NewCaptureDialog() override;
+
+    // For tests and scripted use: fill the form.
+    void setProgram(const QString& program);
+    void setArguments(const QString& arguments);
+    void setOutputBase(const QString& directory); // where capture directories are created
+
+    bool isRunning() const;
+    QString statusText() const;
+    QString outputDirectory() const { return m_outputDir; }
+
+public slots:
+    // Starts the capture; false (with the reason in statusText()) when it could not start.
+    bool startCapture();
+    void stopCapture();
+
+signals:
+    // The target ended and left at least one capture stream in `directory`.
+    void captureFinished(const QString& directory);
+    // The target ended without a usable capture (statusText() says why).
+    void captureFailed(const QString& message);
+
+protected:
+    void reject() override;
+
+private:
+    void poll();
+    void finish(bool signaled, int code);
+    void setStatus(const QString& text, bool error);
+    void setRunning(bool running);
+    void loadSettings();
+    void saveSettings() const;
+    uint32_t activityBits() const;
+
+    QComboBox* m_program;
+    QLineEdit* m_arguments;
+    QLineEdit* m_workingDir;
+    QPlainTextEdit* m_environment;
+    std::vector<std::pair<QCheckBox*, uint32_t>> m_activities;
+    QSpinBox* m_sampleHz;
+    QDoubleSpinBox* m_delay;
+    QDoubleSpinBox* m_duration;
+    QLineEdit* m_name;
+    QLabel* m_status;
+    QLabel* m_live;
+    QPushButton* m_start;
+    QPushButton* m_stop;
+    QPushButton* m_close;
+    QTimer* m_timer;
+    QElapsedTimer m_elapsed;
+    QString m_outputBase;
+    QString m_outputDir;
+    QString m_programName;
+    std::unique_ptr<Launcher> m_launcher;
+    std::unique_ptr<StreamProgress> m_progress;
+    bool m_stopping = false;
+    bool m_driverMissing = false;
+};
+
+} // namespace ws

@@ -1,0 +1,193 @@
+#include "launch/capturesetup.h"
+
+#include "format/activitylist.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <dlfcn.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace ws::capturesetup {
+
+namespace {
+
+bool isFile(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+} // namespace
+
+std::string executableDir() {
+    char buf[PATH_MAX];
+    const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+    if (n <= 0)
+        return ".";
+    std::string path(buf, static_cast<size_t>(n));
+    return path.substr(0, path.rfind('/'));
+}
+
+std::string absolute(const std::string& path) {
+    if (!path.empty() && path[0] == '/')
+        return path;
+    char cwd[PATH_MAX];
+    if (!::getcwd(cwd, sizeof(cwd)))
+        return path;
+    return std::string(cwd) + "/" + path;
+}
+
+std::vector<std::string> defaultSearchDirs(const std::string& exeDir, const std::string& libDir) {
+    return {exeDir, exeDir + "/../" + libDir + "/warpscope", exeDir + "/../lib/warpscope"};
+}
+
+bool findInjectLibrary(const std::string& explicitPath, const std::vector<std::string>& searchDirs,
+                       const std::string& tool, std::string* path, std::string* why) {
+    std::vector<std::string> candidates;
+    if (!explicitPath.empty()) {
+        candidates.push_back(explicitPath);
+    } else if (const char* env = std::getenv("WARPSCOPE_INJECT_LIBRARY"); env && *env) {
+        candidates.push_back(env);
+    } else {
+        for (const std::string& dir : searchDirs)
+            candidates.push_back(dir + "/libwarpscope_inject.so");
+    }
+    for (const std::string& c : candidates) {
+        if (isFile(c)) {
+            char resolved[PATH_MAX];
+            *path = ::realpath(c.c_str(), resolved) ? resolved : absolute(c);
+            return true;
+        }
+    }
+    if (!explicitPath.empty())
+        *why = "injection library " + explicitPath + " not found";
+    else
+        *why = "capture is unavailable: the CUPTI injection library (libwarpscope_inject.so) was not found next "
+               "to " + tool + "; this build may lack CUDA/CUPTI (rebuild with the CUDA toolkit, or pass "
+               "--inject PATH)";
+    return false;
+}
+
+bool cudaDriverAvailable(std::string* why) {
+    const char* name = std::getenv("WARPSCOPE_CUDA_DRIVER_LIBRARY");
+    if (!name || !*name)
+        name = "libcuda.so.1";
+    void* handle = ::dlopen(name, RTLD_LAZY | RTLD_LOCAL);
+    if (!handle) {
+        const char* detail = ::dlerror();
+        *why = std::string("no CUDA driver: ") + name + " cannot be loaded (" + (detail ? detail : "unknown reason") +
+               ")";
+        return false;
+    }
+    ::dlclose(handle);
+    return true;
+}
+
+std::vector<std::pair<std::string, std::string>> environment(const CaptureSettings& settings,
+                                                             const std::string& injectPath) {
+    std::vector<std::pair<std::string, std::string>> env = {
+        {"CUDA_INJECTION64_PATH", injectPath},
+        {"WARPSCOPE_OUTPUT", settings.outputDir},
+        {"WARPSCOPE_ACTIVITIES", wscap::activitiesToString(settings.activityBits)},
+    };
+    if (settings.activityBits & wscap::ActNvtx)
+        env.emplace_back("NVTX_INJECTION64_PATH", injectPath);
+    if (settings.sampleHz >= 0)
+        env.emplace_back("WARPSCOPE_SAMPLE_HZ", std::to_string(settings.sampleHz));
+    if (settings.flushMs > 0)
+        env.emplace_back("WARPSCOPE_FLUSH_MS", std::to_string(settings.flushMs));
+    if (settings.delaySeconds > 0)
+        env.emplace_back("WARPSCOPE_DELAY_MS", std::to_string(static_cast<uint64_t>(settings.delaySeconds * 1000)));
+    if (settings.durationSeconds > 0)
+        env.emplace_back("WARPSCOPE_DURATION_MS",
+                         std::to_string(static_cast<uint64_t>(settings.durationSeconds * 1000)));
+    if (!settings.name.empty())
+        env.emplace_back("WARPSCOPE_NAME", settings.name);
+    return env;
+}
+
+bool makeDirectories(const std::string& path, std::string* why) {
+    for (size_t pos = 1; pos <= path.size(); ++pos) {
+        if (pos != path.size() && path[pos] != '/')
+            continue;
+        const std::string prefix = path.substr(0, pos);
+        if (::mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST) {
+            *why = "cannot create " + prefix + ": " + std::strerror(errno);
+            return false;
+        }
+    }
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+        *why = path + " exists and is not a directory";
+        return false;
+    }
+    return true;
+}
+
+bool splitArguments(const std::string& text, std::vector<std::string>* args, std::string* error) {
+    args->clear();
+    std::string word;
+    bool inWord = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == ' ' || c == '\t' || c == '\n') {
+            if (inWord)
+                args->push_back(std::move(word));
+            word.clear();
+            inWord = false;
+            continue;
+        }
+        inWord = true;
+        if (c == '\\') {
+            if (i + 1 < text.size())
+                word += text[++i];
+        } else if (c == '\'') {
+            const size_t end = text.find('\'', i + 1);
+            if (end == std::string::npos) {
+                *error = "unterminated single quote";
+                return false;
+            }
+            word.append(text, i + 1, end - i - 1);
+            i = end;
+        } else if (c == '"') {
+            size_t j = i + 1;
+            for (; j < text.size() && text[j] != '"'; ++j) {
+                if (text[j] == '\\' && j + 1 < text.size() &&
+                    (text[j + 1] == '"' || text[j + 1] == '\\' || text[j + 1] == '$' || text[j + 1] == '`'))
+                    ++j;
+                word += text[j];
+            }
+            if (j >= text.size()) {
+                *error = "unterminated double quote";
+                return false;
+            }
+            i = j;
+        } else {
+            word += c;
+        }
+    }
+    if (inWord)
+        args->push_back(std::move(word));
+    return true;
+}
+
+std::vector<std::string> captureFiles(const std::string& dir) {
+    std::vector<std::string> files;
+    DIR* d = ::opendir(dir.c_str());
+    if (!d)
+        return files;
+    while (const dirent* e = ::readdir(d)) {
+        const std::string name = e->d_name;
+        if (name.size() > 6 && name.compare(name.size() - 6, 6, ".wscap") == 0)
+            files.push_back(dir + "/" + name);
+    }
+    ::closedir(d);
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+} // namespace ws::capturesetup

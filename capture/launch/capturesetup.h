@@ -1,0 +1,58 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ws {
+
+/*
+ * CaptureSettings: what a capture asks of the injection library, as warpscope-capture's options and
+ * the GUI's New Capture dialog both express it. Zero / negative values mean "library default".
+ */
+struct CaptureSettings {
+    std::string outputDir;      // absolute; the library writes <outputDir>/<pid>.wscap
+    uint32_t activityBits = 0;  // wscap::ActivityBit
+    int64_t sampleHz = -1;      // NVML sampling rate; -1: default, 0: off
+    int64_t flushMs = 0;
+    double delaySeconds = 0;    // start tracing this long after CUDA initialization
+    double durationSeconds = 0; // stop tracing after this long
+    std::string name;           // session name, written into the StreamHeader
+};
+
+/*
+ * The launcher side of a capture, shared by warpscope-capture and the GUI: finding the injection
+ * library, checking for a CUDA driver, the environment that loads the library into the target,
+ * and the streams an output directory holds. Plain C++/POSIX.
+ */
+namespace capturesetup {
+
+// Directory of the running executable ("." when unknown).
+std::string executableDir();
+// Finds libwarpscope_inject.so: `explicitPath` when given, else $WARPSCOPE_INJECT_LIBRARY, else the
+// directories in `searchDirs` in order. On failure *why says what is missing (`tool` names the
+// program that looked, for the message).
+bool findInjectLibrary(const std::string& explicitPath, const std::vector<std::string>& searchDirs,
+                       const std::string& tool, std::string* path, std::string* why);
+// The usual places relative to an executable's directory: itself, <libdir>/warpscope, lib/warpscope.
+std::vector<std::string> defaultSearchDirs(const std::string& exeDir, const std::string& libDir);
+// True when the CUDA driver library ($WARPSCOPE_CUDA_DRIVER_LIBRARY or libcuda.so.1) loads.
+bool cudaDriverAvailable(std::string* why);
+// The environment additions that load the injection library with these settings.
+std::vector<std::pair<std::string, std::string>> environment(const CaptureSettings& settings,
+                                                             const std::string& injectPath);
+// Creates a directory and its parents; false with *why on failure.
+bool makeDirectories(const std::string& path, std::string* why);
+// Absolute form of a path relative to the current directory.
+std::string absolute(const std::string& path);
+// Splits a command line into arguments the way a POSIX shell splits words, without expansions:
+// blanks separate, '...' is literal, "..." honours \" \\ \$ \` and a backslash escapes the next
+// character outside quotes. False with *error on an unterminated quote.
+bool splitArguments(const std::string& text, std::vector<std::string>* args, std::string* error);
+// The capture streams (*.wscap) in a directory, sorted.
+std::vector<std::string> captureFiles(const std::string& dir);
+
+} // namespace capturesetup
+
+} // namespace ws

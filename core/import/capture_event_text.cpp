@@ -1,0 +1,226 @@
+#include "import/capture_event_text.h"
+
+#include "format/wscapcodec.h"
+#include "import/capture_names.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace ws {
+
+using namespace wscap;
+using nlohmann::json;
+
+CaptureEventText::~CaptureEventText() {
+    for (int fd : m_fds)
+        if (fd >= 0)
+            ::close(fd);
+}
+
+void CaptureEventText::addStream(Stream stream) {
+    int fd = -1;
+    if (!stream.bytes && !stream.path.empty())
+        fd = ::open(stream.path.c_str(), O_RDONLY | O_CLOEXEC);
+    m_fds.push_back(fd);
+    m_streams.push_back(std::move(stream));
+}
+
+bool CaptureEventText::readRecord(const Stream& s, int fd, uint64_t offset, uint16_t* type,
+                                  std::vector<uint8_t>* payload) const {
+    uint8_t head[kRecordHeaderSize];
+    auto readAt = [&](void* dst, size_t n, uint64_t at) {
+        if (s.bytes) {
+            if (at > s.bytes->size() || s.bytes->size() - at < n)
+                return false;
+            std::memcpy(dst, s.bytes->data() + at, n);
+            return true;
+        }
+        if (fd < 0)
+            return false;
+        size_t done = 0;
+        while (done < n) {
+            const ssize_t got = ::pread(fd, static_cast<uint8_t*>(dst) + done, n - done, static_cast<off_t>(at + done));
+            if (got <= 0)
+                return false;
+            done += static_cast<size_t>(got);
+        }
+        return true;
+    };
+    if (!readAt(head, sizeof head, offset))
+        return false;
+    *type = static_cast<uint16_t>(head[0] | head[1] << 8);
+    const uint32_t size = uint32_t(head[4]) | uint32_t(head[5]) << 8 | uint32_t(head[6]) << 16 | uint32_t(head[7]) << 24;
+    if (size > kMaxPayloadSize)
+        return false;
+    payload->resize(size);
+    return readAt(payload->data(), size, offset + kRecordHeaderSize);
+}
+
+namespace {
+
+json dims(int64_t x, int64_t y, int64_t z) { return json::array({x, y, z}); }
+
+std::string hex(uint64_t v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+} // namespace
+
+std::string CaptureEventText::eventJson(uint64_t argRef) const {
+    const uint64_t index = argRef >> kOffsetBits;
+    if (index >= m_streams.size())
+        return {};
+    const Stream& s = m_streams[index];
+    uint16_t type = 0;
+    std::vector<uint8_t> p;
+    if (!readRecord(s, m_fds[index], argRef & kMaxOffset, &type, &p))
+        return {};
+    auto str = [&](uint32_t id) {
+        auto it = s.strings.find(id);
+        return it == s.strings.end() ? std::string() : it->second;
+    };
+    json a = json::object();
+    switch (static_cast<RecordType>(type)) {
+    case RecordType::Kernel: {
+        KernelRecord r;
+        if (!decodeRecord(p.data(), p.size(), &r))
+            return {};
+        a["device"] = r.deviceId;
+        a["context"] = r.contextId;
+        a["stream"] = r.streamId;
+        a["correlation"] = r.correlationId;
+        a["grid"] = dims(r.gridX, r.gridY, r.gridZ);
+        a["block"] = dims(r.blockX, r.blockY, r.blockZ);
+        a["registers per thread"] = r.registersPerThread;
+        a["shared memory"] = int64_t(r.staticSharedMemory) + r.dynamicSharedMemory;
+        a["static shared memory"] = r.staticSharedMemory;
+        a["dynamic shared memory"] = r.dynamicSharedMemory;
+        a["local memory per thread"] = r.localMemoryPerThread;
+        if (r.clusterX || r.clusterY || r.clusterZ)
+            a["cluster"] = dims(r.clusterX, r.clusterY, r.clusterZ);
+        if (r.graphId) {
+            a["graph id"] = r.graphId;
+            a["graph node id"] = r.graphNodeId;
+        }
+        a["launch type"] = r.launchType;
+        if (r.queued)
+            a["queued"] = r.queued;
+        if (r.submitted)
+            a["submitted"] = r.submitted;
+        a["mangled name"] = str(r.nameId);
+        break;
+    }
+    case RecordType::Memcpy: {
+        MemcpyRecord r;
+        if (!decodeRecord(p.data(), p.size(), &r))
+            return {};
+        a["device"] = r.deviceId;
+        a["context"] = r.contextId;
+        a["stream"] = r.streamId;
+        a["correlation"] = r.correlationId;
+        a["bytes"] = r.bytes;
+        if (r.end > r.start)
+            a["memory bandwidth (GB/s)"] = static_cast<double>(r.bytes) / static_cast<double>(r.end - r.start);
+        a["kind"] = capture::memcpyKindName(r.copyKind);
+        a["src kind"] = capture::memoryKindName(r.srcKind);
+        a["dst kind"] = capture::memoryKindName(r.dstKind);
+        a["async"] = (r.flags & 1) != 0;
+        if (r.peerToPeer) {
+            a["src device"] = r.srcDeviceId;
+            a["dst device"] = r.dstDeviceId;
+        }
+        if (r.graphId)
+            a["graph id"] = r.graphId;
+        break;
+    }
+    case RecordType::Memset: {
+        MemsetRecord r;
+        if (!decodeRecord(p.data(), p.size(), &r))
+            return {};
+        a["device"] = r.deviceId;
+        a["context"] = r.contextId;
+        a["stream"] = r.streamId;
+        a["correlation"] = r.correlationId;
+        a["bytes"] = r.bytes;
+        a["value"] = r.value;
+        a["memory kind"] = capture::memoryKindName(r.memoryKind);
+        break;
+    }
+    case RecordType::Api: {
+        ApiRecord r;
+        if (!decodeRecord(p.data(), p.size(), &r))
+            return {};
+        a["cbid"] = r.cbid;
+        a["correlation"] = r.correlationId;
+        a["callback name"] = str(r.nameId);
+        a["domain"] = r.domain == 0 ? "runtime" : "driver";
+        a["return value"] = r.returnValue;
+        a["pid"] = r.processId;
+        a["tid"] = r.threadId;
+        break;
+    }
+    case RecordType::Synchronization: {
+        SynchronizationRecord r;
+        if (!decodeRecord(p.data(), p.size(), &r))
+            return {};
+        a["type"] = capture::syncTypeName(r.type);
+        a["correlation"] = r.correlationId;
+        a["context"] = r.contextId;
+        if (r.streamId != 0xffffffffu)
+            a["stream"] = r.streamId;
+        if (r.cudaEventId)
+            a["cuda event"] = r.cudaEventId;
+        a["return value"] = r.returnValue;
+        break;
+    }
+    case RecordType::NvtxRange: {
+        NvtxRangeRecord r;
+        if (!decodeRecord(p.data(), p.size(), &r))
+            return {};
+        if (r.domainId)
+            a["domain"] = str(r.domainId);
+        if (r.hasColor)
+            a["color"] = hex(r.color);
+        if (r.category)
+            a["category"] = r.category;
+        if (r.endThreadId != r.threadId)
+            a["end tid"] = r.endThreadId;
+        if (r.end == 0)
+            a["ended"] = false;
+        break;
+    }
+    case RecordType::NvtxMark: {
+        NvtxMarkRecord r;
+        if (!decodeRecord(p.data(), p.size(), &r))
+            return {};
+        if (r.domainId)
+            a["domain"] = str(r.domainId);
+        if (r.hasColor)
+            a["color"] = hex(r.color);
+        if (r.category)
+            a["category"] = r.category;
+        break;
+    }
+    case RecordType::Overhead: {
+        OverheadRecord r;
+        if (!decodeRecord(p.data(), p.size(), &r))
+            return {};
+        a["overhead kind"] = capture::overheadKindName(r.overheadKind);
+        a["object kind"] = r.objectKind;
+        a["object id"] = json::array({r.objectId0, r.objectId1, r.objectId2});
+        if (r.correlationId)
+            a["correlation"] = r.correlationId;
+        break;
+    }
+    default: return {};
+    }
+    return json{{"args", std::move(a)}}.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+} // namespace ws

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "model/event_text_source.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ws {
+
+/*
+ * CaptureEventText: the arguments of slices imported from capture streams, decoded on demand.
+ *
+ * argRef = stream index << 40 | byte offset of the record in that (decompressed) stream. Nothing
+ * per event is kept in memory: eventJson() reads the one record back (pread on a plain file; a
+ * gzip stream is held inflated in memory, as its bytes are needed for random access anyway),
+ * decodes it and writes {"args":{...}} with the stream's interned names. Thread-safe (pread and
+ * immutable state).
+ */
+class CaptureEventText : public EventTextSource {
+public:
+    static constexpr int kOffsetBits = 40;
+    static constexpr uint64_t kMaxOffset = (uint64_t(1) << kOffsetBits) - 1;
+
+    /* One stream: where its bytes are, and its String records (id -> text). */
+    struct Stream {
+        std::string path;                                  // plain file, read with pread
+        std::shared_ptr<const std::vector<uint8_t>> bytes; // or the whole inflated stream
+        std::unordered_map<uint32_t, std::string> strings;
+        uint32_t pid = 0;
+    };
+
+    CaptureEventText() = default;
+    CaptureEventText(const CaptureEventText&) = delete;
+    CaptureEventText& operator=(const CaptureEventText&) = delete;
+    ~CaptureEventText() override;
+
+    static uint64_t makeRef(uint32_t stream, uint64_t offset) { return uint64_t(stream) << kOffsetBits | offset; }
+    void addStream(Stream stream);
+
+    std::string eventJson(uint64_t argRef) const override;
+
+private:
+    bool readRecord(const Stream& s, int fd, uint64_t offset, uint16_t* type, std::vector<uint8_t>* payload) const;
+
+    std::vector<Stream> m_streams;
+    std::vector<int> m_fds; // per stream; -1 for in-memory streams or when the file is gone
+};
+
+} // namespace ws

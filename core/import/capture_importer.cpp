@@ -1,0 +1,271 @@
+#include "import/capture_importer.h"
+
+#include "import/capture_event_text.h"
+#include "import/capture_stream_converter.h"
+#include "import/input_stream.h"
+#include "model/trace_builder.h"
+
+#include "format/wscapreader.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <set>
+#include <thread>
+
+namespace ws {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/* One stream to read: its path and, when compressed, its inflated bytes. */
+struct StreamSource {
+    std::string path;
+    std::shared_ptr<const std::vector<uint8_t>> bytes;
+};
+
+// Reads a compressed file whole (gzip/zstd via InputStream); plain files give null.
+std::shared_ptr<std::vector<uint8_t>> inflate(const std::string& path, std::string* error, bool* truncated) {
+    InputStream in;
+    if (!in.open(path)) {
+        *error = in.error();
+        return nullptr;
+    }
+    if (in.compression() == InputStream::Compression::None)
+        return nullptr;
+    auto out = std::make_shared<std::vector<uint8_t>>();
+    std::vector<char> buf(1 << 20);
+    for (size_t got; (got = in.read(buf.data(), buf.size())) > 0;)
+        out->insert(out->end(), buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(got));
+    *truncated = in.truncated();
+    if (in.truncated())
+        *error = in.error().empty() ? "the compressed stream ends early" : in.error();
+    return out;
+}
+
+// The first bytes of a file's (decompressed) content.
+size_t head(const std::string& path, char* out, size_t n) {
+    InputStream in;
+    return in.open(path) ? in.read(out, n) : 0;
+}
+
+bool isCaptureFile(const fs::path& p) {
+    std::error_code ec;
+    if (!fs::is_regular_file(p, ec))
+        return false;
+    char buf[16];
+    return looksLikeCaptureStream(buf, head(p.string(), buf, sizeof buf));
+}
+
+std::vector<std::string> captureFilesIn(const std::string& dir) {
+    std::vector<std::string> files;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        const bool named = name.size() > 6 && (name.ends_with(".wscap") || name.ends_with(".wscap.gz") ||
+                                               name.ends_with(".wscap.zst"));
+        if (named && isCaptureFile(it->path()))
+            files.push_back(it->path().string());
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+std::string uuidKey(const wscap::Uuid& u) { return std::string(reinterpret_cast<const char*>(u.data()), u.size()); }
+
+/* Resolves device refs to global indices (rules in capture_importer.h). */
+std::vector<int> resolveDeviceIndices(const std::vector<CaptureDeviceRef>& refs) {
+    std::vector<int> global(refs.size(), -1);
+    std::map<std::string, int> byKey;
+    std::set<int> used;
+    auto assign = [&](size_t slot) {
+        const CaptureDeviceRef& r = refs[slot];
+        const std::string key = r.hasUuid ? "u" + uuidKey(r.uuid)
+                                          : "s" + std::to_string(r.stream) + (r.cuda ? "c" : "n") + std::to_string(r.index);
+        auto it = byKey.find(key);
+        if (it == byKey.end()) {
+            int g = static_cast<int>(r.index);
+            if (used.count(g))
+                for (g = 0; used.count(g); ++g) {
+                }
+            used.insert(g);
+            it = byKey.emplace(key, g).first;
+        }
+        global[slot] = it->second;
+    };
+    for (size_t i = 0; i < refs.size(); ++i)
+        if (refs[i].cuda)
+            assign(i);
+    for (size_t i = 0; i < refs.size(); ++i)
+        if (!refs[i].cuda)
+            assign(i);
+    return global;
+}
+
+} // namespace
+
+bool looksLikeCaptureStream(const void* data, size_t size) { return wscap::WscapReader::sniff(data, size); }
+
+bool isCaptureDirectory(const std::string& path) {
+    std::error_code ec;
+    return fs::is_directory(path, ec) && !captureFilesIn(path).empty();
+}
+
+ImportResult importCapture(const std::string& path, const ImportControl& control) {
+    ImportResult result;
+    const auto t0 = std::chrono::steady_clock::now();
+    std::error_code ec;
+    const bool directory = fs::is_directory(path, ec);
+    const std::vector<std::string> files = directory ? captureFilesIn(path) : std::vector<std::string>{path};
+    if (files.empty()) {
+        result.error = "the directory holds no capture streams (.wscap files)";
+        return result;
+    }
+
+    TraceBuilder builder(path, TraceFormat::WarpscopeCapture);
+    auto text = std::make_shared<CaptureEventText>();
+    std::vector<CaptureDeviceRef> refs;
+    std::vector<std::unique_ptr<CaptureStreamConverter>> streams;
+    ImportReport skipped;
+    nlohmann::json info = nlohmann::json::array();
+    for (size_t i = 0; i < files.size(); ++i) {
+        const std::string& file = files[i];
+        const std::string shown = directory ? fs::path(file).filename().string() : file;
+        std::string error;
+        bool cut = false;
+        std::shared_ptr<std::vector<uint8_t>> bytes = inflate(file, &error, &cut);
+        wscap::WscapReader reader;
+        std::string openError;
+        const bool opened = bytes ? reader.openMemory(bytes->data(), bytes->size(), &openError)
+                                  : error.empty() && reader.open(file, &openError);
+        if (!opened) {
+            const std::string why = !error.empty() ? error : openError;
+            if (!directory) {
+                result.error = "cannot read the capture stream: " + why;
+                return result;
+            }
+            skipped.add("unreadable capture streams (skipped)", shown + ": " + why);
+            continue;
+        }
+        const auto index = static_cast<uint32_t>(streams.size());
+        auto conv = std::make_unique<CaptureStreamConverter>(index, &refs);
+        if (!conv->read(reader, control)) {
+            result.cancelled = true;
+            return result;
+        }
+        if (cut)
+            conv->chunk().report.setTruncated(shown + ": " + error);
+        result.textBytes += reader.offset();
+        const wscap::StreamHeaderRecord& h = conv->header();
+        info.push_back({{"file", shown},
+                        {"pid", h.pid},
+                        {"ppid", h.parentPid},
+                        {"rank", h.rank},
+                        {"hostname", h.hostname},
+                        {"command", h.commandLine},
+                        {"name", h.captureName},
+                        {"cudaDriverVersion", h.cudaDriverVersion},
+                        {"cuptiApiVersion", h.cuptiApiVersion},
+                        {"nvidiaDriverVersion", h.nvidiaDriverVersion},
+                        {"records", conv->records()},
+                        {"dropped", conv->dropped()},
+                        {"complete", conv->sawFooter()}});
+        CaptureEventText::Stream s;
+        s.path = file;
+        s.bytes = bytes;
+        s.strings = conv->takeStrings();
+        s.pid = h.pid;
+        text->addStream(std::move(s));
+        streams.push_back(std::move(conv));
+        if (control.progress)
+            control.progress(0.8 * static_cast<double>(i + 1) / static_cast<double>(files.size()));
+    }
+    if (streams.empty()) {
+        result.error = "none of the capture streams in the directory could be read";
+        return result;
+    }
+
+    // Devices across streams, then the placeholders in every chunk.
+    const std::vector<int> globalOfSlot = resolveDeviceIndices(refs);
+    const int deviceCount = globalOfSlot.empty() ? 0 : *std::max_element(globalOfSlot.begin(), globalOfSlot.end()) + 1;
+    std::vector<uint32_t> streamsOfGlobal(static_cast<size_t>(deviceCount), 0);
+    for (const auto& conv : streams) {
+        std::set<int> mine;
+        for (uint32_t slot : conv->streamSlots())
+            mine.insert(globalOfSlot[slot]);
+        for (int g : mine)
+            ++streamsOfGlobal[static_cast<size_t>(g)];
+    }
+    std::unordered_set<int64_t> deviceIndices(globalOfSlot.begin(), globalOfSlot.end());
+    for (const auto& conv : streams)
+        conv->resolveDevices(globalOfSlot, streamsOfGlobal, deviceIndices);
+
+    // One DeviceInfo and one "GPU n" process per global device.
+    std::vector<DeviceInfo> devices;
+    ChunkResult names;
+    names.worker = static_cast<uint32_t>(streams.size());
+    names.firstNewString = 1;
+    for (int g = 0; g < deviceCount; ++g) {
+        const CaptureDeviceRef* best = nullptr;
+        for (size_t slot = 0; slot < refs.size(); ++slot)
+            if (globalOfSlot[slot] == g && (!best || (!best->device && refs[slot].device)))
+                best = &refs[slot];
+        if (!best)
+            continue;
+        DeviceInfo d;
+        d.id = g;
+        d.name = best->name;
+        if (best->device) {
+            const wscap::DeviceRecord& r = *best->device;
+            d.totalGlobalMem = static_cast<int64_t>(std::min<uint64_t>(r.globalMemoryBytes, INT64_MAX));
+            d.numSms = static_cast<int>(r.smCount);
+            d.computeMajor = static_cast<int>(r.ccMajor);
+            d.computeMinor = static_cast<int>(r.ccMinor);
+            d.maxThreadsPerMultiprocessor = static_cast<int>(r.maxWarpsPerSm * r.threadsPerWarp);
+        }
+        IdValue pid;
+        pid.number = g;
+        auto meta = [&](ChunkResult::MetaKind kind, const std::string& str) {
+            if (str.empty())
+                return;
+            names.newStrings.push_back(str);
+            ChunkResult::Meta m;
+            m.kind = kind;
+            m.pid = pid;
+            m.str = static_cast<uint32_t>(names.newStrings.size());
+            m.seq = names.metas.size();
+            names.metas.push_back(m);
+        };
+        meta(ChunkResult::MetaKind::ProcessName, d.name);
+        meta(ChunkResult::MetaKind::ProcessLabels, "GPU " + std::to_string(g));
+        devices.push_back(std::move(d));
+    }
+
+    builder.report().merge(skipped);
+    for (auto& conv : streams)
+        builder.addChunk(conv->chunk());
+    builder.addChunk(names);
+    streams.clear();
+    builder.setDevices(std::move(devices));
+    builder.setEventTextSource(text);
+    builder.setTopLevelMembers({{"warpscopeCapture", nlohmann::json{{"streams", info}}.dump(
+                                                         -1, ' ', false, nlohmann::json::error_handler_t::replace)}});
+    const double parsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (control.progress)
+        control.progress(0.85);
+    const unsigned threads = std::max(1u, control.threads ? control.threads : std::thread::hardware_concurrency());
+    result.session = builder.finish(threads);
+    result.timings.emplace_back("read and convert capture streams", parsed);
+    for (const auto& t : builder.timings())
+        result.timings.push_back(t);
+    if (control.progress)
+        control.progress(1.0);
+    return result;
+}
+
+} // namespace ws

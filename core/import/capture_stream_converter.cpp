@@ -1,0 +1,555 @@
+#include "import/capture_stream_converter.h"
+
+#include "import/capture_event_text.h"
+#include "import/capture_names.h"
+
+#include "format/wscapcodec.h"
+#include "format/wscapreader.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace ws {
+
+using namespace wscap;
+
+namespace {
+
+// CUDA ordinals and NVML indices above this are corruption, not devices.
+constexpr uint32_t kMaxDeviceIndex = 1023;
+constexpr uint32_t kNoStream = 0xffffffffu;
+
+IdValue number(int64_t n) {
+    IdValue v;
+    v.number = n;
+    return v;
+}
+
+bool nonZero(const Uuid& u) {
+    return std::any_of(u.begin(), u.end(), [](uint8_t b) { return b != 0; });
+}
+
+std::string offsetText(uint64_t offset) { return "at offset " + std::to_string(offset); }
+
+} // namespace
+
+CaptureStreamConverter::CaptureStreamConverter(uint32_t streamIndex, std::vector<CaptureDeviceRef>* refs)
+    : m_stream(streamIndex), m_refs(refs) {
+    m_chunk.worker = streamIndex;
+    m_chunk.firstNewString = 1;
+    m_catKernel = intern("kernel");
+    m_catMemcpy = intern("gpu_memcpy");
+    m_catMemset = intern("gpu_memset");
+    m_catRuntime = intern("cuda_runtime");
+    m_catDriver = intern("cuda_driver");
+    m_catSync = intern("cuda_sync");
+    m_catUser = intern("user_annotation");
+    m_catOverhead = intern("overhead");
+    m_catFlow = intern("ac2g");
+}
+
+uint32_t CaptureStreamConverter::intern(const std::string& s) {
+    if (s.empty())
+        return 0;
+    auto [it, added] = m_localStrings.try_emplace(s, static_cast<uint32_t>(m_chunk.newStrings.size() + 1));
+    if (added)
+        m_chunk.newStrings.push_back(s);
+    return it->second;
+}
+
+uint32_t CaptureStreamConverter::track(IdValue pid, IdValue tid) {
+    const TrackKey key{pid.number, tid.number, tid.isString ? tid.string : 0, tid.isString};
+    auto [it, added] = m_trackIndex.try_emplace(key, static_cast<uint32_t>(m_chunk.tracks.size()));
+    if (added)
+        m_chunk.tracks.push_back({pid, tid, ChunkResult::kThread});
+    return it->second;
+}
+
+uint32_t CaptureStreamConverter::gpuTrack(uint32_t slot, uint32_t streamId, bool syncOnly) {
+    const size_t before = m_chunk.tracks.size();
+    const uint32_t t = track(number(-1 - static_cast<int64_t>(slot)), number(streamId));
+    if (m_chunk.tracks.size() != before)
+        m_gpuTracks.push_back({t, slot, streamId, syncOnly});
+    return t;
+}
+
+uint32_t CaptureStreamConverter::cudaSlot(uint32_t ordinal) {
+    auto [it, added] = m_cudaSlots.try_emplace(ordinal, static_cast<uint32_t>(m_refs->size()));
+    if (added) {
+        CaptureDeviceRef r;
+        r.stream = m_stream;
+        r.cuda = true;
+        r.index = ordinal;
+        m_refs->push_back(std::move(r));
+    }
+    return it->second;
+}
+
+uint32_t CaptureStreamConverter::nvmlSlot(uint32_t index) {
+    auto [it, added] = m_nvmlSlots.try_emplace(index, static_cast<uint32_t>(m_refs->size()));
+    if (added) {
+        CaptureDeviceRef r;
+        r.stream = m_stream;
+        r.cuda = false;
+        r.index = index;
+        m_refs->push_back(std::move(r));
+    }
+    return it->second;
+}
+
+IdValue CaptureStreamConverter::hostPid(uint32_t pid) const { return number(pid ? pid : m_header.pid); }
+
+void CaptureStreamConverter::addSlice(uint32_t trackIndex, uint64_t start, uint64_t end, uint32_t name, uint32_t cat,
+                                      uint64_t offset) {
+    ChunkResult::Slice s;
+    s.ts = static_cast<int64_t>(std::min<uint64_t>(start, INT64_MAX / 2));
+    if (end < start) {
+        m_chunk.report.add("capture records that end before they start (duration set to 0)", offsetText(offset));
+        end = start;
+    }
+    s.dur = static_cast<int64_t>(std::min<uint64_t>(end - start, INT64_MAX / 4));
+    s.track = trackIndex;
+    s.name = name;
+    s.cat = cat;
+    s.argRef = offset <= CaptureEventText::kMaxOffset ? CaptureEventText::makeRef(m_stream, offset) : ~uint64_t(0);
+    m_chunk.minTs = std::min(m_chunk.minTs, s.ts);
+    m_chunk.maxTs = std::max(m_chunk.maxTs, s.ts + s.dur);
+    m_chunk.slices.push_back(s);
+}
+
+void CaptureStreamConverter::addMeta(ChunkResult::MetaKind kind, IdValue pid, IdValue tid, uint32_t str) {
+    ChunkResult::Meta m;
+    m.kind = kind;
+    m.pid = pid;
+    m.tid = tid;
+    m.str = str;
+    m.seq = m_seq++;
+    m_chunk.metas.push_back(m);
+}
+
+bool CaptureStreamConverter::read(WscapReader& reader, const ImportControl& control) {
+    RawRecord rec;
+    for (;;) {
+        const WscapReader::Status st = reader.next(&rec);
+        if (st != WscapReader::Status::Record)
+            break;
+        ++m_records;
+        if ((m_records & 0xfff) == 0 && control.cancel && control.cancel->load())
+            return false;
+        handle(rec.type, rec.payload, rec.offset);
+    }
+    finishStream(reader);
+    return true;
+}
+
+void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& payload, uint64_t offset) {
+    auto bad = [&](const char* what) {
+        m_chunk.report.add("malformed capture records (skipped)", std::string(what) + " " + offsetText(offset));
+    };
+    auto decode = [&](auto* r) {
+        if (decodeRecord(payload.data(), payload.size(), r))
+            return true;
+        bad(recordTypeName(type));
+        return false;
+    };
+    auto badDevice = [&](uint32_t device) {
+        if (device <= kMaxDeviceIndex)
+            return false;
+        m_chunk.report.add("capture records with an impossible device id (skipped)",
+                           "device " + std::to_string(device) + " " + offsetText(offset));
+        return true;
+    };
+    ++m_chunk.events;
+    switch (static_cast<RecordType>(type)) {
+    case RecordType::StreamHeader: {
+        StreamHeaderRecord r;
+        if (!decode(&r))
+            return;
+        if (m_sawHeader) {
+            m_chunk.report.add("repeated capture stream headers (ignored)", offsetText(offset));
+            return;
+        }
+        m_header = std::move(r);
+        m_sawHeader = true;
+        std::string command;
+        for (const std::string& arg : m_header.commandLine) {
+            if (!command.empty())
+                command += ' ';
+            command += arg;
+        }
+        if (command.size() > 160)
+            command = command.substr(0, 157) + "...";
+        if (command.empty())
+            command = m_header.captureName.empty() ? "process" : m_header.captureName;
+        addMeta(ChunkResult::MetaKind::ProcessName, hostPid(0), {}, intern(command));
+        if (m_header.rank >= 0)
+            addMeta(ChunkResult::MetaKind::ProcessLabels, hostPid(0), {}, intern("rank " + std::to_string(m_header.rank)));
+        return;
+    }
+    case RecordType::String: {
+        StringRecord r;
+        if (!decode(&r))
+            return;
+        m_strings[r.id] = std::move(r.text);
+        return;
+    }
+    case RecordType::Device: {
+        DeviceRecord r;
+        if (!decode(&r) || badDevice(r.id))
+            return;
+        CaptureDeviceRef& ref = (*m_refs)[cudaSlot(r.id)];
+        ref.hasUuid = nonZero(r.uuid);
+        ref.uuid = r.uuid;
+        ref.name = r.name;
+        ref.device = std::move(r);
+        return;
+    }
+    case RecordType::Context: {
+        ContextRecord r;
+        if (decode(&r) && !badDevice(r.deviceId))
+            m_contextDevice[r.contextId] = r.deviceId;
+        return;
+    }
+    case RecordType::Kernel: {
+        KernelRecord r;
+        if (!decode(&r) || badDevice(r.deviceId))
+            return;
+        const uint32_t slot = cudaSlot(r.deviceId);
+        auto [it, added] = m_kernelNames.try_emplace(r.nameId, 0);
+        if (added) {
+            auto s = m_strings.find(r.nameId);
+            it->second = intern(s == m_strings.end() || s->second.empty() ? std::string("(unnamed kernel)")
+                                                                           : capture::demangle(s->second));
+        }
+        addSlice(gpuTrack(slot, r.streamId, false), r.start, r.end, it->second, m_catKernel, offset);
+        ChunkResult::Slice& s = m_chunk.slices.back();
+        s.corr = r.correlationId;
+        s.have |= ChunkResult::kCorr;
+        const CaptureDeviceRef& ref = (*m_refs)[slot];
+        if (ref.device && ref.device->smCount > 0) {
+            const double blocks = double(std::max(r.gridX, 0)) * std::max(r.gridY, 0) * std::max(r.gridZ, 0);
+            s.bps = static_cast<float>(blocks / ref.device->smCount);
+            s.have |= ChunkResult::kBps;
+        }
+        m_gpuSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
+        m_gpuCorr.insert(r.correlationId);
+        return;
+    }
+    case RecordType::Memcpy: {
+        MemcpyRecord r;
+        if (!decode(&r) || badDevice(r.deviceId))
+            return;
+        std::string name = std::string("Memcpy ") + capture::memcpyKindName(r.copyKind) + " (" +
+                           capture::memoryKindName(r.srcKind) + " -> " + capture::memoryKindName(r.dstKind) + ")";
+        addSlice(gpuTrack(cudaSlot(r.deviceId), r.streamId, false), r.start, r.end, intern(name), m_catMemcpy, offset);
+        ChunkResult::Slice& s = m_chunk.slices.back();
+        s.corr = r.correlationId;
+        s.bytes = static_cast<int64_t>(std::min<uint64_t>(r.bytes, INT64_MAX));
+        s.have |= ChunkResult::kCorr | ChunkResult::kBytes;
+        m_gpuSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
+        m_gpuCorr.insert(r.correlationId);
+        return;
+    }
+    case RecordType::Memset: {
+        MemsetRecord r;
+        if (!decode(&r) || badDevice(r.deviceId))
+            return;
+        const std::string name = std::string("Memset (") + capture::memoryKindName(r.memoryKind) + ")";
+        addSlice(gpuTrack(cudaSlot(r.deviceId), r.streamId, false), r.start, r.end, intern(name), m_catMemset, offset);
+        ChunkResult::Slice& s = m_chunk.slices.back();
+        s.corr = r.correlationId;
+        s.bytes = static_cast<int64_t>(std::min<uint64_t>(r.bytes, INT64_MAX));
+        s.have |= ChunkResult::kCorr | ChunkResult::kBytes;
+        m_gpuSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
+        m_gpuCorr.insert(r.correlationId);
+        return;
+    }
+    case RecordType::Api: {
+        ApiRecord r;
+        if (!decode(&r))
+            return;
+        auto [it, added] = m_apiNames.try_emplace(r.nameId, 0);
+        if (added) {
+            auto s = m_strings.find(r.nameId);
+            it->second = intern(s == m_strings.end() || s->second.empty()
+                                    ? "API call " + std::to_string(r.cbid)
+                                    : std::string(capture::apiDisplayName(s->second)));
+        }
+        const IdValue pid = hostPid(r.processId);
+        addSlice(track(pid, number(r.threadId ? r.threadId : pid.number)), r.start, r.end, it->second,
+                 r.domain == static_cast<uint8_t>(ApiDomain::Driver) ? m_catDriver : m_catRuntime, offset);
+        ChunkResult::Slice& s = m_chunk.slices.back();
+        s.corr = r.correlationId;
+        s.have |= ChunkResult::kCorr;
+        if (auto ext = m_external.find(r.correlationId); ext != m_external.end()) {
+            s.ext = static_cast<uint32_t>(ext->second);
+            s.have |= ChunkResult::kExt;
+        }
+        m_apiSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
+        m_apiCorr.insert(r.correlationId);
+        return;
+    }
+    case RecordType::Synchronization: {
+        SynchronizationRecord r;
+        if (!decode(&r))
+            return;
+        auto ctx = m_contextDevice.find(r.contextId);
+        if (ctx == m_contextDevice.end()) {
+            m_chunk.report.add("synchronization records of an unknown CUDA context (skipped)", offsetText(offset));
+            return;
+        }
+        const bool noStream = r.streamId == kNoStream;
+        addSlice(gpuTrack(cudaSlot(ctx->second), r.streamId, noStream), r.start, r.end,
+                 intern(capture::syncTypeName(r.type)), m_catSync, offset);
+        ChunkResult::Slice& s = m_chunk.slices.back();
+        s.corr = r.correlationId;
+        s.have |= ChunkResult::kCorr;
+        m_gpuSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
+        m_gpuCorr.insert(r.correlationId);
+        return;
+    }
+    case RecordType::Memory: {
+        MemoryRecord r;
+        if (!decode(&r) || badDevice(r.deviceId))
+            return;
+        if (r.operation != 1 && r.operation != 2)
+            return;
+        const int64_t bytes = static_cast<int64_t>(std::min<uint64_t>(r.bytes, INT64_MAX / 2));
+        m_memory.push_back({static_cast<int64_t>(std::min<uint64_t>(r.timestamp, INT64_MAX / 2)),
+                            r.operation == 1 ? bytes : -bytes, static_cast<int64_t>(r.address & INT64_MAX),
+                            cudaSlot(r.deviceId)});
+        return;
+    }
+    case RecordType::NvtxRange: {
+        NvtxRangeRecord r;
+        if (!decode(&r))
+            return;
+        const IdValue pid = hostPid(r.processId);
+        const uint32_t name = r.nameId ? intern(m_strings.count(r.nameId) ? m_strings[r.nameId] : std::string())
+                                       : 0;
+        addSlice(track(pid, number(r.threadId ? r.threadId : pid.number)), r.start, r.end ? r.end : r.start,
+                 name ? name : intern("(unnamed range)"), m_catUser, offset);
+        if (r.end == 0)
+            m_openRanges.push_back(m_chunk.slices.size() - 1);
+        return;
+    }
+    case RecordType::NvtxMark: {
+        NvtxMarkRecord r;
+        if (!decode(&r))
+            return;
+        const IdValue pid = hostPid(r.processId);
+        ChunkResult::Instant in;
+        in.ts = static_cast<int64_t>(std::min<uint64_t>(r.timestamp, INT64_MAX / 2));
+        in.track = track(pid, number(r.threadId ? r.threadId : pid.number));
+        auto s = m_strings.find(r.nameId);
+        in.name = intern(s == m_strings.end() || s->second.empty() ? std::string("(unnamed mark)") : s->second);
+        in.cat = m_catUser;
+        in.argRef = offset <= CaptureEventText::kMaxOffset ? CaptureEventText::makeRef(m_stream, offset) : ~uint64_t(0);
+        m_chunk.minTs = std::min(m_chunk.minTs, in.ts);
+        m_chunk.maxTs = std::max(m_chunk.maxTs, in.ts);
+        m_chunk.instants.push_back(in);
+        return;
+    }
+    case RecordType::Overhead: {
+        OverheadRecord r;
+        if (!decode(&r))
+            return;
+        // Overhead spans overlap the API calls of their thread: one row per process keeps them apart.
+        const IdValue pid = hostPid(r.objectKind == 1 || r.objectKind == 2 ? r.objectId0 : 0);
+        IdValue tid;
+        tid.isString = true;
+        tid.string = intern("CUPTI overhead");
+        addSlice(track(pid, tid), r.start, r.end, intern(capture::overheadKindName(r.overheadKind)), m_catOverhead,
+                 offset);
+        return;
+    }
+    case RecordType::Dropped: {
+        DroppedRecord r;
+        if (!decode(&r) || r.count == 0)
+            return;
+        m_dropped += r.count;
+        m_chunk.report.add(r.source == static_cast<uint8_t>(DropSource::BufferRefused)
+                               ? "activity records lost: the capture's buffer limit was reached"
+                               : "activity records dropped by CUPTI",
+                           "pid " + std::to_string(m_header.pid), r.count);
+        return;
+    }
+    case RecordType::MetricDescriptor: {
+        MetricDescriptorRecord r;
+        if (!decode(&r))
+            return;
+        m_metrics[r.metricId] = {r.name, r.unit, r.source};
+        return;
+    }
+    case RecordType::MetricDevice: {
+        MetricDeviceRecord r;
+        if (!decode(&r) || badDevice(r.index))
+            return;
+        CaptureDeviceRef& ref = (*m_refs)[r.source == static_cast<uint8_t>(MetricSource::PmSampling) ? cudaSlot(r.index)
+                                                                                                    : nvmlSlot(r.index)];
+        if (nonZero(r.uuid)) {
+            ref.hasUuid = true;
+            ref.uuid = r.uuid;
+        }
+        if (ref.name.empty())
+            ref.name = r.name;
+        return;
+    }
+    case RecordType::MetricSample: {
+        MetricSampleRecord r;
+        if (!decode(&r) || badDevice(r.device))
+            return;
+        auto m = m_metrics.find(r.metricId);
+        const bool pm = m != m_metrics.end() ? m->second.source == static_cast<uint8_t>(MetricSource::PmSampling)
+                                             : r.metricId > 100;
+        ChunkResult::Counter c;
+        c.pid = number(-1 - static_cast<int64_t>(pm ? cudaSlot(r.device) : nvmlSlot(r.device)));
+        c.ts = static_cast<int64_t>(std::min<uint64_t>(r.timestamp, INT64_MAX / 2));
+        c.value = r.value;
+        c.seq = m_seq++;
+        c.name = intern(m != m_metrics.end() && !m->second.name.empty() ? m->second.name
+                                                                          : "metric " + std::to_string(r.metricId));
+        c.series = intern(m != m_metrics.end() && !m->second.unit.empty() ? m->second.unit : std::string("value"));
+        c.cat = intern(pm ? "pm_sampling" : "nvml");
+        m_chunk.minTs = std::min(m_chunk.minTs, c.ts);
+        m_chunk.maxTs = std::max(m_chunk.maxTs, c.ts);
+        m_chunk.counters.push_back(c);
+        return;
+    }
+    case RecordType::Error: {
+        ErrorRecord r;
+        if (!decode(&r))
+            return;
+        const char* kind = r.severity >= static_cast<uint8_t>(ErrorSeverity::Error)     ? "capture errors"
+                           : r.severity == static_cast<uint8_t>(ErrorSeverity::Warning) ? "capture warnings"
+                                                                                         : "capture notes";
+        std::string text = r.where.empty() ? r.message : r.where + ": " + r.message;
+        if (r.code)
+            text += " (code " + std::to_string(r.code) + ")";
+        m_chunk.report.add(kind, text);
+        return;
+    }
+    case RecordType::Footer: {
+        FooterRecord r;
+        if (!decode(&r))
+            return;
+        m_sawFooter = true;
+        if (r.reason == static_cast<uint8_t>(FooterReason::Error))
+            m_chunk.report.add("capture stopped early by an error in the injection library", "pid " + std::to_string(m_header.pid));
+        return;
+    }
+    case RecordType::ExternalCorrelation: {
+        ExternalCorrelationRecord r;
+        if (decode(&r))
+            m_external[r.correlationId] = r.externalId;
+        return;
+    }
+    case RecordType::Flush: return;
+    }
+    m_chunk.report.add("unknown capture record types (skipped)", "type " + std::to_string(type) + " " + offsetText(offset));
+}
+
+void CaptureStreamConverter::finishStream(const WscapReader& reader) {
+    const std::string who = "pid " + std::to_string(m_header.pid);
+    if (reader.truncated()) {
+        m_chunk.report.setTruncated(who + ": the stream ends inside a record (" + reader.problem() + "); the " +
+                                    std::to_string(m_records) + " complete records before the cut were imported");
+    } else if (!reader.problem().empty()) {
+        m_chunk.report.add("corrupt capture stream (rest of the stream ignored)", who + ": " + reader.problem());
+    } else if (!m_sawFooter) {
+        m_chunk.report.setTruncated(who + ": the stream has no Footer (the process was killed or crashed); the " +
+                                    std::to_string(m_records) + " records written before were imported");
+    }
+    if (!m_sawHeader)
+        m_chunk.report.add("capture streams without a StreamHeader", "stream " + std::to_string(m_stream));
+
+    // NVTX ranges that never ended run to the end of what the stream saw.
+    if (!m_openRanges.empty()) {
+        for (uint64_t i : m_openRanges) {
+            ChunkResult::Slice& s = m_chunk.slices[i];
+            s.dur = std::max<int64_t>(0, m_chunk.maxTs - s.ts);
+        }
+        m_chunk.report.add("NVTX ranges that never ended (shown up to the end of the capture)", who,
+                           m_openRanges.size());
+    }
+
+    // Flows: each API call with GPU work to each of its activities, by correlation id.
+    auto flowId = [&](uint32_t corr) { return uint64_t(m_stream) << 32 | corr; };
+    for (const auto& [slice, corr] : m_apiSlices)
+        if (corr && m_gpuCorr.count(corr)) {
+            const ChunkResult::Slice& s = m_chunk.slices[slice];
+            m_chunk.flows.push_back({s.ts, m_seq++, flowId(corr), s.track, m_catFlow, 's', false, false});
+        }
+    for (const auto& [slice, corr] : m_gpuSlices)
+        if (corr && m_apiCorr.count(corr)) {
+            const ChunkResult::Slice& s = m_chunk.slices[slice];
+            m_chunk.flows.push_back({s.ts, m_seq++, flowId(corr), s.track, m_catFlow, 'f', true, false});
+        }
+
+    // Memory events in time order with running totals per device, on the process's main thread.
+    std::stable_sort(m_memory.begin(), m_memory.end(), [](const PendingMemory& a, const PendingMemory& b) { return a.ts < b.ts; });
+    std::unordered_map<uint32_t, int64_t> total;
+    const uint32_t mainThread = m_memory.empty() ? 0 : track(hostPid(0), hostPid(0));
+    for (const PendingMemory& pm : m_memory) {
+        ChunkResult::Memory m;
+        m.ts = pm.ts;
+        m.addr = pm.addr;
+        m.bytes = pm.bytes;
+        m.totalAllocated = (total[pm.slot] += pm.bytes);
+        m.track = mainThread;
+        m.deviceType = 1; // c10::DeviceType CUDA
+        m.deviceId = static_cast<int16_t>(std::min<uint32_t>(pm.slot, INT16_MAX)); // slot until resolveDevices
+        m_chunk.memory.push_back(m);
+    }
+    m_memory.clear();
+}
+
+std::vector<uint32_t> CaptureStreamConverter::streamSlots() const {
+    std::vector<uint32_t> slots;
+    for (const GpuTrack& g : m_gpuTracks)
+        slots.push_back(g.slot);
+    return slots;
+}
+
+void CaptureStreamConverter::resolveDevices(const std::vector<int>& globalOfSlot,
+                                            const std::vector<uint32_t>& streamsOfGlobal,
+                                            const std::unordered_set<int64_t>& deviceIndices) {
+    auto global = [&](int64_t placeholder) { return globalOfSlot[static_cast<size_t>(-1 - placeholder)]; };
+    // A host pid equal to a device index would merge the process into the GPU's row group.
+    auto hostFix = [&](IdValue& pid) {
+        if (!pid.isString && pid.number >= 0 && deviceIndices.count(pid.number))
+            pid.number += int64_t(1) << 32;
+    };
+    // Every meta so far names a host process or thread (the stream names are added below).
+    for (ChunkResult::Meta& m : m_chunk.metas)
+        hostFix(m.pid);
+    std::unordered_map<uint32_t, const GpuTrack*> gpuOf;
+    for (const GpuTrack& g : m_gpuTracks)
+        gpuOf[g.track] = &g;
+    for (uint32_t i = 0; i < m_chunk.tracks.size(); ++i) {
+        ChunkResult::TrackKey& k = m_chunk.tracks[i];
+        if (k.pid.number >= 0) {
+            hostFix(k.pid);
+            continue;
+        }
+        const int device = global(k.pid.number);
+        k.pid.number = device;
+        const GpuTrack* g = gpuOf.count(i) ? gpuOf[i] : nullptr;
+        if (!g)
+            continue;
+        const bool shared = streamsOfGlobal[static_cast<size_t>(device)] > 1;
+        std::string name = g->syncOnly ? std::string("synchronization") : "stream " + std::to_string(g->streamId);
+        if (shared) {
+            // Several processes on one GPU reuse stream numbers: keep each process's streams apart.
+            k.tid.number = static_cast<int64_t>(g->streamId) | int64_t(m_stream + 1) << 32;
+            name += " (pid " + std::to_string(m_header.pid) + ")";
+        }
+        addMeta(ChunkResult::MetaKind::ThreadName, k.pid, k.tid, intern(name));
+    }
+    for (ChunkResult::Counter& c : m_chunk.counters)
+        c.pid.number = global(c.pid.number);
+    for (ChunkResult::Memory& m : m_chunk.memory)
+        m.deviceId = static_cast<int16_t>(globalOfSlot[static_cast<size_t>(m.deviceId)]);
+}
+
+} // namespace ws

@@ -1,0 +1,140 @@
+#pragma once
+
+#include "import/chunk_result.h"
+#include "import/trace_import.h"
+
+#include "format/wscapformat.h"
+
+#include <array>
+#include <compare>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace ws {
+
+namespace wscap {
+class WscapReader;
+}
+
+/*
+ * CaptureDeviceRef: one GPU as one capture stream names it: a CUDA ordinal (Device records, kernels,
+ * PM sampling) or an NVML index (metric samples). The importer resolves every ref to one global
+ * device index once all streams are read (by UUID, so a GPU seen by several processes, or by CUDA
+ * and NVML under different numbers, is one device); until then tracks use the placeholder pid
+ * -(1 + slot).
+ */
+struct CaptureDeviceRef {
+    uint32_t stream = 0;
+    bool cuda = true;   // CUDA ordinal, else NVML index
+    uint32_t index = 0; // the ordinal or NVML index
+    bool hasUuid = false;
+    wscap::Uuid uuid{};
+    std::string name;
+    std::optional<wscap::DeviceRecord> device; // the CUDA Device record, when the stream had one
+};
+
+/*
+ * CaptureStreamConverter: turns one capture stream into one ChunkResult for the TraceBuilder.
+ *
+ * Host work (API calls, NVTX) goes on (pid, OS tid) tracks; GPU work (kernels, copies, memsets,
+ * synchronization) on (device placeholder, stream) tracks; metric samples become counters of the
+ * device; MEMORY2 records become memory events with running totals per device; Dropped, Error and a
+ * missing Footer go to the chunk's report. CPU-to-GPU flows ("ac2g", id = stream << 32 | correlation)
+ * link each API call to the GPU activities that carry its correlation id. argRef points back to the
+ * record (CaptureEventText). One pass, O(records); memory is the chunk plus a few maps per stream.
+ */
+class CaptureStreamConverter {
+public:
+    CaptureStreamConverter(uint32_t streamIndex, std::vector<CaptureDeviceRef>* refs);
+
+    // Reads every record; returns false only when cancelled.
+    bool read(wscap::WscapReader& reader, const ImportControl& control);
+    // Rewrites placeholder pids once devices are resolved: globalOfSlot maps ref slots to global
+    // device indices; a device used by several streams gets stream tids unique per process.
+    void resolveDevices(const std::vector<int>& globalOfSlot, const std::vector<uint32_t>& streamsOfGlobal,
+                        const std::unordered_set<int64_t>& deviceIndices);
+
+    ChunkResult& chunk() { return m_chunk; }
+    std::unordered_map<uint32_t, std::string> takeStrings() { return std::move(m_strings); }
+    const wscap::StreamHeaderRecord& header() const { return m_header; }
+    bool sawHeader() const { return m_sawHeader; }
+    bool sawFooter() const { return m_sawFooter; }
+    uint64_t records() const { return m_records; }
+    uint64_t dropped() const { return m_dropped; }
+    // Device slots of this stream's GPU tracks (which devices it ran work on).
+    std::vector<uint32_t> streamSlots() const;
+
+private:
+    /* A GPU track of this stream, named once its device is resolved. */
+    struct GpuTrack {
+        uint32_t track;
+        uint32_t slot;
+        uint32_t streamId;
+        bool syncOnly; // synchronization without a stream
+    };
+    /* (pid, tid) of a track as this stream keys it (pid may be a device placeholder). */
+    struct TrackKey {
+        int64_t pid;
+        int64_t tid;
+        uint32_t tidString;
+        bool tidIsString;
+        auto operator<=>(const TrackKey&) const = default;
+    };
+    struct PendingMemory {
+        int64_t ts;
+        int64_t bytes; // < 0: release
+        int64_t addr;
+        uint32_t slot;
+    };
+    struct Metric {
+        std::string name;
+        std::string unit;
+        uint8_t source = 0;
+    };
+
+    uint32_t intern(const std::string& s);
+    uint32_t track(IdValue pid, IdValue tid);
+    uint32_t gpuTrack(uint32_t slot, uint32_t streamId, bool syncOnly);
+    uint32_t cudaSlot(uint32_t ordinal);
+    uint32_t nvmlSlot(uint32_t index);
+    IdValue hostPid(uint32_t pid) const;
+    void addSlice(uint32_t track, uint64_t start, uint64_t end, uint32_t name, uint32_t cat, uint64_t offset);
+    void addMeta(ChunkResult::MetaKind kind, IdValue pid, IdValue tid, uint32_t str);
+    void finishStream(const wscap::WscapReader& reader);
+    void handle(uint16_t type, const std::vector<uint8_t>& payload, uint64_t offset);
+
+    uint32_t m_stream;
+    std::vector<CaptureDeviceRef>* m_refs;
+    ChunkResult m_chunk;
+    std::unordered_map<std::string, uint32_t> m_localStrings;
+    std::unordered_map<uint32_t, std::string> m_strings;         // the stream's String records
+    std::unordered_map<uint32_t, uint32_t> m_kernelNames;        // name id -> local string (demangled)
+    std::unordered_map<uint32_t, uint32_t> m_apiNames;           // name id -> local string (no _vNNNN)
+    std::map<TrackKey, uint32_t> m_trackIndex; // few tracks, one lookup per record
+    std::unordered_map<uint32_t, uint32_t> m_cudaSlots, m_nvmlSlots;
+    std::unordered_map<uint32_t, uint32_t> m_contextDevice;      // context id -> CUDA ordinal
+    std::unordered_map<uint32_t, Metric> m_metrics;
+    std::unordered_map<uint32_t, uint64_t> m_external;           // correlation -> external id
+    std::vector<GpuTrack> m_gpuTracks;
+    std::vector<PendingMemory> m_memory;
+    std::vector<std::pair<uint32_t, uint32_t>> m_apiSlices; // (slice index, correlation)
+    std::vector<std::pair<uint32_t, uint32_t>> m_gpuSlices;
+    std::unordered_set<uint32_t> m_apiCorr, m_gpuCorr;
+    std::vector<uint64_t> m_openRanges; // slice indices of NVTX ranges that never ended
+    wscap::StreamHeaderRecord m_header;
+    bool m_sawHeader = false;
+    bool m_sawFooter = false;
+    uint64_t m_records = 0;
+    uint64_t m_dropped = 0;
+    uint64_t m_seq = 0;
+    uint32_t m_catKernel = 0, m_catMemcpy = 0, m_catMemset = 0, m_catRuntime = 0, m_catDriver = 0, m_catSync = 0,
+             m_catUser = 0, m_catOverhead = 0, m_catFlow = 0;
+};
+
+} // namespace ws

@@ -1,0 +1,360 @@
+// Capture streams (wscap) into Sessions: the real H200 captures in tests/data/captures (counts from
+// wscap-dump and captures/README.md), capture directories, truncated and hostile streams.
+
+#include "test_util.h"
+
+#include "model/event_kind.h"
+#include "store/session_store.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <regex>
+#include <set>
+
+namespace ws {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string capturePath(const std::string& name) { return test::dataPath("captures/" + name); }
+
+/* Slice counts per EventKind plus instants, for pinning against wscap-dump. */
+struct Counts {
+    std::map<EventKind, size_t> kinds;
+    size_t instants = 0;
+    size_t of(EventKind k) const {
+        auto it = kinds.find(k);
+        return it == kinds.end() ? 0 : it->second;
+    }
+};
+
+Counts countKinds(const Session& s) {
+    Counts c;
+    for (const Track& t : s.tracks()) {
+        for (size_t i = 0; i < t.start.size(); ++i)
+            ++c.kinds[s.kindOf(t, i)];
+        c.instants += t.instantTs.size();
+    }
+    return c;
+}
+
+std::shared_ptr<const Session> importOk(const std::string& path) {
+    ImportResult r = importTraceFile(path);
+    EXPECT_TRUE(r.session) << path << ": " << r.error;
+    return r.session;
+}
+
+// A scratch directory holding copies of the named captures.
+std::string captureDir(const std::string& dirName, const std::vector<std::pair<std::string, std::string>>& files) {
+    const fs::path dir = test::tempDir() / dirName;
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    for (const auto& [from, to] : files)
+        fs::copy_file(capturePath(from), dir / to);
+    return dir.string();
+}
+
+TEST(CaptureImport, DetectsCapturesByContent) {
+    EXPECT_EQ(detectFormat(capturePath("vector_add.wscap")), TraceFormat::WarpscopeCapture);
+    EXPECT_EQ(detectFormat(capturePath("resnet18.wscap.gz")), TraceFormat::WarpscopeCapture);
+    // The name does not matter, the bytes do.
+    const std::string renamed = test::writeTemp("capture.bin", test::readFile(capturePath("vector_add.wscap")));
+    EXPECT_EQ(detectFormat(renamed), TraceFormat::WarpscopeCapture);
+    EXPECT_EQ(detectFormat(captureDir("detect_dir", {{"vector_add.wscap", "649.wscap"}})),
+              TraceFormat::WarpscopeCapture);
+    const fs::path empty = test::tempDir() / "empty_dir";
+    fs::create_directories(empty);
+    EXPECT_EQ(detectFormat(empty.string()), TraceFormat::Unknown);
+    ImportResult r = importTraceFile(empty.string());
+    EXPECT_FALSE(r.session);
+    EXPECT_NE(r.error.find("directory"), std::string::npos) << r.error;
+}
+
+TEST(CaptureImport, VectorAddMatchesTheStream) {
+    auto s = importOk(capturePath("vector_add.wscap"));
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->format(), TraceFormat::WarpscopeCapture);
+    EXPECT_EQ(s->sourceEventCount(), 177u); // records, as wscap-dump counts them
+    const Counts c = countKinds(*s);
+    EXPECT_EQ(c.of(EventKind::Kernel), 20u);
+    EXPECT_EQ(c.of(EventKind::Memcpy), 3u);
+    EXPECT_EQ(c.of(EventKind::Memset), 1u);
+    EXPECT_EQ(c.of(EventKind::Runtime) + c.of(EventKind::Driver), 49u);
+    EXPECT_EQ(c.of(EventKind::CudaSync), 10u);
+    EXPECT_EQ(c.of(EventKind::UserAnnotation), 10u); // NVTX ranges
+    EXPECT_EQ(c.of(EventKind::Overhead), 9u);
+    EXPECT_EQ(c.instants, 1u); // the NVTX mark
+    EXPECT_EQ(s->memoryEvents().size(), 6u);
+    EXPECT_FALSE(s->report().truncated());
+
+    ASSERT_EQ(s->devices().size(), 1u);
+    EXPECT_EQ(s->devices()[0].id, 0);
+    EXPECT_EQ(s->devices()[0].name, "NVIDIA H200");
+    EXPECT_EQ(s->devices()[0].numSms, 132);
+    size_t gpus = 0;
+    for (const ProcessInfo& p : s->processes())
+        gpus += p.deviceId >= 0;
+    EXPECT_EQ(gpus, 1u);
+
+    // NVML: 7 metrics x 4 samples on GPU 0.
+    ASSERT_EQ(s->counters().size(), 7u);
+    for (const CounterSeries& cs : s->counters()) {
+        EXPECT_EQ(cs.ts.size(), 4u);
+        EXPECT_EQ(s->processes()[cs.process].deviceId, 0);
+    }
+    // Times are CUPTI ns (epoch).
+    EXPECT_GT(s->startNs(), int64_t(1'700'000'000) * 1'000'000'000);
+}
+
+TEST(CaptureImport, NamesArgumentsAndFlows) {
+    auto s = importOk(capturePath("vector_add.wscap"));
+    ASSERT_TRUE(s);
+    const std::regex versioned(".*_v[0-9]+$");
+    bool sawKernelArgs = false, sawMemcpyArgs = false;
+    for (const Track& t : s->tracks())
+        for (size_t i = 0; i < t.start.size(); ++i) {
+            const EventKind k = s->kindOf(t, i);
+            const std::string name(s->str(t.names[i]));
+            if (k == EventKind::Runtime || k == EventKind::Driver) {
+                EXPECT_FALSE(std::regex_match(name, versioned)) << name;
+            }
+            if (k == EventKind::Kernel && !sawKernelArgs) {
+                EXPECT_TRUE(t.gpu);
+                EXPECT_EQ(name.find("_Z"), std::string::npos) << "kernel names are demangled: " << name;
+                const std::string json = s->eventJson(t, i);
+                for (const char* key : {"\"grid\"", "\"block\"", "\"registers per thread\"", "\"shared memory\"",
+                                        "\"correlation\"", "\"stream\"", "\"device\""})
+                    EXPECT_NE(json.find(key), std::string::npos) << key << " in " << json;
+                std::map<std::string, std::string> args;
+                for (const auto& [key, value] : s->args(t, i))
+                    args[key] = value;
+                EXPECT_EQ(args["correlation"], std::to_string(t.correlation[i]));
+                sawKernelArgs = true;
+            }
+            if (k == EventKind::Memcpy && !sawMemcpyArgs) {
+                const std::string json = s->eventJson(t, i);
+                EXPECT_NE(json.find("\"bytes\""), std::string::npos) << json;
+                EXPECT_NE(json.find("\"kind\""), std::string::npos) << json;
+                ASSERT_FALSE(t.bytes.empty());
+                EXPECT_GT(t.bytes[i], 0);
+                sawMemcpyArgs = true;
+            }
+        }
+    EXPECT_TRUE(sawKernelArgs);
+    EXPECT_TRUE(sawMemcpyArgs);
+
+    // Every flow goes from a runtime/driver call to GPU work with the same correlation id.
+    ASSERT_FALSE(s->flows().empty());
+    for (const Flow& f : s->flows()) {
+        const Track& from = s->tracks()[f.fromTrack];
+        const Track& to = s->tracks()[f.toTrack];
+        const EventKind fk = s->kindOf(from, f.fromSlice);
+        EXPECT_TRUE(fk == EventKind::Runtime || fk == EventKind::Driver);
+        EXPECT_TRUE(to.gpu);
+        EXPECT_EQ(from.correlation[f.fromSlice], to.correlation[f.toSlice]);
+    }
+}
+
+TEST(CaptureImport, ResNetKernelCountAndSteps) {
+    auto s = importOk(capturePath("resnet18.wscap.gz"));
+    ASSERT_TRUE(s);
+    const Counts c = countKinds(*s);
+    EXPECT_EQ(c.of(EventKind::Kernel), 11550u); // 385 per step x 30 (captures/README.md)
+    EXPECT_EQ(c.of(EventKind::Memcpy), 184u);
+    EXPECT_EQ(c.of(EventKind::Memset), 694u);
+    EXPECT_EQ(c.of(EventKind::Runtime) + c.of(EventKind::Driver), 13784u);
+    EXPECT_EQ(c.of(EventKind::UserAnnotation), 30u);
+    EXPECT_EQ(s->memoryEvents().size(), 1052u);
+    EXPECT_FALSE(s->report().truncated());
+    EXPECT_EQ(s->report().count("activity records dropped by CUPTI"), 0u);
+    // The per-step NVTX ranges by name.
+    std::set<std::string> steps;
+    for (const Track& t : s->tracks())
+        for (size_t i = 0; i < t.start.size(); ++i)
+            if (s->kindOf(t, i) == EventKind::UserAnnotation)
+                steps.insert(std::string(s->str(t.names[i])));
+    EXPECT_EQ(steps.size(), 30u);
+    EXPECT_TRUE(steps.count("step 0"));
+    // Allocation totals run per device and never go negative on a clean capture.
+    for (const MemoryEvent& m : s->memoryEvents()) {
+        EXPECT_EQ(m.deviceId, 0);
+        EXPECT_GE(m.totalAllocated, 0);
+    }
+}
+
+TEST(CaptureImport, KilledTargetImportsEverythingBeforeTheCut) {
+    auto s = importOk(capturePath("sigkill.wscap"));
+    ASSERT_TRUE(s);
+    EXPECT_TRUE(s->report().truncated());
+    EXPECT_NE(s->report().toText().find("no Footer"), std::string::npos) << s->report().toText();
+    const Counts c = countKinds(*s);
+    EXPECT_EQ(c.of(EventKind::Kernel), 1412u);
+    EXPECT_EQ(c.of(EventKind::Memcpy), 2u);
+
+    // Cut in the middle of a record: the complete records before it still import.
+    const std::string bytes = test::readFile(capturePath("sigkill.wscap"));
+    const std::string cut = test::writeTemp("cut.wscap", bytes.substr(0, bytes.size() / 2 + 3));
+    auto half = importOk(cut);
+    ASSERT_TRUE(half);
+    EXPECT_TRUE(half->report().truncated());
+    const size_t kernels = countKinds(*half).of(EventKind::Kernel);
+    EXPECT_GT(kernels, 100u);
+    EXPECT_LT(kernels, 1412u);
+}
+
+TEST(CaptureImport, DirectoryOfTwoRanksGivesTwoProcessesAndTwoGpus) {
+    const std::string dir =
+        captureDir("ddp", {{"ddp_rank0.wscap.gz", "848.wscap.gz"}, {"ddp_rank1.wscap.gz", "849.wscap.gz"}});
+    auto s = importOk(dir);
+    ASSERT_TRUE(s);
+    std::set<int64_t> hostPids;
+    std::set<int> devices;
+    std::set<std::string> labels;
+    for (const ProcessInfo& p : s->processes()) {
+        if (p.deviceId >= 0)
+            devices.insert(p.deviceId);
+        else
+            hostPids.insert(p.pid.number);
+        labels.insert(std::string(s->str(p.labels)));
+    }
+    EXPECT_EQ(hostPids, (std::set<int64_t>{848, 849}));
+    EXPECT_EQ(devices, (std::set<int>{0, 1})); // rank r ran on GPU r
+    EXPECT_TRUE(labels.count("rank 0"));
+    EXPECT_TRUE(labels.count("rank 1"));
+    EXPECT_EQ(s->devices().size(), 2u);
+    const Counts c = countKinds(*s);
+    EXPECT_EQ(c.of(EventKind::Kernel), 2 * 8870u);
+    EXPECT_EQ(c.of(EventKind::Memcpy), 2 * 2841u);
+    // Each rank's kernels are on its own GPU.
+    std::map<int, size_t> kernelsPerDevice;
+    for (const Track& t : s->tracks())
+        for (size_t i = 0; i < t.start.size(); ++i)
+            if (s->kindOf(t, i) == EventKind::Kernel)
+                ++kernelsPerDevice[s->processes()[t.process].deviceId];
+    EXPECT_EQ(kernelsPerDevice[0], 8870u);
+    EXPECT_EQ(kernelsPerDevice[1], 8870u);
+    // Flows stay within their own process.
+    for (const Flow& f : s->flows()) {
+        const Track& from = s->tracks()[f.fromTrack];
+        const Track& to = s->tracks()[f.toTrack];
+        const int64_t pid = s->processes()[from.process].pid.number;
+        EXPECT_EQ(s->processes()[to.process].deviceId, pid == 848 ? 0 : 1);
+    }
+
+    // With the launcher's stream too: three host processes, still two GPUs; its NVML samples join
+    // the same GPUs' counters.
+    const std::string all = captureDir("ddp_all", {{"ddp_rank0.wscap.gz", "848.wscap.gz"},
+                                                   {"ddp_rank1.wscap.gz", "849.wscap.gz"},
+                                                   {"ddp_launcher.wscap.gz", "800.wscap.gz"}});
+    auto s3 = importOk(all);
+    ASSERT_TRUE(s3);
+    size_t hosts = 0, gpus = 0;
+    for (const ProcessInfo& p : s3->processes())
+        (p.deviceId >= 0 ? gpus : hosts)++;
+    EXPECT_EQ(hosts, 3u);
+    EXPECT_EQ(gpus, 2u);
+    EXPECT_EQ(s3->counters().size(), 14u); // 7 NVML metrics x 2 GPUs
+}
+
+TEST(CaptureImport, SameGpuUsedByTwoProcessesKeepsStreamsApart) {
+    // The same stream twice (as if two processes shared GPU 0): one GPU, streams not merged.
+    const std::string dir = captureDir("shared", {{"vector_add.wscap", "a.wscap"}, {"vector_add.wscap", "b.wscap"}});
+    auto s = importOk(dir);
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->devices().size(), 1u);
+    EXPECT_EQ(countKinds(*s).of(EventKind::Kernel), 40u);
+    std::set<std::string> streams;
+    for (const Track& t : s->tracks())
+        if (t.gpu)
+            streams.insert(s->trackLabel(t));
+    EXPECT_TRUE(streams.count("stream 13 (pid 649)")) << *streams.begin();
+    EXPECT_EQ(streams.size() % 2, 0u);
+}
+
+TEST(CaptureImport, StoredSessionKeepsArguments) {
+    // What `warpscope-cli import CAPTURE -o OUT.warpscope` and the session library do.
+    const std::string dir =
+        captureDir("store", {{"ddp_rank0.wscap.gz", "848.wscap.gz"}, {"ddp_rank1.wscap.gz", "849.wscap.gz"}});
+    auto s = importOk(dir);
+    ASSERT_TRUE(s);
+    const std::string out = (test::tempDir() / "capture.warpscope").string();
+    std::string error;
+    ASSERT_TRUE(SessionStore::write(*s, out, SessionWriteOptions{}, &error)) << error;
+    auto back = SessionStore::read(out, &error);
+    ASSERT_TRUE(back) << error;
+    EXPECT_EQ(countKinds(*back).of(EventKind::Kernel), countKinds(*s).of(EventKind::Kernel));
+    EXPECT_EQ(back->flows().size(), s->flows().size());
+    EXPECT_EQ(back->devices().size(), 2u);
+    for (const Track& t : back->tracks())
+        for (size_t i = 0; i < t.start.size(); ++i)
+            if (back->kindOf(t, i) == EventKind::Kernel) {
+                EXPECT_NE(back->eventJson(t, i).find("registers per thread"), std::string::npos);
+                return;
+            }
+    ADD_FAILURE() << "no kernel";
+}
+
+TEST(CaptureImport, HostileStreamsFailOrImportPartially) {
+    const std::string good = test::readFile(capturePath("vector_add.wscap"));
+    ASSERT_GT(good.size(), 2000u);
+    const std::string header = good.substr(0, 16);
+
+    // Random bytes after a valid file header, several seeds: never a crash.
+    for (unsigned seed = 1; seed <= 20; ++seed) {
+        std::mt19937 rng(seed);
+        std::string bytes = header;
+        for (int i = 0; i < 4096; ++i)
+            bytes.push_back(static_cast<char>(rng() & 0xff));
+        ImportResult r = importTraceFile(test::writeTemp("random.wscap", bytes));
+        if (r.session)
+            EXPECT_FALSE(r.session->report().empty()) << "seed " << seed;
+        else
+            EXPECT_FALSE(r.error.empty());
+    }
+
+    // Valid records, then one claiming a 4 GB payload: everything before it imports, and the
+    // report says the stream is corrupt.
+    const size_t keep = 2000;
+    std::string huge = good.substr(0, keep);
+    // Find the record boundary at or before `keep` by walking record headers.
+    size_t pos = 16, boundary = 16;
+    while (pos + 8 <= keep) {
+        const uint32_t size = uint32_t(uint8_t(good[pos + 4])) | uint32_t(uint8_t(good[pos + 5])) << 8 |
+                              uint32_t(uint8_t(good[pos + 6])) << 16 | uint32_t(uint8_t(good[pos + 7])) << 24;
+        if (pos + 8 + size > keep)
+            break;
+        pos += 8 + size;
+        boundary = pos;
+    }
+    huge = good.substr(0, boundary);
+    huge += std::string("\x05\x00\x00\x00\xf0\xff\xff\xff", 8);
+    huge += std::string(64, '\0');
+    ImportResult r = importTraceFile(test::writeTemp("huge.wscap", huge));
+    ASSERT_TRUE(r.session) << r.error;
+    EXPECT_NE(r.session->report().toText().find("corrupt capture stream"), std::string::npos)
+        << r.session->report().toText();
+    EXPECT_GT(r.session->sourceEventCount(), 5u);
+
+    // A record of the right type whose payload is too short for its strings.
+    std::string bad = good.substr(0, boundary);
+    bad += std::string("\x04\x00\x00\x00\x08\x00\x00\x00", 8);           // String record, 8 bytes
+    bad += std::string("\x01\x00\x00\x00\xff\xff\xff\x7f", 8);           // id 1, length 2^31-1
+    r = importTraceFile(test::writeTemp("bad.wscap", bad));
+    ASSERT_TRUE(r.session) << r.error;
+    EXPECT_GE(r.session->report().count("malformed capture records (skipped)"), 1u);
+
+    // Another major version, and only a magic.
+    std::string v2 = good;
+    v2[8] = 2;
+    r = importTraceFile(test::writeTemp("v2.wscap", v2));
+    EXPECT_FALSE(r.session);
+    EXPECT_FALSE(r.error.empty());
+    r = importTraceFile(test::writeTemp("magic.wscap", good.substr(0, 8)));
+    EXPECT_FALSE(r.session);
+    EXPECT_FALSE(r.error.empty());
+}
+
+} // namespace
+} // namespace ws
