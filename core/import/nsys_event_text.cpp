@@ -33,87 +33,71 @@ const char* tableName(NsysTableId id) {
     }
 }
 
-int64_t num(const nlohmann::ordered_json& row, const char* key, int64_t absent = 0) {
-    auto it = row.find(key);
-    return it != row.end() && it->is_number_integer() ? it->get<int64_t>() : absent;
-}
 
 } // namespace
 
-std::string NsysEventText::eventJson(uint64_t argRef) const {
+std::string NsysEventText::argsJson(SqliteDatabase& db, uint64_t argRef) const {
     const NsysTableId table = nsysArgTable(argRef);
     const char* name = tableName(table);
     if (!name) return {};
-    std::lock_guard<std::mutex> lock(m_mutex);
-    if (!m_tried) {
-        m_tried = true;
-        m_db.open(m_path, SqliteDatabase::Mode::ReadOnly);
-    }
-    if (!m_db.isOpen()) return {};
-    auto resolve = [this](std::string_view column, int64_t value, nlohmann::ordered_json& out) {
+    auto resolve = [&db](std::string_view column, int64_t value, nlohmann::ordered_json& out) {
         if (column == "nameId" || column == "demangledName" || column == "shortName" ||
             column == "mangledName" || column == "textId" || column == "jsonTextId") {
-            out = nsysLookupString(m_db, "StringIds", "id", value);
+            out = nsysLookupString(db, "StringIds", "id", value);
             return true;
         }
         return false;
     };
     nlohmann::ordered_json row = nlohmann::ordered_json::object();
-    if (!nsysRowJson(m_db, name, nsysArgRow(argRef), resolve, row)) return {};
+    if (!nsysRowJson(db, name, nsysArgRow(argRef), resolve, row)) return {};
     nlohmann::ordered_json args = nlohmann::ordered_json::object();
-    const int64_t dur = num(row, "end") - num(row, "start");
+    const int64_t dur = nsysRowInt(row, "end") - nsysRowInt(row, "start");
     switch (table) {
     case NsysTableId::Kernel:
-        args["device"] = num(row, "deviceId");
-        args["stream"] = num(row, "streamId");
-        args["correlation"] = num(row, "correlationId");
-        args["grid"] = {num(row, "gridX"), num(row, "gridY"), num(row, "gridZ")};
-        args["block"] = {num(row, "blockX"), num(row, "blockY"), num(row, "blockZ")};
-        args["registers per thread"] = num(row, "registersPerThread");
-        args["shared memory"] = num(row, "staticSharedMemory") + num(row, "dynamicSharedMemory");
+        addCuptiKernelArgs(row, args);
         break;
     case NsysTableId::Memcpy:
-        args["device"] = num(row, "deviceId");
-        args["stream"] = num(row, "streamId");
-        args["correlation"] = num(row, "correlationId");
-        args["bytes"] = num(row, "bytes");
+        args["device"] = nsysRowInt(row, "deviceId");
+        args["stream"] = nsysRowInt(row, "streamId");
+        args["correlation"] = nsysRowInt(row, "correlationId");
+        args["bytes"] = nsysRowInt(row, "bytes");
         if (dur > 0)
             args["memory bandwidth (GB/s)"] =
-                static_cast<double>(num(row, "bytes")) / static_cast<double>(dur);
-        args["copy kind"] = std::string(memcpyKindShort(num(row, "copyKind")));
-        args["src kind"] = std::string(memoryKindName(num(row, "srcKind", 7), CudaEnumNumbering::Nsys));
-        args["dst kind"] = std::string(memoryKindName(num(row, "dstKind", 7), CudaEnumNumbering::Nsys));
+                static_cast<double>(nsysRowInt(row, "bytes")) / static_cast<double>(dur);
+        args["copy kind"] = std::string(memcpyKindShort(nsysRowInt(row, "copyKind")));
+        args["src kind"] = std::string(memoryKindName(nsysRowInt(row, "srcKind", 7), CudaEnumNumbering::Nsys));
+        args["dst kind"] = std::string(memoryKindName(nsysRowInt(row, "dstKind", 7), CudaEnumNumbering::Nsys));
         break;
     case NsysTableId::Memset:
-        args["device"] = num(row, "deviceId");
-        args["stream"] = num(row, "streamId");
-        args["correlation"] = num(row, "correlationId");
-        args["bytes"] = num(row, "bytes");
+        args["device"] = nsysRowInt(row, "deviceId");
+        args["stream"] = nsysRowInt(row, "streamId");
+        args["correlation"] = nsysRowInt(row, "correlationId");
+        args["bytes"] = nsysRowInt(row, "bytes");
         if (dur > 0)
             args["memory bandwidth (GB/s)"] =
-                static_cast<double>(num(row, "bytes")) / static_cast<double>(dur);
-        args["memory kind"] = std::string(memoryKindName(num(row, "memKind", 7), CudaEnumNumbering::Nsys));
+                static_cast<double>(nsysRowInt(row, "bytes")) / static_cast<double>(dur);
+        args["memory kind"] = std::string(memoryKindName(nsysRowInt(row, "memKind", 7), CudaEnumNumbering::Nsys));
         break;
     case NsysTableId::Sync:
-        args["device"] = num(row, "deviceId");
-        args["stream"] = num(row, "streamId");
-        args["correlation"] = num(row, "correlationId");
-        args["sync type"] = std::string(syncTypeName(num(row, "syncType")));
+        args["device"] = nsysRowInt(row, "deviceId");
+        args["stream"] = nsysRowInt(row, "streamId");
+        args["correlation"] = nsysRowInt(row, "correlationId");
+        args["sync type"] = std::string(syncTypeName(nsysRowInt(row, "syncType")));
         break;
     case NsysTableId::Runtime:
     case NsysTableId::Osrt: {
-        const int64_t g = num(row, "globalTid");
+        const int64_t g = nsysRowInt(row, "globalTid");
         args["pid"] = (g >> 24) & 0xFFFFFF;
         args["tid"] = g & 0xFFFFFF;
-        if (row.contains("correlationId")) args["correlation"] = num(row, "correlationId");
+        if (row.contains("correlationId")) args["correlation"] = nsysRowInt(row, "correlationId");
         break;
     }
     case NsysTableId::Nvtx: {
-        const int64_t g = num(row, "globalTid");
-        const int64_t domain = num(row, "domainId");
+        const int64_t g = nsysRowInt(row, "globalTid");
+        const int64_t domain = nsysRowInt(row, "domainId");
         if (domain != 0) {
             // The domain is named by the eventType-75 row of the same process.
-            SqliteStatement q(m_db, "SELECT text FROM NVTX_EVENTS WHERE eventType = 75 AND domainId = ?1 "
+            SqliteStatement q(db, "SELECT text FROM NVTX_EVENTS WHERE eventType = 75 AND domainId = ?1 "
                                     "AND (globalTid / 16777216) % 16777216 = ?2 LIMIT 1");
             q.bind(1, domain);
             q.bind(2, (g >> 24) & 0xFFFFFF);
@@ -122,7 +106,7 @@ std::string NsysEventText::eventJson(uint64_t argRef) const {
         if (row.contains("color")) {
             char buf[16];
             std::snprintf(buf, sizeof buf, "#%08llx",
-                          static_cast<unsigned long long>(num(row, "color")) & 0xFFFFFFFFull);
+                          static_cast<unsigned long long>(nsysRowInt(row, "color")) & 0xFFFFFFFFull);
             args["color"] = buf;
         }
         break;

@@ -1,9 +1,7 @@
 #pragma once
 
-#include "model/event_text_source.h"
-#include "store/sqlite_database.h"
+#include "import/sqlite_row_event_text.h"
 
-#include <mutex>
 #include <string>
 
 namespace ws {
@@ -13,19 +11,14 @@ namespace ws {
  * its argRef (table id, rowid; see nsys_table_id.h). The row becomes {"args": {...}} with Kineto's
  * key names where one exists (device, stream, correlation, grid, block, registers per thread,
  * shared memory, bytes, memory bandwidth (GB/s)), string ids resolved, enum values labelled, and
- * the remaining columns as they are. Its own read-only connection is opened on first use and
- * guarded by a mutex (callers may be on any thread). O(columns) per call.
+ * the remaining columns as they are. O(columns) per call.
  */
-class NsysEventText : public EventTextSource {
+class NsysEventText : public SqliteRowEventText {
 public:
-    explicit NsysEventText(std::string path) : m_path(std::move(path)) {}
-    std::string eventJson(uint64_t argRef) const override;
+    using SqliteRowEventText::SqliteRowEventText;
 
-private:
-    std::string m_path;
-    mutable std::mutex m_mutex;
-    mutable SqliteDatabase m_db;
-    mutable bool m_tried = false;
+protected:
+    std::string argsJson(SqliteDatabase& db, uint64_t argRef) const override;
 };
 
 } // namespace ws

@@ -58,4 +58,14 @@ std::string nsysLookupString(SqliteDatabase& db, std::string_view table, std::st
     return std::string(q.text(0));
 }
 
+void addCuptiKernelArgs(const nlohmann::ordered_json& row, nlohmann::ordered_json& args) {
+    args["device"] = nsysRowInt(row, "deviceId");
+    args["stream"] = nsysRowInt(row, "streamId");
+    args["correlation"] = nsysRowInt(row, "correlationId");
+    args["grid"] = {nsysRowInt(row, "gridX"), nsysRowInt(row, "gridY"), nsysRowInt(row, "gridZ")};
+    args["block"] = {nsysRowInt(row, "blockX"), nsysRowInt(row, "blockY"), nsysRowInt(row, "blockZ")};
+    args["registers per thread"] = nsysRowInt(row, "registersPerThread");
+    args["shared memory"] = nsysRowInt(row, "staticSharedMemory") + nsysRowInt(row, "dynamicSharedMemory");
+}
+
 } // namespace ws

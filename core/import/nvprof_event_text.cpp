@@ -36,26 +36,16 @@ const char* tableName(NsysTableId id) {
     }
 }
 
-int64_t num(const nlohmann::ordered_json& row, const char* key, int64_t absent = 0) {
-    auto it = row.find(key);
-    return it != row.end() && it->is_number_integer() ? it->get<int64_t>() : absent;
-}
 
 } // namespace
 
-std::string NvprofEventText::eventJson(uint64_t argRef) const {
+std::string NvprofEventText::argsJson(SqliteDatabase& db, uint64_t argRef) const {
     const NsysTableId table = nsysArgTable(argRef);
     const char* name = tableName(table);
     if (!name) return {};
-    std::lock_guard<std::mutex> lock(m_mutex);
-    if (!m_tried) {
-        m_tried = true;
-        m_db.open(m_path, SqliteDatabase::Mode::ReadOnly);
-    }
-    if (!m_db.isOpen()) return {};
-    auto resolve = [this, table](std::string_view column, int64_t value, nlohmann::ordered_json& out) {
+    auto resolve = [&db, table](std::string_view column, int64_t value, nlohmann::ordered_json& out) {
         if (column == "name" || column == "domain") {
-            out = nsysLookupString(m_db, "StringTable", "_id_", value);
+            out = nsysLookupString(db, "StringTable", "_id_", value);
             return true;
         }
         if (column == "cbid" && (table == NsysTableId::NvprofRuntime || table == NsysTableId::NvprofDriver)) {
@@ -66,53 +56,47 @@ std::string NvprofEventText::eventJson(uint64_t argRef) const {
         return false;
     };
     nlohmann::ordered_json row = nlohmann::ordered_json::object();
-    if (!nsysRowJson(m_db, name, nsysArgRow(argRef), resolve, row)) return {};
+    if (!nsysRowJson(db, name, nsysArgRow(argRef), resolve, row)) return {};
     nlohmann::ordered_json args = nlohmann::ordered_json::object();
-    const int64_t dur = num(row, "end") - num(row, "start");
+    const int64_t dur = nsysRowInt(row, "end") - nsysRowInt(row, "start");
     switch (table) {
     case NsysTableId::NvprofKernel:
     case NsysTableId::NvprofConcurrentKernel:
-        args["device"] = num(row, "deviceId");
-        args["stream"] = num(row, "streamId");
-        args["correlation"] = num(row, "correlationId");
-        args["grid"] = {num(row, "gridX"), num(row, "gridY"), num(row, "gridZ")};
-        args["block"] = {num(row, "blockX"), num(row, "blockY"), num(row, "blockZ")};
-        args["registers per thread"] = num(row, "registersPerThread");
-        args["shared memory"] = num(row, "staticSharedMemory") + num(row, "dynamicSharedMemory");
+        addCuptiKernelArgs(row, args);
         break;
     case NsysTableId::NvprofMemcpy:
     case NsysTableId::NvprofMemcpy2:
     case NsysTableId::NvprofMemset:
-        args["device"] = num(row, "deviceId");
-        args["stream"] = num(row, "streamId");
-        args["correlation"] = num(row, "correlationId");
-        args["bytes"] = num(row, "bytes");
+        args["device"] = nsysRowInt(row, "deviceId");
+        args["stream"] = nsysRowInt(row, "streamId");
+        args["correlation"] = nsysRowInt(row, "correlationId");
+        args["bytes"] = nsysRowInt(row, "bytes");
         if (dur > 0)
             args["memory bandwidth (GB/s)"] =
-                static_cast<double>(num(row, "bytes")) / static_cast<double>(dur);
+                static_cast<double>(nsysRowInt(row, "bytes")) / static_cast<double>(dur);
         if (table == NsysTableId::NvprofMemset) {
             args["memory kind"] =
-                std::string(memoryKindName(num(row, "memoryKind"), CudaEnumNumbering::Cupti));
+                std::string(memoryKindName(nsysRowInt(row, "memoryKind"), CudaEnumNumbering::Cupti));
         } else {
-            args["copy kind"] = std::string(memcpyKindShort(num(row, "copyKind")));
-            args["src kind"] = std::string(memoryKindName(num(row, "srcKind"), CudaEnumNumbering::Cupti));
-            args["dst kind"] = std::string(memoryKindName(num(row, "dstKind"), CudaEnumNumbering::Cupti));
+            args["copy kind"] = std::string(memcpyKindShort(nsysRowInt(row, "copyKind")));
+            args["src kind"] = std::string(memoryKindName(nsysRowInt(row, "srcKind"), CudaEnumNumbering::Cupti));
+            args["dst kind"] = std::string(memoryKindName(nsysRowInt(row, "dstKind"), CudaEnumNumbering::Cupti));
         }
         break;
     case NsysTableId::NvprofSync:
-        args["stream"] = num(row, "streamId");
-        args["correlation"] = num(row, "correlationId");
-        args["sync type"] = std::string(syncTypeName(num(row, "type")));
+        args["stream"] = nsysRowInt(row, "streamId");
+        args["correlation"] = nsysRowInt(row, "correlationId");
+        args["sync type"] = std::string(syncTypeName(nsysRowInt(row, "type")));
         break;
     case NsysTableId::NvprofRuntime:
     case NsysTableId::NvprofDriver:
-        args["correlation"] = num(row, "correlationId");
+        args["correlation"] = nsysRowInt(row, "correlationId");
         break;
     case NsysTableId::NvprofMarker: {
         SqliteStatement q(
-            m_db,
+            db,
             "SELECT color, category, payloadKind FROM CUPTI_ACTIVITY_KIND_MARKER_DATA WHERE id = ?1 LIMIT 1");
-        q.bind(1, num(row, "id"));
+        q.bind(1, nsysRowInt(row, "id"));
         if (q.ok() && q.step()) {
             char buf[16];
             std::snprintf(buf, sizeof buf, "#%08llx",
