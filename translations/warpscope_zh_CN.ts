@@ -372,6 +372,14 @@
         <source>&lt;h3&gt;Warpscope %1&lt;/h3&gt;&lt;p&gt;A native profiler viewer for GPU and deep-learning workloads: see where GPU time goes, why the GPU idles, where memory peaks, and which line of code is responsible.&lt;/p&gt;&lt;p&gt;Built with Qt %2. Reads PyTorch/Kineto and Chrome trace JSON, Nsight Systems and nvprof SQLite, Warpscope captures and sessions.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Warpscope %1&lt;/h3&gt;&lt;p&gt;面向 GPU 与深度学习工作负载的原生性能分析查看器：查看 GPU 时间花在哪里、GPU 为何空闲、内存峰值出现在何处，以及是哪一行代码造成的。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建。可读取 PyTorch/Kineto 与 Chrome 跟踪 JSON、Nsight Systems 与 nvprof SQLite、Warpscope 采集与会话。&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>Open Capture &amp;Folder…</source>
+        <translation>打开采集文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Open Capture Folder</source>
+        <translation>打开采集文件夹</translation>
+    </message>
 </context>
 <context>
     <name>ws::NewCaptureDialog</name>

@@ -209,6 +209,16 @@ void MainWindow::createActions() {
 void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openAction);
+    file->addAction(tr("Open Capture &Folder…"), this, [this] {
+        // A capture of several processes (DDP ranks) is a folder of .wscap streams.
+        QSettings settings;
+        const QString dir = QFileDialog::getExistingDirectory(
+            this, tr("Open Capture Folder"), settings.value(QLatin1String(kLastDirKey), QDir::homePath()).toString());
+        if (dir.isEmpty())
+            return;
+        settings.setValue(QLatin1String(kLastDirKey), dir);
+        openFiles({dir});
+    });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
     QAction* sample = file->addAction(tr("Open &Sample Session"), this, &MainWindow::openSample);
