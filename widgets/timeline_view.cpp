@@ -122,6 +122,7 @@ void TimelineView::buildCounterSources() {
             src.label += QStringLiteral(" · ") + text(c.series);
         src.ts = c.ts;
         src.value = c.value;
+        src.bytes = m_session->str(c.series) == "B"; // captures name the unit in the series
         m_counters.push_back(std::move(src));
     }
     m_derived = deriveCounters(*m_session);
