@@ -80,6 +80,9 @@ private:
     bool cancelPoint(uint64_t row);
     // Steps through q; false when the table stopped early (reported as truncation).
     bool finishTable(SqliteStatement& q, const std::string& table);
+    // GPU activity with a correlation id: keep it on the slice and end a flow at it, keyed by
+    // (pid, correlation) so the runtime call that launched it can start that flow.
+    void linkToLaunch(ChunkResult::Slice& s, const SqliteStatement& q, int corrColumn, int pidColumn);
     void readMeta();
     void readGpus();
     void readKernels();
@@ -121,6 +124,16 @@ private:
 bool NsysReader::cancelPoint(uint64_t row) {
     if ((row & 0xFFFF) == 0 && m_control.cancel && m_control.cancel->load()) m_cancelled = true;
     return m_cancelled;
+}
+
+void NsysReader::linkToLaunch(ChunkResult::Slice& s, const SqliteStatement& q, int corrColumn, int pidColumn) {
+    if (q.isNull(corrColumn))
+        return;
+    s.corr = static_cast<uint32_t>(q.int64(corrColumn));
+    s.have |= ChunkResult::kCorr;
+    const uint64_t key = flowKey(pidOf(q.int64(pidColumn)), q.int64(corrColumn));
+    m_gpuCorrelations.insert(key);
+    flowEnd(s.track, s.ts, key, 'f');
 }
 
 bool NsysReader::finishTable(SqliteStatement& q, const std::string& table) {
@@ -288,13 +301,7 @@ void NsysReader::readKernels() {
                 s.name = m_strings.local(q.int64(1 + c), m_w);
                 break;
             }
-        if (!q.isNull(1 + kCorr)) {
-            s.corr = static_cast<uint32_t>(q.int64(1 + kCorr));
-            s.have |= ChunkResult::kCorr;
-            const uint64_t key = flowKey(pidOf(q.int64(1 + kPid)), q.int64(1 + kCorr));
-            m_gpuCorrelations.insert(key);
-            flowEnd(s.track, start, key, 'f');
-        }
+        linkToLaunch(s, q, 1 + kCorr, 1 + kPid);
         auto gpu = m_gpus.find(device);
         if (gpu != m_gpus.end() && gpu->second.smCount > 0 && !q.isNull(1 + kGridX)) {
             const double blocks = static_cast<double>(q.int64(1 + kGridX)) *
@@ -340,13 +347,7 @@ void NsysReader::readMemcpy() {
             s.bytes = q.int64(1 + kBytes);
             s.have |= ChunkResult::kBytes;
         }
-        if (!q.isNull(1 + kCorr)) {
-            s.corr = static_cast<uint32_t>(q.int64(1 + kCorr));
-            s.have |= ChunkResult::kCorr;
-            const uint64_t key = flowKey(pidOf(q.int64(1 + kPid)), q.int64(1 + kCorr));
-            m_gpuCorrelations.insert(key);
-            flowEnd(s.track, start, key, 'f');
-        }
+        linkToLaunch(s, q, 1 + kCorr, 1 + kPid);
         chunk.slices.push_back(s);
         ++chunk.events;
     }
@@ -378,13 +379,7 @@ void NsysReader::readMemset() {
             s.bytes = q.int64(1 + kBytes);
             s.have |= ChunkResult::kBytes;
         }
-        if (!q.isNull(1 + kCorr)) {
-            s.corr = static_cast<uint32_t>(q.int64(1 + kCorr));
-            s.have |= ChunkResult::kCorr;
-            const uint64_t key = flowKey(pidOf(q.int64(1 + kPid)), q.int64(1 + kCorr));
-            m_gpuCorrelations.insert(key);
-            flowEnd(s.track, start, key, 'f');
-        }
+        linkToLaunch(s, q, 1 + kCorr, 1 + kPid);
         chunk.slices.push_back(s);
         ++chunk.events;
     }
