@@ -23,7 +23,11 @@ const std::string kGood = R"J({"traceEvents":[
 
 TEST(MalformedInput, UnreadableFilesGiveOneSentence) {
     EXPECT_EQ(importTraceFile(writeTemp("empty.json", "")).error, "the file is empty");
-    EXPECT_TRUE(contains(importTraceFile(tempDir().string()).error, "is a directory"));
+    // A directory of its own: the shared scratch directory may hold .wscap streams from other
+    // tests, which would make it a capture directory.
+    const auto emptyDir = tempDir() / "an-empty-directory";
+    std::filesystem::create_directories(emptyDir);
+    EXPECT_TRUE(contains(importTraceFile(emptyDir.string()).error, "is a directory"));
     EXPECT_TRUE(contains(importTraceFile((tempDir() / "missing.json").string()).error, "does not exist"));
     std::string binary(1000, '\0');
     for (size_t i = 0; i < binary.size(); ++i)
