@@ -11,5 +11,6 @@ int runSummary(const std::vector<std::string>& args);
 int runImport(const std::vector<std::string>& args);
 int runBenchImport(const std::vector<std::string>& args);
 int runDump(const std::vector<std::string>& args);
+int runKernels(const std::vector<std::string>& args);
 
 } // namespace ws::cli

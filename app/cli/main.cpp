@@ -25,6 +25,8 @@ const Command kCommands[] = {
     {"bench-import", "bench-import FILE [--repeat N]   time an import: wall, MB/s, peak RSS, bytes/event",
      ws::cli::runBenchImport},
     {"dump", "dump FILE [--slices N]   the imported model as stable text (golden-test format)", ws::cli::runDump},
+    {"kernels", "kernels FILE [--csv] [--group name|op] [--bench]   the kernel table as CSV, or its timings",
+     ws::cli::runKernels},
 };
 
 void printHelp(FILE* out) {

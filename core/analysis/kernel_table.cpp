@@ -1,0 +1,341 @@
+#include "analysis/kernel_table.h"
+
+#include "model/session.h"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <tuple>
+#include <utility>
+
+namespace ws {
+
+namespace {
+
+constexpr int64_t kMissing = INT64_MAX;
+
+const char* const kColumnNames[kKernelColumnCount] = {
+    "kernel",    "operator", "layer",  "direction",            "duration_ns",
+    "start_ns",  "device",   "stream", "grid",                 "block",
+    "registers_per_thread", "shared_memory_bytes", "blocks_per_sm", "est_achieved_occupancy_pct",
+    "tensor_cores",
+};
+
+char lowerAscii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+std::string toLower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        c = lowerAscii(c);
+    return out;
+}
+
+bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+// Order-preserving map of a float to an integer; NaN is absent.
+int64_t floatKey(float v) {
+    if (std::isnan(v))
+        return kMissing;
+    const int32_t bits = std::bit_cast<int32_t>(v);
+    return bits >= 0 ? bits : (bits ^ 0x7fffffff);
+}
+
+int64_t dimKey(const std::array<int32_t, 3>& d) {
+    if (d[0] == 0 && d[1] == 0 && d[2] == 0)
+        return kMissing;
+    return int64_t(d[0]) * d[1] * d[2];
+}
+
+bool parseInt(std::string_view text, int64_t& out) {
+    while (!text.empty() && text.front() == ' ')
+        text.remove_prefix(1);
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+
+std::string floatText(float v) {
+    if (std::isnan(v))
+        return {};
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(v));
+    return buf;
+}
+
+// Launching operator, layer and direction from the stack around the runtime call.
+void attribute(const Session& session, KernelRow& row) {
+    for (uint32_t f : session.flowsOf(row.track, row.slice)) {
+        const Flow& flow = session.flows()[f];
+        if (flow.toTrack != row.track || flow.toSlice != row.slice)
+            continue;
+        const Track& launchTrack = session.tracks()[flow.fromTrack];
+        const std::vector<uint32_t> stack = session.ancestors(launchTrack, flow.fromSlice);
+        bool backward = false;
+        bool insideOp = false;
+        for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+            const EventKind kind = session.kindOf(launchTrack, *it);
+            const StringId name = launchTrack.names[*it];
+            if (kind == EventKind::CpuOp) {
+                insideOp = true;
+                if (row.op == kEmptyString) {
+                    row.op = name;
+                    row.opTrack = flow.fromTrack;
+                    row.opSlice = *it;
+                }
+            } else if (kind == EventKind::UserAnnotation && row.layer == kEmptyString) {
+                row.layer = name;
+            }
+            const std::string_view text = session.str(name);
+            if (startsWith(text, "autograd::engine::evaluate_function") || text.find("Backward") != text.npos)
+                backward = true;
+        }
+        row.direction = backward ? KernelDirection::Backward
+                                 : (insideOp ? KernelDirection::Forward : KernelDirection::Unknown);
+        return;
+    }
+}
+
+void readLaunchArgs(const Session& session, KernelRow& row) {
+    const Track& track = session.tracks()[row.track];
+    for (const auto& [key, value] : session.args(track, row.slice)) {
+        int64_t v = 0;
+        if (key == "grid")
+            parseDim3(value, row.grid);
+        else if (key == "block")
+            parseDim3(value, row.block);
+        else if (key == "registers per thread" && parseInt(value, v))
+            row.registers = static_cast<int32_t>(v);
+        else if (key == "shared memory" && parseInt(value, v))
+            row.sharedMemory = v;
+    }
+}
+
+} // namespace
+
+std::string dim3Text(const std::array<int32_t, 3>& d) {
+    if (dimKey(d) == kMissing)
+        return {};
+    std::string out = "[";
+    for (size_t i = 0; i < 3; ++i) {
+        if (i)
+            out += ", ";
+        out += std::to_string(d[i]);
+    }
+    out += ']';
+    return out;
+}
+
+const char* kernelColumnName(KernelColumn column) { return kColumnNames[static_cast<size_t>(column)]; }
+
+bool kernelUsesTensorCores(std::string_view name) {
+    // Names of the Tensor Core kernels of cuBLAS, cuDNN and CUTLASS carry the MMA instruction
+    // shape (884, 1688, 16816, 16832), the instruction (hmma, imma, wgmma) or the library's
+    // Tensor Core tag (tensorop, xmma). This is a heuristic in the spirit of torch-tb-profiler's
+    // allow-list, not a hardware counter: custom kernels using mma.sync without such a name
+    // are missed.
+    static const char* const kMarkers[] = {"hmma", "imma", "wgmma", "tensorop", "xmma",
+                                           "884", "1688", "16816", "16832"};
+    const std::string lower = toLower(name);
+    for (const char* m : kMarkers)
+        if (lower.find(m) != std::string::npos)
+            return true;
+    return false;
+}
+
+bool parseDim3(std::string_view text, std::array<int32_t, 3>& out) {
+    std::array<int32_t, 3> d{1, 1, 1};
+    size_t count = 0;
+    size_t i = 0;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '['))
+        ++i;
+    while (i < text.size() && text[i] != ']') {
+        if (count == 3)
+            return false;
+        int32_t v = 0;
+        const auto [ptr, ec] = std::from_chars(text.data() + i, text.data() + text.size(), v);
+        if (ec != std::errc())
+            return false;
+        d[count++] = v;
+        i = static_cast<size_t>(ptr - text.data());
+        while (i < text.size() && (text[i] == ' ' || text[i] == ','))
+            ++i;
+    }
+    if (count == 0)
+        return false;
+    out = d;
+    return true;
+}
+
+KernelTable KernelTable::build(const Session& session, const KernelTableOptions& options) {
+    KernelTable table;
+    const std::vector<Track>& tracks = session.tracks();
+    for (uint32_t t = 0; t < tracks.size(); ++t) {
+        const Track& track = tracks[t];
+        if (!track.gpu)
+            continue;
+        const int device = session.processes()[track.process].deviceId;
+        for (uint32_t i = 0; i < track.sliceCount(); ++i) {
+            if (session.kindOf(track, i) != EventKind::Kernel)
+                continue;
+            KernelRow row;
+            row.track = t;
+            row.slice = i;
+            row.start = track.start[i];
+            row.dur = track.dur[i];
+            row.name = track.names[i];
+            row.device = device >= 0 ? device : -1;
+            row.stream = track.tid.isString ? -1 : track.tid.number;
+            if (!track.blocksPerSm.empty())
+                row.blocksPerSm = track.blocksPerSm[i];
+            if (!track.occupancy.empty())
+                row.occupancy = track.occupancy[i];
+            table.m_rows.push_back(row);
+        }
+    }
+    std::sort(table.m_rows.begin(), table.m_rows.end(), [](const KernelRow& a, const KernelRow& b) {
+        return std::tie(a.start, a.track, a.slice) < std::tie(b.start, b.track, b.slice);
+    });
+
+    // Kineto writes negative occupancy when CUDA's calculator failed (FORMATS.md 2.10): absent.
+    std::unordered_map<StringId, uint32_t> nameIndex;
+    std::unordered_map<StringId, bool> tensorCores;
+    table.m_launchArgsLoaded = options.launchArgsMaxRows > 0 && table.m_rows.size() <= options.launchArgsMaxRows;
+    for (KernelRow& row : table.m_rows) {
+        table.m_totalNs += row.dur;
+        if (row.occupancy < 0)
+            row.occupancy = std::numeric_limits<float>::quiet_NaN();
+        if (row.blocksPerSm < 0)
+            row.blocksPerSm = std::numeric_limits<float>::quiet_NaN();
+        auto [it, fresh] = nameIndex.try_emplace(row.name, static_cast<uint32_t>(table.m_names.size()));
+        if (fresh) {
+            table.m_names.push_back(row.name);
+            table.m_lowerNames.push_back(toLower(session.str(row.name)));
+        }
+        row.nameIndex = it->second;
+        auto [tc, freshTc] = tensorCores.try_emplace(row.name, false);
+        if (freshTc)
+            tc->second = kernelUsesTensorCores(session.str(row.name));
+        row.tensorCores = tc->second;
+        attribute(session, row);
+        if (table.m_launchArgsLoaded)
+            readLaunchArgs(session, row);
+    }
+
+    std::vector<StringId> texts;
+    for (const KernelRow& row : table.m_rows) {
+        for (StringId id : {row.name, row.op, row.layer})
+            if (id != kEmptyString && table.m_textRank.try_emplace(id, 0).second)
+                texts.push_back(id);
+    }
+    std::sort(texts.begin(), texts.end(), [&](StringId a, StringId b) { return session.str(a) < session.str(b); });
+    for (uint32_t r = 0; r < texts.size(); ++r)
+        table.m_textRank[texts[r]] = r;
+    return table;
+}
+
+std::vector<uint32_t> KernelTable::sortedOrder(KernelColumn column, bool descending) const {
+    const size_t n = m_rows.size();
+    auto textKey = [&](StringId id) -> int64_t {
+        return id == kEmptyString ? kMissing : int64_t(m_textRank.find(id)->second);
+    };
+    auto keyOf = [&](const KernelRow& r) -> int64_t {
+        switch (column) {
+        case KernelColumn::Kernel: return textKey(r.name);
+        case KernelColumn::Operator: return textKey(r.op);
+        case KernelColumn::Layer: return textKey(r.layer);
+        case KernelColumn::Direction:
+            return r.direction == KernelDirection::Unknown ? kMissing : int64_t(r.direction);
+        case KernelColumn::Duration: return r.dur;
+        case KernelColumn::Start: return r.start;
+        case KernelColumn::Device: return r.device < 0 ? kMissing : r.device;
+        case KernelColumn::Stream: return r.stream < 0 ? kMissing : r.stream;
+        case KernelColumn::Grid: return dimKey(r.grid);
+        case KernelColumn::Block: return dimKey(r.block);
+        case KernelColumn::Registers: return r.registers < 0 ? kMissing : r.registers;
+        case KernelColumn::SharedMemory: return r.sharedMemory < 0 ? kMissing : r.sharedMemory;
+        case KernelColumn::BlocksPerSm: return floatKey(r.blocksPerSm);
+        case KernelColumn::Occupancy: return floatKey(r.occupancy);
+        case KernelColumn::TensorCores: return r.tensorCores ? 1 : 0;
+        }
+        return kMissing;
+    };
+    std::vector<int64_t> keys(n);
+    int64_t lo = INT64_MAX;
+    int64_t hi = INT64_MIN;
+    for (size_t i = 0; i < n; ++i) {
+        int64_t k = keyOf(m_rows[i]);
+        if (descending && k != kMissing)
+            k = -k;
+        keys[i] = k;
+        if (k != kMissing) {
+            lo = std::min(lo, k);
+            hi = std::max(hi, k);
+        }
+    }
+    std::vector<uint32_t> order(n);
+    // The row index as the last key makes the unstable sort equal to a stable one. When the key
+    // range fits in 32 bits (names, devices, registers, floats, most durations), key and index
+    // pack into one uint64 and the sort moves 8-byte integers; otherwise (key, index) pairs.
+    if (lo == INT64_MAX || static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) < 0xffffffffull) {
+        std::vector<uint64_t> packed(n);
+        for (size_t i = 0; i < n; ++i) {
+            const uint64_t k = keys[i] == kMissing ? 0xffffffffull : static_cast<uint64_t>(keys[i] - lo);
+            packed[i] = k << 32 | i;
+        }
+        std::sort(packed.begin(), packed.end());
+        for (size_t i = 0; i < n; ++i)
+            order[i] = static_cast<uint32_t>(packed[i]);
+        return order;
+    }
+    std::vector<std::pair<int64_t, uint32_t>> keyed(n);
+    for (size_t i = 0; i < n; ++i)
+        keyed[i] = {keys[i], static_cast<uint32_t>(i)};
+    std::sort(keyed.begin(), keyed.end());
+    for (size_t i = 0; i < n; ++i)
+        order[i] = keyed[i].second;
+    return order;
+}
+
+std::vector<uint32_t> KernelTable::filterByName(const std::vector<uint32_t>& order, std::string_view needle) const {
+    if (needle.empty())
+        return order;
+    const std::string lower = toLower(needle);
+    std::vector<char> match(m_names.size());
+    for (size_t i = 0; i < m_names.size(); ++i)
+        match[i] = m_lowerNames[i].find(lower) != std::string::npos;
+    std::vector<uint32_t> out;
+    for (uint32_t r : order)
+        if (match[m_rows[r].nameIndex])
+            out.push_back(r);
+    return out;
+}
+
+std::string KernelTable::text(const Session& session, size_t index, KernelColumn column) const {
+    const KernelRow& r = m_rows[index];
+    auto optInt = [](int64_t v) { return v < 0 ? std::string() : std::to_string(v); };
+    switch (column) {
+    case KernelColumn::Kernel: return std::string(session.str(r.name));
+    case KernelColumn::Operator: return std::string(session.str(r.op));
+    case KernelColumn::Layer: return std::string(session.str(r.layer));
+    case KernelColumn::Direction:
+        return r.direction == KernelDirection::Backward ? "bwd"
+               : r.direction == KernelDirection::Forward ? "fwd"
+                                                          : "";
+    case KernelColumn::Duration: return std::to_string(r.dur);
+    case KernelColumn::Start: return std::to_string(r.start);
+    case KernelColumn::Device: return optInt(r.device);
+    case KernelColumn::Stream: return optInt(r.stream);
+    case KernelColumn::Grid: return dim3Text(r.grid);
+    case KernelColumn::Block: return dim3Text(r.block);
+    case KernelColumn::Registers: return optInt(r.registers);
+    case KernelColumn::SharedMemory: return optInt(r.sharedMemory);
+    case KernelColumn::BlocksPerSm: return floatText(r.blocksPerSm);
+    case KernelColumn::Occupancy: return floatText(r.occupancy);
+    case KernelColumn::TensorCores: return r.tensorCores ? "yes" : "no";
+    }
+    return {};
+}
+
+} // namespace ws

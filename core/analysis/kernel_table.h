@@ -1,0 +1,133 @@
+#pragma once
+
+#include "model/string_table.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace ws {
+
+class Session;
+
+/*
+ * KernelColumn: the columns of the per-call kernel table, in display and CSV order; the value is
+ * the column index (0 .. kKernelColumnCount-1).
+ */
+enum class KernelColumn : uint8_t {
+    Kernel,
+    Operator,
+    Layer,
+    Direction,
+    Duration,
+    Start,
+    Device,
+    Stream,
+    Grid,
+    Block,
+    Registers,
+    SharedMemory,
+    BlocksPerSm,
+    Occupancy,
+    TensorCores,
+};
+inline constexpr size_t kKernelColumnCount = 15;
+
+// Stable CSV header name of a column (snake_case, e.g. "duration_ns").
+const char* kernelColumnName(KernelColumn column);
+
+enum class KernelDirection : uint8_t { Unknown, Forward, Backward };
+
+/*
+ * KernelRow: one kernel call with its attribution. Absent values are kept distinguishable from
+ * zero: kNoId / kEmptyString for ids and names, -1 for device, stream, registers and shared
+ * memory, grid/block all zero, NaN for blocksPerSm/occupancy. 112 bytes per row.
+ */
+struct KernelRow {
+    uint32_t track = 0; // slice of the kernel in the session
+    uint32_t slice = 0;
+    int64_t start = 0;
+    int64_t dur = 0;
+    StringId name = kEmptyString;
+    StringId op = kEmptyString;    // innermost cpu_op enclosing the launching runtime call
+    StringId layer = kEmptyString; // innermost user annotation enclosing the launch
+    uint32_t opTrack = 0xffffffffu; // the launching operator's slice, kNoId if none
+    uint32_t opSlice = 0xffffffffu;
+    uint32_t nameIndex = 0; // dense index of `name` in KernelTable::names()
+    KernelDirection direction = KernelDirection::Unknown;
+    bool tensorCores = false;
+    int32_t device = -1;
+    int64_t stream = -1;
+    std::array<int32_t, 3> grid{};  // {0,0,0} when unknown
+    std::array<int32_t, 3> block{}; // {0,0,0} when unknown
+    int32_t registers = -1;
+    int64_t sharedMemory = -1;
+    float blocksPerSm = std::numeric_limits<float>::quiet_NaN();
+    float occupancy = std::numeric_limits<float>::quiet_NaN(); // percent
+};
+
+/*
+ * KernelTableOptions: how much work KernelTable::build may do. Plain values, no invariants.
+ */
+struct KernelTableOptions {
+    // Grid, block, registers and shared memory are read from each kernel's arguments, which are
+    // re-read and re-parsed from the source text per row: measured ~260 us per row on a 1 GB
+    // JSON trace (70 s for 270k kernels). Above this many kernels they are left absent so that
+    // building stays interactive (~2.5 s worst case); 0 = never read.
+    size_t launchArgsMaxRows = 10000;
+};
+
+/*
+ * KernelTable: every kernel slice of a session (GPU tracks, EventKind::Kernel) in start order,
+ * with its launching operator, layer and direction found by following the ac2g flow to the
+ * runtime call and walking that call's enclosing slices.
+ *
+ * Rows are immutable after build(); views are permutations of row indices: sortedOrder() gives a
+ * full order for one column (O(n log n) on (key, index) pairs, ties keep start order, absent values
+ * last in both directions) and filterByName() keeps the rows of an order whose kernel name contains
+ * a needle case-insensitively (one match per distinct name, then one pass over the rows).
+ * Build cost: O(kernels * (log flows + launch depth * log n)) plus the argument reads above.
+ */
+class KernelTable {
+public:
+    static KernelTable build(const Session& session, const KernelTableOptions& options = {});
+
+    size_t size() const { return m_rows.size(); }
+    const KernelRow& row(size_t i) const { return m_rows[i]; }
+    const std::vector<KernelRow>& rows() const { return m_rows; }
+    // Distinct kernel names; KernelRow::nameIndex indexes this.
+    const std::vector<StringId>& names() const { return m_names; }
+    int64_t totalNs() const { return m_totalNs; }
+    bool launchArgsLoaded() const { return m_launchArgsLoaded; }
+
+    std::vector<uint32_t> sortedOrder(KernelColumn column, bool descending = false) const;
+    std::vector<uint32_t> filterByName(const std::vector<uint32_t>& order, std::string_view needle) const;
+
+    // Display / CSV text of a cell; empty when the value is absent (never "0" for unknown).
+    std::string text(const Session& session, size_t row, KernelColumn column) const;
+
+private:
+    std::vector<KernelRow> m_rows;
+    std::vector<StringId> m_names;
+    std::vector<std::string> m_lowerNames; // lower-case copy of each distinct name, for filtering
+    // Rank in byte order of every kernel, operator and layer name used, so that sorting by a
+    // text column compares integers.
+    std::unordered_map<StringId, uint32_t> m_textRank;
+    int64_t m_totalNs = 0;
+    bool m_launchArgsLoaded = false;
+};
+
+// Tensor Core heuristic on a kernel name (see kernel_table.cpp).
+bool kernelUsesTensorCores(std::string_view name);
+
+// "[x, y, z]" as in Kineto's grid/block args; false if the text is not 1..3 integers.
+bool parseDim3(std::string_view text, std::array<int32_t, 3>& out);
+// "[x, y, z]", or empty for the absent {0, 0, 0}.
+std::string dim3Text(const std::array<int32_t, 3>& d);
+
+} // namespace ws
