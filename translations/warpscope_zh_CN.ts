@@ -163,6 +163,76 @@
     </message>
 </context>
 <context>
+    <name>ws::KernelTableModel</name>
+    <message>
+        <source>Kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Direction</source>
+        <translation>方向</translation>
+    </message>
+    <message>
+        <source>Duration (ns)</source>
+        <translation>时长 (ns)</translation>
+    </message>
+    <message>
+        <source>Start (ns)</source>
+        <translation>开始 (ns)</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Stream</source>
+        <translation>流</translation>
+    </message>
+    <message>
+        <source>Grid</source>
+        <translation>网格</translation>
+    </message>
+    <message>
+        <source>Block</source>
+        <translation>线程块</translation>
+    </message>
+    <message>
+        <source>Registers</source>
+        <translation>寄存器</translation>
+    </message>
+    <message>
+        <source>Shared memory (B)</source>
+        <translation>共享内存 (B)</translation>
+    </message>
+    <message>
+        <source>Blocks per SM</source>
+        <translation>每 SM 线程块数</translation>
+    </message>
+    <message>
+        <source>Est. achieved occupancy (%)</source>
+        <translation>估计实际占用率 (%)</translation>
+    </message>
+    <message>
+        <source>Tensor Cores</source>
+        <translation>Tensor Core</translation>
+    </message>
+</context>
+<context>
+    <name>ws::KernelTableView</name>
+    <message>
+        <source>Filter by kernel name</source>
+        <translation>按内核名称筛选</translation>
+    </message>
+</context>
+<context>
     <name>ws::MainWindow</name>
     <message>
         <source>Warpscope</source>
@@ -379,6 +449,14 @@
     <message>
         <source>Open Capture Folder</source>
         <translation>打开采集文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
     </message>
 </context>
 <context>
@@ -858,6 +936,14 @@
         <source>Press B on the timeline to bookmark the time under the cursor. Double-click the note to edit it; Enter jumps to the bookmark; Delete removes it.</source>
         <translation>在时间线上按 B 为光标处的时间添加书签。双击备注可编辑；按 Enter 跳转到书签；按 Delete 删除。</translation>
     </message>
+    <message>
+        <source>Stack</source>
+        <translation>调用栈</translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation>内核</translation>
+    </message>
 </context>
 <context>
     <name>ws::SessionSummaryView</name>
@@ -967,6 +1053,77 @@
     </message>
 </context>
 <context>
+    <name>ws::SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>系统默认</translation>
+    </message>
+    <message>
+        <source>Custom command</source>
+        <translation>自定义命令</translation>
+    </message>
+    <message>
+        <source>e.g. code -g %f:%l:%c</source>
+        <translation>例如 code -g %f:%l:%c</translation>
+    </message>
+    <message>
+        <source>Open in editor</source>
+        <translation>在编辑器中打开</translation>
+    </message>
+    <message>
+        <source>Editor:</source>
+        <translation>编辑器：</translation>
+    </message>
+    <message>
+        <source>Command:</source>
+        <translation>命令：</translation>
+    </message>
+    <message>
+        <source>Runs:</source>
+        <translation>实际运行：</translation>
+    </message>
+    <message>
+        <source>%f file, %l line, %c column, %% a percent sign. Arguments are split at spaces; use &apos;…&apos; or &quot;…&quot; to keep spaces. The command runs directly, never through a shell.</source>
+        <translation>%f 文件，%l 行号，%c 列号，%% 百分号。参数按空格拆分；用 &apos;…&apos; 或 &quot;…&quot; 保留空格。命令直接运行，绝不经过 shell。</translation>
+    </message>
+    <message>
+        <source>Path substitution (tried in order)</source>
+        <translation>路径替换（按顺序尝试）</translation>
+    </message>
+    <message>
+        <source>Recorded prefix</source>
+        <translation>记录时的前缀</translation>
+    </message>
+    <message>
+        <source>Local prefix</source>
+        <translation>本机前缀</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Move Up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Move Down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Invalid command: %1</source>
+        <translation>无效命令：%1</translation>
+    </message>
+</context>
+<context>
     <name>ws::ShortcutsDialog</name>
     <message>
         <source>Keyboard Shortcuts</source>
@@ -1026,6 +1183,115 @@
     <message>
         <source>Arguments</source>
         <translation>参数</translation>
+    </message>
+</context>
+<context>
+    <name>ws::SourcePane</name>
+    <message>
+        <source>Locate…</source>
+        <translation>定位…</translation>
+    </message>
+    <message>
+        <source>No source shown. Select a frame and press Enter.</source>
+        <translation>未显示源码。选择一个栈帧并按 Enter。</translation>
+    </message>
+    <message>
+        <source>%1, line %2</source>
+        <translation>%1，第 %2 行</translation>
+    </message>
+    <message>
+        <source>The file is not on this machine (no path substitution rule finds it). Locate it to add a rule for its folder.</source>
+        <translation>本机上没有此文件（没有路径替换规则能找到它）。定位该文件以为其所在文件夹添加规则。</translation>
+    </message>
+    <message>
+        <source>%1, line %2 (recorded as %3)</source>
+        <translation>%1，第 %2 行（记录为 %3）</translation>
+    </message>
+    <message>
+        <source>This file was modified after the trace was recorded (%1 &gt; %2): lines may not match.</source>
+        <translation>此文件在跟踪记录之后被修改过（%1 &gt; %2）：行号可能不对应。</translation>
+    </message>
+    <message>
+        <source>Open in Editor</source>
+        <translation>在编辑器中打开</translation>
+    </message>
+    <message>
+        <source>Locate %1</source>
+        <translation>定位 %1</translation>
+    </message>
+</context>
+<context>
+    <name>ws::SourceSettings</name>
+    <message>
+        <source>Bad editor command: %1</source>
+        <translation>编辑器命令有误：%1</translation>
+    </message>
+    <message>
+        <source>Could not start %1.</source>
+        <translation>无法启动 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>ws::StackView</name>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Launch</source>
+        <translation>启动</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Python</source>
+        <translation>Python</translation>
+    </message>
+    <message>
+        <source>Native</source>
+        <translation>原生</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation>函数</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>Select a slice to see its stack.</source>
+        <translation>选择一个切片以查看其调用栈。</translation>
+    </message>
+    <message>
+        <source>No stack for this slice.</source>
+        <translation>此切片没有调用栈。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n frame(s); none has a source location (record with with_stack=True).</source>
+        <translation>
+            <numerusform>%n 个栈帧；都没有源码位置（请用 with_stack=True 记录）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n frame(s), innermost first. Enter shows the source, Ctrl+Enter opens the editor.</source>
+        <translation>
+            <numerusform>%n 个栈帧，最内层在前。Enter 显示源码，Ctrl+Enter 打开编辑器。</numerusform>
+        </translation>
     </message>
 </context>
 <context>

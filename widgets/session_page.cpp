@@ -1,12 +1,14 @@
 #include "session_page.h"
 
 #include "bookmark_model.h"
+#include "kernel_table_view.h"
 #include "model/session.h"
 #include "range_summary_view.h"
 #include "search_bar.h"
 #include "session_loader.h"
 #include "session_summary_view.h"
 #include "slice_details_view.h"
+#include "stack_source_view.h"
 #include "time_viewport.h"
 #include "timeline_view.h"
 
@@ -55,7 +57,13 @@ SessionPage::SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* 
     m_bottomTabs->addTab(summaryScroll, tr("Summary"));
     m_bottomTabs->addTab(m_details, tr("Details"));
     m_bottomTabs->addTab(m_range, tr("Range"));
+    auto* stackTab = new StackSourceView(m_time, this);
+    stackTab->setSession(m_session->session);
+    m_bottomTabs->addTab(stackTab, tr("Stack"));
     m_bottomTabs->addTab(createBookmarksTab(), tr("Bookmarks"));
+    auto* kernelsTab = new KernelTableView(m_time, m_session->session, this);
+    connect(kernelsTab, &KernelTableView::revealRequested, m_timeline, &TimelineView::revealSlice);
+    m_bottomTabs->addTab(kernelsTab, tr("Kernels"));
 
     m_timeline->setBookmarks(m_bookmarks);
     connect(m_bookmarks, &BookmarkModel::changed, this, &SessionPage::saveBookmarks);

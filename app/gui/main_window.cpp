@@ -13,6 +13,7 @@
 #include "time_viewport.h"
 #include "timeline_view.h"
 #include "session_library_dialog.h"
+#include "settings_dialog.h"
 #include "shortcuts_dialog.h"
 #include "warpscope_version.h"
 #include "welcome_page.h"
@@ -232,6 +233,14 @@ void MainWindow::createMenus() {
     file->addSeparator();
     file->addAction(m_closeAction);
     file->addAction(m_quitAction);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* settingsAction = edit->addAction(tr("&Settings…"), this, [this] {
+        SettingsDialog dialog(this);
+        dialog.exec();
+    });
+    settingsAction->setObjectName(QStringLiteral("settingsAction"));
+    settingsAction->setMenuRole(QAction::PreferencesRole);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_findAction);

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <QDialog>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTableWidget;
+
+namespace ws {
+
+struct SourceSettings;
+
+/*
+ * SettingsDialog: the source settings (SourceSettings): the editor (a preset or a custom command
+ * template with %f, %l, %c) with a live preview of the argument vector, and the ordered path
+ * substitution rules as an editable table. Saved with QSettings on OK.
+ */
+class SettingsDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit SettingsDialog(QWidget* parent = nullptr);
+
+    // The settings as currently edited (not yet saved).
+    SourceSettings edited() const;
+    QComboBox* editorCombo() const { return m_editor; }
+    QLineEdit* templateEdit() const { return m_template; }
+    QTableWidget* rulesTable() const { return m_rules; }
+    QLabel* preview() const { return m_preview; }
+
+    void accept() override;
+
+private:
+    QComboBox* m_editor;
+    QLineEdit* m_template;
+    QLabel* m_preview;
+    QTableWidget* m_rules;
+
+    void editorChanged();
+    void updatePreview();
+    void addRule(const QString& from, const QString& to);
+    void moveRule(int delta);
+};
+
+} // namespace ws

@@ -1,0 +1,214 @@
+#include "import/trace_import.h"
+#include "model/session.h"
+#include "session_loader.h"
+#include "session_page.h"
+#include "settings_dialog.h"
+#include "source_highlighter.h"
+#include "source_pane.h"
+#include "source_settings.h"
+#include "stack_source_view.h"
+#include "stack_view.h"
+#include "time_viewport.h"
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTextBlock>
+#include <QTreeWidget>
+#include <gtest/gtest.h>
+
+using namespace ws;
+
+namespace {
+
+/* Keeps SourceSettings (QSettings) in a scratch folder for each test. */
+class StackSourceTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const QFileInfo file(QSettings().fileName());
+        m_base = QCoreApplication::organizationName().isEmpty()
+                     ? file.absolutePath()
+                     : QFileInfo(file.absolutePath()).absolutePath();
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settings.path());
+    }
+    void TearDown() override { QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_base); }
+
+    QTemporaryDir m_settings;
+    QString m_base;
+};
+
+QString writeFile(const QString& path, const QByteArray& bytes) {
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    EXPECT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+    return path;
+}
+
+QByteArray numberedPython(int lines) {
+    QByteArray out;
+    for (int i = 1; i <= lines; ++i)
+        out += "x" + QByteArray::number(i) + " = " + QByteArray::number(i) + "  # line\n";
+    return out;
+}
+
+} // namespace
+
+TEST_F(StackSourceTest, StackTabShowsKernelStackOfSample) {
+    auto loaded = std::make_shared<LoadedSession>();
+    loaded->path = QStringLiteral(WARPSCOPE_SAMPLE_TRACE);
+    loaded->session = importTraceFile(WARPSCOPE_SAMPLE_TRACE).session;
+    ASSERT_NE(loaded->session, nullptr);
+    SessionPage page(loaded);
+    auto* view = page.findChild<StackSourceView*>();
+    ASSERT_NE(view, nullptr);
+    const Session& s = *loaded->session;
+    // The first kernel whose stack reaches a Python source line.
+    for (uint32_t ti = 0; ti < s.tracks().size(); ++ti) {
+        const Track& t = s.tracks()[ti];
+        for (uint32_t i = 0; i < t.sliceCount(); ++i) {
+            if (s.kindOf(t, i) != EventKind::Kernel) continue;
+            page.timeViewport()->setSelectedSlice(SliceRef{ti, i});
+            const CallStack& st = view->stackView()->stack();
+            if (st.firstSourceFrame < 0) continue;
+            QTreeWidget* tree = view->stackView()->tree();
+            ASSERT_EQ(tree->topLevelItemCount(), static_cast<int>(st.frames.size()));
+            EXPECT_EQ(tree->topLevelItem(0)->text(1), QString::fromStdString(std::string(s.str(t.names[i]))));
+            EXPECT_EQ(view->stackView()->currentFrame(), st.firstSourceFrame);
+            const StackFrame& f = st.frames[static_cast<size_t>(st.firstSourceFrame)];
+            EXPECT_EQ(tree->topLevelItem(st.firstSourceFrame)->text(3), QString::number(f.line));
+            // The pane was asked for that frame (the file is from the recording machine).
+            EXPECT_EQ(view->sourcePane()->recordedFile(), QString::fromStdString(f.file));
+            EXPECT_EQ(view->sourcePane()->line(), f.line);
+            page.timeViewport()->setSelectedSlice(std::nullopt);
+            EXPECT_EQ(tree->topLevelItemCount(), 0);
+            return;
+        }
+    }
+    FAIL() << "no kernel with a Python source frame";
+}
+
+TEST_F(StackSourceTest, SourcePaneMarksTheLineAndFollowsPathRules) {
+    QTemporaryDir dir;
+    const QString local =
+        writeFile(dir.filePath(QStringLiteral("home/src/proj/m/model.py")), numberedPython(200));
+    SourceSettings settings;
+    settings.pathRules = {{"/workspace/proj", dir.filePath(QStringLiteral("home/src/proj")).toStdString()}};
+    settings.save();
+
+    SourcePane pane;
+    pane.resize(600, 400);
+    pane.show();
+    ASSERT_TRUE(pane.showLocation(QStringLiteral("/workspace/proj/m/model.py"), 120));
+    EXPECT_EQ(pane.resolvedFile(), local);
+    EXPECT_FALSE(pane.isMissing());
+    QPlainTextEdit* text = pane.editor();
+    EXPECT_EQ(text->document()->blockCount(), 201);
+    EXPECT_EQ(text->textCursor().blockNumber(), 119);
+    const auto marks = text->extraSelections();
+    ASSERT_EQ(marks.size(), 1);
+    EXPECT_EQ(marks[0].cursor.block().text(), QStringLiteral("x120 = 120  # line"));
+    // Neighbouring lines are visible: the marked line is scrolled into the middle.
+    const QRect r = text->cursorRect();
+    EXPECT_GT(r.top(), text->viewport()->height() / 4);
+    EXPECT_LT(r.bottom(), text->viewport()->height());
+
+    // Trace recorded long after the file was written: no warning; long before: a warning.
+    pane.setTraceTime(QDateTime::currentMSecsSinceEpoch() * 1'000'000 + 3'600'000'000'000LL);
+    pane.showLocation(QStringLiteral("/workspace/proj/m/model.py"), 3);
+    EXPECT_FALSE(pane.isStale());
+    pane.setTraceTime(int64_t(1'000'000) * 1'000'000'000LL); // 1970-01-12
+    pane.showLocation(QStringLiteral("/workspace/proj/m/model.py"), 3);
+    EXPECT_TRUE(pane.isStale());
+    EXPECT_FALSE(pane.findChild<QLabel*>(QStringLiteral("sourceStaleWarning"))->isHidden());
+}
+
+TEST_F(StackSourceTest, MissingFileOffersLocateAndRemembersTheMapping) {
+    QTemporaryDir dir;
+    const QString local = writeFile(dir.filePath(QStringLiteral("checkout/proj/a/b.py")), numberedPython(10));
+    SourcePane pane;
+    EXPECT_FALSE(pane.showLocation(QStringLiteral("/nonexistent-ws/proj/a/b.py"), 4));
+    EXPECT_TRUE(pane.isMissing());
+    EXPECT_FALSE(pane.findChild<QWidget*>(QStringLiteral("sourceLocate"))->isHidden());
+    pane.locateAs(local);
+    EXPECT_FALSE(pane.isMissing());
+    EXPECT_EQ(pane.resolvedFile(), local);
+    const SourceSettings saved = SourceSettings::load();
+    ASSERT_EQ(saved.pathRules.size(), 1u);
+    EXPECT_EQ(saved.pathRules[0].from, "/nonexistent-ws");
+    // Another file of the same tree is found through the learned rule.
+    writeFile(dir.filePath(QStringLiteral("checkout/proj/c.py")), "pass\n");
+    SourcePane other;
+    EXPECT_TRUE(other.showLocation(QStringLiteral("/nonexistent-ws/proj/c.py"), 1));
+}
+
+TEST_F(StackSourceTest, HighlighterPicksLanguageByExtension) {
+    EXPECT_EQ(SourceHighlighter::languageForFile(QStringLiteral("/a/b.py")),
+              SourceHighlighter::Language::Python);
+    EXPECT_EQ(SourceHighlighter::languageForFile(QStringLiteral("k.cu")), SourceHighlighter::Language::Cpp);
+    EXPECT_EQ(SourceHighlighter::languageForFile(QStringLiteral("k.cuh")), SourceHighlighter::Language::Cpp);
+    EXPECT_EQ(SourceHighlighter::languageForFile(QStringLiteral("x.hpp")), SourceHighlighter::Language::Cpp);
+    EXPECT_EQ(SourceHighlighter::languageForFile(QStringLiteral("README")),
+              SourceHighlighter::Language::Plain);
+    QTextDocument doc;
+    SourceHighlighter h(&doc);
+    h.setLanguage(SourceHighlighter::Language::Python);
+    doc.setPlainText(QStringLiteral("def f():  # c\n    return \"#x\"\n"));
+    h.rehighlight();
+    // Line 1: "def" keyword and a comment; line 2: the '#' inside the string is not a comment.
+    const auto first = doc.firstBlock().layout()->formats();
+    ASSERT_EQ(first.size(), 2);
+    EXPECT_EQ(first[0].start, 0);
+    EXPECT_EQ(first[0].length, 3);
+    EXPECT_EQ(first[1].start, 10);
+    EXPECT_TRUE(first[1].format.fontItalic());
+    const auto second = doc.firstBlock().next().layout()->formats();
+    ASSERT_EQ(second.size(), 2);
+    EXPECT_EQ(second[1].start, 11);
+    EXPECT_EQ(second[1].length, 4);
+    EXPECT_FALSE(second[1].format.fontItalic());
+    // A ''' docstring spans lines.
+    doc.setPlainText(QStringLiteral("x = 1\n    \'\'\'doc\n# not a comment\n    \'\'\'\ny = 2\n"));
+    h.rehighlight();
+    const QTextBlock inside = doc.findBlockByNumber(2);
+    const auto insideFormats = inside.layout()->formats();
+    ASSERT_EQ(insideFormats.size(), 1);
+    EXPECT_EQ(insideFormats[0].length, inside.length() - 1);
+    EXPECT_FALSE(insideFormats[0].format.fontItalic());
+    EXPECT_EQ(doc.findBlockByNumber(4).userState(), 0);
+}
+
+TEST_F(StackSourceTest, SettingsDialogStoresEditorAndRules) {
+    {
+        SettingsDialog dialog;
+        const int custom = dialog.editorCombo()->findData(QStringLiteral("custom"));
+        ASSERT_GE(custom, 0);
+        dialog.editorCombo()->setCurrentIndex(dialog.editorCombo()->findData(QStringLiteral("clion")));
+        EXPECT_EQ(dialog.templateEdit()->text(), QStringLiteral("clion --line %l --column %c %f"));
+        EXPECT_TRUE(dialog.templateEdit()->isReadOnly());
+        dialog.editorCombo()->setCurrentIndex(custom);
+        dialog.templateEdit()->setText(QStringLiteral("'/opt/my ed/bin/ed' +%l %f"));
+        EXPECT_EQ(dialog.preview()->text(), QStringLiteral("[/opt/my ed/bin/ed] [+42] [/path/to/model.py]"));
+        QTableWidget* rules = dialog.rulesTable();
+        rules->insertRow(0);
+        rules->setItem(0, 0, new QTableWidgetItem(QStringLiteral("/workspace/proj")));
+        rules->setItem(0, 1, new QTableWidgetItem(QStringLiteral("~/src/proj")));
+        dialog.accept();
+    }
+    const SourceSettings s = SourceSettings::load();
+    EXPECT_EQ(s.editorId, QStringLiteral("custom"));
+    EXPECT_EQ(s.commandTemplate(), QStringLiteral("'/opt/my ed/bin/ed' +%l %f"));
+    ASSERT_EQ(s.pathRules.size(), 1u);
+    EXPECT_EQ(s.pathRules[0].to, "~/src/proj");
+    SettingsDialog again;
+    EXPECT_EQ(again.rulesTable()->rowCount(), 1);
+    EXPECT_EQ(again.templateEdit()->text(), QStringLiteral("'/opt/my ed/bin/ed' +%l %f"));
+}

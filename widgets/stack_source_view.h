@@ -1,0 +1,36 @@
+#pragma once
+
+#include <QWidget>
+#include <memory>
+
+namespace ws {
+
+class Session;
+class SourcePane;
+class StackView;
+class TimeViewport;
+
+/*
+ * StackSourceView: the "Stack" tab: the selection's stack (StackView) next to the source pane
+ * (SourcePane). Follows the shared TimeViewport selection; the innermost frame with a location is
+ * shown in the pane at once, Enter shows another frame, Ctrl+Enter opens the editor.
+ */
+class StackSourceView : public QWidget {
+    Q_OBJECT
+public:
+    explicit StackSourceView(TimeViewport* time, QWidget* parent = nullptr);
+
+    void setSession(std::shared_ptr<const Session> session);
+    StackView* stackView() const { return m_stack; }
+    SourcePane* sourcePane() const { return m_source; }
+
+private:
+    TimeViewport* m_time;
+    StackView* m_stack;
+    SourcePane* m_source;
+    std::shared_ptr<const Session> m_session;
+
+    void selectionChanged();
+};
+
+} // namespace ws

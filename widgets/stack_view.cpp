@@ -1,0 +1,131 @@
+#include "stack_view.h"
+
+#include "model/session.h"
+#include "time_viewport.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QShortcut>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace ws {
+
+namespace {
+
+QString kindLabel(StackFrameKind kind) {
+    switch (kind) {
+    case StackFrameKind::Kernel:
+        return StackView::tr("GPU");
+    case StackFrameKind::Launch:
+        return StackView::tr("Launch");
+    case StackFrameKind::Operator:
+        return StackView::tr("Operator");
+    case StackFrameKind::Python:
+        return StackView::tr("Python");
+    case StackFrameKind::Native:
+        return StackView::tr("Native");
+    case StackFrameKind::Other:
+        break;
+    }
+    return StackView::tr("Other");
+}
+
+} // namespace
+
+StackView::StackView(QWidget* parent)
+    : QWidget(parent), m_header(new QLabel(this)), m_tree(new QTreeWidget(this)) {
+    setObjectName(QStringLiteral("stackView"));
+    m_tree->setObjectName(QStringLiteral("stackFrames"));
+    m_tree->setColumnCount(4);
+    m_tree->setHeaderLabels({tr("Kind"), tr("Function"), tr("File"), tr("Line")});
+    m_tree->setRootIsDecorated(false);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->header()->setStretchLastSection(false);
+    m_tree->header()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_tree->header()->setSectionResizeMode(2, QHeaderView::Interactive);
+    m_tree->setTextElideMode(Qt::ElideLeft);
+    m_header->setText(tr("Select a slice to see its stack."));
+    m_header->setWordWrap(true);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_header);
+    layout->addWidget(m_tree);
+
+    const auto addShortcut = [this](QKeySequence key, bool editor) {
+        auto* sc = new QShortcut(key, m_tree);
+        sc->setContext(Qt::WidgetShortcut);
+        connect(sc, &QShortcut::activated, this, [this, editor] { request(editor); });
+    };
+    addShortcut(QKeySequence(Qt::Key_Return), false);
+    addShortcut(QKeySequence(Qt::Key_Enter), false);
+    addShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), true);
+    addShortcut(QKeySequence(Qt::CTRL | Qt::Key_Enter), true);
+    connect(m_tree, &QTreeWidget::itemActivated, this, [this] { request(false); });
+}
+
+void StackView::setSession(std::shared_ptr<const Session> session) {
+    m_session = std::move(session);
+    setSlice(std::nullopt);
+}
+
+void StackView::setSlice(std::optional<SliceRef> slice) {
+    m_tree->clear();
+    m_stack = {};
+    if (!m_session || !slice) {
+        m_header->setText(tr("Select a slice to see its stack."));
+        return;
+    }
+    m_stack = callStackFor(*m_session, slice->track, slice->slice);
+    QList<QTreeWidgetItem*> items;
+    for (const StackFrame& f : m_stack.frames) {
+        auto* item = new QTreeWidgetItem;
+        item->setText(0, kindLabel(f.kind));
+        item->setText(1, QString::fromStdString(f.function));
+        item->setToolTip(1, QString::fromStdString(f.function));
+        item->setText(2, QString::fromStdString(f.file));
+        item->setToolTip(2, QString::fromStdString(f.file));
+        if (f.line > 0) item->setText(3, QString::number(f.line));
+        item->setTextAlignment(3, Qt::AlignRight | Qt::AlignVCenter);
+        if (f.file.empty()) item->setForeground(2, palette().color(QPalette::Disabled, QPalette::Text));
+        items << item;
+    }
+    m_tree->addTopLevelItems(items);
+    m_tree->resizeColumnToContents(0);
+    m_tree->resizeColumnToContents(3);
+    if (m_stack.frames.empty())
+        m_header->setText(tr("No stack for this slice."));
+    else if (m_stack.firstSourceFrame < 0)
+        m_header->setText(tr("%n frame(s); none has a source location (record with with_stack=True).",
+                             nullptr, static_cast<int>(m_stack.frames.size())));
+    else
+        m_header->setText(
+            tr("%n frame(s), innermost first. Enter shows the source, Ctrl+Enter opens the editor.", nullptr,
+               static_cast<int>(m_stack.frames.size())));
+    setCurrentFrame(m_stack.firstSourceFrame >= 0 ? m_stack.firstSourceFrame : 0);
+}
+
+int StackView::currentFrame() const {
+    QTreeWidgetItem* item = m_tree->currentItem();
+    return item ? m_tree->indexOfTopLevelItem(item) : -1;
+}
+
+void StackView::setCurrentFrame(int index) {
+    if (index >= 0 && index < m_tree->topLevelItemCount())
+        m_tree->setCurrentItem(m_tree->topLevelItem(index));
+}
+
+void StackView::request(bool editor) {
+    const int i = currentFrame();
+    if (i < 0 || static_cast<size_t>(i) >= m_stack.frames.size()) return;
+    const StackFrame& f = m_stack.frames[static_cast<size_t>(i)];
+    if (f.file.empty()) return;
+    if (editor)
+        emit editRequested(f);
+    else
+        emit showRequested(f);
+}
+
+} // namespace ws

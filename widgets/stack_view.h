@@ -1,0 +1,49 @@
+#pragma once
+
+#include "analysis/call_stack.h"
+
+#include <QWidget>
+#include <memory>
+#include <optional>
+
+class QLabel;
+class QTreeWidget;
+
+namespace ws {
+
+class Session;
+struct SliceRef;
+
+/*
+ * StackView: the frames behind the selected slice (core's callStackFor: the GPU activity and its
+ * launch, the operator chain, Python frames, `Call stack` entries), innermost first, one row per
+ * frame with kind, function, file and line. Enter or a double click asks to show the frame in the
+ * source pane, Ctrl+Enter to open it in the editor; frames without a file do nothing.
+ */
+class StackView : public QWidget {
+    Q_OBJECT
+public:
+    explicit StackView(QWidget* parent = nullptr);
+
+    void setSession(std::shared_ptr<const Session> session);
+    void setSlice(std::optional<SliceRef> slice);
+    const CallStack& stack() const { return m_stack; }
+    QTreeWidget* tree() const { return m_tree; }
+    // Index into stack().frames of the current row, or -1.
+    int currentFrame() const;
+    void setCurrentFrame(int index);
+
+signals:
+    void showRequested(const ws::StackFrame& frame);
+    void editRequested(const ws::StackFrame& frame);
+
+private:
+    std::shared_ptr<const Session> m_session;
+    CallStack m_stack;
+    QLabel* m_header;
+    QTreeWidget* m_tree;
+
+    void request(bool editor);
+};
+
+} // namespace ws
