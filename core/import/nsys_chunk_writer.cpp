@@ -59,4 +59,24 @@ void NsysChunkWriter::meta(ChunkResult::MetaKind kind, int64_t pid, int64_t tid,
     m_chunk.metas.push_back(m);
 }
 
+void NsysChunkWriter::nameGpuStreams(const std::set<std::pair<int64_t, int64_t>>& streams,
+                                     const std::function<std::string(int64_t device)>& deviceName) {
+    using K = ChunkResult::MetaKind;
+    std::set<int64_t> devices;
+    for (const auto& [device, stream] : streams) {
+        devices.insert(device);
+        // Context-wide synchronization has no stream (CUPTI writes -1 or its 32-bit image).
+        const bool noStream = stream == -1 || stream == 0xFFFFFFFF;
+        if (stream != INT64_MIN)
+            meta(K::ThreadName, device, stream,
+                 string(noStream ? std::string("no stream (context sync)") : "stream " + std::to_string(stream)));
+    }
+    for (int64_t d : devices) {
+        meta(K::ProcessLabels, d, 0, string("GPU " + std::to_string(d)));
+        if (const std::string name = deviceName(d); !name.empty())
+            meta(K::ProcessName, d, 0, string(name));
+        meta(K::ProcessSortIndex, d, 0, 0, 0x10000000 + d);
+    }
+}
+
 } // namespace ws

@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 
 namespace ws {
 
@@ -31,6 +34,11 @@ public:
         m_chunk.maxTs = std::max(m_chunk.maxTs, end);
     }
     void meta(ChunkResult::MetaKind kind, int64_t pid, int64_t tid, uint32_t str, int64_t number = 0);
+    // Names every GPU (pid = device id, labelled "GPU n" and sorted after host processes) and its
+    // streams ("stream N", or "no stream (context sync)"), as the SQLite importers lay them out.
+    // `deviceName` gives the GPU's product name, empty when unknown.
+    void nameGpuStreams(const std::set<std::pair<int64_t, int64_t>>& streams,
+                        const std::function<std::string(int64_t device)>& deviceName);
 
     ChunkResult& chunk() { return m_chunk; }
     ImportReport& report() { return m_chunk.report; }

@@ -648,23 +648,11 @@ void NsysReader::readMemoryUsage() {
 
 void NsysReader::emitNames() {
     using K = ChunkResult::MetaKind;
-    std::set<int64_t> devices, pids;
-    for (const auto& [device, stream] : m_streams) {
-        devices.insert(device);
-        // Context-wide synchronization has no stream (CUPTI writes -1 or its 32-bit image).
-        const bool noStream = stream == -1 || stream == 0xFFFFFFFF;
-        if (stream != INT64_MIN)
-            m_w.meta(K::ThreadName, device, stream,
-                     m_w.string(noStream ? std::string("no stream (context sync)")
-                                         : "stream " + std::to_string(stream)));
-    }
-    for (int64_t d : devices) {
-        m_w.meta(K::ProcessLabels, d, 0, m_w.string("GPU " + std::to_string(d)));
+    std::set<int64_t> pids;
+    m_w.nameGpuStreams(m_streams, [this](int64_t d) {
         auto g = m_gpus.find(d);
-        if (g != m_gpus.end() && !g->second.info.name.empty())
-            m_w.meta(K::ProcessName, d, 0, m_w.string(g->second.info.name));
-        m_w.meta(K::ProcessSortIndex, d, 0, 0, 0x10000000 + d);
-    }
+        return g != m_gpus.end() ? g->second.info.name : std::string();
+    });
     for (const auto& [pid, tid] : m_hostThreads)
         pids.insert(pid);
     if (m_db.tableExists("PROCESSES")) {

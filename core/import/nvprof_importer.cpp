@@ -475,23 +475,10 @@ void NvprofReader::readMarkers() {
 
 void NvprofReader::emitNames() {
     using K = ChunkResult::MetaKind;
-    std::set<int64_t> devices;
-    for (const auto& [device, stream] : m_streams) {
-        devices.insert(device);
-        // Context-wide synchronization has no stream (CUPTI writes -1 or its 32-bit image).
-        const bool noStream = stream == -1 || stream == 0xFFFFFFFF;
-        if (stream != INT64_MIN)
-            m_w.meta(K::ThreadName, device, stream,
-                     m_w.string(noStream ? std::string("no stream (context sync)")
-                                         : "stream " + std::to_string(stream)));
-    }
-    for (int64_t d : devices) {
-        m_w.meta(K::ProcessLabels, d, 0, m_w.string("GPU " + std::to_string(d)));
+    m_w.nameGpuStreams(m_streams, [this](int64_t d) {
         auto it = m_devices.find(d);
-        if (it != m_devices.end() && !it->second.name.empty())
-            m_w.meta(K::ProcessName, d, 0, m_w.string(it->second.name));
-        m_w.meta(K::ProcessSortIndex, d, 0, 0, 0x10000000 + d);
-    }
+        return it != m_devices.end() ? it->second.name : std::string();
+    });
     // NVTX / driver resource names of threads (objectKind 2).
     NsysColumnSelect sel(m_db, "CUPTI_ACTIVITY_KIND_NAME", {"objectKind", "objectId", "name"});
     if (!sel.hasAll({0, 1, 2})) return;
