@@ -86,6 +86,15 @@ std::string CaptureEventText::eventJson(uint64_t argRef) const {
         return it == s.strings.end() ? std::string() : it->second;
     };
     json a = json::object();
+    // Range and mark records share their NVTX attributes.
+    auto nvtxArgs = [&](const auto& r) {
+        if (r.domainId)
+            a["domain"] = str(r.domainId);
+        if (r.hasColor)
+            a["color"] = hex(r.color);
+        if (r.category)
+            a["category"] = r.category;
+    };
     switch (static_cast<RecordType>(type)) {
     case RecordType::Kernel: {
         KernelRecord r;
@@ -183,12 +192,7 @@ std::string CaptureEventText::eventJson(uint64_t argRef) const {
         NvtxRangeRecord r;
         if (!decodeRecord(p.data(), p.size(), &r))
             return {};
-        if (r.domainId)
-            a["domain"] = str(r.domainId);
-        if (r.hasColor)
-            a["color"] = hex(r.color);
-        if (r.category)
-            a["category"] = r.category;
+        nvtxArgs(r);
         if (r.endThreadId != r.threadId)
             a["end tid"] = r.endThreadId;
         if (r.end == 0)
@@ -199,12 +203,7 @@ std::string CaptureEventText::eventJson(uint64_t argRef) const {
         NvtxMarkRecord r;
         if (!decodeRecord(p.data(), p.size(), &r))
             return {};
-        if (r.domainId)
-            a["domain"] = str(r.domainId);
-        if (r.hasColor)
-            a["color"] = hex(r.color);
-        if (r.category)
-            a["category"] = r.category;
+        nvtxArgs(r);
         break;
     }
     case RecordType::Overhead: {
