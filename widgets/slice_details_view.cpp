@@ -76,11 +76,9 @@ void SliceDetailsView::refresh() {
     out += QStringLiteral("</table>");
 
     QString links;
-    for (const Flow& f : s.flows()) {
+    for (uint32_t index : s.flowsOf(sel->track, i)) {
+        const Flow& f = s.flows()[index];
         const bool outgoing = f.fromTrack == sel->track && f.fromSlice == i;
-        const bool incoming = f.toTrack == sel->track && f.toSlice == i;
-        if (!outgoing && !incoming)
-            continue;
         const uint32_t ot = outgoing ? f.toTrack : f.fromTrack;
         const uint32_t os = outgoing ? f.toSlice : f.fromSlice;
         const Track& other = s.tracks()[ot];

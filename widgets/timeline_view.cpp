@@ -614,9 +614,8 @@ void TimelineView::collectSelectedFlows() {
     const auto sel = m_time->selectedSlice();
     if (!sel || !m_session)
         return;
-    for (const Flow& f : m_session->flows())
-        if ((f.fromTrack == sel->track && f.fromSlice == sel->slice) || (f.toTrack == sel->track && f.toSlice == sel->slice))
-            m_selectedFlows.push_back(f);
+    for (uint32_t f : m_session->flowsOf(sel->track, sel->slice)) // indexed: O(log flows)
+        m_selectedFlows.push_back(m_session->flows()[f]);
 }
 
 void TimelineView::paintFlows(QPainter& p, const QRect& area) {
