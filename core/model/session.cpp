@@ -1,6 +1,7 @@
 #include "model/session.h"
 
 #include "import/input_stream.h"
+#include "model/event_object_reader.h"
 
 #include <nlohmann/json.hpp>
 
@@ -79,39 +80,8 @@ std::string Session::eventJsonAt(uint64_t argRef) const {
             }
         }
     }
-    // Copy one balanced object, honouring strings.
-    std::string out;
-    int depth = 0;
-    bool inString = false, escape = false;
-    char buf[4096];
-    while (true) {
-        const size_t got = in.read(buf, sizeof buf);
-        if (got == 0)
-            return {};
-        for (size_t i = 0; i < got; ++i) {
-            const char c = buf[i];
-            out.push_back(c);
-            if (inString) {
-                if (escape)
-                    escape = false;
-                else if (c == '\\')
-                    escape = true;
-                else if (c == '"')
-                    inString = false;
-                continue;
-            }
-            if (c == '"')
-                inString = true;
-            else if (c == '{')
-                ++depth;
-            else if (c == '}' && --depth == 0)
-                return out;
-            if (out.size() == 1 && c != '{')
-                return {};
-        }
-        if (out.size() > (64u << 20))
-            return {};
-    }
+    EventObjectReader reader(in);
+    return std::string(reader.objectAt(argRef));
 }
 
 std::vector<std::pair<std::string, std::string>> Session::args(const Track& track, size_t slice) const {
@@ -183,13 +153,17 @@ std::vector<StackFrameText> Session::callStack(const Track& t, uint32_t slice) c
     auto it = args.find("Call stack");
     if (it == args.end() || !it->is_string())
         return frames;
-    const std::string stack = it->get<std::string>();
+    return parseCallStackText(it->get<std::string>());
+}
+
+std::vector<StackFrameText> parseCallStackText(std::string_view stack) {
+    std::vector<StackFrameText> frames;
     size_t pos = 0;
     while (pos <= stack.size()) {
         size_t next = stack.find(';', pos);
-        if (next == std::string::npos)
+        if (next == std::string_view::npos)
             next = stack.size();
-        std::string entry = stack.substr(pos, next - pos);
+        const std::string entry(stack.substr(pos, next - pos));
         pos = next + 1;
         if (entry.empty())
             continue;

@@ -14,6 +14,7 @@
 #include "model/string_table.h"
 #include "model/track.h"
 
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -85,6 +86,14 @@ public:
     // The slice's `args` as (key, value) pairs in file order, for a details pane: strings are
     // unquoted, everything else is compact JSON text. Empty if the event has none.
     std::vector<std::pair<std::string, std::string>> args(const Track& track, size_t slice) const;
+    // Bulk form of args() for analyses over many events: reads the event texts in one pass in argRef
+    // order (a JSON source is streamed once, a stored session decompresses each chunk once) and calls
+    // fn(i, values) for each i with argRefs[i] != Track::kNoArgs, where values[k] is the text of
+    // args[keys[k]] as args() gives it (strings unescaped, other values compact JSON), empty when
+    // absent. Calls come in argRef order on the calling thread; the views die after each call.
+    using ArgValuesFn = std::function<void(size_t index, const std::vector<std::string_view>& values)>;
+    void forEachArgValues(const std::vector<uint64_t>& argRefs, const std::vector<std::string>& keys,
+                          const ArgValuesFn& fn) const;
 
     // Enclosing slices of `slice` in its lane, outermost first (the stack a slice sits in; with
     // python_function slices this is the Python call stack, see frameForName). O(depth log n).

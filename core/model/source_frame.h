@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace ws {
 
@@ -24,5 +26,9 @@ struct StackFrameText {
     int32_t line = 0;
     std::string function; // or the whole entry when it is not "<file>(<line>): <func>"
 };
+
+// Frames of a `Call stack` argument ("file(line): func;file(line): func", innermost first); an
+// entry that is not of that form keeps its whole text as the function.
+std::vector<StackFrameText> parseCallStackText(std::string_view stack);
 
 } // namespace ws

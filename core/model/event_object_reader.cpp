@@ -1,0 +1,68 @@
+#include "model/event_object_reader.h"
+
+#include "import/input_stream.h"
+
+namespace ws {
+
+namespace {
+constexpr size_t kBlock = 64 * 1024;
+constexpr size_t kMaxObject = 64u << 20;
+} // namespace
+
+bool EventObjectReader::fill() {
+    const size_t old = m_buf.size();
+    m_buf.resize(old + kBlock);
+    const size_t got = m_in.read(m_buf.data() + old, kBlock);
+    m_buf.resize(old + got);
+    return got > 0;
+}
+
+std::string_view EventObjectReader::objectAt(uint64_t pos) {
+    if (!m_started) {
+        m_started = true;
+        m_bufPos = m_in.textPosition();
+    }
+    if (pos < m_bufPos)
+        return {};
+    if (pos >= m_bufPos + m_buf.size()) {
+        // Not buffered: skip to it (a seek for plain files, inflation for compressed ones).
+        const uint64_t streamPos = m_bufPos + m_buf.size();
+        m_buf.clear();
+        if (pos > streamPos && !m_in.skip(pos - streamPos))
+            return {};
+        m_bufPos = pos;
+    } else {
+        m_buf.erase(0, static_cast<size_t>(pos - m_bufPos));
+        m_bufPos = pos;
+    }
+    if (m_buf.empty() && !fill())
+        return {};
+    if (m_buf[0] != '{')
+        return {};
+    int depth = 0;
+    bool inString = false, escape = false;
+    size_t i = 0;
+    while (true) {
+        for (; i < m_buf.size(); ++i) {
+            const char c = m_buf[i];
+            if (inString) {
+                if (escape)
+                    escape = false;
+                else if (c == '\\')
+                    escape = true;
+                else if (c == '"')
+                    inString = false;
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == '{') {
+                ++depth;
+            } else if (c == '}' && --depth == 0) {
+                return std::string_view(m_buf.data(), i + 1);
+            }
+        }
+        if (m_buf.size() > kMaxObject || !fill())
+            return {};
+    }
+}
+
+} // namespace ws

@@ -1,0 +1,162 @@
+// Session::forEachArgValues: the one-pass argument reader behind every analysis that needs
+// arguments of many events (kernel launch geometry, operator input shapes). Reading per event
+// (Session::args) reopens and re-seeks the source and builds a DOM: ~260 us per event. Here the
+// source is read once in argRef order and each object is scanned with simdjson On-Demand, touching
+// only the requested keys.
+#include "model/session.h"
+
+#include "import/input_stream.h"
+#include "model/event_object_reader.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace ws {
+
+namespace {
+
+// Compact JSON text of a raw value: whitespace outside strings removed, so values read here
+// compare equal to those args() prints (nlohmann's compact dump) for arrays such as Input Dims.
+void compactJson(std::string_view raw, std::string& out) {
+    out.clear();
+    bool inString = false, escape = false;
+    for (const char c : raw) {
+        if (inString) {
+            if (escape)
+                escape = false;
+            else if (c == '\\')
+                escape = true;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+            continue;
+        }
+        out.push_back(c);
+    }
+}
+
+/* Extracts the requested args of one event object into views valid until the next parse. */
+class ArgExtractor {
+public:
+    explicit ArgExtractor(const std::vector<std::string>& keys)
+        : m_keys(keys), m_values(keys.size()), m_storage(keys.size()) {}
+
+    const std::vector<std::string_view>& extract(std::string_view object) {
+        std::fill(m_values.begin(), m_values.end(), std::string_view());
+        m_padded.assign(object.data(), object.size());
+        m_padded.resize(object.size() + simdjson::SIMDJSON_PADDING);
+        simdjson::ondemand::document doc;
+        if (m_parser.iterate(m_padded.data(), object.size(), m_padded.size()).get(doc))
+            return m_values;
+        simdjson::ondemand::object event;
+        if (doc.get_object().get(event))
+            return m_values;
+        for (auto field : event) {
+            std::string_view key;
+            if (field.unescaped_key().get(key))
+                return m_values;
+            if (key != "args")
+                continue;
+            simdjson::ondemand::object args;
+            if (field.value().get_object().get(args))
+                return m_values;
+            readArgs(args);
+            break;
+        }
+        return m_values;
+    }
+
+private:
+    void readArgs(simdjson::ondemand::object& args) {
+        for (auto field : args) {
+            std::string_view key;
+            if (field.unescaped_key().get(key))
+                return;
+            const auto it = std::find(m_keys.begin(), m_keys.end(), key);
+            if (it == m_keys.end())
+                continue;
+            const size_t k = static_cast<size_t>(it - m_keys.begin());
+            simdjson::ondemand::value value;
+            if (field.value().get(value))
+                return;
+            simdjson::ondemand::json_type type;
+            if (value.type().get(type))
+                return;
+            if (type == simdjson::ondemand::json_type::string) {
+                std::string_view text;
+                if (value.get_string().get(text))
+                    return;
+                m_values[k] = text;
+            } else {
+                // simdjson 3.1 (Debian 12) has raw_json() on arrays and objects only.
+                std::string_view raw;
+                if (type == simdjson::ondemand::json_type::array) {
+                    simdjson::ondemand::array array;
+                    if (value.get_array().get(array) || array.raw_json().get(raw))
+                        return;
+                } else if (type == simdjson::ondemand::json_type::object) {
+                    simdjson::ondemand::object object;
+                    if (value.get_object().get(object) || object.raw_json().get(raw))
+                        return;
+                } else {
+                    raw = value.raw_json_token();
+                }
+                compactJson(raw, m_storage[k]);
+                m_values[k] = m_storage[k];
+            }
+        }
+    }
+
+    const std::vector<std::string>& m_keys;
+    std::vector<std::string_view> m_values;
+    std::vector<std::string> m_storage;
+    std::string m_padded;
+    simdjson::ondemand::parser m_parser;
+};
+
+} // namespace
+
+void Session::forEachArgValues(const std::vector<uint64_t>& argRefs, const std::vector<std::string>& keys,
+                               const ArgValuesFn& fn) const {
+    std::vector<uint32_t> order;
+    order.reserve(argRefs.size());
+    for (size_t i = 0; i < argRefs.size(); ++i)
+        if (argRefs[i] != Track::kNoArgs)
+            order.push_back(static_cast<uint32_t>(i));
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return argRefs[a] != argRefs[b] ? argRefs[a] < argRefs[b] : a < b;
+    });
+    if (order.empty())
+        return;
+    ArgExtractor extractor(keys);
+    if (m_eventText) {
+        // Stored and SQLite-backed sessions: their sources cache by neighbourhood, so argRef order
+        // is already the cheap order.
+        for (const uint32_t i : order)
+            fn(i, extractor.extract(m_eventText->eventJson(argRefs[i])));
+        return;
+    }
+    if (m_sourcePath.empty())
+        return;
+    InputStream in;
+    if (!in.open(m_sourcePath))
+        return;
+    EventObjectReader reader(in);
+    uint64_t lastRef = Track::kNoArgs;
+    const std::vector<std::string_view>* last = nullptr;
+    for (const uint32_t i : order) {
+        if (argRefs[i] != lastRef) { // equal refs (shared events) parse once
+            lastRef = argRefs[i];
+            const std::string_view object = reader.objectAt(lastRef);
+            last = object.empty() ? nullptr : &extractor.extract(object);
+        }
+        if (last)
+            fn(i, *last);
+    }
+}
+
+} // namespace ws
