@@ -1,5 +1,6 @@
 #include "kernel_table_model.h"
 
+#include "format.h"
 #include "model/session.h"
 
 #include <numeric>
@@ -21,6 +22,15 @@ void KernelTableModel::setNameFilter(const QString& needle) {
         return;
     beginResetModel();
     m_filter = needle;
+    rebuild();
+    endResetModel();
+}
+
+void KernelTableModel::setTimeRange(std::optional<TimeRange> range) {
+    if (range == m_range)
+        return;
+    beginResetModel();
+    m_range = range;
     rebuild();
     endResetModel();
 }
@@ -61,6 +71,13 @@ void KernelTableModel::rebuild() {
     }
     if (!m_filter.isEmpty())
         m_order = m_table->filterByName(m_order, m_filter.toStdString());
+    if (m_range) {
+        // Kernels that overlap the range, as the timeline shows them.
+        std::erase_if(m_order, [&](uint32_t r) {
+            const KernelRow& k = m_table->row(r);
+            return k.start >= m_range->end || k.start + k.dur <= m_range->start;
+        });
+    }
 }
 
 int KernelTableModel::rowCount(const QModelIndex& parent) const {
@@ -84,12 +101,16 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
     const auto column = static_cast<KernelColumn>(index.column());
     switch (role) {
     case Qt::DisplayRole:
+        // Start is shown from the session start (the CSV keeps the session clock).
+        if (column == KernelColumn::Start)
+            return formatDuration(m_table->row(row).start - m_session->startNs());
         return QString::fromStdString(m_table->text(*m_session, row, column));
     case Qt::UserRole:
         return QVariant::fromValue(static_cast<qulonglong>(row));
     case Qt::TextAlignmentRole: {
         const bool text = column == KernelColumn::Kernel || column == KernelColumn::Operator ||
                           column == KernelColumn::Layer || column == KernelColumn::Direction ||
+                          column == KernelColumn::InputShapes || column == KernelColumn::InputTypes ||
                           column == KernelColumn::TensorCores;
         return QVariant::fromValue(Qt::Alignment(text ? Qt::AlignLeft | Qt::AlignVCenter
                                                       : Qt::AlignRight | Qt::AlignVCenter));
@@ -107,8 +128,10 @@ QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, 
     case KernelColumn::Operator: return tr("Operator");
     case KernelColumn::Layer: return tr("Layer");
     case KernelColumn::Direction: return tr("Direction");
+    case KernelColumn::InputShapes: return tr("Input shapes");
+    case KernelColumn::InputTypes: return tr("Input types");
     case KernelColumn::Duration: return tr("Duration (ns)");
-    case KernelColumn::Start: return tr("Start (ns)");
+    case KernelColumn::Start: return tr("Start");
     case KernelColumn::Device: return tr("Device");
     case KernelColumn::Stream: return tr("Stream");
     case KernelColumn::Grid: return tr("Grid");
@@ -118,6 +141,10 @@ QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, 
     case KernelColumn::BlocksPerSm: return tr("Blocks per SM");
     case KernelColumn::Occupancy: return tr("Est. achieved occupancy (%)");
     case KernelColumn::TensorCores: return tr("Tensor Cores");
+    case KernelColumn::Flops: return tr("FLOPs");
+    case KernelColumn::Bytes: return tr("Bytes");
+    case KernelColumn::Tflops: return tr("TFLOP/s");
+    case KernelColumn::GBps: return tr("GB/s");
     }
     return {};
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/kernel_table.h"
+#include "time_viewport.h"
 
 #include <QAbstractTableModel>
 #include <QString>
@@ -26,6 +27,12 @@ public:
     void setTable(std::shared_ptr<const Session> session, std::shared_ptr<const KernelTable> table);
     // Case-insensitive substring on the kernel name; empty shows every call.
     void setNameFilter(const QString& needle);
+    // Only kernels overlapping the range; nullopt shows all.
+    void setTimeRange(std::optional<TimeRange> range);
+    // Table indices of the visible rows, in display order.
+    const std::vector<uint32_t>& visibleRows() const { return m_order; }
+    std::shared_ptr<const KernelTable> table() const { return m_table; }
+    std::shared_ptr<const Session> session() const { return m_session; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -44,6 +51,7 @@ private:
     std::optional<KernelColumn> m_sortColumn;
     bool m_descending = false;
     QString m_filter;
+    std::optional<TimeRange> m_range;
 };
 
 } // namespace ws

@@ -5,28 +5,48 @@
 #include <QWidget>
 
 #include <memory>
+#include <thread>
 
+class QComboBox;
+class QLabel;
 class QLineEdit;
+class QStackedWidget;
 class QTableView;
 
 namespace ws {
 
+class KernelGroupModel;
+class KernelPieChart;
+class KernelTable;
 class KernelTableModel;
 class Session;
 
 /*
- * The "Kernels" tab: a name filter above a table of every kernel call (KernelTableModel, sorted
- * and filtered in core). The core table is built the first time the tab is shown, so opening a
- * session does not pay for it. Double-clicking a row selects the kernel on the timeline and asks
- * to reveal it (revealRequested).
+ * The "Kernels" tab: a view selector (every call, grouped by kernel name, grouped by kernel,
+ * operator, grid and block), a name filter, CSV export of what is shown, and either the table of
+ * every call (KernelTableModel, sorted and filtered in core) or the group table with a top-N pie.
+ * Every view follows the timeline's selected time range (only kernels overlapping it).
+ *
+ * The core table is built the first time the tab is shown, on a worker thread (it reads every
+ * kernel's arguments once: seconds on a GB trace). Double-clicking a call, or a group (its
+ * earliest call), selects the kernel on the timeline and asks to reveal it (revealRequested).
  */
 class KernelTableView : public QWidget {
     Q_OBJECT
 public:
+    enum class Mode { Calls, ByName, ByNameOpGridBlock };
+
     KernelTableView(TimeViewport* time, std::shared_ptr<const Session> session, QWidget* parent = nullptr);
+    ~KernelTableView() override;
     KernelTableModel* model() const { return m_model; }
-    // Builds the table now if it was not built yet (the first show does it too).
+    KernelGroupModel* groupModel() const { return m_groupModel; }
+    KernelPieChart* pieChart() const { return m_pie; }
+    // Builds the table now (waiting for a build the first show started) if it is not built yet.
     void ensureBuilt();
+    void setMode(Mode mode);
+    Mode mode() const { return m_mode; }
+    // Writes the current view (calls or groups, in display order) as CSV; false with *error set.
+    bool exportCsv(const QString& path, QString* error) const;
 
 signals:
     void revealRequested(const ws::SliceRef& slice);
@@ -35,12 +55,29 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    void startBuild();
+    void setTable(std::shared_ptr<const KernelTable> table);
+    void regroup();
+    void updateRangeHint();
+    void reveal(uint32_t tableRow);
+    void chooseExportFile();
+
     TimeViewport* m_time;
     std::shared_ptr<const Session> m_session;
+    std::shared_ptr<const KernelTable> m_table;
     KernelTableModel* m_model;
+    KernelGroupModel* m_groupModel;
+    KernelPieChart* m_pie;
+    QComboBox* m_modeBox;
     QLineEdit* m_filter;
-    QTableView* m_table;
-    bool m_built = false;
+    QLabel* m_hint;
+    QStackedWidget* m_pages;
+    QTableView* m_callsView;
+    QTableView* m_groupView;
+    Mode m_mode = Mode::Calls;
+    bool m_started = false;
+    std::thread m_builder;
+    std::shared_ptr<const KernelTable> m_built; // written by the builder, read after join
 };
 
 } // namespace ws

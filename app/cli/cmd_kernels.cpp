@@ -18,7 +18,7 @@ namespace ws::cli {
 namespace {
 
 const char* const kUsage =
-    "Usage: warpscope-cli kernels FILE [--csv] [--group name|op] [--launch-args-max N] [--bench]\n";
+    "Usage: warpscope-cli kernels FILE [--csv] [--group name|op] [--no-args] [--bench]\n";
 
 double msSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -52,7 +52,7 @@ void runBench(const Session& session, const KernelTableOptions& options) {
     const double rows = static_cast<double>(table.size());
     const double perM = rows > 0 ? 1e6 / rows : 0;
     std::printf("rows: %zu\n", table.size());
-    std::printf("launch_args_loaded: %s\n", table.launchArgsLoaded() ? "yes" : "no");
+    std::printf("args_loaded: %s\n", table.argsLoaded() ? "yes" : "no");
     std::printf("build_ms: %.1f\n", buildMs);
     std::printf("sort_ms_p95: %.1f (max %.1f, %zu sorts)\n", sortP95, sortMs.back(), sortMs.size());
     std::printf("sort_ms_p95_per_1m_rows: %.1f (goal 150, ratio %.2f)\n", sortP95 * perM, sortP95 * perM / 150.0);
@@ -64,8 +64,8 @@ void runBench(const Session& session, const KernelTableOptions& options) {
 } // namespace
 
 int runKernels(const std::vector<std::string>& argv) {
-    CliArgs args(argv, {"group", "launch-args-max"});
-    const std::vector<std::string> known = {"csv", "group", "bench", "launch-args-max"};
+    CliArgs args(argv, {"group"});
+    const std::vector<std::string> known = {"csv", "group", "bench", "no-args"};
     if (args.flag("help") || args.flag("h")) {
         std::printf("%sThe kernel table as CSV: one row per kernel call in time order, or one row per group\n"
                     "(--group name: kernel name; --group op: kernel, operator, grid, block).\n"
@@ -88,14 +88,7 @@ int runKernels(const std::vector<std::string>& argv) {
         return kExitFailure;
     }
     KernelTableOptions options;
-    if (auto v = args.value("launch-args-max")) {
-        try {
-            options.launchArgsMaxRows = static_cast<size_t>(std::stoull(*v));
-        } catch (const std::exception&) {
-            std::fprintf(stderr, "%s", kUsage);
-            return kExitUsage;
-        }
-    }
+    options.readArgs = !args.flag("no-args");
     if (args.flag("bench")) {
         runBench(*result.session, options);
         return kExitOk;

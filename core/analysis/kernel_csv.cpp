@@ -2,6 +2,7 @@
 
 #include "model/session.h"
 
+#include <cmath>
 #include <cstdio>
 
 namespace ws {
@@ -19,6 +20,15 @@ std::string fixed1(double v) {
 std::string fixed3(double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.3f", v);
+    return buf;
+}
+
+// Empty for an absent (NaN) value.
+std::string optFixed2(double v) {
+    if (std::isnan(v))
+        return {};
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
     return buf;
 }
 
@@ -61,13 +71,15 @@ void writeKernelGroupCsv(std::ostream& out, const Session& session, const std::v
                          KernelGrouping grouping) {
     const bool byOp = grouping == KernelGrouping::NameOpGridBlock;
     out << (byOp ? "kernel,operator,grid,block," : "kernel,")
-        << "calls,total_ns,mean_ns,min_ns,max_ns,pct_gpu_time\n";
+        << "calls,total_ns,mean_ns,min_ns,max_ns,pct_gpu_time,mean_blocks_per_sm,mean_est_achieved_occupancy_pct,"
+           "tensor_cores\n";
     for (const KernelGroup& g : groups) {
         out << csvField(session.str(g.name)) << ',';
         if (byOp)
             out << csvField(session.str(g.op)) << ',' << dimCsv(g.grid) << ',' << dimCsv(g.block) << ',';
         out << g.calls << ',' << g.totalNs << ',' << fixed1(g.meanNs) << ',' << g.minNs << ',' << g.maxNs
-            << ',' << fixed3(g.percentOfGpu) << '\n';
+            << ',' << fixed3(g.percentOfGpu) << ',' << optFixed2(g.meanBlocksPerSm) << ','
+            << optFixed2(g.meanOccupancy) << ',' << (g.tensorCores ? "yes" : "no") << '\n';
     }
 }
 

@@ -23,7 +23,7 @@ void writeKernelCsv(std::ostream& out, const Session& session, const KernelTable
                     const std::vector<uint32_t>& order);
 
 // Header plus one line per group: the key columns of the grouping, then calls, total_ns, mean_ns,
-// min_ns, max_ns, pct_gpu_time.
+// min_ns, max_ns, pct_gpu_time, mean_blocks_per_sm, mean_est_achieved_occupancy_pct, tensor_cores.
 void writeKernelGroupCsv(std::ostream& out, const Session& session, const std::vector<KernelGroup>& groups,
                          KernelGrouping grouping);
 

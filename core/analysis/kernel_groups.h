@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace ws {
@@ -16,7 +17,10 @@ enum class KernelGrouping : uint8_t {
 /*
  * KernelGroup: the aggregate of the kernel calls sharing a grouping key. Fields outside the key
  * are left absent (op = kEmptyString, grid/block zero) for name grouping. percentOfGpu is the
- * group's share of all kernel time in the table (sum of kernel durations), 0..100.
+ * group's share of the kernel time of the rows grouped (sum of kernel durations), 0..100.
+ * meanBlocksPerSm / meanOccupancy are duration-weighted means over the calls with calls lacking the
+ * value counted as 0, as torch-tb-profiler's kernel view does (FORMATS.md 3.7); NaN when no call
+ * has it.
  */
 struct KernelGroup {
     StringId name = kEmptyString;
@@ -30,9 +34,15 @@ struct KernelGroup {
     int64_t maxNs = 0;
     double meanNs = 0;
     double percentOfGpu = 0;
+    double meanBlocksPerSm = std::numeric_limits<double>::quiet_NaN();
+    double meanOccupancy = std::numeric_limits<double>::quiet_NaN();
+    bool tensorCores = false;
 };
 
 // Groups of the table's rows, by total time descending (ties by first call). O(n) expected.
 std::vector<KernelGroup> groupKernels(const KernelTable& table, KernelGrouping grouping);
+// The same over a subset of the rows (e.g. the kernels of a selected time range).
+std::vector<KernelGroup> groupKernels(const KernelTable& table, KernelGrouping grouping,
+                                      const std::vector<uint32_t>& rows);
 
 } // namespace ws

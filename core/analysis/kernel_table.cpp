@@ -1,5 +1,6 @@
 #include "analysis/kernel_table.h"
 
+#include "analysis/op_cost.h"
 #include "model/session.h"
 
 #include <algorithm>
@@ -17,10 +18,10 @@ namespace {
 constexpr int64_t kMissing = INT64_MAX;
 
 const char* const kColumnNames[kKernelColumnCount] = {
-    "kernel",    "operator", "layer",  "direction",            "duration_ns",
-    "start_ns",  "device",   "stream", "grid",                 "block",
+    "kernel",    "operator", "layer",  "direction", "input_shapes", "input_types", "duration_ns",
+    "start_ns",  "device",   "stream", "grid",      "block",
     "registers_per_thread", "shared_memory_bytes", "blocks_per_sm", "est_achieved_occupancy_pct",
-    "tensor_cores",
+    "tensor_cores", "flops", "bytes", "achieved_tflops", "achieved_gbps",
 };
 
 char lowerAscii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
@@ -64,6 +65,15 @@ std::string floatText(float v) {
     return buf;
 }
 
+// An estimated count as a whole number ("1048576"); empty when unknown.
+std::string countText(float v) {
+    if (std::isnan(v))
+        return {};
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f", static_cast<double>(v));
+    return buf;
+}
+
 // Launching operator, layer and direction from the stack around the runtime call.
 void attribute(const Session& session, KernelRow& row) {
     for (uint32_t f : session.flowsOf(row.track, row.slice)) {
@@ -97,19 +107,103 @@ void attribute(const Session& session, KernelRow& row) {
     }
 }
 
-void readLaunchArgs(const Session& session, KernelRow& row) {
-    const Track& track = session.tracks()[row.track];
-    for (const auto& [key, value] : session.args(track, row.slice)) {
-        int64_t v = 0;
-        if (key == "grid")
-            parseDim3(value, row.grid);
-        else if (key == "block")
-            parseDim3(value, row.block);
-        else if (key == "registers per thread" && parseInt(value, v))
-            row.registers = static_cast<int32_t>(v);
-        else if (key == "shared memory" && parseInt(value, v))
-            row.sharedMemory = v;
+// Grid, block, registers and shared memory of every kernel, in one pass over the arguments.
+void readLaunchArgs(const Session& session, std::vector<KernelRow>& rows) {
+    std::vector<uint64_t> refs(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const Track& track = session.tracks()[rows[i].track];
+        refs[i] = rows[i].slice < track.argRef.size() ? track.argRef[rows[i].slice] : Track::kNoArgs;
     }
+    session.forEachArgValues(refs, {"grid", "block", "registers per thread", "shared memory"},
+                             [&](size_t i, const std::vector<std::string_view>& v) {
+                                 KernelRow& row = rows[i];
+                                 int64_t n = 0;
+                                 if (!v[0].empty())
+                                     parseDim3(v[0], row.grid);
+                                 if (!v[1].empty())
+                                     parseDim3(v[1], row.block);
+                                 if (parseInt(v[2], n))
+                                     row.registers = static_cast<int32_t>(n);
+                                 if (parseInt(v[3], n))
+                                     row.sharedMemory = n;
+                             });
+}
+
+// Input shapes, dtypes and the cost estimate of every launching operator, in one pass; the cost
+// goes to the operator's longest kernel (see KernelRow).
+void readOperatorInputs(const Session& session, std::vector<KernelRow>& rows,
+                        std::vector<KernelTable::InputTexts>& inputs) {
+    std::unordered_map<uint64_t, uint32_t> opIndex; // (track, slice) -> index into ops
+    struct Op {
+        uint32_t track, slice;
+        uint32_t longestRow;
+        uint32_t inputs = KernelRow::kNoInputs;
+        OpCost cost;
+    };
+    std::vector<Op> ops;
+    std::vector<uint32_t> rowOp(rows.size(), KernelRow::kNoInputs);
+    for (uint32_t r = 0; r < rows.size(); ++r) {
+        const KernelRow& row = rows[r];
+        if (row.opTrack == 0xffffffffu)
+            continue;
+        const uint64_t key = uint64_t(row.opTrack) << 32 | row.opSlice;
+        auto [it, fresh] = opIndex.try_emplace(key, static_cast<uint32_t>(ops.size()));
+        if (fresh)
+            ops.push_back({row.opTrack, row.opSlice, r, KernelRow::kNoInputs, OpCost{}});
+        else if (row.dur > rows[ops[it->second].longestRow].dur)
+            ops[it->second].longestRow = r;
+        rowOp[r] = it->second;
+    }
+    std::vector<uint64_t> refs(ops.size());
+    for (size_t i = 0; i < ops.size(); ++i) {
+        const Track& track = session.tracks()[ops[i].track];
+        refs[i] = ops[i].slice < track.argRef.size() ? track.argRef[ops[i].slice] : Track::kNoArgs;
+    }
+    std::unordered_map<std::string, uint32_t> inputIndex;
+    std::string key;
+    session.forEachArgValues(refs, {"Input Dims", "Input type", "Concrete Inputs"},
+                             [&](size_t i, const std::vector<std::string_view>& v) {
+                                 if (v[0].empty() && v[1].empty())
+                                     return;
+                                 key.assign(v[0]);
+                                 key.push_back('\0');
+                                 key.append(v[1]);
+                                 auto [it, fresh] = inputIndex.try_emplace(key, static_cast<uint32_t>(inputs.size()));
+                                 if (fresh)
+                                     inputs.push_back({std::string(v[0]), std::string(v[1])});
+                                 Op& op = ops[i];
+                                 op.inputs = it->second;
+                                 const StringId name = session.tracks()[op.track].names[op.slice];
+                                 op.cost = estimateOpCost(session.str(name), parseOpInputs(v[0], v[1], v[2]));
+                             });
+    for (uint32_t r = 0; r < rows.size(); ++r) {
+        if (rowOp[r] == KernelRow::kNoInputs)
+            continue;
+        const Op& op = ops[rowOp[r]];
+        rows[r].inputs = op.inputs;
+        if (op.cost.known && op.longestRow == r) {
+            rows[r].flops = static_cast<float>(op.cost.flops);
+            rows[r].bytes = static_cast<float>(op.cost.bytes);
+        }
+    }
+}
+
+// Achieved rate in units per ns (FLOP/ns = GFLOP/s); NaN when unknown or the kernel has no length.
+float ratePerNs(float amount, int64_t dur) {
+    return dur > 0 ? amount / static_cast<float>(dur) : std::numeric_limits<float>::quiet_NaN();
+}
+
+// Byte-order ranks of a column of texts.
+std::vector<uint32_t> textRanks(const std::vector<KernelTable::InputTexts>& inputs, bool types) {
+    std::vector<uint32_t> order(inputs.size());
+    for (uint32_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    auto text = [&](uint32_t i) -> const std::string& { return types ? inputs[i].types : inputs[i].shapes; };
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return text(a) < text(b); });
+    std::vector<uint32_t> rank(inputs.size());
+    for (uint32_t r = 0; r < order.size(); ++r)
+        rank[order[r]] = r;
+    return rank;
 }
 
 } // namespace
@@ -132,10 +226,10 @@ const char* kernelColumnName(KernelColumn column) { return kColumnNames[static_c
 bool kernelUsesTensorCores(std::string_view name) {
     // Names of the Tensor Core kernels of cuBLAS, cuDNN and CUTLASS carry the MMA instruction
     // shape (884, 1688, 16816, 16832), the instruction (hmma, imma, wgmma) or the library's
-    // Tensor Core tag (tensorop, xmma). This is a heuristic in the spirit of torch-tb-profiler's
-    // allow-list, not a hardware counter: custom kernels using mma.sync without such a name
-    // are missed.
-    static const char* const kMarkers[] = {"hmma", "imma", "wgmma", "tensorop", "xmma",
+    // Tensor Core tag (tensorop, xmma; nvjet is cuBLASLt's Hopper/Blackwell GEMM family). This
+    // is a heuristic in the spirit of torch-tb-profiler's allow-list, not a hardware counter:
+    // custom kernels using mma.sync without such a name are missed.
+    static const char* const kMarkers[] = {"hmma", "imma", "wgmma", "tensorop", "xmma", "nvjet",
                                            "884", "1688", "16816", "16832"};
     const std::string lower = toLower(name);
     for (const char* m : kMarkers)
@@ -201,7 +295,7 @@ KernelTable KernelTable::build(const Session& session, const KernelTableOptions&
     // Kineto writes negative occupancy when CUDA's calculator failed (FORMATS.md 2.10): absent.
     std::unordered_map<StringId, uint32_t> nameIndex;
     std::unordered_map<StringId, bool> tensorCores;
-    table.m_launchArgsLoaded = options.launchArgsMaxRows > 0 && table.m_rows.size() <= options.launchArgsMaxRows;
+    table.m_argsLoaded = options.readArgs;
     for (KernelRow& row : table.m_rows) {
         table.m_totalNs += row.dur;
         if (row.occupancy < 0)
@@ -219,8 +313,12 @@ KernelTable KernelTable::build(const Session& session, const KernelTableOptions&
             tc->second = kernelUsesTensorCores(session.str(row.name));
         row.tensorCores = tc->second;
         attribute(session, row);
-        if (table.m_launchArgsLoaded)
-            readLaunchArgs(session, row);
+    }
+    if (table.m_argsLoaded) {
+        readLaunchArgs(session, table.m_rows);
+        readOperatorInputs(session, table.m_rows, table.m_inputs);
+        table.m_shapeRank = textRanks(table.m_inputs, false);
+        table.m_typeRank = textRanks(table.m_inputs, true);
     }
 
     std::vector<StringId> texts;
@@ -247,6 +345,10 @@ std::vector<uint32_t> KernelTable::sortedOrder(KernelColumn column, bool descend
         case KernelColumn::Layer: return textKey(r.layer);
         case KernelColumn::Direction:
             return r.direction == KernelDirection::Unknown ? kMissing : int64_t(r.direction);
+        case KernelColumn::InputShapes:
+            return r.inputs == KernelRow::kNoInputs ? kMissing : int64_t(m_shapeRank[r.inputs]);
+        case KernelColumn::InputTypes:
+            return r.inputs == KernelRow::kNoInputs ? kMissing : int64_t(m_typeRank[r.inputs]);
         case KernelColumn::Duration: return r.dur;
         case KernelColumn::Start: return r.start;
         case KernelColumn::Device: return r.device < 0 ? kMissing : r.device;
@@ -258,6 +360,10 @@ std::vector<uint32_t> KernelTable::sortedOrder(KernelColumn column, bool descend
         case KernelColumn::BlocksPerSm: return floatKey(r.blocksPerSm);
         case KernelColumn::Occupancy: return floatKey(r.occupancy);
         case KernelColumn::TensorCores: return r.tensorCores ? 1 : 0;
+        case KernelColumn::Flops: return floatKey(r.flops);
+        case KernelColumn::Bytes: return floatKey(r.bytes);
+        case KernelColumn::Tflops: return floatKey(ratePerNs(r.flops, r.dur));
+        case KernelColumn::GBps: return floatKey(ratePerNs(r.bytes, r.dur));
         }
         return kMissing;
     };
@@ -323,6 +429,8 @@ std::string KernelTable::text(const Session& session, size_t index, KernelColumn
         return r.direction == KernelDirection::Backward ? "bwd"
                : r.direction == KernelDirection::Forward ? "fwd"
                                                           : "";
+    case KernelColumn::InputShapes: return r.inputs == KernelRow::kNoInputs ? std::string() : m_inputs[r.inputs].shapes;
+    case KernelColumn::InputTypes: return r.inputs == KernelRow::kNoInputs ? std::string() : m_inputs[r.inputs].types;
     case KernelColumn::Duration: return std::to_string(r.dur);
     case KernelColumn::Start: return std::to_string(r.start);
     case KernelColumn::Device: return optInt(r.device);
@@ -334,6 +442,10 @@ std::string KernelTable::text(const Session& session, size_t index, KernelColumn
     case KernelColumn::BlocksPerSm: return floatText(r.blocksPerSm);
     case KernelColumn::Occupancy: return floatText(r.occupancy);
     case KernelColumn::TensorCores: return r.tensorCores ? "yes" : "no";
+    case KernelColumn::Flops: return countText(r.flops);
+    case KernelColumn::Bytes: return countText(r.bytes);
+    case KernelColumn::Tflops: return floatText(ratePerNs(r.flops, r.dur) / 1000.0f); // GFLOP/s -> TFLOP/s
+    case KernelColumn::GBps: return floatText(ratePerNs(r.bytes, r.dur));           // B/ns = GB/s
     }
     return {};
 }

@@ -24,6 +24,8 @@ enum class KernelColumn : uint8_t {
     Operator,
     Layer,
     Direction,
+    InputShapes,
+    InputTypes,
     Duration,
     Start,
     Device,
@@ -35,8 +37,12 @@ enum class KernelColumn : uint8_t {
     BlocksPerSm,
     Occupancy,
     TensorCores,
+    Flops,
+    Bytes,
+    Tflops, // achieved TFLOP/s = Flops / Duration
+    GBps,   // achieved GB/s = Bytes / Duration
 };
-inline constexpr size_t kKernelColumnCount = 15;
+inline constexpr size_t kKernelColumnCount = 21;
 
 // Stable CSV header name of a column (snake_case, e.g. "duration_ns").
 const char* kernelColumnName(KernelColumn column);
@@ -46,7 +52,13 @@ enum class KernelDirection : uint8_t { Unknown, Forward, Backward };
 /*
  * KernelRow: one kernel call with its attribution. Absent values are kept distinguishable from
  * zero: kNoId / kEmptyString for ids and names, -1 for device, stream, registers and shared
- * memory, grid/block all zero, NaN for blocksPerSm/occupancy. 112 bytes per row.
+ * memory, grid/block all zero, NaN for blocksPerSm/occupancy/flops/bytes, kNoInputs for inputs.
+ * 128 bytes per row.
+ *
+ * Input shapes and dtypes are the launching operator's ("Input Dims", "Input type" of a trace
+ * recorded with record_shapes). FLOPs and bytes are the operator's estimate (op_cost.h); an
+ * operator that launched several kernels (a GEMM and its split-K reduction) carries them on its
+ * longest kernel only, so that sums over the table count each operator once.
  */
 struct KernelRow {
     uint32_t track = 0; // slice of the kernel in the session
@@ -69,17 +81,20 @@ struct KernelRow {
     int64_t sharedMemory = -1;
     float blocksPerSm = std::numeric_limits<float>::quiet_NaN();
     float occupancy = std::numeric_limits<float>::quiet_NaN(); // percent
+    static constexpr uint32_t kNoInputs = 0xffffffffu;
+    uint32_t inputs = kNoInputs; // index into KernelTable::inputTexts()
+    float flops = std::numeric_limits<float>::quiet_NaN();
+    float bytes = std::numeric_limits<float>::quiet_NaN();
 };
 
 /*
  * KernelTableOptions: how much work KernelTable::build may do. Plain values, no invariants.
  */
 struct KernelTableOptions {
-    // Grid, block, registers and shared memory are read from each kernel's arguments, which are
-    // re-read and re-parsed from the source text per row: measured ~260 us per row on a 1 GB
-    // JSON trace (70 s for 270k kernels). Above this many kernels they are left absent so that
-    // building stays interactive (~2.5 s worst case); 0 = never read.
-    size_t launchArgsMaxRows = 10000;
+    // Launch geometry (grid, block, registers, shared memory) of the kernels and input shapes of
+    // their operators come from event arguments, read in one pass over the source
+    // (Session::forEachArgValues, ~1-2 s per GB of JSON). false skips that pass.
+    bool readArgs = true;
 };
 
 /*
@@ -91,7 +106,7 @@ struct KernelTableOptions {
  * full order for one column (O(n log n) on (key, index) pairs, ties keep start order, absent values
  * last in both directions) and filterByName() keeps the rows of an order whose kernel name contains
  * a needle case-insensitively (one match per distinct name, then one pass over the rows).
- * Build cost: O(kernels * (log flows + launch depth * log n)) plus the argument reads above.
+ * Build cost: O(kernels * (log flows + launch depth * log n)) plus one pass over the arguments.
  */
 class KernelTable {
 public:
@@ -103,7 +118,13 @@ public:
     // Distinct kernel names; KernelRow::nameIndex indexes this.
     const std::vector<StringId>& names() const { return m_names; }
     int64_t totalNs() const { return m_totalNs; }
-    bool launchArgsLoaded() const { return m_launchArgsLoaded; }
+    bool argsLoaded() const { return m_argsLoaded; }
+    // Distinct (input shapes, input dtypes) texts of launching operators; KernelRow::inputs indexes this.
+    struct InputTexts {
+        std::string shapes;
+        std::string types;
+    };
+    const std::vector<InputTexts>& inputTexts() const { return m_inputs; }
 
     std::vector<uint32_t> sortedOrder(KernelColumn column, bool descending = false) const;
     std::vector<uint32_t> filterByName(const std::vector<uint32_t>& order, std::string_view needle) const;
@@ -118,8 +139,11 @@ private:
     // Rank in byte order of every kernel, operator and layer name used, so that sorting by a
     // text column compares integers.
     std::unordered_map<StringId, uint32_t> m_textRank;
+    std::vector<InputTexts> m_inputs;
+    std::vector<uint32_t> m_shapeRank; // byte-order rank of m_inputs[i].shapes
+    std::vector<uint32_t> m_typeRank;
     int64_t m_totalNs = 0;
-    bool m_launchArgsLoaded = false;
+    bool m_argsLoaded = false;
 };
 
 // Tensor Core heuristic on a kernel name (see kernel_table.cpp).

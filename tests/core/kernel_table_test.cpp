@@ -19,9 +19,11 @@ namespace {
 const char* const kSynthetic = R"({"traceEvents":[
   {"ph":"X","cat":"user_annotation","name":"encoder.layer0","pid":1,"tid":1,"ts":0,"dur":100},
   {"ph":"X","cat":"cpu_op","name":"aten::linear","pid":1,"tid":1,"ts":1,"dur":50},
-  {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":2,"dur":40},
+  {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":2,"dur":40,
+   "args":{"Input Dims":[[64, 32], [32, 16]],"Input type":["c10::Half", "c10::Half"]}},
   {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":10,"dur":5,"args":{"correlation":5}},
-  {"ph":"X","cat":"cpu_op","name":"aten::relu","pid":1,"tid":1,"ts":60,"dur":20},
+  {"ph":"X","cat":"cpu_op","name":"aten::relu","pid":1,"tid":1,"ts":60,"dur":20,
+   "args":{"Input Dims":[[64, 16]],"Input type":["float"]}},
   {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":65,"dur":5,"args":{"correlation":6}},
   {"ph":"X","cat":"cpu_op","name":"autograd::engine::evaluate_function: MmBackward0","pid":1,"tid":2,"ts":200,"dur":50},
   {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":2,"ts":205,"dur":40},
@@ -57,7 +59,7 @@ TEST(KernelTable, SyntheticAttribution) {
     ASSERT_NE(s, nullptr);
     const KernelTable t = KernelTable::build(*s);
     ASSERT_EQ(t.size(), 4u);
-    EXPECT_TRUE(t.launchArgsLoaded());
+    EXPECT_TRUE(t.argsLoaded());
     auto cell = [&](size_t r, KernelColumn c) { return t.text(*s, r, c); };
     // Rows are in start order.
     EXPECT_EQ(cell(0, KernelColumn::Operator), "aten::mm");
@@ -73,6 +75,13 @@ TEST(KernelTable, SyntheticAttribution) {
     EXPECT_EQ(cell(0, KernelColumn::Device), "0");
     EXPECT_EQ(cell(0, KernelColumn::Stream), "7");
     EXPECT_EQ(cell(0, KernelColumn::Duration), "30000");
+    EXPECT_EQ(cell(0, KernelColumn::InputShapes), "[[64,32],[32,16]]");
+    EXPECT_EQ(cell(0, KernelColumn::InputTypes), "[\"c10::Half\",\"c10::Half\"]");
+    EXPECT_EQ(cell(0, KernelColumn::Flops), "65536");                 // 2 * 64 * 32 * 16
+    EXPECT_EQ(cell(0, KernelColumn::Bytes), "7168");                  // (64*32 + 32*16 + 64*16) * 2
+    EXPECT_EQ(cell(0, KernelColumn::GBps), "0.24");                   // 7168 B / 30000 ns
+    EXPECT_EQ(cell(1, KernelColumn::Flops), "1024");                  // one op per output element
+    EXPECT_EQ(cell(1, KernelColumn::Bytes), "8192");                  // read and write 1024 floats
     EXPECT_NE(t.row(0).opSlice, Track::kNoId);
 
     EXPECT_EQ(cell(1, KernelColumn::Operator), "aten::relu");
@@ -84,6 +93,8 @@ TEST(KernelTable, SyntheticAttribution) {
     EXPECT_EQ(cell(2, KernelColumn::Direction), "bwd");
     EXPECT_EQ(cell(2, KernelColumn::Layer), "");
     EXPECT_EQ(cell(2, KernelColumn::Registers), "");
+    EXPECT_EQ(cell(2, KernelColumn::InputShapes), ""); // the backward mm was recorded without shapes
+    EXPECT_EQ(cell(2, KernelColumn::Flops), "");
 
     EXPECT_EQ(cell(3, KernelColumn::Kernel), "orphan_kernel");
     EXPECT_EQ(cell(3, KernelColumn::Operator), "");
@@ -96,9 +107,9 @@ TEST(KernelTable, LaunchArgsCanBeSkipped) {
     auto s = synthetic();
     ASSERT_NE(s, nullptr);
     KernelTableOptions options;
-    options.launchArgsMaxRows = 0;
+    options.readArgs = false;
     const KernelTable t = KernelTable::build(*s, options);
-    EXPECT_FALSE(t.launchArgsLoaded());
+    EXPECT_FALSE(t.argsLoaded());
     EXPECT_EQ(t.text(*s, 0, KernelColumn::Grid), "");
     EXPECT_EQ(t.text(*s, 0, KernelColumn::Registers), "");
     EXPECT_EQ(t.text(*s, 0, KernelColumn::Operator), "aten::mm");
@@ -237,6 +248,16 @@ TEST(KernelGroups, ByOperatorSplitsOnLaunchingOp) {
     EXPECT_EQ(byOp[0].totalNs, 80000);
     EXPECT_EQ(byOp[0].minNs, 30000);
     EXPECT_EQ(byOp[0].maxNs, 50000);
+    // Duration-weighted, the call without the values counting as 0 (torch-tb-profiler's kernel view).
+    EXPECT_DOUBLE_EQ(byOp[0].meanBlocksPerSm, 0.5 * 30000 / 80000);
+    EXPECT_DOUBLE_EQ(byOp[0].meanOccupancy, 25.0 * 30000 / 80000);
+    EXPECT_TRUE(byOp[0].tensorCores);
+    EXPECT_TRUE(std::isnan(byOp[2].meanBlocksPerSm)); // the orphan kernel has none
+    // A subset of rows: only the backward gemm call.
+    const std::vector<KernelGroup> sub = groupKernels(t, KernelGrouping::Name, {2});
+    ASSERT_EQ(sub.size(), 1u);
+    EXPECT_EQ(sub[0].totalNs, 50000);
+    EXPECT_DOUBLE_EQ(sub[0].percentOfGpu, 100.0);
 }
 
 TEST(KernelCsv, QuotesFields) {
@@ -258,16 +279,18 @@ TEST(KernelCsv, RowsAndHeader) {
     writeKernelCsv(out, *s, t, order);
     const std::string csv = out.str();
     EXPECT_EQ(csv.substr(0, csv.find('\n')),
-              "kernel,operator,layer,direction,duration_ns,start_ns,device,stream,grid,block,registers_per_thread,"
-              "shared_memory_bytes,blocks_per_sm,est_achieved_occupancy_pct,tensor_cores");
+              "kernel,operator,layer,direction,input_shapes,input_types,duration_ns,start_ns,device,stream,grid,block,"
+              "registers_per_thread,shared_memory_bytes,blocks_per_sm,est_achieved_occupancy_pct,tensor_cores,flops,"
+              "bytes,achieved_tflops,achieved_gbps");
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5);
     EXPECT_NE(csv.find("\"void at::native::vectorized_elementwise_kernel<4, relu, \"\"x\"\">\",aten::relu,"
-                       "encoder.layer0,fwd,10000,"),
+                       "encoder.layer0,fwd,\"[[64,16]]\",\"[\"\"float\"\"]\",10000,"),
               std::string::npos);
     std::ostringstream grouped;
     writeKernelGroupCsv(grouped, *s, groupKernels(t, KernelGrouping::NameOpGridBlock), KernelGrouping::NameOpGridBlock);
     EXPECT_EQ(grouped.str().substr(0, grouped.str().find('\n')),
-              "kernel,operator,grid,block,calls,total_ns,mean_ns,min_ns,max_ns,pct_gpu_time");
+              "kernel,operator,grid,block,calls,total_ns,mean_ns,min_ns,max_ns,pct_gpu_time,mean_blocks_per_sm,"
+              "mean_est_achieved_occupancy_pct,tensor_cores");
     EXPECT_NE(grouped.str().find("ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_tn,aten::mm,\"[4, 2, 1]\",\"[128, 1, 1]\",2,80000,"),
               std::string::npos);
 }
@@ -276,6 +299,7 @@ TEST(KernelTable, TensorCoreHeuristicAndDims) {
     EXPECT_TRUE(kernelUsesTensorCores("sm90_xmma_gemm_f16f16_f16f32"));
     EXPECT_TRUE(kernelUsesTensorCores("cutlass_80_tensorop_s1688gemm_64x64"));
     EXPECT_TRUE(kernelUsesTensorCores("volta_h884gemm_64x64_ldg8_nn"));
+    EXPECT_TRUE(kernelUsesTensorCores("nvjet_tst_128x256_64x4_1x2_h_bz_coopA_NNT"));
     EXPECT_FALSE(kernelUsesTensorCores("void at::native::elementwise_kernel<128, 2>"));
     std::array<int32_t, 3> d{};
     EXPECT_TRUE(parseDim3("[4, 2, 1]", d));

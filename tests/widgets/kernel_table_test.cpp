@@ -1,10 +1,16 @@
+#include "analysis/kernel_groups.h"
 #include "analysis/kernel_table.h"
 #include "import/trace_import.h"
+#include "kernel_group_model.h"
+#include "kernel_pie_chart.h"
 #include "kernel_table_model.h"
 #include "kernel_table_view.h"
 #include "model/session.h"
 
 #include <QAbstractItemModelTester>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
 #include <QPersistentModelIndex>
 #include <QSignalSpy>
 #include <QTableView>
@@ -65,4 +71,75 @@ TEST(KernelTableView, DoubleClickSelectsTheKernelOnTheTimeline) {
     EXPECT_EQ(time.selectedSlice()->slice, row->slice);
     EXPECT_EQ(session->kindOf(session->tracks()[row->track], row->slice), EventKind::Kernel);
     EXPECT_EQ(reveal.count(), 1);
+}
+
+TEST(KernelTableView, GroupViewsPieRangeAndCsvExport) {
+    std::shared_ptr<const Session> session = importTraceFile(WARPSCOPE_SAMPLE_TRACE).session;
+    ASSERT_NE(session, nullptr);
+    TimeViewport time;
+    KernelTableView view(&time, session);
+    QAbstractItemModelTester tester(view.groupModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    view.ensureBuilt();
+    view.setMode(KernelTableView::Mode::ByName);
+    KernelGroupModel* groups = view.groupModel();
+    ASSERT_GT(groups->rowCount(), 0);
+    EXPECT_EQ(groups->columnCount(), 10);
+    // Group calls add up to every call; the pie adds up to all kernel time.
+    uint64_t calls = 0;
+    int64_t total = 0;
+    for (const KernelGroup& g : groups->groups()) {
+        calls += g.calls;
+        total += g.totalNs;
+    }
+    EXPECT_EQ(calls, 60u);
+    EXPECT_EQ(total, view.model()->table()->totalNs());
+    const std::vector<double> pie = view.pieChart()->sliceValues();
+    ASSERT_FALSE(pie.empty());
+    EXPECT_LE(pie.size(), KernelPieChart::kTopN + 1);
+    double pieTotal = 0;
+    for (double v : pie)
+        pieTotal += v;
+    EXPECT_DOUBLE_EQ(pieTotal, static_cast<double>(total));
+
+    // Sorting by calls puts the most called group first.
+    ASSERT_EQ(groups->headerData(1, Qt::Horizontal).toString(), QStringLiteral("Calls")); // name grouping
+    groups->sort(1, Qt::DescendingOrder);
+    for (int r = 1; r < groups->rowCount(); ++r)
+        EXPECT_GE(groups->groups()[size_t(r - 1)].calls, groups->groups()[size_t(r)].calls);
+
+    view.setMode(KernelTableView::Mode::ByNameOpGridBlock);
+    EXPECT_EQ(groups->columnCount(), 13);
+    EXPECT_GE(groups->rowCount(), static_cast<int>(groupKernels(*view.model()->table(), KernelGrouping::Name).size()));
+
+    // A selected range keeps only the kernels overlapping it, in both views.
+    const KernelTable& table = *view.model()->table();
+    const TimeRange range{table.row(10).start, table.row(19).start + 1};
+    time.setSelectedRange(range);
+    size_t expected = 0;
+    for (const KernelRow& r : table.rows())
+        expected += r.start < range.end && r.start + r.dur > range.start;
+    EXPECT_EQ(view.model()->rowCount(), static_cast<int>(expected));
+    calls = 0;
+    for (const KernelGroup& g : groups->groups())
+        calls += g.calls;
+    EXPECT_EQ(calls, expected);
+
+    // CSV of the group view, then of the calls view: header plus one line per row shown.
+    const QString dir = QDir::tempPath() + QStringLiteral("/warpscope_kernel_csv_%1").arg(QCoreApplication::applicationPid());
+    QDir().mkpath(dir);
+    QString error;
+    ASSERT_TRUE(view.exportCsv(dir + QStringLiteral("/groups.csv"), &error)) << error.toStdString();
+    QFile groupsCsv(dir + QStringLiteral("/groups.csv"));
+    ASSERT_TRUE(groupsCsv.open(QIODevice::ReadOnly));
+    const QList<QByteArray> groupLines = groupsCsv.readAll().trimmed().split('\n');
+    EXPECT_TRUE(groupLines.front().startsWith("kernel,operator,grid,block,calls"));
+    EXPECT_EQ(groupLines.size(), groups->rowCount() + 1);
+    view.setMode(KernelTableView::Mode::Calls);
+    ASSERT_TRUE(view.exportCsv(dir + QStringLiteral("/calls.csv"), &error)) << error.toStdString();
+    QFile callsCsv(dir + QStringLiteral("/calls.csv"));
+    ASSERT_TRUE(callsCsv.open(QIODevice::ReadOnly));
+    EXPECT_EQ(callsCsv.readAll().trimmed().split('\n').size(), static_cast<qsizetype>(expected + 1));
+    EXPECT_FALSE(view.exportCsv(dir + QStringLiteral("/no/such/dir/x.csv"), &error));
+    EXPECT_FALSE(error.isEmpty());
+    QDir(dir).removeRecursively();
 }
