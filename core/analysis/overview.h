@@ -1,0 +1,124 @@
+#pragma once
+
+#include "analysis/recommendations.h"
+#include "analysis/step_breakdown.h"
+#include "analysis/step_ranges.h"
+#include "model/string_table.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+class Session;
+
+/*
+ * OverviewData: what the Overview needs from a session, gathered once in a few passes over the
+ * slices (O(n log n) for the sorts): the steps, the role ranges of the step breakdown, every
+ * kernel per device, the merged GPU busy time per device, blocking runtime calls and pageable
+ * copies. computeOverview then answers for the whole trace or any selected range without
+ * touching the slices again. Immutable once prepared; safe to share between threads.
+ */
+struct OverviewKernel {
+    int64_t start = 0;
+    int64_t end = 0;
+    float blocksPerSm = 0; // NaN or <= 0: absent
+    float occupancy = 0;   // percent; NaN or < 0: absent
+    uint32_t track = 0;
+    uint32_t slice = 0;
+    bool tensorCores = false; // kernelUsesTensorCores(name)
+    bool gemmLike = false;    // GEMM / convolution by name: what AMP would move to Tensor Cores
+    bool lowPrecision = false; // fp16/bf16/fp8 in the name: mixed precision already in use
+};
+
+struct OverviewSpan {
+    int64_t start = 0;
+    int64_t end = 0;
+    uint32_t track = 0;
+    uint32_t slice = 0;
+    StringId name = kEmptyString;
+    int64_t bytes = -1;
+};
+
+// Running blocks-per-SM sum changes of a device's kernels, sorted by time, starts before ends.
+struct SmEdge {
+    int64_t ts = 0;
+    double delta = 0;
+};
+
+struct OverviewDevice {
+    std::vector<OverviewKernel> kernels; // sorted by start
+    int64_t maxKernelNs = 0;             // to find the kernels overlapping a window by binary search
+    IntervalList kernelBusy;             // union of kernels (GPU utilization)
+    IntervalList gpuBusy;                // union of kernels, copies and memsets (idle gaps)
+    std::vector<SmEdge> smEdges;         // empty: no kernel has "blocks per SM"
+};
+
+struct OverviewData {
+    StepRanges steps;
+    std::vector<std::string> stepLabels; // per steps.steps
+    StepRoleRanges roles;
+    std::map<int, OverviewDevice> devices;    // by device id
+    std::vector<OverviewSpan> syncCalls;      // blocking runtime calls, by start
+    std::vector<OverviewSpan> pageableCopies; // by start
+};
+
+OverviewData prepareOverview(const Session& session);
+
+/*
+ * DeviceOverview: one GPU's numbers over the analysed window. Optionals are empty when the
+ * trace cannot give the value (no deviceProperties, no "blocks per SM" args, no memory events,
+ * no kernels): show "not in this trace", never 0.
+ */
+struct DeviceOverview {
+    int id = 0;
+    std::string name;
+    std::optional<int> smCount;
+    std::optional<int64_t> memoryBytes;
+    std::optional<int> computeMajor;
+    std::optional<int> computeMinor;
+    uint64_t kernelCount = 0; // kernels overlapping the window
+    int64_t kernelNs = 0;     // their time clipped to the window
+    std::optional<double> gpuUtilization;    // 0..1, FORMATS.md 3.5
+    std::optional<double> smEfficiency;      // 0..1, FORMATS.md 3.6
+    std::optional<double> achievedOccupancy; // percent, FORMATS.md 3.7
+    std::optional<double> tensorCoreShare;   // 0..1 of kernelNs, Tensor Core kernels by name
+    std::optional<int64_t> peakAllocatedBytes;
+};
+
+/*
+ * OverviewReport: the Overview of a window of the session.
+ * Whole trace: the window is [steps_start, steps_end] and the steps are the profiler steps.
+ * Selected range [from, to): the steps are those intersecting it, clipped to it; when none does
+ * (e.g. the range lies outside the steps), the range itself is the one step. The window is then
+ * [first clipped step start, last clipped step end]. All per-device metrics use the window, so
+ * they match torch-tb-profiler on the whole trace.
+ */
+struct OverviewReport {
+    bool valid = false;     // false: the session has no events to analyse
+    bool selection = false; // computed for a selected range
+    int64_t windowStart = 0;
+    int64_t windowEnd = 0;
+    bool profilerSteps = false; // the steps are ProfilerStep#N (else the trace or the range)
+    std::vector<DeviceOverview> devices;
+    StepBreakdown breakdown;
+    std::vector<Recommendation> recommendations;
+};
+
+struct OverviewRange {
+    int64_t start = 0;
+    int64_t end = 0;
+};
+
+OverviewReport computeOverview(const Session& session, const OverviewData& data,
+                               const std::optional<OverviewRange>& range = std::nullopt);
+// prepareOverview + computeOverview for the whole trace.
+OverviewReport computeOverview(const Session& session);
+
+// The report as one JSON object (warpscope-cli overview --json); absent values are null.
+std::string overviewToJson(const Session& session, const OverviewReport& report);
+
+} // namespace ws

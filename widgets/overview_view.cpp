@@ -1,0 +1,427 @@
+#include "overview_view.h"
+
+#include "analysis/overview.h"
+#include "format.h"
+#include "model/session.h"
+#include "stat_card.h"
+#include "step_breakdown_chart.h"
+
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace ws {
+
+namespace {
+
+void clearLayout(QLayout* layout) {
+    while (QLayoutItem* item = layout->takeAt(0)) {
+        if (QWidget* w = item->widget())
+            w->deleteLater();
+        delete item;
+    }
+}
+
+QLabel* sectionTitle(const QString& text, QWidget* parent) {
+    auto* label = new QLabel(text, parent);
+    QFont f = label->font();
+    f.setBold(true);
+    f.setPointSizeF(f.pointSizeF() * 1.15);
+    label->setFont(f);
+    return label;
+}
+
+QString percentText(double value, int decimals = 2) {
+    return QLocale().toString(value, 'f', decimals) + QStringLiteral(" %");
+}
+
+QString msText(double ns) { return QLocale().toString(ns / 1e6, 'f', 3); }
+
+} // namespace
+
+OverviewView::OverviewView(TimeViewport* time, std::shared_ptr<const Session> session, QWidget* parent)
+    : QWidget(parent), m_time(time), m_session(std::move(session)), m_debounce(new QTimer(this)),
+      m_status(new QLabel(this)), m_wholeTrace(new QPushButton(tr("Show whole trace"), this)) {
+    setObjectName(QStringLiteral("overviewView"));
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(200);
+    connect(m_debounce, &QTimer::timeout, this, &OverviewView::requestCompute);
+    connect(m_time, &TimeViewport::selectedRangeChanged, this, [this] {
+        // A range selected from one of our own recommendations is evidence to look at on the
+        // timeline, not a new scope: recomputing for it would replace the recommendation.
+        if (m_ownSelection && m_time->selectedRange() == m_ownSelection)
+            return;
+        m_ownSelection.reset();
+        if (m_started)
+            m_debounce->start();
+    });
+    m_status->setObjectName(QStringLiteral("overviewStatus"));
+    m_status->setText(tr("The overview is computed when this tab is first shown."));
+    m_status->setWordWrap(true);
+    m_wholeTrace->setVisible(false);
+    connect(m_wholeTrace, &QPushButton::clicked, this, [this] { m_time->setSelectedRange(std::nullopt); });
+
+    auto* content = new QWidget(this);
+    auto* contentLayout = new QVBoxLayout(content);
+    contentLayout->setContentsMargins(8, 8, 8, 8);
+    contentLayout->setSpacing(8);
+
+    contentLayout->addWidget(sectionTitle(tr("Devices"), content));
+    m_devices = new QWidget(content);
+    m_devicesLayout = new QVBoxLayout(m_devices);
+    m_devicesLayout->setContentsMargins(0, 0, 0, 0);
+    contentLayout->addWidget(m_devices);
+
+    contentLayout->addWidget(sectionTitle(tr("Step time breakdown"), content));
+    m_chart = new StepBreakdownChart(content);
+    m_chart->setMinimumHeight(300);
+    contentLayout->addWidget(m_chart);
+    m_table = new QTableWidget(content);
+    m_table->setObjectName(QStringLiteral("stepBreakdownTable"));
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(false);
+    contentLayout->addWidget(m_table);
+    // Double-click a step row: select that step on the timeline.
+    connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
+        if (!m_report || row < 0 || static_cast<size_t>(row) >= m_report->breakdown.steps.size())
+            return;
+        const StepCosts& st = m_report->breakdown.steps[static_cast<size_t>(row)];
+        m_time->showRange(st.start, st.end);
+    });
+
+    contentLayout->addWidget(sectionTitle(tr("Recommendations"), content));
+    m_recommendations = new QWidget(content);
+    m_recommendations->setObjectName(QStringLiteral("overviewRecommendations"));
+    m_recommendationsLayout = new QVBoxLayout(m_recommendations);
+    m_recommendationsLayout->setContentsMargins(0, 0, 0, 0);
+    contentLayout->addWidget(m_recommendations);
+    contentLayout->addStretch(1);
+
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(content);
+
+    auto* header = new QHBoxLayout();
+    header->addWidget(m_status, 1);
+    header->addWidget(m_wholeTrace);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addLayout(header);
+    layout->addWidget(scroll, 1);
+}
+
+OverviewView::~OverviewView() { joinWorker(); }
+
+void OverviewView::joinWorker() {
+    if (m_worker.joinable())
+        m_worker.join();
+}
+
+void OverviewView::showEvent(QShowEvent* event) {
+    if (!m_started && m_session) {
+        m_started = true;
+        requestCompute();
+    }
+    QWidget::showEvent(event);
+}
+
+void OverviewView::requestCompute() {
+    if (m_busy) {
+        m_pending = true;
+        return;
+    }
+    startWorker();
+}
+
+static std::optional<OverviewRange> toRange(const std::optional<TimeRange>& r) {
+    if (!r || r->end <= r->start)
+        return std::nullopt;
+    return OverviewRange{r->start, r->end};
+}
+
+void OverviewView::startWorker() {
+    joinWorker();
+    m_busy = true;
+    m_pending = false;
+    m_status->setText(tr("Computing the overview…"));
+    // The first run prepares the session's data (a few passes over every slice); later runs for a
+    // new selection only recompute the report from it. Both stay off the GUI thread.
+    m_worker = std::thread([this, session = m_session, data = m_data, range = toRange(m_time->selectedRange())] {
+        std::shared_ptr<const OverviewData> d = data ? data : std::make_shared<const OverviewData>(prepareOverview(*session));
+        auto report = std::make_shared<const OverviewReport>(computeOverview(*session, *d, range));
+        // Queued to this object: if it is destroyed first (it joins this thread), the call is dropped.
+        QMetaObject::invokeMethod(this, [this, d, report] {
+            m_busy = false;
+            showReport(d, report);
+            if (m_pending)
+                startWorker();
+        }, Qt::QueuedConnection);
+    });
+}
+
+void OverviewView::computeNow() {
+    if (!m_session)
+        return;
+    joinWorker();
+    m_started = true;
+    if (!m_data)
+        m_data = std::make_shared<const OverviewData>(prepareOverview(*m_session));
+    showReport(m_data, std::make_shared<const OverviewReport>(computeOverview(*m_session, *m_data, toRange(m_time->selectedRange()))));
+}
+
+void OverviewView::showReport(std::shared_ptr<const OverviewData> prepared, std::shared_ptr<const OverviewReport> report) {
+    m_data = std::move(prepared);
+    m_report = std::move(report);
+    const OverviewReport& r = *m_report;
+    m_wholeTrace->setVisible(r.selection);
+    if (!r.valid) {
+        m_status->setText(tr("Nothing to analyse: the trace has no events in this range."));
+    } else {
+        const QString span = formatDuration(r.windowEnd - r.windowStart);
+        const int steps = static_cast<int>(r.breakdown.steps.size());
+        QString what;
+        if (r.selection)
+            what = r.profilerSteps ? tr("Selected range: %n profiler step(s) inside it, clipped to it, %1", nullptr, steps).arg(span)
+                                   : tr("Selected range: %1 (no profiler step inside it)").arg(span);
+        else
+            what = r.profilerSteps ? tr("Whole trace: %n profiler step(s), %1", nullptr, steps).arg(span)
+                                   : tr("Whole trace: no profiler steps, the trace's %1 counts as one step").arg(span);
+        m_status->setText(what);
+    }
+    rebuildDevices();
+    m_chart->setBreakdown(r.breakdown);
+    rebuildTable();
+    rebuildRecommendations();
+    emit computed();
+}
+
+void OverviewView::rebuildDevices() {
+    clearLayout(m_devicesLayout);
+    const OverviewReport& r = *m_report;
+    const QString absent = tr("not in this trace");
+    if (r.devices.empty()) {
+        m_devicesLayout->addWidget(new QLabel(tr("No GPU in this trace."), m_devices));
+        return;
+    }
+    for (const DeviceOverview& d : r.devices) {
+        auto* box = new QGroupBox(d.name.empty() ? tr("GPU %1").arg(d.id)
+                                                 : tr("GPU %1: %2").arg(d.id).arg(QString::fromStdString(d.name)),
+                                  m_devices);
+        box->setObjectName(QStringLiteral("deviceBox%1").arg(d.id));
+        auto* grid = new QGridLayout(box);
+        auto addCard = [&](int column, const QString& caption, const QString& value, const QString& detail) {
+            auto* card = new StatCard(caption, box);
+            card->setObjectName(QStringLiteral("card"));
+            card->setValue(value, detail);
+            grid->addWidget(card, 0, column);
+        };
+        const QString noKernels = d.kernelCount == 0 ? tr("no kernels in this range") : absent;
+        addCard(0, tr("GPU Utilization"), d.gpuUtilization ? percentText(*d.gpuUtilization * 100) : noKernels,
+                tr("kernel busy time / steps time"));
+        addCard(1, tr("Est. SM Efficiency"), d.smEfficiency ? percentText(*d.smEfficiency * 100) : absent,
+                d.smEfficiency ? tr("from blocks per SM") : tr("needs \"blocks per SM\" kernel args"));
+        addCard(2, tr("Est. Achieved Occupancy"), d.achievedOccupancy ? percentText(*d.achievedOccupancy) : absent,
+                d.achievedOccupancy ? tr("kernel-time weighted") : tr("needs occupancy kernel args"));
+        addCard(3, tr("Kernel time using Tensor Cores"), d.tensorCoreShare ? percentText(*d.tensorCoreShare * 100, 1) : noKernels,
+                tr("by kernel name"));
+        QStringList facts;
+        facts << (d.smCount ? tr("%1 SMs").arg(*d.smCount) : tr("SMs: %1").arg(absent));
+        facts << (d.memoryBytes ? tr("%1 memory").arg(formatBytes(*d.memoryBytes)) : tr("memory: %1").arg(absent));
+        facts << (d.computeMajor ? tr("compute capability %1.%2").arg(*d.computeMajor).arg(d.computeMinor.value_or(0))
+                                 : tr("compute capability: %1").arg(absent));
+        facts << tr("%1 kernels, %2").arg(formatCount(d.kernelCount), formatDuration(d.kernelNs));
+        facts << (d.peakAllocatedBytes ? tr("peak allocated %1").arg(formatBytes(*d.peakAllocatedBytes))
+                                       : tr("peak allocated: %1").arg(absent));
+        auto* info = new QLabel(facts.join(QStringLiteral("  ·  ")), box);
+        info->setObjectName(QStringLiteral("deviceFacts"));
+        info->setWordWrap(true);
+        grid->addWidget(info, 1, 0, 1, 4);
+        m_devicesLayout->addWidget(box);
+    }
+}
+
+void OverviewView::rebuildTable() {
+    const StepBreakdown& b = m_report->breakdown;
+    const int rows = static_cast<int>(b.steps.size()) + (b.steps.empty() ? 0 : 1);
+    m_table->clear();
+    m_table->setRowCount(rows);
+    m_table->setColumnCount(static_cast<int>(kStepRoleCount) + 2);
+    QStringList headers{tr("Step")};
+    for (size_t role = 0; role < kStepRoleCount; ++role)
+        headers << tr("%1 (ms)").arg(StepBreakdownChart::roleTitle(role));
+    headers << tr("Total (ms)");
+    m_table->setHorizontalHeaderLabels(headers);
+    auto cell = [&](int row, int column, const QString& text) {
+        auto* item = new QTableWidgetItem(text);
+        item->setTextAlignment(column == 0 ? (Qt::AlignLeft | Qt::AlignVCenter) : (Qt::AlignRight | Qt::AlignVCenter));
+        m_table->setItem(row, column, item);
+        return item;
+    };
+    for (size_t i = 0; i < b.steps.size(); ++i) {
+        const StepCosts& st = b.steps[i];
+        const int row = static_cast<int>(i);
+        cell(row, 0, st.label.empty() ? (b.steps.size() == 1 ? tr("All") : QString::number(i + 1)) : QString::fromStdString(st.label));
+        for (size_t role = 0; role < kStepRoleCount; ++role)
+            cell(row, static_cast<int>(role) + 1, msText(static_cast<double>(st.cost[role])));
+        cell(row, static_cast<int>(kStepRoleCount) + 1, msText(static_cast<double>(st.total())));
+    }
+    if (!b.steps.empty()) {
+        const int row = rows - 1;
+        QFont bold = m_table->font();
+        bold.setBold(true);
+        cell(row, 0, tr("Average"))->setFont(bold);
+        for (size_t role = 0; role < kStepRoleCount; ++role)
+            cell(row, static_cast<int>(role) + 1,
+                 tr("%1 (%2)").arg(msText(b.average[role]), percentText(b.averageShare(static_cast<StepRole>(role)) * 100, 1)))
+                ->setFont(bold);
+        cell(row, static_cast<int>(kStepRoleCount) + 1, msText(b.averageTotal))->setFont(bold);
+    }
+    // As torch-tb-profiler: device columns only when the trace has device activity, Communication
+    // only when it communicates.
+    for (StepRole role : {StepRole::Kernel, StepRole::Memcpy, StepRole::Memset, StepRole::Runtime})
+        m_table->setColumnHidden(static_cast<int>(role) + 1, !b.anyDeviceActivity);
+    m_table->setColumnHidden(static_cast<int>(StepRole::Communication) + 1, !b.anyCommunication);
+    // Tall enough for up to 12 rows without an inner scroll bar for small step counts.
+    const int visibleRows = std::min(rows, 12);
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() +
+                              visibleRows * m_table->verticalHeader()->defaultSectionSize() + 4);
+    m_table->setMaximumHeight(m_table->minimumHeight());
+}
+
+QString OverviewView::recommendationTitle(const Recommendation& r) const {
+    const QString gpu = r.device >= 0 ? tr("GPU %1").arg(r.device) : tr("the GPU");
+    switch (r.kind) {
+    case RecommendationKind::DataLoader: return tr("Data loading takes a large share of each step");
+    case RecommendationKind::LowGpuUtilization: return tr("Low GPU utilization on %1").arg(gpu);
+    case RecommendationKind::EnableAmp: return tr("Tensor Cores are idle on %1: try automatic mixed precision").arg(gpu);
+    case RecommendationKind::MemoryNearCapacity: return tr("Memory use is near capacity on %1").arg(gpu);
+    case RecommendationKind::Communication: return tr("Communication takes a large share of each step");
+    case RecommendationKind::LaunchBoundKernels: return tr("Many short kernels are launch-bound on %1").arg(gpu);
+    case RecommendationKind::SynchronousCalls: return tr("The CPU waits in synchronous copies and synchronization");
+    case RecommendationKind::PageableCopies: return tr("Copies use pageable host memory");
+    case RecommendationKind::LongIdleGap: return tr("Long GPU idle gap on %1").arg(gpu);
+    }
+    return {};
+}
+
+QString OverviewView::recommendationEvidence(const Recommendation& r) const {
+    const QString share = percentText(r.share * 100, 1), threshold = percentText(r.threshold * 100, 0);
+    switch (r.kind) {
+    case RecommendationKind::DataLoader:
+        return tr("DataLoader takes %1 of the average step (%2, threshold %3). Use DataLoader(num_workers > 0, "
+                  "pin_memory=True) or prefetching so loading overlaps compute.")
+            .arg(formatDuration(r.ns), share, threshold);
+    case RecommendationKind::LowGpuUtilization:
+        return tr("Kernels run during %1 of the steps (threshold %2). Increase the batch size, overlap data loading, "
+                  "or reduce CPU work between kernels.")
+            .arg(share, threshold);
+    case RecommendationKind::EnableAmp:
+        return tr("%1 GEMM/convolution kernels take %2 (%3 of kernel time) and no kernel uses Tensor Cores. "
+                  "torch.autocast with float16/bfloat16 runs them on Tensor Cores. Longest: %4")
+            .arg(formatCount(r.count), formatDuration(r.ns), share, QString::fromStdString(r.name));
+    case RecommendationKind::MemoryNearCapacity:
+        return tr("Peak allocated memory is %1 of %2 (%3, threshold %4). Reduce the batch size, use activation "
+                  "checkpointing, or free unused tensors.")
+            .arg(formatBytes(r.bytes), formatBytes(r.capacityBytes), share, threshold);
+    case RecommendationKind::Communication:
+        return tr("Communication takes %1 of the average step (%2, threshold %3). Overlap it with compute "
+                  "(gradient bucketing), compress gradients, or check the interconnect.")
+            .arg(formatDuration(r.ns), share, threshold);
+    case RecommendationKind::LaunchBoundKernels:
+        return tr("%1 of %2 kernels are shorter than %3 (mean %4) and start after the GPU went idle for at most %5; "
+                  "the GPU waits %6 for them (%7 of the time). Fuse them (torch.compile) or use CUDA Graphs.")
+            .arg(formatCount(r.count), formatCount(r.total), formatDuration(kShortKernelNs),
+                 formatDuration(r.meanKernelNs), formatDuration(kLaunchGapMaxNs), formatDuration(r.ns), share);
+    case RecommendationKind::SynchronousCalls:
+        return tr("%1 blocking calls take %2 (%3 of the time, threshold %4), most in %5. Use asynchronous copies "
+                  "(non_blocking=True) and avoid .item()/.cpu() inside the step.")
+            .arg(formatCount(r.count), formatDuration(r.ns), share, threshold, QString::fromStdString(r.name));
+    case RecommendationKind::PageableCopies:
+        return (r.bytes > 0 ? tr("%1 copies from or to pageable host memory take %2 for %3.")
+                                  .arg(formatCount(r.count), formatDuration(r.ns), formatBytes(r.bytes))
+                            : tr("%1 copies from or to pageable host memory take %2.")
+                                  .arg(formatCount(r.count), formatDuration(r.ns))) +
+               QLatin1Char(' ') + tr("Pinned memory (pin_memory=True) makes them faster and asynchronous.");
+    case RecommendationKind::LongIdleGap:
+        return tr("The GPU is idle for %1 at once (%2 of the average step); in all it is idle %3 between its "
+                  "operations. Select the gap to see what the CPU was doing.")
+            .arg(formatDuration(r.ns), share, formatDuration(static_cast<int64_t>(r.total)));
+    }
+    return {};
+}
+
+QWidget* OverviewView::recommendationWidget(const Recommendation& r) {
+    auto* frame = new QFrame(m_recommendations);
+    frame->setObjectName(QStringLiteral("recommendation"));
+    frame->setFrameShape(QFrame::StyledPanel);
+    auto* layout = new QGridLayout(frame);
+    const bool warning = r.severity == RecommendationSeverity::Warning;
+    auto* tag = new QLabel(warning ? tr("Warning") : tr("Info"), frame);
+    tag->setStyleSheet(warning ? QStringLiteral("color: white; background: #c0392b; padding: 2px 6px; border-radius: 3px;")
+                               : QStringLiteral("color: white; background: #2e86c1; padding: 2px 6px; border-radius: 3px;"));
+    tag->setAlignment(Qt::AlignCenter);
+    tag->setMinimumWidth(tag->fontMetrics().horizontalAdvance(tr("Warning")) + 16); // titles line up
+    auto* title = new QLabel(recommendationTitle(r), frame);
+    QFont bold = title->font();
+    bold.setBold(true);
+    title->setFont(bold);
+    auto* evidence = new QLabel(recommendationEvidence(r), frame);
+    evidence->setObjectName(QStringLiteral("evidence"));
+    evidence->setWordWrap(true);
+    evidence->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(tag, 0, 0, Qt::AlignTop);
+    layout->addWidget(title, 0, 1);
+    layout->addWidget(evidence, 1, 1);
+    auto* buttons = new QHBoxLayout();
+    if (r.range) {
+        auto* select = new QPushButton(tr("Select on timeline"), frame);
+        select->setObjectName(QStringLiteral("selectRange"));
+        const RecommendationRange range = *r.range;
+        connect(select, &QPushButton::clicked, this, [this, range] {
+            m_ownSelection = TimeRange{range.start, range.end};
+            m_time->setSelectedRange(m_ownSelection);
+            m_time->showRange(range.start, range.end);
+        });
+        buttons->addWidget(select);
+    }
+    if (r.slice) {
+        auto* show = new QPushButton(tr("Show slice"), frame);
+        show->setObjectName(QStringLiteral("showSlice"));
+        const SliceRef ref{r.slice->track, r.slice->slice};
+        connect(show, &QPushButton::clicked, this, [this, ref] {
+            m_time->setSelectedSlice(ref);
+            emit revealRequested(ref);
+        });
+        buttons->addWidget(show);
+    }
+    buttons->addStretch(1);
+    layout->addLayout(buttons, 2, 1);
+    layout->setColumnStretch(1, 1);
+    return frame;
+}
+
+void OverviewView::rebuildRecommendations() {
+    clearLayout(m_recommendationsLayout);
+    if (m_report->recommendations.empty()) {
+        m_recommendationsLayout->addWidget(new QLabel(tr("No recommendation: no rule found a problem here."), m_recommendations));
+        return;
+    }
+    for (const Recommendation& r : m_report->recommendations)
+        m_recommendationsLayout->addWidget(recommendationWidget(r));
+}
+
+} // namespace ws

@@ -1,0 +1,87 @@
+#pragma once
+
+#include "time_viewport.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+#include <thread>
+
+class QLabel;
+class QPushButton;
+class QTableWidget;
+class QTimer;
+class QVBoxLayout;
+
+namespace ws {
+
+class Session;
+class StepBreakdownChart;
+struct OverviewData;
+struct OverviewReport;
+struct Recommendation;
+
+/*
+ * The "Overview" tab (issue #6): per GPU the headline metrics (GPU Utilization, Est. SM
+ * Efficiency, Est. Achieved Occupancy, Tensor Core share) with the device's properties, the step
+ * time breakdown as a stacked bar chart and a table, and the recommendations with their evidence
+ * and a link that selects the range or slice on the timeline.
+ *
+ * Follows the timeline's selected range: with a selection the numbers cover the steps inside it
+ * (clipped), or the range itself (see OverviewReport). The session's OverviewData is prepared once,
+ * on a worker thread, the first time the tab is shown; range changes are debounced and computed on
+ * the same worker. Values the trace cannot give read "not in this trace".
+ */
+class OverviewView : public QWidget {
+    Q_OBJECT
+public:
+    OverviewView(TimeViewport* time, std::shared_ptr<const Session> session, QWidget* parent = nullptr);
+    ~OverviewView() override;
+
+    // Computes synchronously for the current selection (tests, and callers that need it now).
+    void computeNow();
+    bool hasReport() const { return m_report != nullptr; }
+    const OverviewReport* report() const { return m_report.get(); }
+
+signals:
+    void revealRequested(const ws::SliceRef& slice);
+    // A report is shown (after the first computation and after each range change).
+    void computed();
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
+private:
+    void requestCompute();
+    void startWorker();
+    void joinWorker();
+    void showReport(std::shared_ptr<const OverviewData> prepared, std::shared_ptr<const OverviewReport> report);
+    void rebuildDevices();
+    void rebuildTable();
+    void rebuildRecommendations();
+    QWidget* recommendationWidget(const Recommendation& r);
+    QString recommendationTitle(const Recommendation& r) const;
+    QString recommendationEvidence(const Recommendation& r) const;
+
+    TimeViewport* m_time;
+    std::shared_ptr<const Session> m_session;
+    std::shared_ptr<const OverviewData> m_data;
+    std::shared_ptr<const OverviewReport> m_report;
+    std::thread m_worker;
+    bool m_busy = false;
+    bool m_pending = false; // the selection changed while the worker ran
+    bool m_started = false;
+    std::optional<TimeRange> m_ownSelection; // the range our last "Select on timeline" set
+    QTimer* m_debounce;
+    QLabel* m_status;
+    QPushButton* m_wholeTrace;
+    QWidget* m_devices;
+    QVBoxLayout* m_devicesLayout;
+    StepBreakdownChart* m_chart;
+    QTableWidget* m_table;
+    QWidget* m_recommendations;
+    QVBoxLayout* m_recommendationsLayout;
+};
+
+} // namespace ws
