@@ -1,0 +1,279 @@
+#include "analysis/operator_table.h"
+
+#include "model/session.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+#include <tuple>
+
+namespace ws {
+
+namespace {
+
+constexpr int64_t kMissing = INT64_MAX;
+
+const char* const kColumnNames[kOperatorColumnCount] = {
+    "name",          "input_shapes", "input_types",    "call_stack",   "calls",        "host_total_ns",
+    "host_self_ns",  "device_total_ns", "device_self_ns", "tc_eligible", "tc_self_pct", "tc_total_pct",
+};
+
+char lowerAscii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+std::string toLower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        c = lowerAscii(c);
+    return out;
+}
+
+struct GroupKey {
+    StringId name;
+    uint32_t a; // shapes or call-stack arg
+    uint32_t b; // types or python stack
+    bool operator==(const GroupKey&) const = default;
+};
+
+struct GroupKeyHash {
+    size_t operator()(const GroupKey& k) const {
+        uint64_t h = k.name * 0x9e3779b97f4a7c15ull;
+        h ^= (uint64_t(k.a) << 32 | k.b) + 0x7f4a7c159e3779b9ull + (h << 6) + (h >> 2);
+        return static_cast<size_t>(h ^ (h >> 29));
+    }
+};
+
+// Byte-order ranks of a per-row text column: equal texts get equal ranks.
+std::vector<uint32_t> ranksOf(const std::vector<std::string>& texts) {
+    std::vector<uint32_t> order(texts.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return texts[x] < texts[y]; });
+    std::vector<uint32_t> rank(texts.size());
+    uint32_t r = 0;
+    for (size_t i = 0; i < order.size(); ++i) {
+        if (i > 0 && texts[order[i]] != texts[order[i - 1]])
+            ++r;
+        rank[order[i]] = r;
+    }
+    return rank;
+}
+
+std::string percentText(std::optional<double> f) {
+    if (!f)
+        return {};
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", *f * 100.0);
+    return buf;
+}
+
+} // namespace
+
+const char* operatorColumnName(OperatorColumn column) { return kColumnNames[static_cast<size_t>(column)]; }
+
+bool operatorColumnInGrouping(OperatorColumn column, OperatorGrouping grouping) {
+    switch (column) {
+    case OperatorColumn::InputShapes:
+    case OperatorColumn::InputTypes:
+        return grouping == OperatorGrouping::NameAndInputShape;
+    case OperatorColumn::CallStack:
+        return grouping == OperatorGrouping::NameAndCallStack;
+    default:
+        return true;
+    }
+}
+
+std::optional<double> OperatorRow::tcSelfFraction() const {
+    if (deviceSelfNs <= 0)
+        return std::nullopt;
+    return static_cast<double>(tcSelfNs) / static_cast<double>(deviceSelfNs);
+}
+
+std::optional<double> OperatorRow::tcTotalFraction() const {
+    if (deviceTotalNs <= 0)
+        return std::nullopt;
+    return static_cast<double>(tcTotalNs) / static_cast<double>(deviceTotalNs);
+}
+
+OperatorTable OperatorTable::build(const Session& session, const OperatorTree& tree, OperatorGrouping grouping,
+                                   std::optional<OperatorTimeRange> range) {
+    OperatorTable table;
+    table.m_grouping = grouping;
+    table.m_range = range;
+    table.m_hasDevice = tree.hasGpuActivity();
+    std::unordered_map<GroupKey, uint32_t, GroupKeyHash> index;
+    std::unordered_map<StringId, bool> eligible;
+    const std::vector<OperatorNode>& nodes = tree.nodes();
+    for (uint32_t i = 0; i < nodes.size(); ++i) {
+        const OperatorNode& n = nodes[i];
+        if (!n.counted())
+            continue;
+        if (range && (n.start < range->from || n.start >= range->to))
+            continue;
+        GroupKey key{n.name, 0, 0};
+        if (grouping == OperatorGrouping::NameAndInputShape) {
+            key.a = n.shapes;
+            key.b = n.types;
+        } else if (grouping == OperatorGrouping::NameAndCallStack) {
+            // The argument wins; the python ancestry is only the fallback.
+            key.a = n.callStackArg;
+            key.b = n.callStackArg ? 0 : n.pyStack;
+        }
+        auto [it, fresh] = index.try_emplace(key, static_cast<uint32_t>(table.m_rows.size()));
+        if (fresh) {
+            OperatorRow row;
+            row.name = n.name;
+            if (grouping == OperatorGrouping::NameAndInputShape) {
+                row.shapes = key.a;
+                row.types = key.b;
+            } else if (grouping == OperatorGrouping::NameAndCallStack) {
+                row.callStackArg = key.a;
+                row.pyStack = key.b;
+            }
+            auto [e, freshName] = eligible.try_emplace(n.name, false);
+            if (freshName)
+                e->second = operatorIsTensorCoreEligible(session.str(n.name));
+            row.tensorCoreEligible = e->second;
+            table.m_rows.push_back(row);
+        }
+        OperatorRow& row = table.m_rows[it->second];
+        ++row.calls;
+        row.hostTotalNs += n.hostNs;
+        row.hostSelfNs += n.selfHostNs;
+        row.deviceTotalNs += n.deviceNs;
+        row.deviceSelfNs += n.selfDeviceNs;
+        row.tcSelfNs += n.selfTcNs;
+        row.tcTotalNs += n.tcNs;
+        if (row.longestNode == OperatorNode::kNone || nodes[row.longestNode].hostNs < n.hostNs)
+            row.longestNode = i;
+        ++table.m_totalCalls;
+    }
+
+    // Default order: self device time (self host time without GPU) descending, then name.
+    const bool device = table.m_hasDevice;
+    std::vector<std::string> names(table.m_rows.size());
+    for (size_t r = 0; r < table.m_rows.size(); ++r)
+        names[r] = std::string(session.str(table.m_rows[r].name));
+    std::vector<uint32_t> order(table.m_rows.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
+        const OperatorRow& a = table.m_rows[x];
+        const OperatorRow& b = table.m_rows[y];
+        const int64_t ka = device ? a.deviceSelfNs : a.hostSelfNs;
+        const int64_t kb = device ? b.deviceSelfNs : b.hostSelfNs;
+        if (ka != kb)
+            return ka > kb;
+        if (a.hostSelfNs != b.hostSelfNs)
+            return a.hostSelfNs > b.hostSelfNs;
+        return std::tie(names[x], x) < std::tie(names[y], y);
+    });
+    std::vector<OperatorRow> sorted;
+    std::vector<std::string> sortedNames;
+    sorted.reserve(order.size());
+    sortedNames.reserve(order.size());
+    for (uint32_t r : order) {
+        sorted.push_back(table.m_rows[r]);
+        sortedNames.push_back(std::move(names[r]));
+    }
+    table.m_rows = std::move(sorted);
+
+    table.m_nameRank = ranksOf(sortedNames);
+    table.m_lowerNames.reserve(sortedNames.size());
+    for (const std::string& s : sortedNames)
+        table.m_lowerNames.push_back(toLower(s));
+    const size_t n = table.m_rows.size();
+    std::vector<std::string> texts(n);
+    if (grouping == OperatorGrouping::NameAndInputShape) {
+        for (size_t r = 0; r < n; ++r)
+            texts[r] = std::string(tree.text(table.m_rows[r].shapes));
+        table.m_shapeRank = ranksOf(texts);
+        for (size_t r = 0; r < n; ++r)
+            texts[r] = std::string(tree.text(table.m_rows[r].types));
+        table.m_typeRank = ranksOf(texts);
+    } else if (grouping == OperatorGrouping::NameAndCallStack) {
+        for (size_t r = 0; r < n; ++r) {
+            const OperatorRow& row = table.m_rows[r];
+            texts[r] = row.callStackArg ? std::string(tree.text(row.callStackArg))
+                                        : tree.pyStackText(session, row.pyStack);
+        }
+        table.m_stackRank = ranksOf(texts);
+    }
+    return table;
+}
+
+std::vector<uint32_t> OperatorTable::sortedOrder(OperatorColumn column, bool descending) const {
+    const size_t n = m_rows.size();
+    auto rankKey = [&](const std::vector<uint32_t>& ranks, size_t r, bool present) -> int64_t {
+        return ranks.empty() || !present ? kMissing : int64_t(ranks[r]);
+    };
+    auto keyOf = [&](size_t r) -> int64_t {
+        const OperatorRow& row = m_rows[r];
+        switch (column) {
+        case OperatorColumn::Name: return m_nameRank[r];
+        case OperatorColumn::InputShapes: return rankKey(m_shapeRank, r, row.shapes != 0);
+        case OperatorColumn::InputTypes: return rankKey(m_typeRank, r, row.types != 0);
+        case OperatorColumn::CallStack: return rankKey(m_stackRank, r, row.callStackArg != 0 || row.pyStack != 0);
+        case OperatorColumn::Calls: return static_cast<int64_t>(row.calls);
+        case OperatorColumn::HostTotal: return row.hostTotalNs;
+        case OperatorColumn::HostSelf: return row.hostSelfNs;
+        case OperatorColumn::DeviceTotal: return m_hasDevice ? row.deviceTotalNs : kMissing;
+        case OperatorColumn::DeviceSelf: return m_hasDevice ? row.deviceSelfNs : kMissing;
+        case OperatorColumn::TensorCoreEligible: return row.tensorCoreEligible ? 1 : 0;
+        case OperatorColumn::TcSelfPercent: {
+            const auto f = row.tcSelfFraction();
+            return f ? static_cast<int64_t>(*f * 1e9) : kMissing;
+        }
+        case OperatorColumn::TcTotalPercent: {
+            const auto f = row.tcTotalFraction();
+            return f ? static_cast<int64_t>(*f * 1e9) : kMissing;
+        }
+        }
+        return kMissing;
+    };
+    // (key, row) pairs: the row index as the last key makes the sort stable (rows are in the
+    // default order). Absent values sort last in both directions.
+    std::vector<std::pair<int64_t, uint32_t>> keyed(n);
+    for (size_t r = 0; r < n; ++r) {
+        int64_t k = keyOf(r);
+        if (descending && k != kMissing)
+            k = -k;
+        keyed[r] = {k, static_cast<uint32_t>(r)};
+    }
+    std::sort(keyed.begin(), keyed.end());
+    std::vector<uint32_t> order(n);
+    for (size_t r = 0; r < n; ++r)
+        order[r] = keyed[r].second;
+    return order;
+}
+
+std::vector<uint32_t> OperatorTable::filterByName(const std::vector<uint32_t>& order, std::string_view needle) const {
+    if (needle.empty())
+        return order;
+    const std::string lower = toLower(needle);
+    std::vector<uint32_t> out;
+    for (uint32_t r : order)
+        if (m_lowerNames[r].find(lower) != std::string::npos)
+            out.push_back(r);
+    return out;
+}
+
+std::string OperatorTable::text(const Session& session, const OperatorTree& tree, size_t index,
+                                OperatorColumn column) const {
+    const OperatorRow& r = m_rows[index];
+    switch (column) {
+    case OperatorColumn::Name: return std::string(session.str(r.name));
+    case OperatorColumn::InputShapes: return std::string(tree.text(r.shapes));
+    case OperatorColumn::InputTypes: return std::string(tree.text(r.types));
+    case OperatorColumn::CallStack:
+        return r.callStackArg ? std::string(tree.text(r.callStackArg)) : tree.pyStackText(session, r.pyStack);
+    case OperatorColumn::Calls: return std::to_string(r.calls);
+    case OperatorColumn::HostTotal: return std::to_string(r.hostTotalNs);
+    case OperatorColumn::HostSelf: return std::to_string(r.hostSelfNs);
+    case OperatorColumn::DeviceTotal: return m_hasDevice ? std::to_string(r.deviceTotalNs) : std::string();
+    case OperatorColumn::DeviceSelf: return m_hasDevice ? std::to_string(r.deviceSelfNs) : std::string();
+    case OperatorColumn::TensorCoreEligible: return r.tensorCoreEligible ? "yes" : "no";
+    case OperatorColumn::TcSelfPercent: return m_hasDevice ? percentText(r.tcSelfFraction()) : std::string();
+    case OperatorColumn::TcTotalPercent: return m_hasDevice ? percentText(r.tcTotalFraction()) : std::string();
+    }
+    return {};
+}
+
+} // namespace ws

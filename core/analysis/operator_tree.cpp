@@ -1,0 +1,385 @@
+#include "analysis/operator_tree.h"
+
+#include "analysis/kernel_table.h"
+#include "model/session.h"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+
+namespace ws {
+
+namespace {
+
+constexpr uint32_t kNone = OperatorNode::kNone;
+
+bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool endsWith(std::string_view s, std::string_view p) {
+    return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+}
+
+bool isDataLoaderName(std::string_view n) {
+    return (startsWith(n, "enumerate(DataLoader)#") && endsWith(n, ".__next__")) ||
+           startsWith(n, "enumerate(DataPipe)#");
+}
+
+// tb's NcclOpNameSet / GlooOpNameSet.
+bool isCollectiveName(std::string_view n) {
+    std::string_view op;
+    if (startsWith(n, "nccl:"))
+        op = n.substr(5);
+    else if (startsWith(n, "gloo:"))
+        op = n.substr(5);
+    else
+        return false;
+    return op == "broadcast" || op == "reduce" || op == "all_reduce" || op == "all_gather" ||
+           op == "reduce_scatter";
+}
+
+// The node kind of a host slice, or nothing when the slice is not a tree node (tb's
+// create_operator_node + is_operator_node, FORMATS.md 3.2).
+std::optional<OperatorNodeKind> classify(EventKind kind, std::string_view name) {
+    if (kind == EventKind::CpuOp) {
+        if (startsWith(name, "ProfilerStep#"))
+            return OperatorNodeKind::ProfilerStep;
+        if (isDataLoaderName(name) || startsWith(name, "Optimizer.") || name == "DataParallel.forward" ||
+            name == "DistributedDataParallel.forward")
+            return OperatorNodeKind::ExcludedOperator;
+        return OperatorNodeKind::Operator;
+    }
+    if (kind == EventKind::UserAnnotation) {
+        if (startsWith(name, "ProfilerStep#"))
+            return OperatorNodeKind::ProfilerStep;
+        if (isDataLoaderName(name) || startsWith(name, "Optimizer.step") || isCollectiveName(name))
+            return OperatorNodeKind::Annotation;
+    }
+    return std::nullopt;
+}
+
+bool isCall(EventKind k) { return k == EventKind::Runtime || k == EventKind::Driver; }
+
+bool isOp(OperatorNodeKind k) { return k == OperatorNodeKind::Operator || k == OperatorNodeKind::ExcludedOperator; }
+
+// Compact JSON from forEachArgValues ("[[1,141],[]]", "[\"float\",\"long int\"]") in the spacing
+// tb and torch print: "[[1, 141], []]", "[float, long int]" (quotes dropped: dtype names have none).
+std::string prettyList(std::string_view json, bool dropQuotes) {
+    std::string out;
+    out.reserve(json.size() + json.size() / 4);
+    for (char c : json) {
+        if (dropQuotes && c == '"')
+            continue;
+        out += c;
+        if (c == ',')
+            out += ' ';
+    }
+    return out;
+}
+
+// The parent of every slice of a track (kNone for depth 0 or when the row above does not contain it),
+// by merging each row with the row above it in the same lane: both are sorted by start.
+std::vector<uint32_t> parentsOf(const Track& t) {
+    std::vector<uint32_t> parent(t.sliceCount(), kNone);
+    for (size_t r = 1; r < t.rowCount(); ++r) {
+        if (t.rowDepth[r] == 0 || t.rowLane[r - 1] != t.rowLane[r])
+            continue;
+        uint32_t j = t.rowBegin[r - 1];
+        const uint32_t jEnd = t.rowBegin[r];
+        if (j == jEnd)
+            continue;
+        for (uint32_t i = t.rowBegin[r]; i < t.rowBegin[r + 1]; ++i) {
+            while (j + 1 < jEnd && t.start[j + 1] <= t.start[i])
+                ++j;
+            if (t.start[j] <= t.start[i] && t.end(j) >= t.end(i))
+                parent[i] = j;
+        }
+    }
+    return parent;
+}
+
+} // namespace
+
+bool operatorIsTensorCoreEligible(std::string_view name) {
+    // tb's TC_OP_Allowlist (ops autocast runs in fp16, plus the backward ops seen launching their
+    // kernels), then what current torch calls the same work: *Backward0 autograd nodes,
+    // convolution_backward, scaled/fused attention and scaled mm. Exact names: a wrapper such as
+    // "autograd::engine::evaluate_function: MmBackward0" is not itself eligible, its child is.
+    static const std::array<std::string_view, 64> kNames = {
+        "aten::_convolution", "aten::conv1d", "aten::conv2d", "aten::conv3d", "aten::conv_tbc",
+        "aten::conv_transpose1d", "aten::conv_transpose2d", "aten::conv_transpose3d", "aten::convolution",
+        "aten::cudnn_convolution", "aten::cudnn_convolution_transpose", "aten::prelu", "aten::addmm",
+        "aten::addmv", "aten::addr", "aten::matmul", "aten::mm", "aten::mv", "aten::linear", "aten::addbmm",
+        "aten::baddbmm", "aten::bmm", "aten::chain_matmul", "aten::linalg_multi_dot",
+        "aten::_thnn_fused_lstm_cell", "aten::_thnn_fused_gru_cell", "aten::lstm_cell", "aten::gru_cell",
+        "aten::rnn_tanh_cell", "aten::rnn_relu_cell", "CudnnConvolutionBackward", "BmmBackward0",
+        "aten::cudnn_convolution_transpose_backward", "CudnnConvolutionTransposeBackward", "MmBackward",
+        "aten::cudnn_convolution_backward_weight", "aten::addmm_", "AddmvBackward", "MvBackward",
+        "aten::cudnn_convolution_transpose_backward_weight", "aten::cudnn_convolution_transpose_backward_input",
+        "AddmmBackward", "aten::cudnn_convolution_backward_input", "AddbmmBackward",
+        "aten::cudnn_convolution_backward",
+        // modern torch
+        "MmBackward0", "AddmmBackward0", "AddbmmBackward0", "BaddbmmBackward0", "MvBackward0", "AddmvBackward0",
+        "ConvolutionBackward0", "aten::convolution_backward", "aten::_scaled_mm", "aten::baddbmm_",
+        "aten::scaled_dot_product_attention", "aten::_scaled_dot_product_flash_attention",
+        "aten::_scaled_dot_product_efficient_attention", "aten::_scaled_dot_product_cudnn_attention",
+        "aten::_flash_attention_forward", "aten::_flash_attention_backward",
+        "aten::_scaled_dot_product_flash_attention_backward", "aten::_efficient_attention_forward",
+        "aten::_efficient_attention_backward"};
+    return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
+}
+
+uint32_t OperatorTree::intern(std::string_view text) {
+    if (text.empty())
+        return 0;
+    auto [it, fresh] = m_textIds.try_emplace(std::string(text), static_cast<uint32_t>(m_texts.size()));
+    if (fresh)
+        m_texts.emplace_back(text);
+    return it->second;
+}
+
+OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptions& options) {
+    OperatorTree tree;
+    const std::vector<Track>& tracks = session.tracks();
+    const std::vector<Flow>& flows = session.flows();
+    tree.m_trackNodeBegin.assign(tracks.size() + 1, 0);
+
+    // Flows by source track (counting sort), so each host track's flows are handled while its
+    // per-slice scratch arrays are alive.
+    std::vector<uint32_t> flowBegin(tracks.size() + 1, 0);
+    for (const Flow& f : flows)
+        if (f.fromTrack < tracks.size())
+            ++flowBegin[f.fromTrack + 1];
+    for (size_t t = 0; t < tracks.size(); ++t)
+        flowBegin[t + 1] += flowBegin[t];
+    std::vector<uint32_t> flowsByTrack(flowBegin.back());
+    {
+        std::vector<uint32_t> fill(flowBegin.begin(), flowBegin.end() - 1);
+        for (uint32_t f = 0; f < flows.size(); ++f)
+            if (flows[f].fromTrack < tracks.size())
+                flowsByTrack[fill[flows[f].fromTrack]++] = f;
+    }
+
+    // GPU slices already attributed (a kernel reached by two flows counts once), per GPU track.
+    std::vector<std::vector<bool>> attributed(tracks.size());
+    std::unordered_map<StringId, bool> tensorCores;
+    std::unordered_map<uint64_t, uint32_t> pyStackIds;
+    std::unordered_map<uint64_t, int8_t> kindCache; // (name, category) -> node kind or -1
+
+    // Room for every host op and annotation up front: growing a vector of 1 M nodes copies ~100 MB.
+    size_t candidates = 0;
+    for (const Track& track : tracks)
+        if (!track.gpu && track.kind == Track::Kind::Thread)
+            for (size_t i = 0; i < track.sliceCount(); ++i) {
+                const EventKind k = session.kindOf(track, i);
+                candidates += k == EventKind::CpuOp || k == EventKind::UserAnnotation;
+            }
+    tree.m_nodes.reserve(candidates);
+
+    for (uint32_t t = 0; t < tracks.size(); ++t) {
+        const Track& track = tracks[t];
+        tree.m_trackNodeBegin[t] = static_cast<uint32_t>(tree.m_nodes.size());
+        if (track.gpu) {
+            for (size_t i = 0; i < track.sliceCount(); ++i)
+                if (isGpuActivity(session.kindOf(track, i))) {
+                    ++tree.m_stats.gpuActivities;
+                    tree.m_stats.gpuNs += track.dur[i];
+                }
+            continue;
+        }
+        if (track.kind != Track::Kind::Thread || track.sliceCount() == 0)
+            continue;
+        const size_t n = track.sliceCount();
+        const std::vector<uint32_t> parent = parentsOf(track);
+        // Per slice, what its descendants inherit: the node they belong to, their Python stack and
+        // whether they are inside a runtime call. Slices come in row order, so parents first.
+        std::vector<uint32_t> nodeBelow(n, kNone);
+        std::vector<uint32_t> pyBelow(n, 0);
+        std::vector<uint8_t> callBelow(n, 0);
+        const uint32_t firstSpillRow = [&] {
+            for (uint32_t r = 0; r < track.rowCount(); ++r)
+                if (track.rowLane[r] > 0)
+                    return track.rowBegin[r];
+            return static_cast<uint32_t>(n);
+        }();
+        for (uint32_t i = 0; i < n; ++i) {
+            const uint32_t p = parent[i];
+            const uint32_t owner = p == kNone ? kNone : nodeBelow[p];
+            const uint32_t py = p == kNone ? 0 : pyBelow[p];
+            const bool underCall = p != kNone && callBelow[p];
+            const EventKind kind = session.kindOf(track, i);
+            const StringId name = track.names[i];
+            nodeBelow[i] = owner;
+            pyBelow[i] = py;
+            callBelow[i] = underCall;
+            if (kind == EventKind::CpuOp || kind == EventKind::UserAnnotation) {
+                const uint64_t key = uint64_t(name) << 16 | track.category[i];
+                auto [it, fresh] = kindCache.try_emplace(key, int8_t(-1));
+                if (fresh) {
+                    if (auto k = classify(kind, session.str(name)))
+                        it->second = static_cast<int8_t>(*k);
+                }
+                if (it->second >= 0) {
+                    OperatorNode node;
+                    node.track = t;
+                    node.slice = i;
+                    node.parent = owner;
+                    node.name = name;
+                    node.pyStack = py;
+                    node.start = track.start[i];
+                    node.hostNs = track.dur[i];
+                    node.selfHostNs = track.dur[i];
+                    node.kind = static_cast<OperatorNodeKind>(it->second);
+                    if (owner != kNone) {
+                        OperatorNode& up = tree.m_nodes[owner];
+                        up.selfHostNs -= node.hostNs;
+                        ++up.childCount;
+                    }
+                    if (i >= firstSpillRow)
+                        ++tree.m_stats.spilledNodes;
+                    nodeBelow[i] = static_cast<uint32_t>(tree.m_nodes.size());
+                    tree.m_nodes.push_back(node);
+                }
+            } else if (kind == EventKind::PythonFunction) {
+                auto [it, fresh] = pyStackIds.try_emplace(uint64_t(py) << 32 | name,
+                                                          static_cast<uint32_t>(tree.m_pyStacks.size()));
+                if (fresh)
+                    tree.m_pyStacks.emplace_back(py, name);
+                pyBelow[i] = it->second;
+            } else if (isCall(kind)) {
+                ++tree.m_stats.runtimeCalls;
+                if (owner != kNone) {
+                    ++tree.m_stats.runtimeCallsInNodes;
+                    if (!underCall)
+                        tree.m_nodes[owner].selfHostNs -= track.dur[i];
+                }
+                callBelow[i] = 1;
+            }
+        }
+        // Device work launched from this track's runtime calls.
+        for (uint32_t k = flowBegin[t]; k < flowBegin[t + 1]; ++k) {
+            const Flow& f = flows[flowsByTrack[k]];
+            if (f.fromSlice >= n || f.toTrack >= tracks.size() || !isCall(session.kindOf(track, f.fromSlice)))
+                continue;
+            const Track& gpu = tracks[f.toTrack];
+            if (f.toSlice >= gpu.sliceCount())
+                continue;
+            const EventKind gk = session.kindOf(gpu, f.toSlice);
+            if (!isGpuActivity(gk))
+                continue;
+            const uint32_t owner = nodeBelow[f.fromSlice];
+            if (owner == kNone)
+                continue;
+            std::vector<bool>& seen = attributed[f.toTrack];
+            if (seen.empty())
+                seen.assign(gpu.sliceCount(), false);
+            if (seen[f.toSlice])
+                continue;
+            seen[f.toSlice] = true;
+            const int64_t d = gpu.dur[f.toSlice];
+            OperatorNode& node = tree.m_nodes[owner];
+            node.selfDeviceNs += d;
+            ++tree.m_stats.gpuActivitiesAttributed;
+            tree.m_stats.gpuNsAttributed += d;
+            if (gk == EventKind::Kernel) {
+                auto [tc, fresh] = tensorCores.try_emplace(gpu.names[f.toSlice], false);
+                if (fresh)
+                    tc->second = kernelUsesTensorCores(session.str(gpu.names[f.toSlice]));
+                if (tc->second)
+                    node.selfTcNs += d;
+            }
+        }
+    }
+    tree.m_trackNodeBegin[tracks.size()] = static_cast<uint32_t>(tree.m_nodes.size());
+
+    // Totals bottom-up (children follow their parent), then the same-name collapse, which moves self
+    // values up but leaves the parent's totals as they are.
+    std::vector<OperatorNode>& nodes = tree.m_nodes;
+    for (auto& node : nodes) {
+        node.deviceNs = node.selfDeviceNs;
+        node.tcNs = node.selfTcNs;
+    }
+    for (size_t i = nodes.size(); i-- > 0;) {
+        if (nodes[i].parent != kNone) {
+            nodes[nodes[i].parent].deviceNs += nodes[i].deviceNs;
+            nodes[nodes[i].parent].tcNs += nodes[i].tcNs;
+        }
+    }
+    if (options.collapseSameName) {
+        for (size_t i = nodes.size(); i-- > 0;) {
+            OperatorNode& child = nodes[i];
+            if (child.parent == kNone)
+                continue;
+            OperatorNode& up = nodes[child.parent];
+            if (up.childCount != 1 || up.name != child.name || !isOp(up.kind) || !isOp(child.kind))
+                continue;
+            up.selfHostNs += child.selfHostNs;
+            up.selfDeviceNs += child.selfDeviceNs;
+            up.selfTcNs += child.selfTcNs;
+            child.mergedInto = child.parent;
+        }
+    }
+
+    if (options.readArgs && !nodes.empty()) {
+        std::vector<uint64_t> refs(nodes.size(), Track::kNoArgs);
+        for (size_t i = 0; i < nodes.size(); ++i) {
+            const Track& track = tracks[nodes[i].track];
+            if (isOp(nodes[i].kind) && nodes[i].slice < track.argRef.size())
+                refs[i] = track.argRef[nodes[i].slice];
+        }
+        static const std::vector<std::string> kKeys = {"Input Dims", "Input type", "Call stack"};
+        session.forEachArgValues(refs, kKeys, [&](size_t i, const std::vector<std::string_view>& values) {
+            OperatorNode& node = nodes[i];
+            if (values.size() < 3)
+                return;
+            if (!values[0].empty()) {
+                node.shapes = tree.intern(prettyList(values[0], false));
+                tree.m_anyShapes = true;
+            }
+            if (!values[1].empty())
+                node.types = tree.intern(prettyList(values[1], true));
+            if (!values[2].empty()) {
+                node.callStackArg = tree.intern(values[2]);
+                tree.m_anyStacks = true;
+            }
+        });
+        tree.m_argsLoaded = true;
+    }
+    for (const OperatorNode& node : nodes)
+        if (node.pyStack != 0 && isOp(node.kind)) {
+            tree.m_anyStacks = true;
+            break;
+        }
+    return tree;
+}
+
+uint32_t OperatorTree::nodeOf(uint32_t track, uint32_t slice) const {
+    if (track + 1 >= m_trackNodeBegin.size())
+        return kNone;
+    auto first = m_nodes.begin() + m_trackNodeBegin[track];
+    auto last = m_nodes.begin() + m_trackNodeBegin[track + 1];
+    auto it = std::lower_bound(first, last, slice, [](const OperatorNode& n, uint32_t s) { return n.slice < s; });
+    if (it == last || it->slice != slice)
+        return kNone;
+    return static_cast<uint32_t>(it - m_nodes.begin());
+}
+
+std::string OperatorTree::pyStackText(const Session& session, uint32_t id) const {
+    std::string out;
+    for (uint32_t e = id; e != 0 && e < m_pyStacks.size(); e = m_pyStacks[e].first) {
+        if (!out.empty())
+            out += ';';
+        out += session.str(m_pyStacks[e].second);
+    }
+    return out;
+}
+
+std::string_view OperatorTree::inputShapesOf(uint32_t track, uint32_t slice) const {
+    const uint32_t n = nodeOf(track, slice);
+    return n == kNone ? std::string_view() : text(m_nodes[n].shapes);
+}
+
+std::string_view OperatorTree::inputTypesOf(uint32_t track, uint32_t slice) const {
+    const uint32_t n = nodeOf(track, slice);
+    return n == kNone ? std::string_view() : text(m_nodes[n].types);
+}
+
+} // namespace ws

@@ -1,0 +1,153 @@
+#pragma once
+
+#include "model/string_table.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace ws {
+
+class Session;
+
+/*
+ * OperatorNodeKind: what a node of the operator tree stands for (torch-tb-profiler's node types,
+ * FORMATS.md 3.2).
+ *  - Operator: a cpu_op counted in operator statistics.
+ *  - ExcludedOperator: a cpu_op tb keeps in the tree but out of the statistics
+ *    (`DataParallel.forward`, `DistributedDataParallel.forward`, `Optimizer.*`, DataLoader names).
+ *  - ProfilerStep: `ProfilerStep#N`, as cpu_op (old torch) or user_annotation.
+ *  - Annotation: a user annotation tb makes a tree node (DataLoader `enumerate(DataLoader)#...
+ *    .__next__` / `enumerate(DataPipe)#...`, `Optimizer.step...`, `nccl:*` / `gloo:*` collectives).
+ * Other user annotations are not nodes: what they enclose hangs off the enclosing node.
+ */
+enum class OperatorNodeKind : uint8_t { Operator, ExcludedOperator, ProfilerStep, Annotation };
+
+/*
+ * OperatorNode: one host slice of the operator tree with its tb-profiler attribution (FORMATS.md
+ * 3.2), all in session ns:
+ *   hostNs       = slice duration
+ *   selfHostNs   = hostNs - sum(direct child nodes' hostNs) - sum(own outermost runtime calls)
+ *   selfDeviceNs = sum of kernel/memcpy/memset durations launched by its own runtime calls
+ *   deviceNs     = selfDeviceNs + sum(children's deviceNs)
+ *   selfTcNs / tcNs: the same two sums restricted to kernels with kernelUsesTensorCores().
+ * After a same-name collapse (see OperatorTree) the parent holds the merged self values and the
+ * child is marked mergedInto; totals (deviceNs, tcNs, hostNs) are those of the parent as it was.
+ * shapes / types / callStackArg index OperatorTree::text() (0 = absent); pyStack indexes the
+ * Python stack trie (0 = no python_function ancestor). 96 bytes.
+ */
+struct OperatorNode {
+    static constexpr uint32_t kNone = 0xffffffffu;
+
+    uint32_t track = 0;
+    uint32_t slice = 0;
+    uint32_t parent = kNone;     // enclosing node, kNone for a root
+    uint32_t mergedInto = kNone; // the same-name parent this node was collapsed into
+    StringId name = kEmptyString;
+    uint32_t shapes = 0;
+    uint32_t types = 0;
+    uint32_t callStackArg = 0;
+    uint32_t pyStack = 0;
+    uint32_t childCount = 0;
+    int64_t start = 0;
+    int64_t hostNs = 0;
+    int64_t selfHostNs = 0;
+    int64_t selfDeviceNs = 0;
+    int64_t deviceNs = 0;
+    int64_t selfTcNs = 0;
+    int64_t tcNs = 0;
+    OperatorNodeKind kind = OperatorNodeKind::Operator;
+
+    // Whether the node is one row of operator statistics (a plain operator, not collapsed away).
+    bool counted() const { return kind == OperatorNodeKind::Operator && mergedInto == kNone; }
+};
+
+/* OperatorTreeOptions: plain switches for OperatorTree::build. */
+struct OperatorTreeOptions {
+    // Read "Input Dims", "Input type" and "Call stack" of every operator (one streaming pass over
+    // the source with Session::forEachArgValues). Off: shapes, types and call-stack args are absent.
+    bool readArgs = true;
+    // Collapse a parent/child pair of same-name operators where the child is the only child (tb's
+    // remove_dup_nodes, autograd-profiler compatibility): one call instead of two.
+    bool collapseSameName = true;
+};
+
+/* What the build saw, for footnotes ("x % of device time not attributed to any operator"). */
+struct OperatorTreeStats {
+    uint64_t runtimeCalls = 0;        // runtime/driver slices on host threads
+    uint64_t runtimeCallsInNodes = 0; // ... of which inside some node
+    uint64_t gpuActivities = 0;       // kernel/memcpy/memset slices
+    uint64_t gpuActivitiesAttributed = 0;
+    int64_t gpuNs = 0;
+    int64_t gpuNsAttributed = 0; // reached from a runtime call inside a node
+    uint64_t spilledNodes = 0;   // nodes in overflow lanes (partially overlapping host slices)
+};
+
+/*
+ * OperatorTree: per host thread, the tree of operator slices (cpu_op and the user annotations tb
+ * keeps, see OperatorNodeKind) with host, self host, device and self device time attributed as
+ * torch-tb-profiler does (FORMATS.md 3.2), built from the session's lanes instead of re-sorting:
+ * the parent of a slice is the last slice of the row above in its lane starting at or before it,
+ * so one pass over each track's rows (parents before children) finds every slice's enclosing node,
+ * Python stack (python_function ancestors) and whether it sits under a runtime call.
+ *
+ * Runtime and driver calls belong to their innermost enclosing node (tb matches `External id`,
+ * which Kineto sets to the innermost op active at launch: the same slice, except that tb loses
+ * runtimes whose innermost op is a non-node user annotation; here they go to the enclosing node).
+ * Unlike tb, cuda_driver calls (cuLaunchKernel of Triton / torch.compile) count too, otherwise their
+ * kernels would have no operator. Only outermost calls are subtracted from self host time (a driver
+ * call inside a runtime call is not subtracted twice). Device work is found through the session's
+ * flows from a runtime/driver slice to a kernel, memcpy or memset slice (each GPU slice counted once).
+ *
+ * Nodes are stored per track in slice order, so a parent always precedes its children and the
+ * nodes of track t are a contiguous range sorted by slice (nodeOf is a binary search).
+ * Build: O(host slices + flows + GPU slices) plus one forEachArgValues pass over the operators.
+ */
+class OperatorTree {
+public:
+    static OperatorTree build(const Session& session, const OperatorTreeOptions& options = {});
+
+    size_t size() const { return m_nodes.size(); }
+    const OperatorNode& node(size_t i) const { return m_nodes[i]; }
+    const std::vector<OperatorNode>& nodes() const { return m_nodes; }
+    // Node index of a host slice, OperatorNode::kNone if the slice is not a node.
+    uint32_t nodeOf(uint32_t track, uint32_t slice) const;
+
+    // Interned texts: 0 is the empty string. Shapes look like "[[64, 256], [256]]", types like
+    // "[float, c10::BFloat16]", call stacks as in the trace (frames joined by ';').
+    std::string_view text(uint32_t id) const { return m_texts[id]; }
+    // "frame;frame;..." innermost first, for a Python stack trie id; empty for 0.
+    std::string pyStackText(const Session& session, uint32_t id) const;
+    // Input shapes and dtypes of the operator slice (track, slice), empty when unknown (not a node,
+    // args not read, or the trace was recorded without record_shapes). For the kernel table.
+    std::string_view inputShapesOf(uint32_t track, uint32_t slice) const;
+    std::string_view inputTypesOf(uint32_t track, uint32_t slice) const;
+
+    bool argsLoaded() const { return m_argsLoaded; }
+    bool anyShapes() const { return m_anyShapes; }    // some operator had "Input Dims"
+    bool anyCallStack() const { return m_anyStacks; } // some operator had a call stack
+    bool hasGpuActivity() const { return m_stats.gpuActivities > 0; }
+    const OperatorTreeStats& stats() const { return m_stats; }
+
+private:
+    uint32_t intern(std::string_view text);
+
+    std::vector<OperatorNode> m_nodes;
+    std::vector<uint32_t> m_trackNodeBegin; // tracks + 1 entries
+    std::vector<std::string> m_texts{std::string()};
+    std::unordered_map<std::string, uint32_t> m_textIds;
+    // Python stack trie: entry i = (parent entry, frame name); entry 0 is the empty stack.
+    std::vector<std::pair<uint32_t, StringId>> m_pyStacks{{0u, kEmptyString}};
+    OperatorTreeStats m_stats;
+    bool m_argsLoaded = false;
+    bool m_anyShapes = false;
+    bool m_anyStacks = false;
+};
+
+// torch-tb-profiler's Tensor-Core-eligible operator names (tensor_core.py TC_OP_Allowlist, from
+// autocast's fp16 list) plus their modern torch spellings; exact match. See operator_tree.cpp.
+bool operatorIsTensorCoreEligible(std::string_view name);
+
+} // namespace ws

@@ -1,0 +1,143 @@
+#include "analysis/operator_table.h"
+#include "analysis/operator_tree.h"
+#include "import/trace_import.h"
+#include "model/session.h"
+#include "operator_table_model.h"
+#include "operator_table_view.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QPersistentModelIndex>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+using namespace ws;
+
+namespace {
+
+std::shared_ptr<const Session> sample() { return importTraceFile(WARPSCOPE_SAMPLE_TRACE).session; }
+
+} // namespace
+
+TEST(OperatorTableModel, SortsAndFiltersInCoreAndPassesTheModelTester) {
+    std::shared_ptr<const Session> session = sample();
+    ASSERT_NE(session, nullptr);
+    auto tree = std::make_shared<const OperatorTree>(OperatorTree::build(*session));
+    OperatorTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setTable(session, tree,
+                   std::make_shared<const OperatorTable>(OperatorTable::build(*session, *tree, OperatorGrouping::Name)));
+    // 29 operator names in the bert sample (reference_ops.py).
+    ASSERT_EQ(model.rowCount(), 29);
+    EXPECT_EQ(model.columnCount(), static_cast<int>(kOperatorColumnCount));
+    EXPECT_EQ(model.data(model.index(0, 0)).toString(), QStringLiteral("aten::addmm"));
+    EXPECT_EQ(model.data(model.index(0, static_cast<int>(OperatorColumn::Calls))).toString(), QStringLiteral("26"));
+    EXPECT_FALSE(model.headerData(0, Qt::Horizontal).toString().isEmpty());
+
+    const QPersistentModelIndex first(model.index(0, 0));
+    model.sort(static_cast<int>(OperatorColumn::HostSelf), Qt::DescendingOrder);
+    ASSERT_TRUE(first.isValid());
+    EXPECT_EQ(model.data(first).toString(), QStringLiteral("aten::addmm"));
+    for (int r = 1; r < model.rowCount(); ++r)
+        EXPECT_GE(model.rowAt(model.index(r - 1, 0))->hostSelfNs, model.rowAt(model.index(r, 0))->hostSelfNs);
+
+    model.setNameFilter(QStringLiteral("ATEN::A"));
+    ASSERT_GT(model.rowCount(), 0);
+    ASSERT_LT(model.rowCount(), 29);
+    for (int r = 0; r < model.rowCount(); ++r)
+        EXPECT_TRUE(model.data(model.index(r, 0)).toString().startsWith(QStringLiteral("aten::a")));
+
+    // Regrouping keeps sort and filter.
+    model.setTable(session, tree,
+                   std::make_shared<const OperatorTable>(
+                       OperatorTable::build(*session, *tree, OperatorGrouping::NameAndInputShape)));
+    ASSERT_GT(model.rowCount(), 0);
+    for (int r = 1; r < model.rowCount(); ++r)
+        EXPECT_GE(model.rowAt(model.index(r - 1, 0))->hostSelfNs, model.rowAt(model.index(r, 0))->hostSelfNs);
+    model.setNameFilter({});
+    EXPECT_EQ(model.rowAt(model.index(model.rowCount(), 0)), nullptr);
+}
+
+TEST(OperatorTableModel, CpuOnlyTraceShowsNotAvailableInsteadOfZero) {
+    std::shared_ptr<const Session> session =
+        importTraceFile(std::string(WARPSCOPE_TEST_DATA_DIR) + "/cpu_only_rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz")
+            .session;
+    ASSERT_NE(session, nullptr);
+    auto tree = std::make_shared<const OperatorTree>(OperatorTree::build(*session));
+    OperatorTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setTable(session, tree,
+                   std::make_shared<const OperatorTable>(OperatorTable::build(*session, *tree, OperatorGrouping::Name)));
+    ASSERT_EQ(model.rowCount(), 1);
+    const QString device = model.data(model.index(0, static_cast<int>(OperatorColumn::DeviceSelf))).toString();
+    EXPECT_NE(device, QStringLiteral("0 ns"));
+    EXPECT_FALSE(device.isEmpty());
+}
+
+TEST(OperatorTableView, FollowsTheSelectedRangeAndRevealsTheLongestCall) {
+    std::shared_ptr<const Session> session = sample();
+    ASSERT_NE(session, nullptr);
+    TimeViewport time;
+    time.setSessionRange(session->startNs(), session->endNs());
+    OperatorTableView view(&time, session);
+    view.resize(1280, 520);
+    QSignalSpy reveal(&view, &OperatorTableView::revealRequested);
+    view.buildNow();
+    ASSERT_TRUE(view.isBuilt());
+    auto* table = view.findChild<QTableView*>(QStringLiteral("operatorTable"));
+    auto* header = view.findChild<QLabel*>(QStringLiteral("operatorHeader"));
+    ASSERT_NE(table, nullptr);
+    ASSERT_NE(header, nullptr);
+    EXPECT_EQ(view.model()->rowCount(), 29);
+    EXPECT_TRUE(table->isColumnHidden(static_cast<int>(OperatorColumn::InputShapes)));
+    EXPECT_FALSE(table->isColumnHidden(static_cast<int>(OperatorColumn::DeviceSelf)));
+    view.grab().save(QStringLiteral("/tmp/operator_table_by_name.png"));
+
+    // Double-click: the longest aten::addmm call is selected on the timeline.
+    const QModelIndex index = view.model()->index(0, 0);
+    ASSERT_EQ(view.model()->data(index).toString(), QStringLiteral("aten::addmm"));
+    emit table->doubleClicked(index);
+    ASSERT_TRUE(time.selectedSlice().has_value());
+    const Track& track = session->tracks()[time.selectedSlice()->track];
+    EXPECT_EQ(session->str(track.names[time.selectedSlice()->slice]), "aten::addmm");
+    const int64_t longest = track.dur[time.selectedSlice()->slice];
+    for (const OperatorNode& n : view.model()->tree()->nodes()) {
+        if (session->str(n.name) == "aten::addmm") {
+            EXPECT_LE(n.hostNs, longest);
+        }
+    }
+    EXPECT_EQ(reveal.count(), 1);
+
+    // A selected range regroups after the debounce, and the header says so.
+    const int64_t mid = session->startNs() + (session->endNs() - session->startNs()) / 2;
+    time.setSelectedRange(TimeRange{session->startNs(), mid});
+    EXPECT_EQ(view.model()->table()->range().has_value(), false); // debounced, not yet
+    QTRY_VERIFY_WITH_TIMEOUT(view.model()->table()->range().has_value(), 2000);
+    EXPECT_LT(view.model()->table()->totalCalls(), 479u);
+    EXPECT_TRUE(header->text().contains(QStringLiteral("selected range")));
+    time.setSelectedRange(std::nullopt);
+    QTRY_VERIFY_WITH_TIMEOUT(!view.model()->table()->range().has_value(), 2000);
+
+    // Group by input shape: the shape columns appear.
+    auto* group = view.findChild<QComboBox*>(QStringLiteral("operatorGrouping"));
+    ASSERT_NE(group, nullptr);
+    group->setCurrentIndex(1);
+    EXPECT_FALSE(table->isColumnHidden(static_cast<int>(OperatorColumn::InputShapes)));
+    EXPECT_GT(view.model()->rowCount(), 29);
+    view.grab().save(QStringLiteral("/tmp/operator_table_by_shape.png"));
+    group->setCurrentIndex(2);
+    EXPECT_FALSE(table->isColumnHidden(static_cast<int>(OperatorColumn::CallStack)));
+    view.grab().save(QStringLiteral("/tmp/operator_table_by_stack.png"));
+
+    const QString csv = QStringLiteral("/tmp/warpscope_operator_table_test.csv");
+    ASSERT_TRUE(view.exportCsv(csv));
+    QFile file(csv);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(file.readLine().startsWith("name,call_stack,calls,"));
+    file.remove();
+}
