@@ -1,0 +1,184 @@
+// warpscope-cli memory: the memory view without a display (FORMATS.md 3.10): per-device peaks, or
+// the allocation table, operator statistics or curves as CSV.
+#include "analysis/kernel_csv.h"
+#include "analysis/memory_allocations.h"
+#include "analysis/memory_curve.h"
+#include "analysis/memory_op_stats.h"
+#include "cli_args.h"
+#include "commands.h"
+#include "import/trace_import.h"
+#include "model/session.h"
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <optional>
+#include <string>
+
+namespace ws::cli {
+
+namespace {
+
+const char* const kUsage = "Usage: warpscope-cli memory FILE [--csv allocations|ops|curve] [--device N|cpu]\n";
+
+std::string optNs(int64_t v) { return v == MemoryEvent::kUnknown ? std::string() : std::to_string(v); }
+
+double msFromStart(const Session& s, int64_t t) { return static_cast<double>(t - s.startNs()) / 1e6; }
+
+std::string bytesText(int64_t b) {
+    char buf[64];
+    const double v = static_cast<double>(b);
+    const double a = v < 0 ? -v : v;
+    if (a < 1024)
+        return std::to_string(b) + " B";
+    if (a >= 1024.0 * 1024 * 1024)
+        std::snprintf(buf, sizeof buf, "%.2f GiB", v / (1024.0 * 1024 * 1024));
+    else if (a >= 1024.0 * 1024)
+        std::snprintf(buf, sizeof buf, "%.2f MiB", v / (1024.0 * 1024));
+    else
+        std::snprintf(buf, sizeof buf, "%.2f KiB", v / 1024.0);
+    return std::string(buf) + " (" + std::to_string(b) + " B)";
+}
+
+void printSummary(const Session& s, const MemoryCurves& curves, const MemoryAllocations& allocations,
+                  std::optional<MemoryDevice> only) {
+    if (curves.empty()) {
+        std::printf("No memory events in this trace.\n");
+        return;
+    }
+    for (const MemoryCurve& c : curves.devices()) {
+        if (only && c.device != *only)
+            continue;
+        std::printf("%s:\n", memoryDeviceLabel(c.device).c_str());
+        std::printf("  records:            %zu\n", c.records);
+        if (c.peakAllocated.known())
+            std::printf("  peak allocated:     %s at %.3f ms%s\n", bytesText(c.peakAllocated.value).c_str(),
+                        msFromStart(s, c.peakAllocated.ts),
+                        c.allocatedFromTotals ? "" : " (net allocations since the trace began: no totals in this trace)");
+        else
+            std::printf("  peak allocated:     not in this trace\n");
+        if (c.peakReserved.known())
+            std::printf("  peak reserved:      %s at %.3f ms\n", bytesText(c.peakReserved.value).c_str(),
+                        msFromStart(s, c.peakReserved.ts));
+        else
+            std::printf("  peak reserved:      not in this trace\n");
+        if (c.capacity) {
+            std::printf("  capacity:           %s\n", bytesText(*c.capacity).c_str());
+            if (c.peakAllocated.known())
+                std::printf("  peak / capacity:    %.2f %%\n",
+                            100.0 * static_cast<double>(c.peakAllocated.value) / static_cast<double>(*c.capacity));
+        } else {
+            std::printf("  capacity:           not in this trace\n");
+        }
+        const MemoryAllocations::Counts n = allocations.counts(c.device);
+        std::printf("  allocations:        %zu\n", n.allocations);
+        std::printf("  frees:              %zu\n", n.frees);
+        std::printf("  leaks:              %zu (never freed in the trace)\n", n.leaks);
+        std::printf("  unmatched frees:    %zu\n", n.unmatchedFrees);
+    }
+    if (allocations.recordsWithoutAddr())
+        std::printf("records without an address (not matched): %zu\n", allocations.recordsWithoutAddr());
+}
+
+void writeAllocations(const Session& s, const MemoryAllocations& a, std::optional<MemoryDevice> only) {
+    std::cout << "device,operator,size_bytes,allocated_ns,freed_ns,lifetime_ns,leak,addr\n";
+    for (uint32_t i : a.select(only, INT64_MIN, INT64_MAX)) {
+        const MemoryAllocation& r = a.rows()[i];
+        std::cout << memoryDeviceLabel(r.device) << ',' << csvField(MemoryAllocations::opText(s, r)) << ','
+                  << r.bytes << ',' << optNs(r.allocatedAt) << ',' << optNs(r.freedAt) << ','
+                  << optNs(r.lifetime()) << ',' << (r.leaked() ? "yes" : "no") << ',' << r.addr << '\n';
+    }
+}
+
+void writeOps(const Session& s, const MemoryOpStats& stats, std::optional<MemoryDevice> only) {
+    std::cout << "device,operator,calls,size_increase_bytes,self_size_increase_bytes,allocation_count,"
+                 "self_allocation_count,allocation_size_bytes,self_allocation_size_bytes\n";
+    for (uint32_t i : stats.select(only)) {
+        const MemoryOpStat& r = stats.rows()[i];
+        std::cout << memoryDeviceLabel(r.device) << ',' << csvField(s.str(r.name)) << ',' << r.calls << ','
+                  << r.sizeIncrease << ',' << r.selfSizeIncrease << ',' << r.allocationCount << ','
+                  << r.selfAllocationCount << ',' << r.allocationSize << ',' << r.selfAllocationSize << '\n';
+    }
+}
+
+void writeCurve(const MemoryCurves& curves, std::optional<MemoryDevice> only) {
+    std::cout << "device,ts_ns,allocated_bytes,reserved_bytes\n";
+    for (const MemoryCurve& c : curves.devices()) {
+        if (only && c.device != *only)
+            continue;
+        const std::string label = memoryDeviceLabel(c.device);
+        for (size_t i = 0; i < c.ts.size(); ++i) {
+            std::cout << label << ',' << c.ts[i] << ',' << c.allocated[i] << ',';
+            if (c.hasReserved())
+                std::cout << c.reserved[i];
+            std::cout << '\n';
+        }
+    }
+}
+
+} // namespace
+
+int runMemory(const std::vector<std::string>& argv) {
+    CliArgs args(argv, {"csv", "device"});
+    if (args.flag("help") || args.flag("h")) {
+        std::printf("%sPer device: peak allocated and reserved memory with their time (ms from the trace start),\n"
+                    "the device capacity and the peak's share of it, and counts of allocations, frees, leaks\n"
+                    "(never freed in the trace) and unmatched frees. Works on Kineto [memory] events, Nsight\n"
+                    "Systems CUDA memory usage events and Warpscope captures.\n"
+                    "--csv allocations: one row per allocation (times in session ns, empty when unknown);\n"
+                    "--csv ops: per-operator memory statistics; --csv curve: every curve point.\n"
+                    "--device N selects GPU N, --device cpu the host.\n",
+                    kUsage);
+        return kExitOk;
+    }
+    const std::optional<std::string> csv = args.value("csv");
+    if (!args.ok() || !args.unknown({"csv", "device"}).empty() || args.positional().size() != 1 ||
+        (csv && *csv != "allocations" && *csv != "ops" && *csv != "curve")) {
+        std::fprintf(stderr, "%s", kUsage);
+        return kExitUsage;
+    }
+    std::optional<MemoryDevice> only;
+    if (auto d = args.value("device")) {
+        if (*d == "cpu" || *d == "CPU") {
+            only = MemoryDevice{0, -1};
+        } else {
+            try {
+                size_t used = 0;
+                const int id = std::stoi(*d, &used);
+                if (used != d->size() || id < 0 || id > 32767)
+                    throw std::invalid_argument(*d);
+                only = MemoryDevice{1, static_cast<int16_t>(id)};
+            } catch (const std::exception&) {
+                std::fprintf(stderr, "%s", kUsage);
+                return kExitUsage;
+            }
+        }
+    }
+    const std::string& path = args.positional()[0];
+    ImportResult result = importTraceFile(path);
+    if (!result.session) {
+        std::fprintf(stderr, "warpscope-cli: %s: %s\n", path.c_str(), result.error.c_str());
+        return kExitFailure;
+    }
+    const Session& s = *result.session;
+    std::ios::sync_with_stdio(false);
+    if (csv && *csv == "curve") {
+        writeCurve(MemoryCurves::build(s), only);
+    } else {
+        const std::vector<uint32_t> ops = memoryRecordOps(s);
+        if (csv && *csv == "ops") {
+            writeOps(s, MemoryOpStats::build(s, ops), only);
+        } else if (csv) {
+            writeAllocations(s, MemoryAllocations::build(s, ops), only);
+        } else {
+            std::cout.flush();
+            printSummary(s, MemoryCurves::build(s), MemoryAllocations::build(s, ops), only);
+            std::fflush(stdout);
+            return kExitOk;
+        }
+    }
+    std::cout.flush();
+    return std::cout ? kExitOk : kExitFailure;
+}
+
+} // namespace ws::cli
