@@ -3,6 +3,7 @@
 #include "format/activitylist.h"
 #include "launch/capturesetup.h"
 #include "launch/launcher.h"
+#include "launch/stacksymbolizer.h"
 #include "launch/streamprogress.h"
 
 #include <QCheckBox>
@@ -117,6 +118,7 @@ NewCaptureDialog::NewCaptureDialog(QWidget* parent) : QDialog(parent) {
         {"pm", tr("PM sampling (SM, tensor and DRAM activity; needs profiling permission)")},
         {"extcorr", tr("External correlation ids")},
         {"allapi", tr("Query-only API calls (cudaGetDevice, …)")},
+        {"stacks", tr("Native call stacks at kernel launches (file:line with debug info; slows launches)")},
     };
     // The nine common kinds in a 3x3 grid, the longer opt-in ones below, one per row.
     int cell = 0, wideRow = 3;
@@ -198,7 +200,10 @@ NewCaptureDialog::NewCaptureDialog(QWidget* parent) : QDialog(parent) {
     loadSettings();
 }
 
-NewCaptureDialog::~NewCaptureDialog() = default;
+NewCaptureDialog::~NewCaptureDialog() {
+    if (m_symbolizer.joinable())
+        m_symbolizer.join();
+}
 
 void NewCaptureDialog::setProgram(const QString& program) { m_program->setCurrentText(program); }
 void NewCaptureDialog::setArguments(const QString& arguments) { m_arguments->setText(arguments); }
@@ -415,8 +420,32 @@ void NewCaptureDialog::finish(bool signaled, int code) {
                       "NVreg_RestrictProfilingToAdminUsers=0 (https://developer.nvidia.com/ERR_NVGPUCTRPERM).");
     for (const QString& p : problems)
         message += QLatin1Char('\n') + tr("Capture problem: %1").arg(p);
-    setStatus(message, permission || !problems.isEmpty());
-    emit captureFinished(m_outputDir);
+    if (!(activityBits() & wscap::ActStacks)) {
+        setStatus(message, permission || !problems.isEmpty());
+        emit captureFinished(m_outputDir);
+        return;
+    }
+    // Launch stacks are addresses until addr2line names them, now that the target has exited; a
+    // few seconds for a large run, so off the GUI thread.
+    const std::string tool = stacksymbolizer::findAddr2Line();
+    if (tool.empty())
+        message += QLatin1Char('\n') + tr("addr2line was not found: native call stacks show module+offset.");
+    const bool warn = permission || !problems.isEmpty() || tool.empty();
+    setStatus(tr("Resolving native call stacks to file and line…"), false);
+    if (m_symbolizer.joinable())
+        m_symbolizer.join();
+    m_symbolizer = std::thread([this, tool, files = capturesetup::captureFiles(local(m_outputDir)), message, warn] {
+        for (const std::string& f : files) {
+            stacksymbolizer::Result result;
+            std::string error;
+            if (!tool.empty())
+                stacksymbolizer::symbolizeStream(f, tool, &result, &error);
+        }
+        QMetaObject::invokeMethod(this, [this, message, warn] {
+            setStatus(message, warn);
+            emit captureFinished(m_outputDir);
+        }, Qt::QueuedConnection);
+    });
 }
 
 void NewCaptureDialog::reject() {

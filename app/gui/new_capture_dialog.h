@@ -5,6 +5,7 @@
 #include <QString>
 
 #include <memory>
+#include <thread>
 
 class QCheckBox;
 class QComboBox;
@@ -92,6 +93,7 @@ private:
     QString m_outputDir;
     QString m_programName;
     std::unique_ptr<Launcher> m_launcher;
+    std::thread m_symbolizer; // resolves native call stacks after the target exits
     std::unique_ptr<StreamProgress> m_progress;
     bool m_stopping = false;
     bool m_driverMissing = false;

@@ -64,6 +64,8 @@ bool CaptureOptions::parse(const std::vector<std::string>& args, CaptureOptions*
             o.help = true;
         } else if (arg == "--version") {
             o.version = true;
+        } else if (arg == "--stacks") {
+            o.stacks = true;
         } else if (arg == "-q" || arg == "--quiet") {
             o.quiet = true;
         } else if (arg == "-o" || arg == "--output") {
@@ -86,6 +88,14 @@ bool CaptureOptions::parse(const std::vector<std::string>& args, CaptureOptions*
             if (!takeNumber(&number))
                 return false;
             o.flushMs = static_cast<int64_t>(number);
+        } else if (arg == "--stack-depth") {
+            if (!takeNumber(&number))
+                return false;
+            if (number < 1 || number > 32) {
+                *error = "--stack-depth must be from 1 to 32";
+                return false;
+            }
+            o.stackDepth = static_cast<int64_t>(number);
         } else if (arg == "--delay") {
             if (!takeNumber(&o.delaySeconds))
                 return false;
@@ -105,9 +115,11 @@ bool CaptureOptions::parse(const std::vector<std::string>& args, CaptureOptions*
     std::string bad;
     if (!wscap::parseActivities(o.activities, &o.activityBits, &bad)) {
         *error = "unknown activity '" + bad + "' (known: kernel, memcpy, memset, runtime, driver, api, sync, "
-                 "memory, nvtx, overhead, nvml, pm, extcorr, allapi, default, all, none)";
+                 "memory, nvtx, overhead, nvml, pm, extcorr, allapi, stacks, default, all, none)";
         return false;
     }
+    if (o.stacks)
+        o.activityBits |= wscap::ActStacks;
     if (o.output.empty()) {
         *error = "no output directory given (-o OUT)";
         return false;
@@ -132,9 +144,14 @@ std::string CaptureOptions::usage(const std::string& program) {
            "  -o, --output OUT       directory for the capture streams (created if missing)\n"
            "      --activities LIST  what to record, comma-separated (default: default):\n"
            "                         kernel memcpy memset runtime driver api sync memory nvtx\n"
-           "                         overhead nvml pm extcorr allapi, or default/all/none;\n"
-           "                         -NAME removes. default = all but pm, extcorr and allapi\n"
-           "                         (query-only calls such as cudaGetDevice)\n"
+           "                         overhead nvml pm extcorr allapi stacks, or\n"
+           "                         default/all/none; -NAME removes. default = all but pm,\n"
+           "                         extcorr, allapi (query-only calls such as cudaGetDevice)\n"
+           "                         and stacks\n"
+           "      --stacks           also record the native call stack of each kernel launch\n"
+           "                         (same as adding 'stacks'); symbolized with addr2line\n"
+           "                         after PROGRAM exits (file:line where it has debug info)\n"
+           "      --stack-depth N    frames per launch stack, 1-32 (default 32; fewer cost less)\n"
            "      --sample-hz N      NVML sampling rate (power, clocks, utilization), 0 = off\n"
            "                         (default 10)\n"
            "      --flush-ms N       write buffered records every N ms (default 500); a killed\n"

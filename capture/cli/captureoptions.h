@@ -25,6 +25,8 @@ struct CaptureOptions {
     bool help = false;
     bool version = false;
     bool quiet = false;
+    bool stacks = false; // --stacks: adds the "stacks" activity
+    int64_t stackDepth = 0; // --stack-depth N (1..32); 0: the library's default
 
     // False with a one-line reason in *error for a bad command line.
     static bool parse(const std::vector<std::string>& args, CaptureOptions* out, std::string* error);

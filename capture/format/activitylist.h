@@ -20,15 +20,17 @@ inline constexpr ActivityName kActivityNames[] = {
     {"runtime", ActRuntime}, {"driver", ActDriver},     {"sync", ActSync},
     {"memory", ActMemory},   {"nvtx", ActNvtx},         {"overhead", ActOverhead},
     {"nvml", ActNvml},       {"pm", ActPmSampling},     {"extcorr", ActExternalCorrelation},
-    {"allapi", ActChattyApi}, {"api", ActRuntime | ActDriver},
+    {"allapi", ActChattyApi}, {"stacks", ActStacks}, {"api", ActRuntime | ActDriver},
 };
 
 // What a capture records when nothing is said: everything but PM sampling (which needs profiling
 // permission and adds its own overhead), external correlation (only frameworks push ids) and the
-// query-only API calls that frameworks make thousands of times per step ("allapi").
+// query-only API calls that frameworks make thousands of times per step ("allapi") and native call
+// stacks at each launch ("stacks": a backtrace per launch).
 inline constexpr uint32_t kDefaultActivities = ActKernel | ActMemcpy | ActMemset | ActRuntime | ActDriver | ActSync |
                                                ActMemory | ActNvtx | ActOverhead | ActNvml;
-inline constexpr uint32_t kAllActivities = kDefaultActivities | ActPmSampling | ActExternalCorrelation | ActChattyApi;
+inline constexpr uint32_t kAllActivities = kDefaultActivities | ActPmSampling | ActExternalCorrelation | ActChattyApi |
+                                           ActStacks;
 
 /* Parses "kernel,runtime,nvml" (also "default", "all", "none"; a leading '-' removes: "default,-driver").
  * Returns false and names the offending word in *bad for an unknown name. */

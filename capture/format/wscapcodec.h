@@ -51,6 +51,11 @@ private:
             put(s);
     }
     void put(const Uuid& u) { m_out.append(reinterpret_cast<const char*>(u.data()), u.size()); }
+    void put(const std::vector<uint64_t>& list) {
+        putInt(static_cast<uint32_t>(list.size()));
+        for (uint64_t v : list)
+            putInt(v);
+    }
 
     std::string& m_out;
 };
@@ -124,6 +129,20 @@ private:
         }
         if (m_short)
             m_bad = true; // a list cut in the middle is corruption, not an older version
+    }
+    void get(std::vector<uint64_t>& list) {
+        uint32_t n = 0;
+        getInt(n);
+        list.clear();
+        if (m_short)
+            return;
+        if (static_cast<size_t>(m_end - m_p) / sizeof(uint64_t) < n) {
+            m_bad = true; // a count beyond the payload is corruption, not an older version
+            return;
+        }
+        list.resize(n);
+        for (uint32_t i = 0; i < n; ++i)
+            getInt(list[i]);
     }
     void get(Uuid& u) {
         if (!need(u.size()))

@@ -21,7 +21,7 @@ namespace ws::wscap {
  *
  * All integers are little-endian; doubles are IEEE-754 binary64 little-endian; strings are
  * u32 byte length + UTF-8 bytes (no terminator); string lists are u32 count + strings; UUIDs are
- * 16 raw bytes. No padding anywhere.
+ * 16 raw bytes; address lists are u32 count + u64 values. No padding anywhere.
  *
  * Compatibility rules (the invariants a reader relies on):
  *   - A reader refuses another major version and accepts any minor version.
@@ -41,7 +41,8 @@ namespace ws::wscap {
 
 inline constexpr char kMagic[8] = {'W', 'S', 'C', 'A', 'P', '\0', '\r', '\n'};
 inline constexpr uint16_t kVersionMajor = 1;
-inline constexpr uint16_t kVersionMinor = 0;
+// 1.1: native call stacks at kernel launch (Module, StackDef, CallStack, Symbol records; ActStacks).
+inline constexpr uint16_t kVersionMinor = 1;
 inline constexpr size_t kFileHeaderSize = 16;
 inline constexpr size_t kRecordHeaderSize = 8;
 // Sanity bound for one payload: anything larger is treated as corruption, not as a record.
@@ -71,8 +72,12 @@ enum class RecordType : uint16_t {
     Footer = 19,
     ExternalCorrelation = 20,
     MetricDevice = 21,
+    Module = 22,
+    StackDef = 23,
+    CallStack = 24,
+    Symbol = 25,
 };
-inline constexpr uint16_t kMaxKnownRecordType = 21;
+inline constexpr uint16_t kMaxKnownRecordType = 25;
 
 inline const char* recordTypeName(uint16_t t) {
     static const char* const names[] = {"?",          "StreamHeader",     "Device",       "Context",
@@ -80,7 +85,8 @@ inline const char* recordTypeName(uint16_t t) {
                                         "Api",        "Synchronization",  "Memory",       "NvtxRange",
                                         "NvtxMark",   "Overhead",         "Dropped",      "MetricDescriptor",
                                         "MetricSample", "Error",          "Flush",        "Footer",
-                                        "ExternalCorrelation", "MetricDevice"};
+                                        "ExternalCorrelation", "MetricDevice", "Module", "StackDef",
+                                        "CallStack",  "Symbol"};
     return t <= kMaxKnownRecordType ? names[t] : "Unknown";
 }
 
@@ -99,6 +105,7 @@ enum ActivityBit : uint32_t {
     ActPmSampling = 1u << 10,
     ActExternalCorrelation = 1u << 11,
     ActChattyApi = 1u << 12, // also record query-only API calls (cudaGetDevice, ...) that are filtered by default
+    ActStacks = 1u << 13,    // native call stack at each kernel / graph launch (CallStack records)
 };
 
 enum class ApiDomain : uint8_t { Runtime = 0, Driver = 1 };
@@ -502,5 +509,84 @@ struct ExternalCorrelationRecord {
         v("externalKind", s.externalKind); v("externalId", s.externalId); v("correlationId", s.correlationId);
     }
 };
+
+/*
+ * Native call stacks (format 1.1, activity "stacks"; off by default).
+ *
+ * At the entry of each kernel or graph launch call the injection library takes the return
+ * addresses of the calling thread (backtrace(), innermost first, its own frames left out). Stacks
+ * are deduplicated: a StackDef defines a stack id once, then every launch writes a small CallStack
+ * {correlation, stack id}. Module records say which file was mapped where, written before the first
+ * StackDef whose addresses they cover (again after a dlopen brings new code). Addresses are raw
+ * return addresses; offset = address - Module.loadBias is the ELF virtual address addr2line takes.
+ * Symbol records are appended after the process exits by the launcher (warpscope-capture, or the
+ * GUI through capture/launch/stacksymbolizer.h), one per (module, offset) and inline level.
+ */
+
+// A mapped ELF object of the process: [start, start + size) holds its code.
+struct ModuleRecord {
+    static constexpr RecordType kType = RecordType::Module;
+    uint32_t moduleId = 0; // > 0, unique per file
+    uint64_t loadBias = 0; // dl_iterate_phdr's dlpi_addr: address = ELF virtual address + loadBias
+    uint64_t start = 0;    // lowest address of its executable segments
+    uint64_t size = 0;
+    std::string path;      // absolute when known (the main program's from /proc/self/exe)
+    std::string buildId;   // GNU build id, lowercase hex; "" when the file has none
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("moduleId", s.moduleId); v("loadBias", s.loadBias); v("start", s.start); v("size", s.size);
+        v("path", s.path); v("buildId", s.buildId);
+    }
+};
+
+// One distinct native stack: return addresses, innermost first (at most 32).
+struct StackDefRecord {
+    static constexpr RecordType kType = RecordType::StackDef;
+    uint32_t stackId = 0; // > 0, unique per file
+    std::vector<uint64_t> addresses;
+    template <class S, class V> static void fields(S& s, V& v) { v("stackId", s.stackId); v("addresses", s.addresses); }
+};
+
+// The stack of one launch call: the Api record with the same correlationId (domain/cbid say which).
+struct CallStackRecord {
+    static constexpr RecordType kType = RecordType::CallStack;
+    uint32_t correlationId = 0;
+    uint32_t stackId = 0;
+    uint8_t domain = 0; // ApiDomain of the call the stack was taken in
+    uint32_t cbid = 0;
+    uint32_t threadId = 0; // OS thread id
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("correlationId", s.correlationId); v("stackId", s.stackId); v("domain", s.domain); v("cbid", s.cbid);
+        v("threadId", s.threadId);
+    }
+};
+
+// What addr2line said about one return address (module, offset as in StackDef - loadBias).
+// inlineDepth 0 is the innermost (the code at the address); 1, 2, ... the functions it was inlined
+// into, outwards. file "" / line 0: no debug information (function may still be known).
+struct SymbolRecord {
+    static constexpr RecordType kType = RecordType::Symbol;
+    uint32_t moduleId = 0;
+    uint64_t offset = 0;
+    uint32_t inlineDepth = 0;
+    std::string function; // demangled; "" when unknown
+    std::string file;
+    uint32_t line = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("moduleId", s.moduleId); v("offset", s.offset); v("inlineDepth", s.inlineDepth); v("function", s.function);
+        v("file", s.file); v("line", s.line);
+    }
+};
+
+// True for the objects whose frames sit between the application and the GPU in every launch stack
+// (this injection library, CUPTI, the CUDA driver and runtime): the stack view leaves them out and
+// the symbolizer does not look them up.
+inline bool isLaunchPlumbingModule(const std::string& path) {
+    const size_t slash = path.rfind('/');
+    const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+    for (const char* prefix : {"libwarpscope_inject", "libcupti.", "libcuda.", "libcudart.", "libcudart_static"})
+        if (base.rfind(prefix, 0) == 0)
+            return true;
+    return false;
+}
 
 } // namespace ws::wscap

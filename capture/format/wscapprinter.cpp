@@ -46,6 +46,15 @@ private:
             m_out += (i ? ", \"" : "\"") + list[i] + '"';
         m_out += ']';
     }
+    void put(const std::vector<uint64_t>& list) {
+        m_out += '[';
+        char buf[24];
+        for (size_t i = 0; i < list.size(); ++i) {
+            std::snprintf(buf, sizeof(buf), "%s0x%llx", i ? ", " : "", static_cast<unsigned long long>(list[i]));
+            m_out += buf;
+        }
+        m_out += ']';
+    }
     void put(const Uuid& u) {
         static const char hex[] = "0123456789abcdef";
         for (uint8_t b : u) {
@@ -98,6 +107,10 @@ std::string RecordPrinter::format(const RawRecord& r) {
     case RecordType::Footer: { FooterRecord x; return formatAs(r, m_strings, &x); }
     case RecordType::ExternalCorrelation: { ExternalCorrelationRecord x; return formatAs(r, m_strings, &x); }
     case RecordType::MetricDevice: { MetricDeviceRecord x; return formatAs(r, m_strings, &x); }
+    case RecordType::Module: { ModuleRecord x; return formatAs(r, m_strings, &x); }
+    case RecordType::StackDef: { StackDefRecord x; return formatAs(r, m_strings, &x); }
+    case RecordType::CallStack: { CallStackRecord x; return formatAs(r, m_strings, &x); }
+    case RecordType::Symbol: { SymbolRecord x; return formatAs(r, m_strings, &x); }
     }
     return "Unknown type=" + std::to_string(r.type) + " size=" + std::to_string(r.payload.size());
 }

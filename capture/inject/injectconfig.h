@@ -21,6 +21,7 @@ namespace ws {
  *   WARPSCOPE_MAX_BUFFER_MB cap on buffers CUPTI holds at once, default 1024 (beyond it records drop)
  *   WARPSCOPE_PM_INTERVAL_US PM sampling interval, default 1000
  *   WARPSCOPE_NAME          capture name stored in the stream header
+ *   WARPSCOPE_STACK_DEPTH   frames per native launch stack ("stacks" activity), 1..32, default 32
  */
 struct InjectConfig {
     std::string outputDir = ".";
@@ -33,6 +34,7 @@ struct InjectConfig {
     uint64_t maxBufferBytes = 1024ull << 20;
     uint32_t pmIntervalUs = 1000;
     std::string name;
+    uint32_t stackDepth = 32;
 
     static InjectConfig fromEnvironment(std::vector<std::string>* warnings);
 };

@@ -218,15 +218,29 @@ bool Tracer::enableActivities() {
     }
     if (!(m_config.activities & ActChattyApi))
         disableChattyApiRecords(m_config.activities & ActRuntime, m_config.activities & ActDriver);
+    if (m_config.activities & ActStacks) {
+        // Optional: without stacks the capture is still complete, so a refusal is only a warning.
+        std::string why;
+        if (!m_stacks.start(static_cast<int>(m_config.stackDepth), &why))
+            report(ErrorSeverity::Warning, "stacks", 0, why);
+    }
     m_collecting = true;
     return true;
 }
 
 void Tracer::disableActivities() {
+    m_stacks.stop();
     for (CUpti_ActivityKind kind : m_enabledKinds)
         cuptiActivityDisable(kind);
     m_enabledKinds.clear();
     m_collecting = false;
+}
+
+void Tracer::writeStacks() {
+    std::vector<std::string> chunk(1);
+    m_stacks.take(chunk[0]);
+    if (!chunk[0].empty())
+        writeQueued(std::move(chunk));
 }
 
 void Tracer::stopSamplers() {
@@ -348,6 +362,7 @@ void Tracer::writeQueued(std::vector<std::string>&& chunks) {
 
 void Tracer::closeStream(FooterReason reason) {
     encodeCompletedBuffers();
+    writeStacks();
     std::string tail;
     {
         std::lock_guard<std::mutex> lock(m_encoderMutex);
@@ -388,6 +403,7 @@ void Tracer::runWriter() {
             wake = stopAt;
         writeQueued(m_queue.takeAll(wake));
         encodeCompletedBuffers();
+        writeStacks();
         if (m_exitRequested)
             return; // finalize() finishes the stream on its own thread
         if (m_stopRequested) {

@@ -7,6 +7,7 @@
 #include "inject/injectconfig.h"
 #include "inject/nvmlsampler.h"
 #include "inject/pmsampler.h"
+#include "inject/stackrecorder.h"
 
 #include <cupti.h>
 
@@ -69,6 +70,7 @@ private:
     std::string streamPath() const;
     void writeStreamHeader();
     void stopSamplers();
+    void writeStacks();
 
     InjectConfig m_config;
     std::mutex m_initMutex;
@@ -81,6 +83,7 @@ private:
     ActivityEncoder m_encoder;
     NvmlSampler m_nvml;
     PmSampler m_pm;
+    StackRecorder m_stacks; // the "stacks" activity (opt-in)
     std::thread m_writerThread;
 
     std::atomic<bool> m_collecting{false};    // activity kinds are enabled

@@ -107,6 +107,8 @@ std::vector<std::pair<std::string, std::string>> environment(const CaptureSettin
                          std::to_string(static_cast<uint64_t>(settings.durationSeconds * 1000)));
     if (!settings.name.empty())
         env.emplace_back("WARPSCOPE_NAME", settings.name);
+    if (settings.stackDepth > 0 && (settings.activityBits & wscap::ActStacks))
+        env.emplace_back("WARPSCOPE_STACK_DEPTH", std::to_string(settings.stackDepth));
     return env;
 }
 

@@ -19,6 +19,7 @@ struct CaptureSettings {
     double delaySeconds = 0;    // start tracing this long after CUDA initialization
     double durationSeconds = 0; // stop tracing after this long
     std::string name;           // session name, written into the StreamHeader
+    int stackDepth = 0;         // frames per native launch stack with wscap::ActStacks (0: default 32)
 };
 
 /*

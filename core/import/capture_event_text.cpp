@@ -172,6 +172,9 @@ std::string CaptureEventText::eventJson(uint64_t argRef) const {
         a["return value"] = r.returnValue;
         a["pid"] = r.processId;
         a["tid"] = r.threadId;
+        if (s.stacks)
+            if (const std::string* stack = s.stacks->forCorrelation(r.correlationId))
+                a["Call stack"] = *stack;
         break;
     }
     case RecordType::Synchronization: {

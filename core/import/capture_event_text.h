@@ -1,5 +1,6 @@
 #pragma once
 
+#include "import/capture_stacks.h"
 #include "model/event_text_source.h"
 
 #include <cstdint>
@@ -16,7 +17,8 @@ namespace ws {
  * argRef = stream index << 40 | byte offset of the record in that (decompressed) stream. Nothing
  * per event is kept in memory: eventJson() reads the one record back (pread on a plain file; a
  * gzip stream is held inflated in memory, as its bytes are needed for random access anyway),
- * decodes it and writes {"args":{...}} with the stream's interned names. Thread-safe (pread and
+ * decodes it and writes {"args":{...}} with the stream's interned names; a launch call recorded with
+ * the "stacks" activity also gets its native `Call stack` (CaptureStacks). Thread-safe (pread and
  * immutable state).
  */
 class CaptureEventText : public EventTextSource {
@@ -30,6 +32,7 @@ public:
         std::shared_ptr<const std::vector<uint8_t>> bytes; // or the whole inflated stream
         std::unordered_map<uint32_t, std::string> strings;
         uint32_t pid = 0;
+        std::shared_ptr<const CaptureStacks> stacks; // native launch stacks; null when none
     };
 
     CaptureEventText() = default;

@@ -173,6 +173,7 @@ ImportResult importCapture(const std::string& path, const ImportControl& control
                         {"cuptiApiVersion", h.cuptiApiVersion},
                         {"nvidiaDriverVersion", h.nvidiaDriverVersion},
                         {"records", conv->records()},
+                        {"launchStacks", 0},
                         {"dropped", conv->dropped()},
                         {"complete", conv->sawFooter()}});
         CaptureEventText::Stream s;
@@ -180,6 +181,9 @@ ImportResult importCapture(const std::string& path, const ImportControl& control
         s.bytes = bytes;
         s.strings = conv->takeStrings();
         s.pid = h.pid;
+        s.stacks = conv->takeStacks();
+        if (s.stacks)
+            info.back()["launchStacks"] = s.stacks->launches();
         text->addStream(std::move(s));
         streams.push_back(std::move(conv));
         if (control.progress)

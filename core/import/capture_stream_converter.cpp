@@ -444,6 +444,30 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
             m_external[r.correlationId] = r.externalId;
         return;
     }
+    case RecordType::Module: {
+        ModuleRecord r;
+        if (decode(&r))
+            m_stacks->addModule(std::move(r));
+        return;
+    }
+    case RecordType::StackDef: {
+        StackDefRecord r;
+        if (decode(&r))
+            m_stacks->addStack(std::move(r));
+        return;
+    }
+    case RecordType::CallStack: {
+        CallStackRecord r;
+        if (decode(&r))
+            m_stacks->addLaunch(r);
+        return;
+    }
+    case RecordType::Symbol: {
+        SymbolRecord r;
+        if (decode(&r))
+            m_stacks->addSymbol(std::move(r));
+        return;
+    }
     case RecordType::Flush: return;
     }
     m_chunk.report.add("unknown capture record types (skipped)", "type " + std::to_string(type) + " " + offsetText(offset));
@@ -462,6 +486,11 @@ void CaptureStreamConverter::finishStream(const WscapReader& reader) {
     }
     if (!m_sawHeader)
         m_chunk.report.add("capture streams without a StreamHeader", "stream " + std::to_string(m_stream));
+    m_stacks->finish();
+    if (m_stacks->stacks() > 0 && !m_stacks->symbolized())
+        m_chunk.report.add("native call stacks without symbols (addr2line did not run after the capture): frames "
+                           "show module+offset",
+                           who);
 
     // NVTX ranges that never ended run to the end of what the stream saw.
     if (!m_openRanges.empty()) {
@@ -502,6 +531,14 @@ void CaptureStreamConverter::finishStream(const WscapReader& reader) {
         m_chunk.memory.push_back(m);
     }
     m_memory.clear();
+}
+
+std::shared_ptr<const CaptureStacks> CaptureStreamConverter::takeStacks() {
+    std::shared_ptr<const CaptureStacks> out;
+    if (m_stacks && !m_stacks->empty())
+        out = std::move(m_stacks);
+    m_stacks.reset();
+    return out;
 }
 
 std::vector<uint32_t> CaptureStreamConverter::streamSlots() const {

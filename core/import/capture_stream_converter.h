@@ -1,5 +1,6 @@
 #pragma once
 
+#include "import/capture_stacks.h"
 #include "import/chunk_result.h"
 #include "import/trace_import.h"
 
@@ -45,7 +46,9 @@ struct CaptureDeviceRef {
  * Host work (API calls, NVTX) goes on (pid, OS tid) tracks; GPU work (kernels, copies, memsets,
  * synchronization) on (device placeholder, stream) tracks; metric samples become counters of the
  * device; MEMORY2 records become memory events with running totals per device; Dropped, Error and a
- * missing Footer go to the chunk's report. CPU-to-GPU flows ("ac2g", id = stream << 32 | correlation)
+ * missing Footer go to the chunk's report; native call stacks (Module, StackDef, CallStack, Symbol)
+ * are gathered into a CaptureStacks that CaptureEventText shows as the launch call's `Call stack`
+ * argument. CPU-to-GPU flows ("ac2g", id = stream << 32 | correlation)
  * link each API call to the GPU activities that carry its correlation id. argRef points back to the
  * record (CaptureEventText). One pass, O(records); memory is the chunk plus a few maps per stream.
  */
@@ -62,6 +65,8 @@ public:
 
     ChunkResult& chunk() { return m_chunk; }
     std::unordered_map<uint32_t, std::string> takeStrings() { return std::move(m_strings); }
+    // The stream's native call stacks (finished), or null when it recorded none.
+    std::shared_ptr<const CaptureStacks> takeStacks();
     const wscap::StreamHeaderRecord& header() const { return m_header; }
     bool sawHeader() const { return m_sawHeader; }
     bool sawFooter() const { return m_sawFooter; }
@@ -127,6 +132,7 @@ private:
     std::vector<std::pair<uint32_t, uint32_t>> m_gpuSlices;
     std::unordered_set<uint32_t> m_apiCorr, m_gpuCorr;
     std::vector<uint64_t> m_openRanges; // slice indices of NVTX ranges that never ended
+    std::shared_ptr<CaptureStacks> m_stacks = std::make_shared<CaptureStacks>();
     wscap::StreamHeaderRecord m_header;
     bool m_sawHeader = false;
     bool m_sawFooter = false;

@@ -1,6 +1,7 @@
 // warpscope-capture end to end with fake workloads: no GPU and no CUDA driver needed.
 
 #include "format/wscapcodec.h"
+#include "launch/stacksymbolizer.h"
 #include "wscapfixtures.h"
 
 #include <gtest/gtest.h>
@@ -152,4 +153,38 @@ TEST(WscapDump, PrintsCountsAndRecords) {
     EXPECT_NE(text.find("Api                  2"), std::string::npos) << text;
     std::remove(path.c_str());
     std::remove(outFile.c_str());
+}
+
+TEST(CaptureCli, StacksOptionSetsTheActivityAndDepth) {
+    const std::string out = wstest::tempPath("cap_stacks_env");
+    const std::string seen = wstest::tempPath("cap_stacks_env_seen");
+    const Result r = capture("--stacks --stack-depth 12 -o " + quote(out) + " -- sh -c 'env | grep -E \"^WARPSCOPE_\" > " +
+                             seen + "'");
+    EXPECT_EQ(r.code, 0) << r.err;
+    const std::string env = wstest::readFile(seen);
+    EXPECT_NE(env.find("WARPSCOPE_ACTIVITIES=kernel,memcpy,memset,runtime,driver,sync,memory,nvtx,overhead,nvml,stacks\n"),
+              std::string::npos)
+        << env;
+    EXPECT_NE(env.find("WARPSCOPE_STACK_DEPTH=12\n"), std::string::npos) << env;
+    std::remove(seen.c_str());
+    EXPECT_EQ(capture("--stack-depth 40 -o " + quote(out) + " -- true").code, 125);
+}
+
+TEST(CaptureCli, StacksAreSymbolizedAfterTheRun) {
+    // The probe writes a stream holding its own native stack into $WARPSCOPE_OUTPUT, as the
+    // injection library would; warpscope-capture then runs addr2line on it.
+    const std::string out = wstest::tempPath("cap_stacks");
+    Result r = capture("--activities default,stacks -o " + quote(out) + " -- " + quote(WSCAP_STACK_PROBE_BIN));
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.err.find("1 launch stacks"), std::string::npos) << r.err;
+    if (!ws::stacksymbolizer::findAddr2Line().empty()) {
+        EXPECT_NE(r.err.find("1 distinct launch stacks"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("code addresses symbolized to file:line"), std::string::npos) << r.err;
+    }
+    // Without addr2line: one note, and the run still succeeds.
+    ::setenv("WARPSCOPE_ADDR2LINE", "/nonexistent/addr2line", 1);
+    r = capture("--stacks -o " + quote(out + "_notool") + " -- " + quote(WSCAP_STACK_PROBE_BIN));
+    ::unsetenv("WARPSCOPE_ADDR2LINE");
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.err.find("[warpscope] note: addr2line not found"), std::string::npos) << r.err;
 }

@@ -44,6 +44,10 @@ std::string allRecords(std::vector<std::string>* payloads) {
     add(filled<FooterRecord>(1900));
     add(filled<ExternalCorrelationRecord>(2000));
     add(filled<MetricDeviceRecord>(2100));
+    add(filled<ModuleRecord>(2200));
+    add(filled<StackDefRecord>(2300));
+    add(filled<CallStackRecord>(2400));
+    add(filled<SymbolRecord>(2500));
     return bytes;
 }
 
@@ -119,6 +123,10 @@ TEST(WscapFormat, EveryRecordTypeRoundTripsThroughAFile) {
     expectRoundTrip<FooterRecord>(got[18], 1900);
     expectRoundTrip<ExternalCorrelationRecord>(got[19], 2000);
     expectRoundTrip<MetricDeviceRecord>(got[20], 2100);
+    expectRoundTrip<ModuleRecord>(got[21], 2200);
+    expectRoundTrip<StackDefRecord>(got[22], 2300);
+    expectRoundTrip<CallStackRecord>(got[23], 2400);
+    expectRoundTrip<SymbolRecord>(got[24], 2500);
     std::remove(path.c_str());
 }
 
@@ -158,7 +166,7 @@ TEST(WscapFormat, CutAtEveryByteOfTheLastRecordKeepsAllCompleteRecords) {
         } else {
             EXPECT_EQ(end, WscapReader::Status::Truncated) << "cut at " << cut;
             ASSERT_EQ(got.size(), payloads.size() - 1) << "cut at " << cut;
-            expectRoundTrip<ExternalCorrelationRecord>(got.back(), 2000);
+            expectRoundTrip<CallStackRecord>(got.back(), 2400); // the record before the last (Symbol)
         }
     }
 }
@@ -309,4 +317,62 @@ TEST(ActivityList, ParsesNamesAliasesAndRemovals) {
     EXPECT_EQ(bad, "gpu-magic");
     ASSERT_TRUE(parseActivities(activitiesToString(kDefaultActivities), &bits, &bad));
     EXPECT_EQ(bits, kDefaultActivities);
+}
+
+TEST(WscapFormat, AddressListsAreCountedLittleEndianU64s) {
+    StackDefRecord d;
+    d.stackId = 7;
+    d.addresses = {0x0102030405060708ull, 0x7fffdeadbeefull};
+    const std::string p = payloadOf(d);
+    ASSERT_EQ(p.size(), 4u + 4u + 2 * 8u);
+    EXPECT_EQ(p.substr(0, 8), std::string("\x07\x00\x00\x00\x02\x00\x00\x00", 8));
+    EXPECT_EQ(p.substr(8, 8), std::string("\x08\x07\x06\x05\x04\x03\x02\x01", 8));
+    StackDefRecord back;
+    ASSERT_TRUE(decodeRecord(reinterpret_cast<const uint8_t*>(p.data()), p.size(), &back));
+    EXPECT_EQ(back.addresses, d.addresses);
+    // A count larger than the payload holds is corruption, not a shorter (older) record.
+    std::string bad = p;
+    bad[4] = 3;
+    EXPECT_FALSE(decodeRecord(reinterpret_cast<const uint8_t*>(bad.data()), bad.size(), &back));
+}
+
+TEST(WscapFormat, StackRecordsAreSkippableByOlderReaders) {
+    // A 1.0 reader knows types up to 21: the 1.1 stack records must frame like any unknown type.
+    std::string bytes = fileHeader();
+    appendRecord(bytes, StringRecord{1, "before"});
+    appendRecord(bytes, filled<StackDefRecord>(1));
+    appendRecord(bytes, filled<CallStackRecord>(2));
+    appendRecord(bytes, filled<SymbolRecord>(3));
+    appendRecord(bytes, filled<ModuleRecord>(4));
+    appendRecord(bytes, StringRecord{2, "after"});
+    WscapReader::Status end;
+    const std::vector<RawRecord> got = readAll(bytes, &end);
+    EXPECT_EQ(end, WscapReader::Status::End);
+    ASSERT_EQ(got.size(), 6u);
+    for (size_t i = 1; i <= 4; ++i)
+        EXPECT_GT(got[i].type, 21u);
+    StringRecord after;
+    ASSERT_TRUE(got[5].decode(&after));
+    EXPECT_EQ(after.text, "after");
+    RecordPrinter printer;
+    const std::string line = printer.format(got[1]);
+    EXPECT_EQ(line.rfind("StackDef stackId=", 0), 0u) << line;
+    EXPECT_NE(line.find("addresses=[0x"), std::string::npos) << line;
+}
+
+TEST(ActivityList, StacksAreOptIn) {
+    uint32_t bits = 0;
+    std::string bad;
+    EXPECT_FALSE(kDefaultActivities & ActStacks);
+    ASSERT_TRUE(parseActivities("default,stacks", &bits, &bad));
+    EXPECT_EQ(bits, kDefaultActivities | ActStacks);
+    EXPECT_NE(activitiesToString(bits).find("stacks"), std::string::npos);
+    ASSERT_TRUE(parseActivities(activitiesToString(bits), &bits, &bad));
+    EXPECT_EQ(bits, kDefaultActivities | ActStacks);
+    EXPECT_TRUE(isLaunchPlumbingModule("/usr/local/cuda/lib64/libcupti.so.13"));
+    EXPECT_TRUE(isLaunchPlumbingModule("/usr/local/nvidia/lib64/libcuda.so.1"));
+    EXPECT_TRUE(isLaunchPlumbingModule("/opt/torch/lib/libcudart.so.13"));
+    EXPECT_TRUE(isLaunchPlumbingModule("/tmp/bs/libwarpscope_inject.so"));
+    EXPECT_FALSE(isLaunchPlumbingModule("/opt/torch/lib/libcudnn.so.9"));
+    EXPECT_FALSE(isLaunchPlumbingModule("/tmp/bs/vector_add"));
 }

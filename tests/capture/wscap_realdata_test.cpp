@@ -77,3 +77,53 @@ TEST(WscapRealData, KilledProcessKeepsEverythingUpToTheLastFlush) {
     EXPECT_GT(s.count(RecordType::NvtxRange), 500u);
     EXPECT_EQ(s.dropped, 0u);
 }
+
+TEST(WscapRealData, LaunchStacksAreDefinedAndFreeOfProfilerFrames) {
+    // vector_add built with -g, captured with "stacks" (format 1.1), symbolized after the run.
+    WscapReader reader;
+    std::string error;
+    ASSERT_TRUE(reader.open(capturePath("vector_add_stacks.wscap"), &error)) << error;
+    EXPECT_EQ(reader.versionMinor(), 1u);
+    std::vector<ModuleRecord> modules;
+    std::unordered_map<uint32_t, std::vector<uint64_t>> stacks;
+    std::set<uint32_t> kernelCorrelations, launchCorrelations;
+    size_t symbols = 0, launches = 0;
+    RawRecord raw;
+    while (reader.next(&raw) == WscapReader::Status::Record) {
+        if (ModuleRecord m; raw.decode(&m)) {
+            modules.push_back(m);
+        } else if (StackDefRecord d; raw.decode(&d)) {
+            // Module records come before the first stack whose addresses they cover.
+            for (uint64_t a : d.addresses) {
+                bool inModule = false;
+                for (const ModuleRecord& known : modules)
+                    inModule = inModule || (a >= known.start && a - known.start < known.size);
+                EXPECT_TRUE(inModule) << std::hex << a;
+            }
+            EXPECT_LE(d.addresses.size(), 32u);
+            stacks[d.stackId] = d.addresses;
+        } else if (CallStackRecord c; raw.decode(&c)) {
+            ++launches;
+            EXPECT_TRUE(stacks.count(c.stackId)) << "stack " << c.stackId << " used before its StackDef";
+            launchCorrelations.insert(c.correlationId);
+        } else if (KernelRecord k; raw.decode(&k)) {
+            kernelCorrelations.insert(k.correlationId);
+        } else if (raw.is<SymbolRecord>()) {
+            ++symbols;
+        }
+    }
+    EXPECT_FALSE(reader.truncated());
+    EXPECT_EQ(launches, 20u);
+    EXPECT_EQ(stacks.size(), 2u); // two launch sites, each hit 10 times
+    EXPECT_EQ(launchCorrelations, kernelCorrelations);
+    EXPECT_EQ(symbols, 12u);
+    // The injection library leaves its own frames out: every stack starts in CUPTI or below.
+    const ModuleRecord* self = nullptr;
+    for (const ModuleRecord& m : modules)
+        if (m.path.find("libwarpscope_inject") != std::string::npos)
+            self = &m;
+    ASSERT_NE(self, nullptr);
+    for (const auto& [id, addresses] : stacks)
+        for (uint64_t a : addresses)
+            EXPECT_FALSE(a >= self->start && a - self->start < self->size) << "stack " << id;
+}

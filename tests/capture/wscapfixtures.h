@@ -27,6 +27,11 @@ private:
     void fill(double& v) { v = static_cast<double>(m_next++) * 1.25; }
     void fill(std::string& s) { s = "text-" + std::to_string(m_next++) + " \xe2\x9c\x93"; }
     void fill(std::vector<std::string>& l) { l = {"python", "train.py", "--arg=" + std::to_string(m_next++), ""}; }
+    void fill(std::vector<uint64_t>& l) {
+        l.clear();
+        for (int i = 0; i < 5; ++i)
+            l.push_back(m_next++ * 0x9e3779b97f4a7c15ull);
+    }
     void fill(ws::wscap::Uuid& u) {
         for (auto& b : u)
             b = static_cast<uint8_t>(m_next++);

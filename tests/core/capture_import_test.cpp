@@ -3,6 +3,8 @@
 
 #include "test_util.h"
 
+#include "analysis/call_stack.h"
+
 #include "model/event_kind.h"
 #include "store/session_store.h"
 
@@ -12,6 +14,7 @@
 #include <random>
 #include <regex>
 #include <set>
+#include <sstream>
 
 namespace ws {
 namespace {
@@ -354,6 +357,226 @@ TEST(CaptureImport, HostileStreamsFailOrImportPartially) {
     r = importTraceFile(test::writeTemp("magic.wscap", good.substr(0, 8)));
     EXPECT_FALSE(r.session);
     EXPECT_FALSE(r.error.empty());
+}
+
+bool wscapPlumbing(const std::string& file) {
+    for (const char* p : {"libcupti", "libcuda.", "libcudart", "libwarpscope_inject"})
+        if (file.rfind(p, 0) == 0)
+            return true;
+    return false;
+}
+
+/* Little-endian record bytes written by hand (the layout of capture/format/wscapformat.h), so the
+ * importer is checked against the format's text, not against its own codec. */
+struct StreamBytes {
+    std::string bytes = std::string("WSCAP\0\r\n", 8) + std::string("\x01\x00\x01\x00\x00\x00\x00\x00", 8);
+    std::string p; // payload being built
+    StreamBytes& u8(uint8_t v) { p.push_back(static_cast<char>(v)); return *this; }
+    StreamBytes& u32(uint32_t v) { for (int i = 0; i < 4; ++i) p.push_back(static_cast<char>(v >> (8 * i))); return *this; }
+    StreamBytes& u64(uint64_t v) { for (int i = 0; i < 8; ++i) p.push_back(static_cast<char>(v >> (8 * i))); return *this; }
+    StreamBytes& i32(int32_t v) { return u32(static_cast<uint32_t>(v)); }
+    StreamBytes& str(const std::string& s) { u32(static_cast<uint32_t>(s.size())); p += s; return *this; }
+    StreamBytes& addrs(const std::vector<uint64_t>& a) { u32(static_cast<uint32_t>(a.size())); for (uint64_t v : a) u64(v); return *this; }
+    void end(uint16_t type) {
+        bytes.push_back(static_cast<char>(type & 0xff));
+        bytes.push_back(static_cast<char>(type >> 8));
+        bytes += std::string(2, '\0');
+        const auto n = static_cast<uint32_t>(p.size());
+        for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<char>(n >> (8 * i)));
+        bytes += p;
+        p.clear();
+    }
+    void header(uint32_t pid) { u32(pid).u32(1).str("host").u64(0).u64(0).u32(0).u32(0).u32(0).str("").str("").i32(-1).u32(1u << 13).u32(500).u32(0).end(1); }
+    void string(uint32_t id, const std::string& t) { u32(id).str(t).end(4); }
+    void api(uint32_t corr, uint64_t start) { u8(0).u32(211).u32(1).u64(start).u64(start + 1000).u32(100).u32(101).u32(corr).u32(0).end(8); }
+    void kernel(uint32_t corr, uint64_t start) {
+        u64(start).u64(start + 500).u32(0).u32(1).u32(7).u32(corr);
+        for (int i = 0; i < 6; ++i) i32(1);
+        u32(16).i32(0).i32(0).u32(0).u32(2).end(5); // registers, shared, local, name id 2; the rest default
+    }
+    void module(uint32_t id, uint64_t bias, uint64_t start, uint64_t size, const std::string& path) { u32(id).u64(bias).u64(start).u64(size).str(path).str("").end(22); }
+    void stack(uint32_t id, const std::vector<uint64_t>& a) { u32(id).addrs(a).end(23); }
+    void launch(uint32_t corr, uint32_t stack) { u32(corr).u32(stack).u8(0).u32(211).u32(101).end(24); }
+    void symbol(uint32_t module, uint64_t offset, uint32_t depth, const std::string& fn, const std::string& file, uint32_t line) { u32(module).u64(offset).u32(depth).str(fn).str(file).u32(line).end(25); }
+    void footer() { u64(0).u8(0).u64(0).u64(0).end(19); }
+};
+
+// Builds a capture of one launch (correlation 5) with a native stack crossing the CUDA driver, a
+// static cudart function, an inlined frame, code without symbols, a module without debug info and
+// an address outside every module; a second launch (6) has no stack.
+std::string stackCapture(bool withSymbols) {
+    StreamBytes b;
+    b.header(100);
+    b.string(1, "cudaLaunchKernel_v7000");
+    b.string(2, "_Z3fooPf");
+    b.module(1, 0x10000, 0x11000, 0x5000, "/opt/app/bin/app");
+    b.module(2, 0x7000000, 0x7001000, 0x100000, "/usr/lib/x86_64-linux-gnu/libcuda.so.1");
+    b.module(3, 0x9000000, 0x9001000, 0x1000, "/opt/app/lib/libnodebug.so");
+    b.stack(1, {0x7001234, 0x11100, 0x11200, 0x11300, 0x9001010, 0xdead0000, 0x11400});
+    b.launch(5, 1);
+    b.api(5, 1000);
+    b.api(6, 5000);
+    b.kernel(5, 3000);
+    b.kernel(6, 7000);
+    b.footer();
+    if (withSymbols) { // appended after the Footer, as warpscope-capture does after the run
+        b.symbol(2, 0x1234, 0, "cuLaunchKernel", "", 0);
+        b.symbol(1, 0x1100, 0, "cudaLaunchKernel", "", 0);
+        b.symbol(1, 0x1200, 1, "run()", "/src/app.cu", 30); // inline levels in any order
+        b.symbol(1, 0x1200, 0, "inl()", "/src/app.cu", 7);
+        b.symbol(3, 0x1010, 0, "nd_func", "", 0);
+        b.symbol(1, 0x1400, 0, "main", "/src/app.cu", 40);
+    }
+    return b.bytes;
+}
+
+struct Launches {
+    std::map<uint32_t, std::string> stackOfCorrelation; // `Call stack` argument per launch call
+    std::vector<std::pair<uint32_t, uint32_t>> kernels; // (track, slice)
+};
+
+Launches launchesOf(const Session& s) {
+    Launches l;
+    for (uint32_t ti = 0; ti < s.tracks().size(); ++ti) {
+        const Track& t = s.tracks()[ti];
+        for (uint32_t i = 0; i < t.sliceCount(); ++i) {
+            const EventKind k = s.kindOf(t, i);
+            if (k == EventKind::Kernel)
+                l.kernels.emplace_back(ti, i);
+            if (k != EventKind::Runtime && k != EventKind::Driver)
+                continue;
+            for (const auto& [key, value] : s.args(t, i))
+                if (key == "Call stack")
+                    l.stackOfCorrelation[t.correlation[i]] = value;
+        }
+    }
+    return l;
+}
+
+TEST(CaptureImport, NativeStacksBecomeTheLaunchCallStack) {
+    auto s = importOk(test::writeTemp("stacks.wscap", stackCapture(true)));
+    ASSERT_TRUE(s);
+    const Launches l = launchesOf(*s);
+    ASSERT_EQ(l.stackOfCorrelation.size(), 1u); // the launch without a stack gets no argument
+    // Innermost first; libcuda and the static cudart frame are dropped, inline levels expand.
+    EXPECT_EQ(l.stackOfCorrelation.at(5), "/src/app.cu(7): inl();/src/app.cu(30): run();app(0): app+0x1300;"
+                                          "libnodebug.so(0): nd_func;(unknown module)(0): 0xdead0000;"
+                                          "/src/app.cu(40): main");
+    EXPECT_EQ(s->report().count("native call stacks without symbols (addr2line did not run after the capture): "
+                                "frames show module+offset"),
+              0u);
+
+    // The stack view of the kernel: kernel, its launch, then the native frames.
+    ASSERT_EQ(l.kernels.size(), 2u);
+    for (const auto& [track, slice] : l.kernels) {
+        const CallStack st = callStackFor(*s, track, slice);
+        const bool withStack = s->tracks()[track].correlation[slice] == 5;
+        ASSERT_EQ(st.frames.size(), withStack ? 8u : 2u);
+        EXPECT_EQ(st.frames[0].kind, StackFrameKind::Kernel);
+        EXPECT_EQ(st.frames[1].kind, StackFrameKind::Launch);
+        if (!withStack)
+            continue;
+        EXPECT_EQ(st.frames[2].function, "inl()");
+        EXPECT_EQ(st.frames[2].file, "/src/app.cu");
+        EXPECT_EQ(st.frames[2].line, 7);
+        EXPECT_EQ(st.frames[2].kind, StackFrameKind::Native);
+        EXPECT_EQ(st.frames[3].line, 30);
+        EXPECT_EQ(st.frames[4].function, "app+0x1300");
+        EXPECT_EQ(st.frames[4].file, "app");
+        EXPECT_EQ(st.frames[4].line, 0);
+        EXPECT_EQ(st.frames[5].function, "nd_func");
+        EXPECT_EQ(st.frames[7].function, "main");
+        EXPECT_EQ(st.frames[7].line, 40);
+        EXPECT_EQ(st.firstSourceFrame, 2);
+    }
+}
+
+TEST(CaptureImport, UnsymbolizedStacksShowModuleOffsetsAndSaySo) {
+    auto s = importOk(test::writeTemp("stacks_nosym.wscap", stackCapture(false)));
+    ASSERT_TRUE(s);
+    const Launches l = launchesOf(*s);
+    ASSERT_EQ(l.stackOfCorrelation.size(), 1u);
+    // Only the driver module is recognisable without symbols.
+    EXPECT_EQ(l.stackOfCorrelation.at(5), "app(0): app+0x1100;app(0): app+0x1200;app(0): app+0x1300;"
+                                          "libnodebug.so(0): libnodebug.so+0x1010;(unknown module)(0): 0xdead0000;"
+                                          "app(0): app+0x1400");
+    EXPECT_EQ(s->report().count("native call stacks without symbols (addr2line did not run after the capture): "
+                                "frames show module+offset"),
+              1u)
+        << s->report().toText();
+}
+
+// Line numbers of `<<<` launches in the sample's source: the truth the recorded stacks must match.
+std::map<std::string, int> launchLines() {
+    std::map<std::string, int> lines;
+    std::istringstream in(test::readFile(std::string(WARPSCOPE_TEST_DATA_DIR) + "/../../capture/samples/vector_add.cu"));
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n)
+        for (const char* kernel : {"vectorAdd", "scale"})
+            if (line.find(std::string(kernel) + "<<<") != std::string::npos)
+                lines[kernel] = n;
+    return lines;
+}
+
+TEST(CaptureImport, RealNativeLaunchStacksPointAtTheLaunchLines) {
+    const std::map<std::string, int> expected = launchLines();
+    ASSERT_EQ(expected.size(), 2u);
+    auto s = importOk(capturePath("vector_add_stacks.wscap"));
+    ASSERT_TRUE(s);
+    EXPECT_FALSE(s->report().truncated());
+    const Launches l = launchesOf(*s);
+    EXPECT_EQ(l.stackOfCorrelation.size(), 20u); // wscap-dump: 20 CallStack records, 20 kernels
+    ASSERT_EQ(l.kernels.size(), 20u);
+    std::map<std::string, int> seen;
+    for (const auto& [track, slice] : l.kernels) {
+        const std::string kernel(s->str(s->tracks()[track].names[slice]));
+        const std::string shortName = kernel.substr(0, kernel.find('('));
+        const CallStack st = callStackFor(*s, track, slice);
+        ASSERT_GE(st.firstSourceFrame, 0) << kernel;
+        // Innermost source frame: the kernel's host stub inlined at its definition, then main's launch line.
+        const StackFrame& first = st.frames[static_cast<size_t>(st.firstSourceFrame)];
+        EXPECT_EQ(first.kind, StackFrameKind::Native);
+        EXPECT_TRUE(first.file.ends_with("capture/samples/vector_add.cu")) << first.file;
+        EXPECT_EQ(first.function.substr(0, first.function.find('(')), shortName);
+        bool sawMain = false;
+        for (const StackFrame& f : st.frames) {
+            // Nothing of the profiler, CUPTI or the driver is left in the stack.
+            EXPECT_EQ(f.file.find("libcupti"), std::string::npos);
+            EXPECT_EQ(f.file.find("libcuda."), std::string::npos);
+            EXPECT_EQ(f.file.find("libwarpscope_inject"), std::string::npos);
+            EXPECT_EQ(f.function.rfind("__device_stub__", 0), std::string::npos) << f.function;
+            if (f.function == "main" && f.file.ends_with("vector_add.cu")) {
+                sawMain = true;
+                seen[shortName] = f.line;
+            }
+        }
+        EXPECT_TRUE(sawMain) << kernel;
+    }
+    EXPECT_EQ(seen, expected);
+}
+
+TEST(CaptureImport, EveryResNetKernelHasANativeLaunchStack) {
+    auto s = importOk(capturePath("resnet18_stacks.wscap.gz"));
+    ASSERT_TRUE(s);
+    const Launches l = launchesOf(*s);
+    EXPECT_EQ(l.kernels.size(), 11550u);            // wscap-dump: 11550 Kernel records
+    EXPECT_EQ(l.stackOfCorrelation.size(), 11550u); // and 11550 CallStack records
+    size_t withTorch = 0;
+    for (size_t k = 0; k < l.kernels.size(); k += 97) {
+        const CallStack st = callStackFor(*s, l.kernels[k].first, l.kernels[k].second);
+        size_t native = 0;
+        bool torch = false;
+        for (const StackFrame& f : st.frames) {
+            if (f.kind != StackFrameKind::Native)
+                continue;
+            ++native;
+            EXPECT_FALSE(wscapPlumbing(f.file)) << f.file;
+            torch = torch || f.file.starts_with("libtorch") || f.file.starts_with("libc10");
+        }
+        EXPECT_GT(native, 3u);
+        withTorch += torch ? 1 : 0;
+    }
+    EXPECT_GT(withTorch, 0u);
 }
 
 } // namespace

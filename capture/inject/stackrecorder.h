@@ -1,0 +1,82 @@
+#pragma once
+
+#include <cupti.h>
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ws {
+
+/*
+ * StackRecorder: the "stacks" activity. Subscribes to CUPTI's runtime and driver API callbacks for
+ * the kernel and graph launch calls only, and at the ENTRY of each takes the calling thread's return
+ * addresses with backtrace() (innermost first, this library's own frames dropped, at most 32).
+ *
+ * Why this shape: the launch path is the hot path of a training step, so a launch costs one
+ * backtrace, one hash and a short locked lookup; identical stacks (the same loop launching the same
+ * kernels every step) are defined once as a StackDef and each launch only adds a 25-byte CallStack
+ * {correlation, stack id}. Module records (dl_iterate_phdr) are written before the first stack and
+ * again only when a new stack holds an address outside every known module (after a dlopen), so the
+ * launcher can symbolize after exit without touching the target. Nothing is symbolized in the
+ * process: addr2line runs afterwards (capture/launch/stacksymbolizer.h).
+ *
+ * A runtime launch (cudaLaunchKernel) calls the driver underneath; a thread-local depth counter
+ * keeps that inner driver callback from recording a second stack. Driver-only launches (Triton,
+ * cuLaunchKernel from C++) get their own.
+ *
+ * Threads: the callback runs on application threads; take() on the writer thread. The loader lock
+ * (dl_iterate_phdr) is never taken while m_mutex is held. Never throws into CUPTI.
+ */
+class StackRecorder {
+public:
+    static constexpr int kMaxFrames = 32;
+
+    // Subscribes (once) and enables the launch callbacks. False with *why when CUPTI refuses, e.g.
+    // because another tool already subscribed (CUPTI allows one subscriber per process).
+    // depth: frames kept per stack (1..kMaxFrames); fewer frames unwind faster.
+    bool start(int depth, std::string* why);
+    // Stops recording; callbacks that are already running finish, later ones return at once.
+    void stop() { m_enabled = false; }
+    // Moves the encoded records (Module, StackDef, CallStack) gathered so far to the end of out.
+    void take(std::string& out);
+    uint64_t launches() const { return m_launches.load(); }
+
+private:
+    struct Module {
+        uint64_t start = 0;
+        uint64_t end = 0;
+        uint64_t loadBias = 0;
+        std::string path;
+        std::string buildId;
+    };
+
+    static void CUPTIAPI onCallback(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                    const void* data);
+    void record(uint8_t domain, uint32_t cbid, uint32_t correlationId);
+    static std::vector<Module> scanModules();
+    bool covered(uint64_t address) const;
+    void mergeModules(std::vector<Module>&& scanned);
+    uint32_t findStack(uint64_t hash, const uint64_t* addresses, int count) const;
+
+    CUpti_SubscriberHandle m_subscriber = nullptr;
+    bool m_subscribed = false;
+    std::atomic<bool> m_enabled{false};
+    std::atomic<uint64_t> m_launches{0};
+    int m_depth = kMaxFrames;
+    uint64_t m_selfStart = 0; // this library's code, whose frames lead every backtrace
+    uint64_t m_selfEnd = 0;
+
+    mutable std::mutex m_mutex;
+    std::string m_pending;                             // encoded records not yet taken
+    std::vector<Module> m_modules;                     // sorted by start
+    std::unordered_map<uint64_t, uint32_t> m_stackIds; // hash -> stack id (probing on collision)
+    std::vector<std::vector<uint64_t>> m_stacks;       // stack id - 1 -> addresses
+    uint32_t m_nextModuleId = 1;
+    unsigned long long m_loaderAdds = 0; // dl_iterate_phdr's dlpi_adds at the last scan
+};
+
+} // namespace ws
