@@ -1,6 +1,11 @@
 #include "source_pane.h"
 
+#include "analysis/line_totals.h"
+#include "format.h"
+#include "source_text_view.h"
+
 #include "source/path_mapping.h"
+#include "store/source_archive.h"
 #include "source_highlighter.h"
 #include "source_settings.h"
 
@@ -32,7 +37,7 @@ constexpr qint64 kMaxSourceBytes = 8 * 1024 * 1024;
 SourcePane::SourcePane(QWidget* parent)
     : QWidget(parent), m_title(new QLabel(this)), m_warning(new QLabel(this)),
       m_missingBox(new QWidget(this)), m_missingText(new QLabel(m_missingBox)),
-      m_locate(new QPushButton(tr("Locate…"), m_missingBox)), m_text(new QPlainTextEdit(this)),
+      m_locate(new QPushButton(tr("Locate…"), m_missingBox)), m_text(new SourceTextView(this)),
       m_highlighter(new SourceHighlighter(m_text->document())) {
     setObjectName(QStringLiteral("sourcePane"));
     m_text->setObjectName(QStringLiteral("sourceText"));
@@ -78,6 +83,9 @@ bool SourcePane::showLocation(const QString& recordedFile, int line) {
     const SourceSettings settings = SourceSettings::load();
     const auto resolved = resolveSourcePath(recordedFile.toStdString(), settings.pathRules, homeDirectory());
     m_missing = !resolved;
+    m_fromArchive = false;
+    if (!resolved && showStoredCopy())
+        return true;
     if (!resolved) {
         m_resolvedFile.clear();
         m_text->clear();
@@ -94,6 +102,7 @@ bool SourcePane::showLocation(const QString& recordedFile, int line) {
     if (f.open(QIODevice::ReadOnly)) text = QString::fromUtf8(f.read(kMaxSourceBytes));
     m_highlighter->setLanguage(SourceHighlighter::languageForFile(m_resolvedFile));
     m_text->setPlainText(text);
+    m_text->setLineNotes(lineNotes());
     m_title->setText(
         m_resolvedFile == recordedFile
             ? tr("%1, line %2").arg(m_resolvedFile).arg(line)
@@ -114,6 +123,52 @@ bool SourcePane::showLocation(const QString& recordedFile, int line) {
     }
     markLine();
     return true;
+}
+
+bool SourcePane::showStoredCopy() {
+    if (m_sessionFile.isEmpty())
+        return false;
+    const auto stored = SourceArchive::read(m_sessionFile.toStdString(), m_recordedFile.toStdString());
+    if (!stored)
+        return false;
+    m_fromArchive = true;
+    m_missing = false;
+    m_missingBox->hide();
+    m_resolvedFile.clear();
+    m_highlighter->setLanguage(SourceHighlighter::languageForFile(m_recordedFile));
+    m_text->setPlainText(QString::fromUtf8(stored->text.data(), static_cast<qsizetype>(stored->text.size())));
+    m_text->setLineNotes(lineNotes());
+    m_title->setText(tr("%1, line %2").arg(m_recordedFile).arg(m_line));
+    m_warning->setText(tr("The file is not on this machine: showing the copy stored in the session when it was "
+                          "imported (%1).")
+                           .arg(QLocale().toString(QDateTime::fromMSecsSinceEpoch(stored->mtimeNs / 1'000'000),
+                                                   QLocale::ShortFormat)));
+    m_warning->show();
+    markLine();
+    return true;
+}
+
+void SourcePane::setLineTotals(std::shared_ptr<const LineTotals> totals) {
+    m_totals = std::move(totals);
+    if (!m_resolvedFile.isEmpty())
+        m_text->setLineNotes(lineNotes());
+}
+
+QHash<int, QString> SourcePane::lineNotes() const {
+    QHash<int, QString> notes;
+    const auto* lines = m_totals ? m_totals->forFile(m_recordedFile.toStdString()) : nullptr;
+    if (!lines)
+        return notes;
+    for (const auto& [line, cost] : *lines) {
+        QStringList parts;
+        if (cost.kernels > 0)
+            parts << tr("%1 GPU").arg(formatDuration(cost.kernelNs));
+        if (cost.allocations > 0)
+            parts << tr("%1 alloc").arg(formatBytes(cost.allocatedBytes));
+        if (!parts.isEmpty())
+            notes.insert(line, parts.join(QStringLiteral("  ")));
+    }
+    return notes;
 }
 
 void SourcePane::markLine() {

@@ -1,5 +1,7 @@
 #include "stack_source_view.h"
 
+#include "analysis/line_totals.h"
+
 #include "model/session.h"
 #include "source_pane.h"
 #include "stack_view.h"
@@ -43,6 +45,8 @@ void StackSourceView::setSession(std::shared_ptr<const Session> session) {
             recorded = fi.lastModified().toMSecsSinceEpoch() * 1'000'000;
     }
     m_source->setTraceTime(recorded);
+    // Inclusive per-line totals for the gutter; O(kernels * stack depth), none without Python frames.
+    m_source->setLineTotals(m_session ? std::make_shared<const LineTotals>(LineTotals::compute(*m_session)) : nullptr);
     selectionChanged();
 }
 

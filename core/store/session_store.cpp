@@ -1,5 +1,7 @@
 #include "store/session_store.h"
 
+#include "store/source_archive.h"
+
 #include "import/event_text_reader.h"
 #include "model/session.h"
 #include "store/column_codec.h"
@@ -517,6 +519,9 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
         if (!q.ok())
             return fail({});
     }
+    // Copies of the source files the frames name, while they are still at hand.
+    if (!SourceArchive::write(db, SourceArchive::collect(s), o.argsZstdLevel))
+        return fail({});
     return true;
 }
 

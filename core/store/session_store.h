@@ -32,6 +32,8 @@ struct SessionWriteOptions {
  *   event_args(chunk, data)                  event arguments as JSON text, 4096 events per zstd
  *                                            blob, in source order; a stored slice's argRef is its
  *                                            rank in that order, read back lazily
+ *   sources(path, mtime, data)               copies of the source files the frames name
+ *                                            (SourceArchive), zstd, read one at a time
  *
  * write() builds the file under a temporary name in one transaction, syncs it and renames it into
  * place, so a reader (or a crash) sees the old file or the new one, never half. read() opens the

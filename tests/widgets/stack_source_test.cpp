@@ -1,3 +1,5 @@
+#include "analysis/line_totals.h"
+#include "format.h"
 #include "import/trace_import.h"
 #include "model/session.h"
 #include "session_loader.h"
@@ -6,6 +8,8 @@
 #include "source_highlighter.h"
 #include "source_pane.h"
 #include "source_settings.h"
+#include "source_text_view.h"
+#include "store/session_store.h"
 #include "stack_source_view.h"
 #include "stack_view.h"
 #include "time_viewport.h"
@@ -128,6 +132,62 @@ TEST_F(StackSourceTest, SourcePaneMarksTheLineAndFollowsPathRules) {
     pane.setTraceTime(int64_t(1'000'000) * 1'000'000'000LL); // 1970-01-12
     pane.showLocation(QStringLiteral("/workspace/proj/m/model.py"), 3);
     EXPECT_TRUE(pane.isStale());
+    EXPECT_FALSE(pane.findChild<QLabel*>(QStringLiteral("sourceStaleWarning"))->isHidden());
+}
+
+TEST_F(StackSourceTest, GutterShowsPerLineTotals) {
+    // The sample's python frames name files relative to site-packages; a rule maps them here.
+    QTemporaryDir dir;
+    writeFile(dir.filePath(QStringLiteral("site/transformers/models/bert/modeling_bert.py")), numberedPython(1100));
+    SourceSettings settings;
+    settings.pathRules = {{"transformers", dir.filePath(QStringLiteral("site/transformers")).toStdString()}};
+    settings.save();
+    auto session = importTraceFile(WARPSCOPE_SAMPLE_TRACE).session;
+    ASSERT_NE(session, nullptr);
+    auto totals = std::make_shared<const LineTotals>(LineTotals::compute(*session));
+    const auto* lines = totals->forFile("transformers/models/bert/modeling_bert.py");
+    ASSERT_NE(lines, nullptr);
+    ASSERT_TRUE(lines->count(1001));
+
+    SourcePane pane;
+    pane.resize(700, 400);
+    pane.show();
+    ASSERT_TRUE(pane.showLocation(QStringLiteral("transformers/models/bert/modeling_bert.py"), 1001));
+    auto* text = qobject_cast<SourceTextView*>(pane.editor());
+    ASSERT_NE(text, nullptr);
+    const int plainGutter = text->gutterWidth();
+    EXPECT_TRUE(text->lineNotes().isEmpty());
+    pane.setLineTotals(totals);
+    // One note per line with a cost; line 1001 ran kernels and allocated (see line_totals_test).
+    EXPECT_EQ(text->lineNotes().size(), static_cast<qsizetype>(lines->size()));
+    const QString note = text->lineNotes().value(1001);
+    EXPECT_TRUE(note.contains(formatDuration(lines->at(1001).kernelNs))) << note.toStdString();
+    EXPECT_TRUE(note.contains(formatBytes(lines->at(1001).allocatedBytes))) << note.toStdString();
+    EXPECT_GT(text->gutterWidth(), plainGutter);
+    EXPECT_FALSE(text->lineNotes().contains(1)); // nothing ran under line 1
+}
+
+TEST_F(StackSourceTest, MissingFileIsShownFromTheSessionsStoredCopy) {
+    QTemporaryDir dir;
+    const QString source = writeFile(dir.filePath(QStringLiteral("job/train.py")), numberedPython(30));
+    const std::string trace = R"({"traceEvents":[{"ph":"X","cat":"python_function","name":")" + source.toStdString() +
+                              R"((12): main","pid":1,"tid":1,"ts":0,"dur":10}]})";
+    const QString tracePath = writeFile(dir.filePath(QStringLiteral("trace.json")), QByteArray::fromStdString(trace));
+    auto session = importTraceFile(tracePath.toStdString()).session;
+    ASSERT_NE(session, nullptr);
+    const QString stored = dir.filePath(QStringLiteral("s.warpscope"));
+    std::string error;
+    ASSERT_TRUE(SessionStore::write(*session, stored.toStdString(), {}, &error)) << error;
+    ASSERT_TRUE(QFile::remove(source));
+
+    SourcePane pane;
+    EXPECT_FALSE(pane.showLocation(source, 12)); // gone, and no session file to fall back on
+    pane.setSessionFile(stored);
+    ASSERT_TRUE(pane.showLocation(source, 12));
+    EXPECT_TRUE(pane.isFromArchive());
+    EXPECT_FALSE(pane.isMissing());
+    EXPECT_EQ(pane.editor()->document()->blockCount(), 31);
+    EXPECT_EQ(pane.editor()->textCursor().block().text(), QStringLiteral("x12 = 12  # line"));
     EXPECT_FALSE(pane.findChild<QLabel*>(QStringLiteral("sourceStaleWarning"))->isHidden());
 }
 
