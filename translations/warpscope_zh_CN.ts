@@ -35,6 +35,10 @@
         <source>Select the first slice whose name contains TEXT.</source>
         <translation>选中名称包含 TEXT 的第一个片段。</translation>
     </message>
+    <message>
+        <source>Show this bottom tab, computed (overview, kernels, operators, memory, stack, ...).</source>
+        <translation>显示此底部标签页并完成计算（overview、kernels、operators、memory、stack 等）。</translation>
+    </message>
 </context>
 <context>
     <name>ws::BookmarkModel</name>
@@ -163,6 +167,84 @@
     </message>
 </context>
 <context>
+    <name>ws::KernelGroupModel</name>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Grid</source>
+        <translation>网格</translation>
+    </message>
+    <message>
+        <source>Block</source>
+        <translation>线程块</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>调用次数</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>总计</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>最小</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>最大</translation>
+    </message>
+    <message>
+        <source>% of GPU time</source>
+        <translation>占 GPU 时间 %</translation>
+    </message>
+    <message>
+        <source>Mean blocks per SM</source>
+        <translation>平均每 SM 线程块数</translation>
+    </message>
+    <message>
+        <source>Mean est. achieved occupancy (%)</source>
+        <translation>平均估计实际占用率 (%)</translation>
+    </message>
+    <message>
+        <source>Tensor Cores</source>
+        <translation>Tensor Core</translation>
+    </message>
+</context>
+<context>
+    <name>ws::KernelPieChart</name>
+    <message>
+        <source>Top kernels by GPU time</source>
+        <translation>GPU 时间最多的内核</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>%1 (%2 %)</source>
+        <translation>%1（%2 %）</translation>
+    </message>
+</context>
+<context>
     <name>ws::KernelTableModel</name>
     <message>
         <source>Kernel</source>
@@ -183,10 +265,6 @@
     <message>
         <source>Duration (ns)</source>
         <translation>时长 (ns)</translation>
-    </message>
-    <message>
-        <source>Start (ns)</source>
-        <translation>开始 (ns)</translation>
     </message>
     <message>
         <source>Device</source>
@@ -224,12 +302,96 @@
         <source>Tensor Cores</source>
         <translation>Tensor Core</translation>
     </message>
+    <message>
+        <source>Input shapes</source>
+        <translation>输入形状</translation>
+    </message>
+    <message>
+        <source>Input types</source>
+        <translation>输入类型</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>FLOPs</source>
+        <translation>浮点运算数</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>字节数</translation>
+    </message>
+    <message>
+        <source>TFLOP/s</source>
+        <translation>TFLOP/s</translation>
+    </message>
+    <message>
+        <source>GB/s</source>
+        <translation>GB/s</translation>
+    </message>
 </context>
 <context>
     <name>ws::KernelTableView</name>
     <message>
         <source>Filter by kernel name</source>
         <translation>按内核名称筛选</translation>
+    </message>
+    <message>
+        <source>Every call</source>
+        <translation>每次调用</translation>
+    </message>
+    <message>
+        <source>Grouped by kernel</source>
+        <translation>按内核分组</translation>
+    </message>
+    <message>
+        <source>Grouped by kernel, operator, grid and block</source>
+        <translation>按内核、算子、网格和线程块分组</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>View:</source>
+        <translation>视图：</translation>
+    </message>
+    <message>
+        <source>Reading kernels…</source>
+        <translation>正在读取内核…</translation>
+    </message>
+    <message>
+        <source>%1 kernels in the selected range (%2)</source>
+        <translation>所选范围内 %1 个内核（%2）</translation>
+    </message>
+    <message>
+        <source>%1 kernels</source>
+        <translation>%1 个内核</translation>
+    </message>
+    <message>
+        <source>The kernel table is not built yet.</source>
+        <translation>内核表尚未生成。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+    <message>
+        <source>Writing %1 failed.</source>
+        <translation>写入 %1 失败。</translation>
+    </message>
+    <message>
+        <source>Export Kernels as CSV</source>
+        <translation>将内核导出为 CSV</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
     </message>
 </context>
 <context>
@@ -460,6 +622,216 @@
     </message>
 </context>
 <context>
+    <name>ws::MemoryAllocationModel</name>
+    <message>
+        <source>Leak (never freed)</source>
+        <translation>泄漏（从未释放）</translation>
+    </message>
+    <message>
+        <source>Allocated before the trace</source>
+        <translation>在跟踪开始前分配</translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 字节</translation>
+    </message>
+    <message>
+        <source>Still allocated at the end of the trace</source>
+        <translation>跟踪结束时仍未释放</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Allocated at</source>
+        <translation>分配时间</translation>
+    </message>
+    <message>
+        <source>Freed at</source>
+        <translation>释放时间</translation>
+    </message>
+    <message>
+        <source>Lifetime</source>
+        <translation>生存期</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+</context>
+<context>
+    <name>ws::MemoryChart</name>
+    <message>
+        <source>Allocated</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>Reserved</source>
+        <translation>已保留</translation>
+    </message>
+    <message>
+        <source>Peak allocated</source>
+        <translation>分配峰值</translation>
+    </message>
+    <message>
+        <source>Time since trace start (ms)</source>
+        <translation>自跟踪开始的时间 (ms)</translation>
+    </message>
+    <message>
+        <source>KiB</source>
+        <translation>KiB</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>MiB</translation>
+    </message>
+    <message>
+        <source>Allocated since trace start (no totals in trace)</source>
+        <translation>自跟踪开始的分配量（跟踪中没有总量）</translation>
+    </message>
+    <message>
+        <source>Peak %1</source>
+        <translation>峰值 %1</translation>
+    </message>
+    <message>
+        <source>Capacity %1</source>
+        <translation>容量 %1</translation>
+    </message>
+    <message>
+        <source>Capacity %1 (above the plot)</source>
+        <translation>容量 %1（在图表上方）</translation>
+    </message>
+</context>
+<context>
+    <name>ws::MemoryOpStatsModel</name>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 字节</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>调用次数</translation>
+    </message>
+    <message>
+        <source>Size Increase</source>
+        <translation>大小增量</translation>
+    </message>
+    <message>
+        <source>Self Size Increase</source>
+        <translation>自身大小增量</translation>
+    </message>
+    <message>
+        <source>Allocation Count</source>
+        <translation>分配次数</translation>
+    </message>
+    <message>
+        <source>Self Allocation Count</source>
+        <translation>自身分配次数</translation>
+    </message>
+    <message>
+        <source>Allocation Size</source>
+        <translation>分配大小</translation>
+    </message>
+    <message>
+        <source>Self Allocation Size</source>
+        <translation>自身分配大小</translation>
+    </message>
+</context>
+<context>
+    <name>ws::MemoryView</name>
+    <message>
+        <source>Memory view: computed when shown.</source>
+        <translation>内存视图：显示时计算。</translation>
+    </message>
+    <message>
+        <source>Double-click an allocation to select its lifetime on the timeline</source>
+        <translation>双击一次分配，在时间线上选中其生存期</translation>
+    </message>
+    <message>
+        <source>Device:</source>
+        <translation>设备：</translation>
+    </message>
+    <message>
+        <source>Allocations</source>
+        <translation>分配</translation>
+    </message>
+    <message>
+        <source>Operators</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Computing the memory view…</source>
+        <translation>正在计算内存视图…</translation>
+    </message>
+    <message>
+        <source>No memory events in this trace.
+Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Systems) or the memory activity (Warpscope capture).</source>
+        <translation>此跟踪中没有内存事件。
+请使用 profile_memory=True（PyTorch）、--cuda-memory-usage=true（Nsight Systems）或内存活动（Warpscope 采集）进行记录。</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>Peak allocated %1 at %2</source>
+        <translation>分配峰值 %1，位于 %2</translation>
+    </message>
+    <message>
+        <source>Peak allocated: no records in the selection</source>
+        <translation>分配峰值：所选范围内没有记录</translation>
+    </message>
+    <message>
+        <source>(allocated since the trace began: the trace has no allocator totals)</source>
+        <translation>（自跟踪开始的分配量：跟踪中没有分配器总量）</translation>
+    </message>
+    <message>
+        <source>Reserved: not in this trace</source>
+        <translation>已保留：此跟踪中没有</translation>
+    </message>
+    <message>
+        <source>Peak reserved %1</source>
+        <translation>保留峰值 %1</translation>
+    </message>
+    <message>
+        <source>Capacity %1</source>
+        <translation>容量 %1</translation>
+    </message>
+    <message>
+        <source> (peak uses %1)</source>
+        <translation>（峰值占用 %1）</translation>
+    </message>
+    <message>
+        <source>Capacity: not in this trace</source>
+        <translation>容量：此跟踪中没有</translation>
+    </message>
+    <message>
+        <source>%1 allocations, %2 frees, %3 never freed (leaks), %4 frees of earlier allocations</source>
+        <translation>%1 次分配，%2 次释放，%3 次从未释放（泄漏），%4 次释放了更早的分配</translation>
+    </message>
+    <message>
+        <source>in the selection (%1)</source>
+        <translation>在所选范围内（%1）</translation>
+    </message>
+</context>
+<context>
     <name>ws::NewCaptureDialog</name>
     <message>
         <source>New Capture</source>
@@ -626,7 +998,7 @@
         <translation>请至少选择一种要记录的活动。</translation>
     </message>
     <message>
-        <source>Capture is not available in this build: the CUPTI injection library (libwarpscope_inject.so) was not found. Build Warpscope with the CUDA toolkit, or set WARPSCOPE_INJECT_LIBRARY to the library&apos;s path.</source>
+        <source>Capture is not available in this build: the CUPTI injection library (libwarpscope_inject.so) was not found. Build Warpscope with the CUDA toolkit, or set WARPSCOPE_INJECT_LIBRARY to the library's path.</source>
         <translation>此版本无法采集：未找到 CUPTI 注入库（libwarpscope_inject.so）。请使用 CUDA 工具包构建 Warpscope，或将 WARPSCOPE_INJECT_LIBRARY 设置为该库的路径。</translation>
     </message>
     <message>
@@ -700,6 +1072,455 @@
     <message>
         <source>Capture problem: %1</source>
         <translation>采集问题：%1</translation>
+    </message>
+    <message>
+        <source>Native call stacks at kernel launches (file:line with debug info; slows launches)</source>
+        <translation>内核启动时的原生调用栈（有调试信息时给出文件:行；会减慢启动）</translation>
+    </message>
+    <message>
+        <source>addr2line was not found: native call stacks show module+offset.</source>
+        <translation>未找到 addr2line：原生调用栈显示为模块+偏移。</translation>
+    </message>
+    <message>
+        <source>Resolving native call stacks to file and line…</source>
+        <translation>正在将原生调用栈解析为文件和行号…</translation>
+    </message>
+</context>
+<context>
+    <name>ws::OperatorTableModel</name>
+    <message>
+        <source>n/a</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <source>Yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>No</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Share of the device time spent in kernels that use Tensor Cores</source>
+        <translation>设备时间中使用 Tensor Core 的内核所占比例</translation>
+    </message>
+    <message>
+        <source>Host time minus child operators and the operator's own runtime calls</source>
+        <translation>主机时间减去子算子及该算子自身的运行时调用</translation>
+    </message>
+    <message>
+        <source>GPU time of kernels, copies and memsets launched by the operator itself</source>
+        <translation>该算子自身启动的内核、拷贝和 memset 的 GPU 时间</translation>
+    </message>
+    <message>
+        <source>Self device time plus that of all child operators</source>
+        <translation>自身设备时间加上所有子算子的设备时间</translation>
+    </message>
+    <message>
+        <source>Tensor Core eligible: the operator is one that can run on Tensor Cores (matmul, convolution, attention)</source>
+        <translation>可用 Tensor Core：该算子可以在 Tensor Core 上运行（矩阵乘、卷积、注意力）</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Input shapes</source>
+        <translation>输入形状</translation>
+    </message>
+    <message>
+        <source>Input types</source>
+        <translation>输入类型</translation>
+    </message>
+    <message>
+        <source>Call stack</source>
+        <translation>调用栈</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>调用次数</translation>
+    </message>
+    <message>
+        <source>Host total</source>
+        <translation>主机总计</translation>
+    </message>
+    <message>
+        <source>Host self</source>
+        <translation>主机自身</translation>
+    </message>
+    <message>
+        <source>Device total</source>
+        <translation>设备总计</translation>
+    </message>
+    <message>
+        <source>Device self</source>
+        <translation>设备自身</translation>
+    </message>
+    <message>
+        <source>TC eligible</source>
+        <translation>可用 TC</translation>
+    </message>
+    <message>
+        <source>TC self</source>
+        <translation>TC 自身</translation>
+    </message>
+    <message>
+        <source>TC total</source>
+        <translation>TC 总计</translation>
+    </message>
+</context>
+<context>
+    <name>ws::OperatorTableView</name>
+    <message>
+        <source>Export CSV...</source>
+        <translation>导出 CSV...</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Name + input shape</source>
+        <translation>名称 + 输入形状</translation>
+    </message>
+    <message>
+        <source>Name + call stack</source>
+        <translation>名称 + 调用栈</translation>
+    </message>
+    <message>
+        <source>Filter by operator name</source>
+        <translation>按算子名称筛选</translation>
+    </message>
+    <message>
+        <source>Group by:</source>
+        <translation>分组方式：</translation>
+    </message>
+    <message>
+        <source>Operators are computed when this tab is first shown.</source>
+        <translation>首次显示此标签页时计算算子。</translation>
+    </message>
+    <message>
+        <source>Computing operators...</source>
+        <translation>正在计算算子...</translation>
+    </message>
+    <message>
+        <source>Device time is not in this trace (no kernels, memory copies or memsets).</source>
+        <translation>此跟踪中没有设备时间（没有内核、内存拷贝或 memset）。</translation>
+    </message>
+    <message>
+        <source>Reading input shapes and call stacks from the trace...</source>
+        <translation>正在从跟踪中读取输入形状和调用栈...</translation>
+    </message>
+    <message>
+        <source>Input shapes are not in this trace (it was recorded without record_shapes).</source>
+        <translation>此跟踪中没有输入形状（记录时未启用 record_shapes）。</translation>
+    </message>
+    <message>
+        <source>Call stacks are not in this trace (it was recorded without with_stack).</source>
+        <translation>此跟踪中没有调用栈（记录时未启用 with_stack）。</translation>
+    </message>
+    <message>
+        <source>%1 operator calls in %2 rows</source>
+        <translation>%2 行中共 %1 次算子调用</translation>
+    </message>
+    <message>
+        <source>, %1 shown</source>
+        <translation>，显示 %1</translation>
+    </message>
+    <message>
+        <source> — in selected range %1 to %2 (%3)</source>
+        <translation> — 所选范围 %1 至 %2（%3）</translation>
+    </message>
+    <message>
+        <source> — %1 of GPU time launched outside any operator</source>
+        <translation> — %1 的 GPU 时间由算子之外启动</translation>
+    </message>
+    <message>
+        <source>Export operators as CSV</source>
+        <translation>将算子导出为 CSV</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv);;All files (*)</source>
+        <translation>CSV 文件 (*.csv);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Export CSV</source>
+        <translation>导出 CSV</translation>
+    </message>
+    <message>
+        <source>Could not write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>ws::OverviewView</name>
+    <message>
+        <source>Show whole trace</source>
+        <translation>显示整个跟踪</translation>
+    </message>
+    <message>
+        <source>The overview is computed when this tab is first shown.</source>
+        <translation>首次显示此标签页时计算概览。</translation>
+    </message>
+    <message>
+        <source>Devices</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Step time breakdown</source>
+        <translation>步骤时间分解</translation>
+    </message>
+    <message>
+        <source>Recommendations</source>
+        <translation>建议</translation>
+    </message>
+    <message>
+        <source>Computing the overview…</source>
+        <translation>正在计算概览…</translation>
+    </message>
+    <message>
+        <source>Nothing to analyse: the trace has no events in this range.</source>
+        <translation>没有可分析的内容：此范围内没有事件。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Selected range: %n profiler step(s) inside it, clipped to it, %1</source>
+        <translation><numerusform>所选范围：其中有 %n 个分析器步骤（已裁剪到该范围），%1</numerusform></translation>
+    </message>
+    <message>
+        <source>Selected range: %1 (no profiler step inside it)</source>
+        <translation>所选范围：%1（其中没有分析器步骤）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Whole trace: %n profiler step(s), %1</source>
+        <translation><numerusform>整个跟踪：%n 个分析器步骤，%1</numerusform></translation>
+    </message>
+    <message>
+        <source>Whole trace: no profiler steps, the trace's %1 counts as one step</source>
+        <translation>整个跟踪：没有分析器步骤，跟踪的 %1 计为一个步骤</translation>
+    </message>
+    <message>
+        <source>not in this trace</source>
+        <translation>此跟踪中没有</translation>
+    </message>
+    <message>
+        <source>No GPU in this trace.</source>
+        <translation>此跟踪中没有 GPU。</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>GPU %1: %2</source>
+        <translation>GPU %1：%2</translation>
+    </message>
+    <message>
+        <source>no kernels in this range</source>
+        <translation>此范围内没有内核</translation>
+    </message>
+    <message>
+        <source>GPU Utilization</source>
+        <translation>GPU 利用率</translation>
+    </message>
+    <message>
+        <source>kernel busy time / steps time</source>
+        <translation>内核忙碌时间 / 步骤时间</translation>
+    </message>
+    <message>
+        <source>Est. SM Efficiency</source>
+        <translation>估计 SM 效率</translation>
+    </message>
+    <message>
+        <source>from blocks per SM</source>
+        <translation>由每 SM 线程块数得出</translation>
+    </message>
+    <message>
+        <source>needs "blocks per SM" kernel args</source>
+        <translation>需要内核参数 "blocks per SM"</translation>
+    </message>
+    <message>
+        <source>Est. Achieved Occupancy</source>
+        <translation>估计实际占用率</translation>
+    </message>
+    <message>
+        <source>kernel-time weighted</source>
+        <translation>按内核时间加权</translation>
+    </message>
+    <message>
+        <source>needs occupancy kernel args</source>
+        <translation>需要内核占用率参数</translation>
+    </message>
+    <message>
+        <source>Kernel time using Tensor Cores</source>
+        <translation>使用 Tensor Core 的内核时间</translation>
+    </message>
+    <message>
+        <source>by kernel name</source>
+        <translation>按内核名称判断</translation>
+    </message>
+    <message>
+        <source>%1 SMs</source>
+        <translation>%1 个 SM</translation>
+    </message>
+    <message>
+        <source>SMs: %1</source>
+        <translation>SM：%1</translation>
+    </message>
+    <message>
+        <source>%1 memory</source>
+        <translation>%1 显存</translation>
+    </message>
+    <message>
+        <source>memory: %1</source>
+        <translation>显存：%1</translation>
+    </message>
+    <message>
+        <source>compute capability %1.%2</source>
+        <translation>计算能力 %1.%2</translation>
+    </message>
+    <message>
+        <source>compute capability: %1</source>
+        <translation>计算能力：%1</translation>
+    </message>
+    <message>
+        <source>%1 kernels, %2</source>
+        <translation>%1 个内核，%2</translation>
+    </message>
+    <message>
+        <source>peak allocated %1</source>
+        <translation>分配峰值 %1</translation>
+    </message>
+    <message>
+        <source>peak allocated: %1</source>
+        <translation>分配峰值：%1</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>%1 (ms)</source>
+        <translation>%1 (ms)</translation>
+    </message>
+    <message>
+        <source>Total (ms)</source>
+        <translation>总计 (ms)</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Average</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>the GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Data loading takes a large share of each step</source>
+        <translation>数据加载占每个步骤的很大比例</translation>
+    </message>
+    <message>
+        <source>Low GPU utilization on %1</source>
+        <translation>%1 的 GPU 利用率低</translation>
+    </message>
+    <message>
+        <source>Tensor Cores are idle on %1: try automatic mixed precision</source>
+        <translation>%1 的 Tensor Core 空闲：请尝试自动混合精度</translation>
+    </message>
+    <message>
+        <source>Memory use is near capacity on %1</source>
+        <translation>%1 的显存使用接近容量</translation>
+    </message>
+    <message>
+        <source>Communication takes a large share of each step</source>
+        <translation>通信占每个步骤的很大比例</translation>
+    </message>
+    <message>
+        <source>Many short kernels are launch-bound on %1</source>
+        <translation>%1 上许多短内核受启动开销限制</translation>
+    </message>
+    <message>
+        <source>The CPU waits in synchronous copies and synchronization</source>
+        <translation>CPU 在同步拷贝和同步调用中等待</translation>
+    </message>
+    <message>
+        <source>Copies use pageable host memory</source>
+        <translation>拷贝使用了可分页主机内存</translation>
+    </message>
+    <message>
+        <source>Long GPU idle gap on %1</source>
+        <translation>%1 上有较长的 GPU 空闲间隔</translation>
+    </message>
+    <message>
+        <source>DataLoader takes %1 of the average step (%2, threshold %3). Use DataLoader(num_workers &gt; 0, pin_memory=True) or prefetching so loading overlaps compute.</source>
+        <translation>DataLoader 占平均步骤的 %1（%2，阈值 %3）。使用 DataLoader(num_workers &gt; 0, pin_memory=True) 或预取，使加载与计算重叠。</translation>
+    </message>
+    <message>
+        <source>Kernels run during %1 of the steps (threshold %2). Increase the batch size, overlap data loading, or reduce CPU work between kernels.</source>
+        <translation>内核仅在步骤的 %1 时间内运行（阈值 %2）。请增大批大小、让数据加载与计算重叠，或减少内核之间的 CPU 工作。</translation>
+    </message>
+    <message>
+        <source>%1 GEMM/convolution kernels take %2 (%3 of kernel time) and no kernel uses Tensor Cores. torch.autocast with float16/bfloat16 runs them on Tensor Cores. Longest: %4</source>
+        <translation>%1 个 GEMM/卷积内核耗时 %2（占内核时间的 %3），且没有内核使用 Tensor Core。使用 float16/bfloat16 的 torch.autocast 可让它们在 Tensor Core 上运行。最长的：%4</translation>
+    </message>
+    <message>
+        <source>Peak allocated memory is %1 of %2 (%3, threshold %4). Reduce the batch size, use activation checkpointing, or free unused tensors.</source>
+        <translation>分配显存峰值为 %1，容量 %2（%3，阈值 %4）。请减小批大小、使用激活检查点，或释放不用的张量。</translation>
+    </message>
+    <message>
+        <source>Communication takes %1 of the average step (%2, threshold %3). Overlap it with compute (gradient bucketing), compress gradients, or check the interconnect.</source>
+        <translation>通信占平均步骤的 %1（%2，阈值 %3）。请让其与计算重叠（梯度分桶）、压缩梯度，或检查互连。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 kernels are shorter than %3 (mean %4) and start after the GPU went idle for at most %5; the GPU waits %6 for them (%7 of the time). Fuse them (torch.compile) or use CUDA Graphs.</source>
+        <translation>%2 个内核中有 %1 个短于 %3（平均 %4），并在 GPU 空闲不超过 %5 后开始；GPU 为它们等待了 %6（占时间的 %7）。请融合它们（torch.compile）或使用 CUDA Graphs。</translation>
+    </message>
+    <message>
+        <source>%1 blocking calls take %2 (%3 of the time, threshold %4), most in %5. Use asynchronous copies (non_blocking=True) and avoid .item()/.cpu() inside the step.</source>
+        <translation>%1 次阻塞调用耗时 %2（占时间的 %3，阈值 %4），主要在 %5 中。请使用异步拷贝（non_blocking=True），并避免在步骤内调用 .item()/.cpu()。</translation>
+    </message>
+    <message>
+        <source>%1 copies from or to pageable host memory take %2 for %3.</source>
+        <translation>%1 次与可分页主机内存之间的拷贝耗时 %2，共 %3。</translation>
+    </message>
+    <message>
+        <source>%1 copies from or to pageable host memory take %2.</source>
+        <translation>%1 次与可分页主机内存之间的拷贝耗时 %2。</translation>
+    </message>
+    <message>
+        <source>Pinned memory (pin_memory=True) makes them faster and asynchronous.</source>
+        <translation>使用锁页内存（pin_memory=True）可使其更快并且异步。</translation>
+    </message>
+    <message>
+        <source>The GPU is idle for %1 at once (%2 of the average step); in all it is idle %3 between its operations. Select the gap to see what the CPU was doing.</source>
+        <translation>GPU 一次空闲 %1（占平均步骤的 %2）；在各操作之间总共空闲 %3。选中该间隔以查看 CPU 当时在做什么。</translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Info</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <source>Select on timeline</source>
+        <translation>在时间线上选中</translation>
+    </message>
+    <message>
+        <source>Show slice</source>
+        <translation>显示切片</translation>
+    </message>
+    <message>
+        <source>No recommendation: no rule found a problem here.</source>
+        <translation>没有建议：没有规则在此发现问题。</translation>
     </message>
 </context>
 <context>
@@ -944,6 +1765,18 @@
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
+    <message>
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <source>Operators</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
 </context>
 <context>
     <name>ws::SessionSummaryView</name>
@@ -1087,8 +1920,8 @@
         <translation>实际运行：</translation>
     </message>
     <message>
-        <source>%f file, %l line, %c column, %% a percent sign. Arguments are split at spaces; use &apos;…&apos; or &quot;…&quot; to keep spaces. The command runs directly, never through a shell.</source>
-        <translation>%f 文件，%l 行号，%c 列号，%% 百分号。参数按空格拆分；用 &apos;…&apos; 或 &quot;…&quot; 保留空格。命令直接运行，绝不经过 shell。</translation>
+        <source>%f file, %l line, %c column, %% a percent sign. Arguments are split at spaces; use '…' or "…" to keep spaces. The command runs directly, never through a shell.</source>
+        <translation>%f 文件，%l 行号，%c 列号，%% 百分号。参数按空格拆分；用 '…' 或 "…" 保留空格。命令直接运行，绝不经过 shell。</translation>
     </message>
     <message>
         <source>Path substitution (tried in order)</source>
@@ -1219,6 +2052,18 @@
         <source>Locate %1</source>
         <translation>定位 %1</translation>
     </message>
+    <message>
+        <source>The file is not on this machine: showing the copy stored in the session when it was imported (%1).</source>
+        <translation>此文件不在本机上：显示导入会话时保存的副本（%1）。</translation>
+    </message>
+    <message>
+        <source>%1 GPU</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>%1 alloc</source>
+        <translation>分配 %1</translation>
+    </message>
 </context>
 <context>
     <name>ws::SourceSettings</name>
@@ -1292,6 +2137,57 @@
         <translation>
             <numerusform>%n 个栈帧，最内层在前。Enter 显示源码，Ctrl+Enter 打开编辑器。</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>ws::StepBreakdownChart</name>
+    <message>
+        <source>Kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Memcpy</source>
+        <translation>内存拷贝</translation>
+    </message>
+    <message>
+        <source>Memset</source>
+        <translation>内存设置</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Runtime</source>
+        <translation>运行时</translation>
+    </message>
+    <message>
+        <source>DataLoader</source>
+        <translation>数据加载</translation>
+    </message>
+    <message>
+        <source>CPU Exec</source>
+        <translation>CPU 执行</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Step (first %1 of %2)</source>
+        <translation>步骤（%2 个中的前 %1 个）</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Time (ms)</source>
+        <translation>时间 (ms)</translation>
     </message>
 </context>
 <context>

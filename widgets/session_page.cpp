@@ -2,12 +2,16 @@
 
 #include "bookmark_model.h"
 #include "kernel_table_view.h"
+#include "memory_view.h"
 #include "model/session.h"
+#include "operator_table_view.h"
+#include "overview_view.h"
 #include "range_summary_view.h"
 #include "search_bar.h"
 #include "session_loader.h"
 #include "session_summary_view.h"
 #include "slice_details_view.h"
+#include "source_pane.h"
 #include "stack_source_view.h"
 #include "time_viewport.h"
 #include "timeline_view.h"
@@ -40,7 +44,9 @@ SessionPage::SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* 
     connect(m_details, &SliceDetailsView::revealRequested, m_timeline, &TimelineView::revealSlice);
     connect(m_search, &SearchBar::revealRequested, m_timeline, &TimelineView::revealSlice);
     connect(m_time, &TimeViewport::selectedRangeChanged, this, [this] {
-        if (m_time->selectedRange())
+        // Views that follow the range themselves stay in front (a drag on the memory chart must
+        // not hide the memory chart).
+        if (m_time->selectedRange() && !m_rangeFollowers.contains(m_bottomTabs->currentWidget()))
             m_bottomTabs->setCurrentWidget(m_range);
     });
     connect(m_time, &TimeViewport::selectedSliceChanged, this, [this] {
@@ -55,15 +61,35 @@ SessionPage::SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* 
     summaryScroll->setWidgetResizable(true);
     summaryScroll->setFrameShape(QFrame::NoFrame);
     m_bottomTabs->addTab(summaryScroll, tr("Summary"));
+    auto* overviewTab = new OverviewView(m_time, m_session->session, this);
+    connect(overviewTab, &OverviewView::revealRequested, m_timeline, &TimelineView::revealSlice);
+    m_bottomTabs->addTab(overviewTab, tr("Overview"));
     m_bottomTabs->addTab(m_details, tr("Details"));
     m_bottomTabs->addTab(m_range, tr("Range"));
     auto* stackTab = new StackSourceView(m_time, this);
+    m_stackSource = stackTab;
     stackTab->setSession(m_session->session);
     m_bottomTabs->addTab(stackTab, tr("Stack"));
     m_bottomTabs->addTab(createBookmarksTab(), tr("Bookmarks"));
     auto* kernelsTab = new KernelTableView(m_time, m_session->session, this);
     connect(kernelsTab, &KernelTableView::revealRequested, m_timeline, &TimelineView::revealSlice);
     m_bottomTabs->addTab(kernelsTab, tr("Kernels"));
+    auto* operatorsTab = new OperatorTableView(m_time, m_session->session, this);
+    connect(operatorsTab, &OperatorTableView::revealRequested, m_timeline, &TimelineView::revealSlice);
+    m_bottomTabs->addTab(operatorsTab, tr("Operators"));
+    auto* memoryTab = new MemoryView(m_time, m_session->session, this);
+    m_bottomTabs->addTab(memoryTab, tr("Memory"));
+    m_rangeFollowers = {overviewTab, kernelsTab, operatorsTab, memoryTab};
+    // Untranslated keys for --tab and tests.
+    m_tabKeys = {{QStringLiteral("summary"), summaryScroll}, {QStringLiteral("overview"), overviewTab},
+                 {QStringLiteral("details"), m_details},     {QStringLiteral("range"), m_range},
+                 {QStringLiteral("stack"), stackTab},        {QStringLiteral("kernels"), kernelsTab},
+                 {QStringLiteral("operators"), operatorsTab}, {QStringLiteral("memory"), memoryTab}};
+    // Showing a tab computes its view in the background; showTab(key, true) waits for it.
+    m_computeNow = {{overviewTab, [overviewTab] { overviewTab->computeNow(); }},
+                    {kernelsTab, [kernelsTab] { kernelsTab->ensureBuilt(); }},
+                    {operatorsTab, [operatorsTab] { operatorsTab->buildNow(); }},
+                    {memoryTab, [memoryTab] { memoryTab->computeNow(); }}};
 
     m_timeline->setBookmarks(m_bookmarks);
     connect(m_bookmarks, &BookmarkModel::changed, this, &SessionPage::saveBookmarks);
@@ -88,6 +114,17 @@ SessionPage::SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* 
     split->setStretchFactor(1, 1);
     split->setSizes({640, 300});
     split->setChildrenCollapsible(false);
+    // The analysis tabs (charts plus tables) need more height than the details pane: the first
+    // time one is shown, the bottom pane grows to about half the page if it is smaller.
+    connect(m_bottomTabs, &QTabWidget::currentChanged, this, [this, split] {
+        if (m_grewForAnalysis || !m_rangeFollowers.contains(m_bottomTabs->currentWidget()))
+            return;
+        m_grewForAnalysis = true;
+        const QList<int> sizes = split->sizes();
+        const int total = sizes.value(0) + sizes.value(1);
+        if (total > 0 && sizes.value(1) < total * 45 / 100)
+            split->setSizes({total * 45 / 100, total - total * 45 / 100});
+    });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
@@ -130,12 +167,28 @@ QWidget* SessionPage::createBookmarksTab() {
     return box;
 }
 
+bool SessionPage::showTab(const QString& key, bool computeNow) {
+    QWidget* tab = m_tabKeys.value(key);
+    if (!tab)
+        return false;
+    m_bottomTabs->setCurrentWidget(tab);
+    if (computeNow) {
+        for (const auto& [view, compute] : m_computeNow)
+            if (view == tab)
+                compute();
+    }
+    return true;
+}
+
+QStringList SessionPage::tabKeys() const { return m_tabKeys.keys(); }
+
 void SessionPage::addBookmark(int64_t ts, const QString& note) { m_bookmarks->add(ts, note); }
 
 void SessionPage::setStoredPath(const QString& path) {
     m_storedPath = path;
     if (path.isEmpty())
         return;
+    m_stackSource->sourcePane()->setSessionFile(path);
     const std::string file = QFile::encodeName(path).toStdString();
     if (m_bookmarks->bookmarks().empty())
         m_bookmarks->setBookmarks(Bookmarks::read(file));

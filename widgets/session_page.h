@@ -1,8 +1,13 @@
 #pragma once
 
+#include <QList>
+#include <QMap>
+#include <QStringList>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
+#include <vector>
 
 class QTabWidget;
 
@@ -14,6 +19,7 @@ class RangeSummaryView;
 class SearchBar;
 class SessionSummaryView;
 class SliceDetailsView;
+class StackSourceView;
 class TimelineView;
 class TimeViewport;
 
@@ -43,6 +49,11 @@ public:
     void setStoredPath(const QString& path);
     QString storedPath() const { return m_storedPath; }
     void addBookmark(int64_t ts, const QString& note);
+    // Brings a bottom tab to the front by its untranslated key ("overview", "kernels", "operators",
+    // "memory", "stack", "summary", "details", "range"); with computeNow the tab's analysis is
+    // computed before returning (screenshots). False for an unknown key.
+    bool showTab(const QString& key, bool computeNow = false);
+    QStringList tabKeys() const;
 
 private:
     std::shared_ptr<const LoadedSession> m_session;
@@ -54,7 +65,12 @@ private:
     SessionSummaryView* m_summary;
     RangeSummaryView* m_range;
     BookmarkModel* m_bookmarks;
+    StackSourceView* m_stackSource = nullptr;
     QString m_storedPath;
+    QList<QWidget*> m_rangeFollowers; // bottom tabs that show the selected range themselves
+    QMap<QString, QWidget*> m_tabKeys;
+    bool m_grewForAnalysis = false;
+    std::vector<std::pair<QWidget*, std::function<void()>>> m_computeNow;
 
     void saveBookmarks();
     QWidget* createBookmarksTab();

@@ -12,5 +12,8 @@ int runImport(const std::vector<std::string>& args);
 int runBenchImport(const std::vector<std::string>& args);
 int runDump(const std::vector<std::string>& args);
 int runKernels(const std::vector<std::string>& args);
+int runOps(const std::vector<std::string>& args);
+int runOverview(const std::vector<std::string>& args);
+int runMemory(const std::vector<std::string>& args);
 
 } // namespace ws::cli

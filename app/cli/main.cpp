@@ -25,8 +25,14 @@ const Command kCommands[] = {
     {"bench-import", "bench-import FILE [--repeat N]   time an import: wall, MB/s, peak RSS, bytes/event",
      ws::cli::runBenchImport},
     {"dump", "dump FILE [--slices N]   the imported model as stable text (golden-test format)", ws::cli::runDump},
-    {"kernels", "kernels FILE [--csv] [--group name|op] [--bench]   the kernel table as CSV, or its timings",
+    {"kernels", "kernels FILE [--csv] [--group name|op] [--no-args] [--bench]   the kernel table as CSV, or its timings",
      ws::cli::runKernels},
+    {"ops", "ops FILE [--csv] [--group name|shape|stack] [--bench]   operator statistics (host/device, self/total)",
+     ws::cli::runOps},
+    {"overview", "overview FILE [--json] [--from NS --to NS] [--bench]   GPU utilization, step breakdown, advice",
+     ws::cli::runOverview},
+    {"memory", "memory FILE [--csv allocations|ops|curve] [--device N|cpu]   peaks, allocations, leaks",
+     ws::cli::runMemory},
 };
 
 void printHelp(FILE* out) {

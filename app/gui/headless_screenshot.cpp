@@ -24,7 +24,7 @@ void arm(MainWindow& window, const QString& pngPath) {
         if (!allOk)
             std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.lastError()));
         // One more turn of the event loop so layouts triggered by the load are applied before grabbing.
-        QTimer::singleShot(50, &window, [&window, pngPath, allOk] {
+        QTimer::singleShot(600, &window, [&window, pngPath, allOk] {
             const bool saved = pngPath.isEmpty() || save(window, pngPath);
             QApplication::exit(allOk && saved ? 0 : 1);
         });

@@ -49,8 +49,13 @@ int main(int argc, char** argv) {
     const QCommandLineOption find(QStringLiteral("find"),
                                   QApplication::translate("main", "Select the first slice whose name contains TEXT."),
                                   QStringLiteral("TEXT"));
+    const QCommandLineOption tab(
+        QStringLiteral("tab"),
+        QApplication::translate("main", "Show this bottom tab, computed (overview, kernels, operators, memory, stack, ...)."),
+        QStringLiteral("NAME"));
     parser.addOption(view);
     parser.addOption(find);
+    parser.addOption(tab);
     parser.addOption(screenshot);
     parser.addOption(quitAfterLoad);
     parser.addOption(benchTimeline);
@@ -72,6 +77,7 @@ int main(int argc, char** argv) {
         startup.rangeMs = std::make_pair(from, to);
     }
     startup.find = parser.value(find);
+    startup.tab = parser.value(tab);
     window.setStartupView(startup);
     const bool headless = parser.isSet(screenshot) || parser.isSet(quitAfterLoad);
     if (headless) {

@@ -1,5 +1,7 @@
 #include "main_window.h"
 
+#include <cstdio>
+
 #include "analysis/trace_summary.h"
 #include "app_environment.h"
 #include "format.h"
@@ -392,6 +394,9 @@ void MainWindow::onLoaded(std::shared_ptr<const LoadedSession> session) {
         page->searchBar()->setPattern(m_startupView.find, false);
         page->searchBar()->next();
     }
+    if (!m_startupView.tab.isEmpty() && !page->showTab(m_startupView.tab, true))
+        std::fprintf(stderr, "warpscope: unknown tab %s (one of %s)\n", qPrintable(m_startupView.tab),
+                     qPrintable(page->tabKeys().join(QStringLiteral(", "))));
     RecentFiles::add(session->path);
     updateRecentMenu();
     updateActions();

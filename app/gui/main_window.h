@@ -37,6 +37,7 @@ public:
     struct StartupView {
         std::optional<std::pair<double, double>> rangeMs; // from the session start
         QString find;                                      // select the first match of this name
+        QString tab;                                       // bottom tab to show, computed (SessionPage::showTab)
     };
     void setStartupView(const StartupView& view) { m_startupView = view; }
 
