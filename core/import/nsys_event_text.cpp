@@ -4,7 +4,9 @@
 #include "import/nsys_row_json.h"
 #include "import/nsys_table_id.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 
 namespace ws {
 
@@ -34,7 +36,58 @@ const char* tableName(NsysTableId id) {
 }
 
 
+// The backtrace nsys recorded for a CUDA runtime or OS runtime call (--backtrace / -s options), as
+// a `Call stack` argument (Session::callStack's format, innermost first). nsys resolves function
+// names and modules but not source lines: each frame is "module(0): function", line 0 meaning
+// "native frame without a line", as Warpscope captures without debug info write it.
+std::string callchainText(SqliteDatabase& db, const char* table, int64_t id) {
+    if (!db.tableExists(table))
+        return {};
+    SqliteStatement q(db, std::string("SELECT s.value, m.value FROM ") + table +
+                              " c LEFT JOIN StringIds s ON s.id = c.symbol LEFT JOIN StringIds m ON m.id = c.module"
+                              " WHERE c.id = ?1 ORDER BY c.stackDepth");
+    q.bind(1, id);
+    std::string out;
+    bool inner = true;
+    while (q.step()) {
+        std::string module(q.text(1));
+        if (const size_t slash = module.rfind('/'); slash != std::string::npos)
+            module.erase(0, slash + 1);
+        // The innermost frames are the profiler's and the driver's own (libcupti, libcuda, often
+        // unresolved addresses): the stack starts at the first frame outside them.
+        if (inner && (module.rfind("libcupti", 0) == 0 || module.rfind("libcuda", 0) == 0 ||
+                      module.rfind("libnvperf", 0) == 0))
+            continue;
+        inner = false;
+        std::string function(q.text(0));
+        for (char& c : function)
+            if (c == ';')
+                c = ','; // ';' separates frames
+        if (!out.empty())
+            out += ';';
+        out += (module.empty() ? std::string("?") : module) + "(0): " + (function.empty() ? std::string("??") : function);
+    }
+    return out;
+}
+
 } // namespace
+
+int64_t NsysEventText::backtraceOf(SqliteDatabase& db, int64_t globalTid, int64_t correlationId) const {
+    if (!m_backtraces) {
+        m_backtraces.emplace();
+        const std::vector<std::string> columns = db.columns("CUPTI_ACTIVITY_KIND_RUNTIME");
+        const bool has = std::find(columns.begin(), columns.end(), "callchainId") != columns.end() &&
+                         std::find(columns.begin(), columns.end(), "eventClass") != columns.end();
+        if (has && db.tableExists("CUDA_CALLCHAINS")) {
+            SqliteStatement q(db, "SELECT globalTid, correlationId, callchainId FROM CUPTI_ACTIVITY_KIND_RUNTIME "
+                                  "WHERE eventClass = 67 AND callchainId IS NOT NULL");
+            while (q.step())
+                m_backtraces->emplace(std::make_pair(q.int64(0), q.int64(1)), q.int64(2));
+        }
+    }
+    auto it = m_backtraces->find({globalTid, correlationId});
+    return it == m_backtraces->end() ? -1 : it->second;
+}
 
 std::string NsysEventText::argsJson(SqliteDatabase& db, uint64_t argRef) const {
     const NsysTableId table = nsysArgTable(argRef);
@@ -90,6 +143,16 @@ std::string NsysEventText::argsJson(SqliteDatabase& db, uint64_t argRef) const {
         args["pid"] = (g >> 24) & 0xFFFFFF;
         args["tid"] = g & 0xFFFFFF;
         if (row.contains("correlationId")) args["correlation"] = nsysRowInt(row, "correlationId");
+        int64_t callchain = -1;
+        if (row.contains("callchainId") && row["callchainId"].is_number_integer())
+            callchain = nsysRowInt(row, "callchainId");
+        else if (table == NsysTableId::Runtime && row.contains("correlationId"))
+            callchain = backtraceOf(db, g, nsysRowInt(row, "correlationId"));
+        if (callchain >= 0) {
+            const std::string stack =
+                callchainText(db, table == NsysTableId::Runtime ? "CUDA_CALLCHAINS" : "OSRT_CALLCHAINS", callchain);
+            if (!stack.empty()) args["Call stack"] = stack;
+        }
         break;
     }
     case NsysTableId::Nvtx: {

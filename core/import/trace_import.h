@@ -25,6 +25,14 @@ enum class TraceFormat {
     NsightReport,    // .nsys-rep / .qdrep: must be exported to SQLite first
 };
 
+/*
+ * Revision of what the importers derive from a source (argument texts, names, tracks). Stored in
+ * each session; the session library reopens a stored copy only when it was made by the same
+ * revision, so an importer improvement reaches traces imported before it. Raise it whenever an
+ * importer changes its output. 2: nsys backtraces as `Call stack`, capture launch stacks.
+ */
+inline constexpr int kImportRevision = 2;
+
 const char* formatName(TraceFormat format);
 TraceFormat detectFormat(const std::string& path);
 

@@ -105,8 +105,9 @@ std::optional<std::string> SessionLibrary::findFor(const std::string& tracePath)
         return std::nullopt;
     std::optional<FileFingerprint> fingerprint; // hashed only when a candidate matches path and size
     for (const Entry& e : list()) {
-        if (e.sourcePath != absolute || metaInt(e.meta, "source_size") != static_cast<int64_t>(size))
-            continue;
+        if (e.sourcePath != absolute || metaInt(e.meta, "source_size") != static_cast<int64_t>(size) ||
+            metaInt(e.meta, "import_revision") != kImportRevision)
+            continue; // another file, or derived by older importers: import again
         if (!fingerprint)
             fingerprint = fingerprintFile(tracePath);
         if (fingerprint && metaText(e.meta, "source_hash") == fingerprint->hashHex())

@@ -304,6 +304,7 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
     std::map<std::string, std::string> meta;
     meta["schema_version"] = std::to_string(SessionStore::kSchemaVersion);
     meta["warpscope_version"] = WARPSCOPE_VERSION;
+    meta["import_revision"] = std::to_string(kImportRevision);
     meta["format"] = formatName(s.format());
     meta["name"] = o.name;
     meta["capture_command"] = o.captureCommand;

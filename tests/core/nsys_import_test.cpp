@@ -1,5 +1,6 @@
 // Nsight Systems SQLite import: pinned numbers on tests/data/nsys, the same numbers recomputed with
 // independent SQL on every shared export, arguments, names, flows and the session-store round trip.
+#include "analysis/call_stack.h"
 #include "analysis/session_dump.h"
 #include "analysis/trace_summary.h"
 #include "store/session_store.h"
@@ -236,3 +237,48 @@ TEST(NsysImport, StoredSessionKeepsTheArguments) {
     }
     EXPECT_GT(compared, 20u);
 }
+
+namespace ws {
+namespace {
+
+// nsys backtraces (CUDA_CALLCHAINS) of runtime calls become their `Call stack`: function and
+// module per frame, innermost first, without libcupti/libcuda frames; the stack view (callStackFor)
+// then shows them as native frames of the kernel's launch.
+TEST(NsysImport, RuntimeBacktracesBecomeTheCallStack) {
+    const std::string path = test::sharedPath("nsys_sqlite/pipit_saxpy-mpi-cuda_nsys_perlmutter0.sqlite");
+    if (!std::filesystem::exists(path)) GTEST_SKIP() << "no " << path;
+    auto r = importTraceFile(path);
+    ASSERT_NE(r.session, nullptr) << r.error;
+    const Session& s = *r.session;
+    size_t withStack = 0;
+    bool sawMalloc = false;
+    for (const Track& t : s.tracks()) {
+        for (uint32_t i = 0; i < t.sliceCount(); ++i) {
+            if (s.kindOf(t, i) != EventKind::Runtime)
+                continue;
+            const std::vector<StackFrameText> frames = s.callStack(t, i);
+            if (frames.empty())
+                continue;
+            ++withStack;
+            // The stack view of the call: itself, its enclosing slices, then the native frames.
+            const CallStack view = callStackFor(s, static_cast<uint32_t>(&t - s.tracks().data()), i);
+            const auto native = std::count_if(view.frames.begin(), view.frames.end(),
+                                              [](const StackFrame& f) { return f.kind == StackFrameKind::Native; });
+            EXPECT_EQ(static_cast<size_t>(native), frames.size());
+            EXPECT_EQ(frames.front().file.find("libcupti"), std::string::npos);
+            EXPECT_EQ(frames.front().file.find("libcuda."), std::string::npos);
+            for (const StackFrameText& f : frames)
+                EXPECT_FALSE(f.file.empty()) << f.function;
+            if (s.str(t.names[i]).find("cudaMalloc") != std::string_view::npos &&
+                frames.front().function.find("cudaMalloc") != std::string::npos)
+                sawMalloc = true;
+        }
+    }
+    // In this nsys 2022.2 export 38 backtrace rows (eventClass 67) duplicate runtime calls; one of
+    // them points at callchain 0, which has no frames (checked with sqlite3): 37 stacks.
+    EXPECT_EQ(withStack, 37u);
+    EXPECT_TRUE(sawMalloc);
+}
+
+} // namespace
+} // namespace ws

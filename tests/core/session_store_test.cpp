@@ -180,6 +180,22 @@ TEST(SessionLibrary, ImportsOnceThenReopensTheStoredSession) {
     ASSERT_TRUE(library.rename(entries[0].path, "renamed", &error)) << error;
     EXPECT_EQ(library.list()[0].name, "renamed");
 
+    // A copy made by older importers (another import revision) is not reopened: importer
+    // improvements must reach traces imported before them.
+    {
+        SqliteDatabase db;
+        ASSERT_TRUE(db.open(entries[0].path, SqliteDatabase::Mode::ReadWriteCreate));
+        ASSERT_TRUE(db.exec("UPDATE meta SET value = '1' WHERE key = 'import_revision'"));
+    }
+    EXPECT_FALSE(library.findFor(trace).has_value());
+    {
+        SqliteDatabase db;
+        ASSERT_TRUE(db.open(entries[0].path, SqliteDatabase::Mode::ReadWriteCreate));
+        ASSERT_TRUE(db.exec("UPDATE meta SET value = '" + std::to_string(kImportRevision) +
+                            "' WHERE key = 'import_revision'"));
+    }
+    EXPECT_TRUE(library.findFor(trace).has_value());
+
     // Changing the trace's content (same size) makes it a new import.
     std::string bytes = test::readFile(trace);
     bytes[bytes.size() - 5] ^= 0x01;
