@@ -1,6 +1,7 @@
 #include "cli_args.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace ws::cli {
 
@@ -52,6 +53,14 @@ std::vector<std::string> CliArgs::unknown(const std::vector<std::string>& known)
         if (std::find(known.begin(), known.end(), o.first) == known.end())
             out.push_back(o.first);
     return out;
+}
+
+bool importForCli(const std::string& path, ImportResult& result) {
+    result = importTraceFile(path);
+    if (result.session)
+        return true;
+    std::fprintf(stderr, "warpscope-cli: %s: %s\n", path.c_str(), result.error.c_str());
+    return false;
 }
 
 } // namespace ws::cli

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "import/trace_import.h"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +18,10 @@ inline constexpr int kExitUsage = 2;
  * `--name value` (for options declared as taking a value), short flags `-o value`, `--` ends options.
  * Everything else is a positional argument, in order.
  */
+// Imports a trace or session for a command; on failure prints "warpscope-cli: PATH: why" to stderr
+// and returns false (the command then exits with kExitFailure).
+bool importForCli(const std::string& path, ImportResult& result);
+
 class CliArgs {
 public:
     CliArgs(std::vector<std::string> args, std::vector<std::string> valueOptions);

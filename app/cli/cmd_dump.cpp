@@ -30,11 +30,9 @@ int runDump(const std::vector<std::string>& argv) {
         }
     }
     const std::string& path = args.positional()[0];
-    ImportResult result = importTraceFile(path);
-    if (!result.session) {
-        std::fprintf(stderr, "warpscope-cli: %s: %s\n", path.c_str(), result.error.c_str());
+    ImportResult result;
+    if (!importForCli(path, result))
         return kExitFailure;
-    }
     std::fputs(dumpSession(*result.session, slices).c_str(), stdout);
     return kExitOk;
 }

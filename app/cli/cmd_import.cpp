@@ -25,11 +25,9 @@ int runImport(const std::vector<std::string>& argv) {
     }
     const std::string& path = args.positional()[0];
     const auto begin = std::chrono::steady_clock::now();
-    ImportResult result = importTraceFile(path);
-    if (!result.session) {
-        std::fprintf(stderr, "warpscope-cli: %s: %s\n", path.c_str(), result.error.c_str());
+    ImportResult result;
+    if (!importForCli(path, result))
         return kExitFailure;
-    }
     const auto imported = std::chrono::steady_clock::now();
     SessionWriteOptions options;
     // A capture directory given as "run1/" has no filename part: name the session after the folder.

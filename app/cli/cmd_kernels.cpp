@@ -82,11 +82,9 @@ int runKernels(const std::vector<std::string>& argv) {
         return kExitUsage;
     }
     const std::string& path = args.positional()[0];
-    ImportResult result = importTraceFile(path);
-    if (!result.session) {
-        std::fprintf(stderr, "warpscope-cli: %s: %s\n", path.c_str(), result.error.c_str());
+    ImportResult result;
+    if (!importForCli(path, result))
         return kExitFailure;
-    }
     KernelTableOptions options;
     options.readArgs = !args.flag("no-args");
     if (args.flag("bench")) {

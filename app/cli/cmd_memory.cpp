@@ -155,11 +155,9 @@ int runMemory(const std::vector<std::string>& argv) {
         }
     }
     const std::string& path = args.positional()[0];
-    ImportResult result = importTraceFile(path);
-    if (!result.session) {
-        std::fprintf(stderr, "warpscope-cli: %s: %s\n", path.c_str(), result.error.c_str());
+    ImportResult result;
+    if (!importForCli(path, result))
         return kExitFailure;
-    }
     const Session& s = *result.session;
     std::ios::sync_with_stdio(false);
     if (csv && *csv == "curve") {

@@ -93,11 +93,9 @@ int runOps(const std::vector<std::string>& argv) {
         return kExitUsage;
     }
     const std::string& path = args.positional()[0];
-    ImportResult result = importTraceFile(path);
-    if (!result.session) {
-        std::fprintf(stderr, "warpscope-cli: %s: %s\n", path.c_str(), result.error.c_str());
+    ImportResult result;
+    if (!importForCli(path, result))
         return kExitFailure;
-    }
     const Session& session = *result.session;
     if (args.flag("bench")) {
         runBench(session);

@@ -45,11 +45,9 @@ int runSummary(const std::vector<std::string>& argv) {
         return kExitUsage;
     }
     const std::string& path = args.positional()[0];
-    ImportResult result = importTraceFile(path);
-    if (!result.session) {
-        std::fprintf(stderr, "warpscope-cli: %s: %s\n", path.c_str(), result.error.c_str());
+    ImportResult result;
+    if (!importForCli(path, result))
         return kExitFailure;
-    }
     TraceSummary summary = summarizeSession(*result.session);
     if (args.flag("json"))
         std::printf("%s\n", summaryToJson(summary, args.flag("tracks")).c_str());

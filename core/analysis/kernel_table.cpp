@@ -1,5 +1,6 @@
 #include "analysis/kernel_table.h"
 
+#include "analysis/key_order.h"
 #include "analysis/op_cost.h"
 #include "model/session.h"
 
@@ -15,7 +16,7 @@ namespace ws {
 
 namespace {
 
-constexpr int64_t kMissing = INT64_MAX;
+constexpr int64_t kMissing = kMissingSortKey;
 
 const char* const kColumnNames[kKernelColumnCount] = {
     "kernel",    "operator", "layer",  "direction", "input_shapes", "input_types", "duration_ns",
@@ -368,40 +369,9 @@ std::vector<uint32_t> KernelTable::sortedOrder(KernelColumn column, bool descend
         return kMissing;
     };
     std::vector<int64_t> keys(n);
-    int64_t lo = INT64_MAX;
-    int64_t hi = INT64_MIN;
-    for (size_t i = 0; i < n; ++i) {
-        int64_t k = keyOf(m_rows[i]);
-        if (descending && k != kMissing)
-            k = -k;
-        keys[i] = k;
-        if (k != kMissing) {
-            lo = std::min(lo, k);
-            hi = std::max(hi, k);
-        }
-    }
-    std::vector<uint32_t> order(n);
-    // The row index as the last key makes the unstable sort equal to a stable one. When the key
-    // range fits in 32 bits (names, devices, registers, floats, most durations), key and index
-    // pack into one uint64 and the sort moves 8-byte integers; otherwise (key, index) pairs.
-    if (lo == INT64_MAX || static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) < 0xffffffffull) {
-        std::vector<uint64_t> packed(n);
-        for (size_t i = 0; i < n; ++i) {
-            const uint64_t k = keys[i] == kMissing ? 0xffffffffull : static_cast<uint64_t>(keys[i] - lo);
-            packed[i] = k << 32 | i;
-        }
-        std::sort(packed.begin(), packed.end());
-        for (size_t i = 0; i < n; ++i)
-            order[i] = static_cast<uint32_t>(packed[i]);
-        return order;
-    }
-    std::vector<std::pair<int64_t, uint32_t>> keyed(n);
     for (size_t i = 0; i < n; ++i)
-        keyed[i] = {keys[i], static_cast<uint32_t>(i)};
-    std::sort(keyed.begin(), keyed.end());
-    for (size_t i = 0; i < n; ++i)
-        order[i] = keyed[i].second;
-    return order;
+        keys[i] = keyOf(m_rows[i]);
+    return orderByKeys(std::move(keys), descending);
 }
 
 std::vector<uint32_t> KernelTable::filterByName(const std::vector<uint32_t>& order, std::string_view needle) const {

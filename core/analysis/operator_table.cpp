@@ -1,5 +1,7 @@
 #include "analysis/operator_table.h"
 
+#include "analysis/key_order.h"
+
 #include "model/session.h"
 
 #include <algorithm>
@@ -11,7 +13,7 @@ namespace ws {
 
 namespace {
 
-constexpr int64_t kMissing = INT64_MAX;
+constexpr int64_t kMissing = kMissingSortKey;
 
 const char* const kColumnNames[kOperatorColumnCount] = {
     "name",          "input_shapes", "input_types",    "call_stack",   "calls",        "host_total_ns",
@@ -228,20 +230,10 @@ std::vector<uint32_t> OperatorTable::sortedOrder(OperatorColumn column, bool des
         }
         return kMissing;
     };
-    // (key, row) pairs: the row index as the last key makes the sort stable (rows are in the
-    // default order). Absent values sort last in both directions.
-    std::vector<std::pair<int64_t, uint32_t>> keyed(n);
-    for (size_t r = 0; r < n; ++r) {
-        int64_t k = keyOf(r);
-        if (descending && k != kMissing)
-            k = -k;
-        keyed[r] = {k, static_cast<uint32_t>(r)};
-    }
-    std::sort(keyed.begin(), keyed.end());
-    std::vector<uint32_t> order(n);
+    std::vector<int64_t> keys(n);
     for (size_t r = 0; r < n; ++r)
-        order[r] = keyed[r].second;
-    return order;
+        keys[r] = keyOf(r);
+    return orderByKeys(std::move(keys), descending);
 }
 
 std::vector<uint32_t> OperatorTable::filterByName(const std::vector<uint32_t>& order, std::string_view needle) const {

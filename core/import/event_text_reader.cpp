@@ -1,5 +1,7 @@
 #include "import/event_text_reader.h"
 
+#include "model/json_string_scan.h"
+
 namespace ws {
 
 namespace {
@@ -92,25 +94,17 @@ bool EventTextReader::objectAt(uint64_t offset, std::string& out) {
         return false;
     out.push_back(c);
     int depth = 1;
-    bool inString = false, escape = false;
+    JsonStringScan scan;
     while (depth > 0) {
         if (!getChar(c))
             return false;
         out.push_back(c);
-        if (inString) {
-            if (escape)
-                escape = false;
-            else if (c == '\\')
-                escape = true;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '{' || c == '[') {
+        if (!scan.outside(c))
+            continue;
+        if (c == '{' || c == '[')
             ++depth;
-        } else if (c == '}' || c == ']') {
+        else if (c == '}' || c == ']')
             --depth;
-        }
     }
     return true;
 }

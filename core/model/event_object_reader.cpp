@@ -1,6 +1,7 @@
 #include "model/event_object_reader.h"
 
 #include "import/input_stream.h"
+#include "model/json_string_scan.h"
 
 namespace ws {
 
@@ -40,25 +41,17 @@ std::string_view EventObjectReader::objectAt(uint64_t pos) {
     if (m_buf[0] != '{')
         return {};
     int depth = 0;
-    bool inString = false, escape = false;
+    JsonStringScan scan;
     size_t i = 0;
     while (true) {
         for (; i < m_buf.size(); ++i) {
             const char c = m_buf[i];
-            if (inString) {
-                if (escape)
-                    escape = false;
-                else if (c == '\\')
-                    escape = true;
-                else if (c == '"')
-                    inString = false;
-            } else if (c == '"') {
-                inString = true;
-            } else if (c == '{') {
+            if (!scan.outside(c))
+                continue;
+            if (c == '{')
                 ++depth;
-            } else if (c == '}' && --depth == 0) {
+            else if (c == '}' && --depth == 0)
                 return std::string_view(m_buf.data(), i + 1);
-            }
         }
         if (m_buf.size() > kMaxObject || !fill())
             return {};

@@ -7,6 +7,7 @@
 
 #include "import/input_stream.h"
 #include "model/event_object_reader.h"
+#include "model/json_string_scan.h"
 
 #include <simdjson.h>
 
@@ -21,20 +22,10 @@ namespace {
 // compare equal to those args() prints (nlohmann's compact dump) for arrays such as Input Dims.
 void compactJson(std::string_view raw, std::string& out) {
     out.clear();
-    bool inString = false, escape = false;
+    JsonStringScan scan;
     for (const char c : raw) {
-        if (inString) {
-            if (escape)
-                escape = false;
-            else if (c == '\\')
-                escape = true;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+        if (scan.outside(c) && (c == ' ' || c == '\n' || c == '\t' || c == '\r'))
             continue;
-        }
         out.push_back(c);
     }
 }
