@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
     # toolchain
     g++ make cmake pkg-config file dpkg-dev
+    # addr2line: symbolizing native launch stacks (capture tests)
+    binutils
     # libraries (ARCHITECTURE.md "Toolchain")
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libgl-dev
     libsqlite3-dev libzstd-dev libsimdjson-dev nlohmann-json3-dev zlib1g-dev
