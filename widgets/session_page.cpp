@@ -116,18 +116,28 @@ SessionPage::SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* 
     split->setChildrenCollapsible(false);
     // The analysis tabs (charts plus tables) need more height than the details pane: the first
     // time one is shown, the bottom pane grows to about half the page if it is smaller.
-    connect(m_bottomTabs, &QTabWidget::currentChanged, this, [this, split] {
+    auto grow = [this, split] {
         if (m_grewForAnalysis || !m_rangeFollowers.contains(m_bottomTabs->currentWidget()))
             return;
-        m_grewForAnalysis = true;
         const QList<int> sizes = split->sizes();
         const int total = sizes.value(0) + sizes.value(1);
-        if (total > 0 && sizes.value(1) < total * 45 / 100)
+        if (total <= 0)
+            return; // not laid out yet (a tab chosen at startup): resizeEvent tries again
+        m_grewForAnalysis = true;
+        if (sizes.value(1) < total * 45 / 100)
             split->setSizes({total * 45 / 100, total - total * 45 / 100});
-    });
+    };
+    connect(m_bottomTabs, &QTabWidget::currentChanged, this, grow);
+    m_growForAnalysis = grow;
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
+}
+
+void SessionPage::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    if (m_growForAnalysis)
+        m_growForAnalysis();
 }
 
 void SessionPage::setSummarized(std::shared_ptr<const LoadedSession> session) {

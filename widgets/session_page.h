@@ -55,6 +55,9 @@ public:
     bool showTab(const QString& key, bool computeNow = false);
     QStringList tabKeys() const;
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     std::shared_ptr<const LoadedSession> m_session;
     TimeViewport* m_time;
@@ -70,6 +73,7 @@ private:
     QList<QWidget*> m_rangeFollowers; // bottom tabs that show the selected range themselves
     QMap<QString, QWidget*> m_tabKeys;
     bool m_grewForAnalysis = false;
+    std::function<void()> m_growForAnalysis;
     std::vector<std::pair<QWidget*, std::function<void()>>> m_computeNow;
 
     void saveBookmarks();
