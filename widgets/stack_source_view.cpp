@@ -45,8 +45,6 @@ void StackSourceView::setSession(std::shared_ptr<const Session> session) {
             recorded = fi.lastModified().toMSecsSinceEpoch() * 1'000'000;
     }
     m_source->setTraceTime(recorded);
-    // Inclusive per-line totals for the gutter; O(kernels * stack depth), none without Python frames.
-    m_source->setLineTotals(m_session ? std::make_shared<const LineTotals>(LineTotals::compute(*m_session)) : nullptr);
     selectionChanged();
 }
 
@@ -56,7 +54,23 @@ void StackSourceView::selectionChanged() {
     if (st.firstSourceFrame >= 0) {
         const StackFrame& f = st.frames[static_cast<size_t>(st.firstSourceFrame)];
         m_source->showLocation(QString::fromStdString(f.file), f.line);
+        startLineTotals();
     }
+}
+
+void StackSourceView::startLineTotals() {
+    if (m_totalsStarted || !m_session)
+        return;
+    m_totalsStarted = true;
+    m_totalsWorker = std::thread([this, session = m_session] {
+        auto totals = std::make_shared<const LineTotals>(LineTotals::compute(*session));
+        QMetaObject::invokeMethod(this, [this, totals] { m_source->setLineTotals(totals); }, Qt::QueuedConnection);
+    });
+}
+
+StackSourceView::~StackSourceView() {
+    if (m_totalsWorker.joinable())
+        m_totalsWorker.join();
 }
 
 } // namespace ws

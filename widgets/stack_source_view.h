@@ -1,7 +1,9 @@
 #pragma once
 
 #include <QWidget>
+
 #include <memory>
+#include <thread>
 
 namespace ws {
 
@@ -14,11 +16,14 @@ class TimeViewport;
  * StackSourceView: the "Stack" tab: the selection's stack (StackView) next to the source pane
  * (SourcePane). Follows the shared TimeViewport selection; the innermost frame with a location is
  * shown in the pane at once, Enter shows another frame, Ctrl+Enter opens the editor.
+ * The per-line totals of the pane's gutter (LineTotals, a pass over every launch's arguments:
+ * seconds on a GB trace) are computed on a worker thread the first time a location is shown.
  */
 class StackSourceView : public QWidget {
     Q_OBJECT
 public:
     explicit StackSourceView(TimeViewport* time, QWidget* parent = nullptr);
+    ~StackSourceView() override;
 
     void setSession(std::shared_ptr<const Session> session);
     StackView* stackView() const { return m_stack; }
@@ -29,8 +34,11 @@ private:
     StackView* m_stack;
     SourcePane* m_source;
     std::shared_ptr<const Session> m_session;
+    std::thread m_totalsWorker;
+    bool m_totalsStarted = false;
 
     void selectionChanged();
+    void startLineTotals();
 };
 
 } // namespace ws
