@@ -7,7 +7,7 @@
 
 namespace ws {
 
-KernelTableModel::KernelTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+KernelTableModel::KernelTableModel(QObject* parent) : PermutedTableModel(parent) {}
 
 void KernelTableModel::setTable(std::shared_ptr<const Session> session, std::shared_ptr<const KernelTable> table) {
     beginResetModel();
@@ -38,25 +38,11 @@ void KernelTableModel::setTimeRange(std::optional<TimeRange> range) {
 void KernelTableModel::sort(int column, Qt::SortOrder order) {
     if (column < 0 || column >= static_cast<int>(kKernelColumnCount))
         return;
-    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
-    const QModelIndexList before = persistentIndexList();
-    std::vector<uint32_t> rowsBefore;
-    for (const QModelIndex& i : before)
-        rowsBefore.push_back(m_order[static_cast<size_t>(i.row())]);
-    m_sortColumn = static_cast<KernelColumn>(column);
-    m_descending = order == Qt::DescendingOrder;
-    rebuild();
-    // Persistent indices follow their kernel row, or become invalid when filtered out.
-    std::vector<int> position(m_table ? m_table->size() : 0, -1);
-    for (size_t p = 0; p < m_order.size(); ++p)
-        position[m_order[p]] = static_cast<int>(p);
-    QModelIndexList after;
-    for (qsizetype k = 0; k < before.size(); ++k) {
-        const int p = position[rowsBefore[static_cast<size_t>(k)]];
-        after.push_back(p < 0 ? QModelIndex() : index(p, before[k].column()));
-    }
-    changePersistentIndexList(before, after);
-    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+    relayout(m_table ? m_table->size() : 0, [&] {
+        m_sortColumn = static_cast<KernelColumn>(column);
+        m_descending = order == Qt::DescendingOrder;
+        rebuild();
+    });
 }
 
 void KernelTableModel::rebuild() {

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "analysis/kernel_table.h"
+#include "permuted_table_model.h"
 #include "time_viewport.h"
 
-#include <QAbstractTableModel>
 #include <QString>
 
 #include <memory>
@@ -20,7 +20,7 @@ class Session;
  * not by a QSortFilterProxyModel, so 1 M rows sort in about 100 ms. Absent values show as empty
  * cells. Qt::UserRole on any cell gives the table row index; kernelAt() gives the row itself.
  */
-class KernelTableModel : public QAbstractTableModel {
+class KernelTableModel : public PermutedTableModel {
     Q_OBJECT
 public:
     explicit KernelTableModel(QObject* parent = nullptr);
@@ -47,7 +47,6 @@ private:
 
     std::shared_ptr<const Session> m_session;
     std::shared_ptr<const KernelTable> m_table;
-    std::vector<uint32_t> m_order; // visible rows: table indices, sorted then filtered
     std::optional<KernelColumn> m_sortColumn;
     bool m_descending = false;
     QString m_filter;

@@ -28,7 +28,7 @@ int64_t numericKey(const MemoryAllocation& r, int column) {
 
 } // namespace
 
-MemoryAllocationModel::MemoryAllocationModel(QObject* parent) : QAbstractTableModel(parent) {}
+MemoryAllocationModel::MemoryAllocationModel(QObject* parent) : PermutedTableModel(parent) {}
 
 void MemoryAllocationModel::setAllocations(std::shared_ptr<const Session> session,
                                            std::shared_ptr<const MemoryAllocations> allocations) {
@@ -91,22 +91,11 @@ void MemoryAllocationModel::applySort() {
 void MemoryAllocationModel::sort(int column, Qt::SortOrder order) {
     if (column < 0 || column >= ColumnCount)
         return;
-    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
-    const QModelIndexList before = persistentIndexList();
-    std::vector<uint32_t> rowsBefore;
-    for (const QModelIndex& i : before)
-        rowsBefore.push_back(m_order[static_cast<size_t>(i.row())]);
-    m_sortColumn = column;
-    m_sortOrder = order;
-    applySort();
-    std::vector<int> position(m_allocations ? m_allocations->size() : 0, -1);
-    for (size_t p = 0; p < m_order.size(); ++p)
-        position[m_order[p]] = static_cast<int>(p);
-    QModelIndexList after;
-    for (qsizetype k = 0; k < before.size(); ++k)
-        after.push_back(index(position[rowsBefore[static_cast<size_t>(k)]], before[k].column()));
-    changePersistentIndexList(before, after);
-    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+    relayout(m_allocations ? m_allocations->size() : 0, [&] {
+        m_sortColumn = column;
+        m_sortOrder = order;
+        applySort();
+    });
 }
 
 int MemoryAllocationModel::rowCount(const QModelIndex& parent) const {

@@ -1,8 +1,7 @@
 #pragma once
 
 #include "analysis/memory_allocations.h"
-
-#include <QAbstractTableModel>
+#include "permuted_table_model.h"
 
 #include <memory>
 #include <optional>
@@ -21,7 +20,7 @@ class Session;
  * Sorting is a permutation of the visible rows (stable, unknown values last). Qt::UserRole on any
  * cell gives the allocation's row index in the core table; allocationAt() gives the row itself.
  */
-class MemoryAllocationModel : public QAbstractTableModel {
+class MemoryAllocationModel : public PermutedTableModel {
     Q_OBJECT
 public:
     enum Column { Operator, Size, AllocatedAt, FreedAt, Lifetime, Status, ColumnCount };
@@ -45,7 +44,6 @@ private:
 
     std::shared_ptr<const Session> m_session;
     std::shared_ptr<const MemoryAllocations> m_allocations;
-    std::vector<uint32_t> m_order; // visible rows: indices into m_allocations->rows()
     std::vector<std::string> m_opText; // per core row, computed once
     std::optional<MemoryDevice> m_device;
     std::optional<std::pair<int64_t, int64_t>> m_range;

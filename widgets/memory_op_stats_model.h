@@ -1,8 +1,7 @@
 #pragma once
 
 #include "analysis/memory_op_stats.h"
-
-#include <QAbstractTableModel>
+#include "permuted_table_model.h"
 
 #include <memory>
 #include <optional>
@@ -19,7 +18,7 @@ class Session;
  * allocation size. Rows start in the core order (largest allocation size first); sort() reorders
  * them stably. Qt::UserRole gives the core row index.
  */
-class MemoryOpStatsModel : public QAbstractTableModel {
+class MemoryOpStatsModel : public PermutedTableModel {
     Q_OBJECT
 public:
     enum Column {
@@ -51,7 +50,6 @@ private:
 
     std::shared_ptr<const Session> m_session;
     std::shared_ptr<const MemoryOpStats> m_stats;
-    std::vector<uint32_t> m_order;
     int m_sortColumn = -1;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
 };

@@ -7,7 +7,7 @@
 
 namespace ws {
 
-OperatorTableModel::OperatorTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+OperatorTableModel::OperatorTableModel(QObject* parent) : PermutedTableModel(parent) {}
 
 void OperatorTableModel::setTable(std::shared_ptr<const Session> session, std::shared_ptr<const OperatorTree> tree,
                                   std::shared_ptr<const OperatorTable> table) {
@@ -31,25 +31,11 @@ void OperatorTableModel::setNameFilter(const QString& needle) {
 void OperatorTableModel::sort(int column, Qt::SortOrder order) {
     if (column < 0 || column >= static_cast<int>(kOperatorColumnCount))
         return;
-    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
-    const QModelIndexList before = persistentIndexList();
-    std::vector<uint32_t> rowsBefore;
-    for (const QModelIndex& i : before)
-        rowsBefore.push_back(m_order[static_cast<size_t>(i.row())]);
-    m_sortColumn = static_cast<OperatorColumn>(column);
-    m_descending = order == Qt::DescendingOrder;
-    rebuild();
-    // Persistent indices follow their group, or become invalid when filtered out.
-    std::vector<int> position(m_table ? m_table->size() : 0, -1);
-    for (size_t p = 0; p < m_order.size(); ++p)
-        position[m_order[p]] = static_cast<int>(p);
-    QModelIndexList after;
-    for (qsizetype k = 0; k < before.size(); ++k) {
-        const int p = position[rowsBefore[static_cast<size_t>(k)]];
-        after.push_back(p < 0 ? QModelIndex() : index(p, before[k].column()));
-    }
-    changePersistentIndexList(before, after);
-    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+    relayout(m_table ? m_table->size() : 0, [&] {
+        m_sortColumn = static_cast<OperatorColumn>(column);
+        m_descending = order == Qt::DescendingOrder;
+        rebuild();
+    });
 }
 
 void OperatorTableModel::rebuild() {

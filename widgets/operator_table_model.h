@@ -2,8 +2,8 @@
 
 #include "analysis/operator_table.h"
 #include "analysis/operator_tree.h"
+#include "permuted_table_model.h"
 
-#include <QAbstractTableModel>
 #include <QString>
 
 #include <memory>
@@ -22,7 +22,7 @@ class Session;
  * columns of a trace without GPU activity and Tensor Core percentages without device time show as
  * "n/a" (never 0). Qt::UserRole on any cell gives the table row index; rowAt() the row itself.
  */
-class OperatorTableModel : public QAbstractTableModel {
+class OperatorTableModel : public PermutedTableModel {
     Q_OBJECT
 public:
     explicit OperatorTableModel(QObject* parent = nullptr);
@@ -49,7 +49,6 @@ private:
     std::shared_ptr<const Session> m_session;
     std::shared_ptr<const OperatorTree> m_tree;
     std::shared_ptr<const OperatorTable> m_table;
-    std::vector<uint32_t> m_order;
     std::optional<OperatorColumn> m_sortColumn;
     bool m_descending = false;
     QString m_filter;
