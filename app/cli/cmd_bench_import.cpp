@@ -2,32 +2,16 @@
 #include "commands.h"
 #include "import/trace_import.h"
 #include "model/session.h"
+#include "peak_rss.h"
 
-#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <string>
 
 namespace ws::cli {
 
-namespace {
-
-// Peak resident set size of this process in bytes (VmHWM, else ru_maxrss).
-uint64_t peakRssBytes() {
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmHWM:", 0) == 0)
-            return std::stoull(line.substr(6)) * 1024;
-    rusage ru{};
-    getrusage(RUSAGE_SELF, &ru);
-    return static_cast<uint64_t>(ru.ru_maxrss) * 1024;
-}
-
-} // namespace
 
 int runBenchImport(const std::vector<std::string>& argv) {
     CliArgs args(argv, {"repeat", "threads"});

@@ -1,7 +1,11 @@
+#include "analysis/distributed.h"
+#include "analysis/distributed_json.h"
 #include "analysis/trace_summary.h"
 #include "cli_args.h"
 #include "commands.h"
 #include "import/trace_import.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 
@@ -49,8 +53,18 @@ int runSummary(const std::vector<std::string>& argv) {
     if (!importForCli(path, result))
         return kExitFailure;
     TraceSummary summary = summarizeSession(*result.session);
-    if (args.flag("json"))
-        std::printf("%s\n", summaryToJson(summary, args.flag("tracks")).c_str());
+    if (args.flag("json")) {
+        // The rank's distributed block rides along, so `dist --summaries` can merge the ranks of a
+        // job from these small files (summarized where the traces live).
+        RankDistributed rank = summarizeRank(*result.session, summary);
+        rank.path = path;
+        rank.worker = workerNameFromFileName(path);
+        if (rank.rank < 0)
+            rank.rank = rankFromFileName(path);
+        nlohmann::ordered_json j = nlohmann::ordered_json::parse(summaryToJson(summary, args.flag("tracks")));
+        j["distributed"] = nlohmann::ordered_json::parse(rankDistributedToJson(rank));
+        std::printf("%s\n", j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace).c_str());
+    }
     else
         printText(summary);
     return kExitOk;

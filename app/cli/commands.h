@@ -15,5 +15,6 @@ int runKernels(const std::vector<std::string>& args);
 int runOps(const std::vector<std::string>& args);
 int runOverview(const std::vector<std::string>& args);
 int runMemory(const std::vector<std::string>& args);
+int runDist(const std::vector<std::string>& args);
 
 } // namespace ws::cli

@@ -18,7 +18,7 @@ struct Command {
 };
 
 const Command kCommands[] = {
-    {"summary", "summary FILE [--json] [--tracks]   headline numbers of a trace or session",
+    {"summary", "summary FILE [--json] [--tracks]   headline numbers of a trace or session (JSON: with its distributed block)",
      ws::cli::runSummary},
     {"import", "import FILE -o OUT.warpscope [--name NAME]   store a trace as a Warpscope session",
      ws::cli::runImport},
@@ -33,6 +33,8 @@ const Command kCommands[] = {
      ws::cli::runOverview},
     {"memory", "memory FILE [--csv allocations|ops|curve] [--device N|cpu]   peaks, allocations, leaks",
      ws::cli::runMemory},
+    {"dist", "dist PATH...|--summaries DIR [--json|--csv workers|steps|ops] [--bench]   distributed job: overlap, waits, collectives",
+     ws::cli::runDist},
 };
 
 void printHelp(FILE* out) {

@@ -257,8 +257,14 @@ ImportResult importCapture(const std::string& path, const ImportControl& control
     streams.clear();
     builder.setDevices(std::move(devices));
     builder.setEventTextSource(text);
-    builder.setTopLevelMembers({{"warpscopeCapture", nlohmann::json{{"streams", info}}.dump(
-                                                         -1, ' ', false, nlohmann::json::error_handler_t::replace)}});
+    std::vector<std::pair<std::string, std::string>> members = {
+        {"warpscopeCapture",
+         nlohmann::json{{"streams", info}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)}};
+    // One stream of a distributed job (its RANK in the header) is that rank, as distributedInfo
+    // says for a Kineto trace; a folder of several ranks is a job (job_files.h), not one rank.
+    if (info.size() == 1 && info[0]["rank"].is_number_integer() && info[0]["rank"].get<int64_t>() >= 0)
+        members.emplace_back("distributedInfo", nlohmann::json{{"rank", info[0]["rank"]}}.dump());
+    builder.setTopLevelMembers(members);
     const double parsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (control.progress)
         control.progress(0.85);

@@ -1,0 +1,253 @@
+// warpscope-cli dist: the Distributed view of a job (issue #12) from rank traces or from the
+// small per-rank summaries of `warpscope-cli summary --json`.
+#include "analysis/distributed.h"
+#include "analysis/distributed_json.h"
+#include "analysis/job_clock.h"
+#include "cli_args.h"
+#include "commands.h"
+#include "import/job_files.h"
+#include "import/trace_import.h"
+#include "model/session.h"
+#include "peak_rss.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace ws::cli {
+
+namespace {
+
+const char* const kUsage =
+    "Usage: warpscope-cli dist PATH... [--json | --csv workers|steps|ops] [--bench [--baseline FILE]]\n"
+    "       warpscope-cli dist --summaries DIR [--json | --csv workers|steps|ops] [--bench]\n";
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+double fileBytes(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 ? static_cast<double>(st.st_size) : 0.0;
+}
+
+std::string ms(double ns) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", ns / 1e6);
+    return buf;
+}
+
+// Imports each rank in turn and keeps its distributed block. The session is dropped at once unless
+// `keep` is given (the benchmark keeps every rank, as the app does for the job timeline). False
+// after printing why when a file fails.
+bool summarizeFiles(const std::vector<std::string>& files, std::vector<RankDistributed>& out, double* importSeconds,
+                    double* summarizeSeconds, std::vector<std::shared_ptr<const Session>>* keep) {
+    for (const std::string& f : files) {
+        auto t0 = Clock::now();
+        ImportResult result;
+        if (!importForCli(f, result))
+            return false;
+        *importSeconds += secondsSince(t0);
+        t0 = Clock::now();
+        RankDistributed r = summarizeRank(*result.session);
+        r.path = f;
+        r.worker = workerNameFromFileName(f);
+        if (r.rank < 0)
+            r.rank = rankFromFileName(f);
+        out.push_back(std::move(r));
+        if (keep)
+            keep->push_back(result.session);
+        *summarizeSeconds += secondsSince(t0);
+    }
+    return true;
+}
+
+bool readSummaries(const std::string& dir, std::vector<RankDistributed>& out) {
+    namespace fs = std::filesystem;
+    std::vector<std::string> files;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().extension() == ".json")
+            files.push_back(it->path().string());
+    if (ec || files.empty()) {
+        std::fprintf(stderr, "warpscope-cli: %s: no summary files (*.json) found\n", dir.c_str());
+        return false;
+    }
+    std::sort(files.begin(), files.end());
+    for (const std::string& f : files) {
+        std::ifstream in(f, std::ios::binary);
+        std::stringstream text;
+        text << in.rdbuf();
+        std::string error;
+        auto r = rankDistributedFromJson(text.str(), &error);
+        if (!r) {
+            std::fprintf(stderr, "warpscope-cli: %s: %s\n", f.c_str(), error.c_str());
+            return false;
+        }
+        out.push_back(std::move(*r));
+    }
+    return true;
+}
+
+void printText(const JobDistributed& job, const ClockAlignment& clock) {
+    std::printf("Workers: %zu\n", job.workers.size());
+    switch (clock.method) {
+    case ClockAlignment::Method::TraceClocks:
+        std::printf("Clocks: trace clocks (first common event within %s ms across workers)\n", ms(static_cast<double>(clock.spreadNs)).c_str());
+        break;
+    case ClockAlignment::Method::FirstCollective:
+    case ClockAlignment::Method::FirstStep:
+        std::printf("Clocks: aligned on the first common %s '%s' (it was %s ms apart)\n",
+                    clock.method == ClockAlignment::Method::FirstCollective ? "collective" : "step",
+                    clock.reference.c_str(), ms(static_cast<double>(clock.spreadNs)).c_str());
+        break;
+    case ClockAlignment::Method::Manual: break;
+    }
+    std::printf("\n%-6s %-28s %-24s %5s %10s %10s %10s %10s %10s %10s %10s %7s %s\n", "rank", "worker", "GPU", "steps",
+                "step ms", "comp ms", "overlap ms", "comm ms", "other ms", "sync ms", "xfer ms", "util %", "");
+    for (size_t w = 0; w < job.workers.size(); ++w) {
+        const RankDistributed& r = job.workers[w];
+        const WorkerSteps& s = job.steps[w];
+        std::string mark = job.slowestWorker == w ? "slowest" : job.fastestWorker == w ? "fastest" : "";
+        if (job.straggler == w)
+            mark += mark.empty() ? "straggler" : ", straggler";
+        char util[16] = "";
+        if (r.gpuUtilization)
+            std::snprintf(util, sizeof util, "%.2f", *r.gpuUtilization * 100.0);
+        std::printf("%-6d %-28.28s %-24.24s %5zu %10s %10s %10s %10s %10s %10s %10s %7s %s\n", r.rank, r.worker.c_str(),
+                    r.gpuName.c_str(), r.steps.size(), ms(s.meanStepNs).c_str(), ms(s.meanComputation - s.meanOverlap).c_str(),
+                    ms(s.meanOverlap).c_str(), ms(s.meanCommunication - s.meanOverlap).c_str(), ms(s.meanOther).c_str(),
+                    ms(s.meanSync).c_str(), ms(s.meanTransfer).c_str(), util, mark.c_str());
+    }
+    if (job.straggler)
+        std::printf("\nStraggler: rank %d (%s): the others wait %s ms for it per step on average (%zu of %zu steps)\n",
+                    job.workers[*job.straggler].rank, job.workers[*job.straggler].worker.c_str(),
+                    ms(job.stragglerMeanWaitNs).c_str(),
+                    static_cast<size_t>(std::count_if(job.stragglers.begin(), job.stragglers.end(),
+                                                      [&](const StepStraggler& s) { return s.worker == *job.straggler; })),
+                    job.stragglers.size());
+    for (const StepStraggler& s : job.stragglers)
+        std::printf("  step %-8s straggler rank %-4d others wait %s ms\n", s.step.c_str(), job.workers[s.worker].rank,
+                    ms(s.waitNs).c_str());
+    if (job.unmatchedNodes > 0)
+        std::printf("Note: %llu communication ops are not on every worker; their synchronizing time is not split.\n",
+                    static_cast<unsigned long long>(job.unmatchedNodes));
+    std::printf("\n%-6s %-6s %-28s %6s %14s %12s %12s %12s %10s %10s\n", "rank", "group", "operation", "calls", "bytes",
+                "latency ms", "avg ms", "xfer ms", "algbw GB/s", "busbw GB/s");
+    for (const CommOpStats& op : job.ops) {
+        char alg[24] = "", bus[24] = "";
+        if (op.algBwGBps)
+            std::snprintf(alg, sizeof alg, "%.2f", *op.algBwGBps);
+        if (op.busBwGBps)
+            std::snprintf(bus, sizeof bus, "%.2f", *op.busBwGBps);
+        std::printf("%-6d %-6.6s %-28.28s %6llu %14s %12s %12s %12s %10s %10s\n", job.workers[op.worker].rank,
+                    op.processGroup.c_str(), op.name.c_str(), static_cast<unsigned long long>(op.calls),
+                    op.bytesKnown ? std::to_string(op.totalBytes).c_str() : "", ms(static_cast<double>(op.latencyNs)).c_str(),
+                    ms(static_cast<double>(op.latencyNs) / static_cast<double>(op.calls)).c_str(),
+                    ms(static_cast<double>(op.transferNs)).c_str(), alg, bus);
+    }
+}
+
+} // namespace
+
+int runDist(const std::vector<std::string>& argv) {
+    CliArgs args(argv, {"csv", "summaries", "baseline"});
+    if (args.flag("help") || args.flag("h")) {
+        std::printf("%s"
+                    "The Distributed view of a job: per worker computation/communication overlap, synchronizing vs\n"
+                    "transferring communication, the straggler per step, and the communication ops with bus bandwidth.\n"
+                    "PATH is a rank's trace or a directory of them. --summaries DIR merges the `warpscope-cli summary\n"
+                    "--json` outputs (*.json) in DIR without reading any trace. --bench prints timings and goal ratios;\n"
+                    "--baseline FILE also times importing FILE (e.g. one trace as large as the whole job).\n",
+                    kUsage);
+        return kExitOk;
+    }
+    const auto csv = args.value("csv");
+    const auto summaries = args.value("summaries");
+    if (!args.ok() || !args.unknown({"json", "csv", "summaries", "bench", "baseline"}).empty() ||
+        (summaries.has_value() == !args.positional().empty()) || (csv && *csv != "workers" && *csv != "steps" && *csv != "ops")) {
+        std::fprintf(stderr, "%s", kUsage);
+        return kExitUsage;
+    }
+    const bool bench = args.flag("bench");
+    const auto t0 = Clock::now();
+    std::vector<RankDistributed> ranks;
+    double importSeconds = 0, summarizeSeconds = 0, inputBytes = 0;
+    std::vector<std::shared_ptr<const Session>> sessions;
+    if (summaries) {
+        if (!readSummaries(*summaries, ranks))
+            return kExitFailure;
+    } else {
+        std::string error;
+        const std::vector<std::string> files = expandJobInputs(args.positional(), &error);
+        if (files.empty()) {
+            std::fprintf(stderr, "warpscope-cli: %s\n", error.c_str());
+            return kExitFailure;
+        }
+        for (const std::string& f : files)
+            inputBytes += fileBytes(f);
+        if (!summarizeFiles(files, ranks, &importSeconds, &summarizeSeconds, bench ? &sessions : nullptr))
+            return kExitFailure;
+    }
+    const double readSeconds = secondsSince(t0);
+    const auto t1 = Clock::now();
+    const ClockAlignment clock = alignJobClocks(ranks);
+    const JobDistributed job = computeJobDistributed(std::move(ranks));
+    const double mergeSeconds = secondsSince(t1);
+    const double totalSeconds = secondsSince(t0);
+
+    if (bench) {
+        const double rss = static_cast<double>(peakRssBytes());
+        std::printf("workers: %zu\n", job.workers.size());
+        if (summaries) {
+            std::printf("read_summaries_s: %.3f\n", readSeconds);
+            std::printf("merge_s: %.3f\n", mergeSeconds);
+            std::printf("total_s: %.3f\n", totalSeconds);
+            // Goal: 1,024 rank summaries merged in <= 1 s (ratio <= 1 meets it).
+            std::printf("goal_merge_1s_ratio: %.2f\n", totalSeconds / 1.0);
+        } else {
+            std::printf("input_bytes: %.0f\n", inputBytes);
+            std::printf("import_s: %.3f\n", importSeconds);
+            std::printf("summarize_s: %.3f\n", summarizeSeconds);
+            std::printf("merge_s: %.3f\n", mergeSeconds);
+            std::printf("total_s: %.3f\n", totalSeconds);
+            std::printf("peak_rss_bytes: %.0f\n", rss);
+            std::printf("peak_rss_over_json: %.3f\n", inputBytes > 0 ? rss / inputBytes : 0.0);
+            std::printf("goal_rss_0.5x_ratio: %.2f\n", inputBytes > 0 ? rss / inputBytes / 0.5 : 0.0);
+            sessions.clear(); // the baseline is timed alone
+            if (const auto baseline = args.value("baseline")) {
+                const auto b0 = Clock::now();
+                ImportResult single;
+                if (!importForCli(*baseline, single))
+                    return kExitFailure;
+                const double baseSeconds = secondsSince(b0);
+                std::printf("baseline_import_s: %.3f (%s, %.0f bytes)\n", baseSeconds, baseline->c_str(), fileBytes(*baseline));
+                // Goal: the job opened with its Distributed tab in <= 1.5x the import of one trace of
+                // the same total size.
+                std::printf("job_over_baseline: %.3f\n", totalSeconds / baseSeconds);
+                std::printf("goal_1.5x_ratio: %.2f\n", totalSeconds / baseSeconds / 1.5);
+            }
+        }
+        return kExitOk;
+    }
+    if (csv) {
+        const DistributedTable table = *csv == "workers" ? DistributedTable::Workers
+                                       : *csv == "steps" ? DistributedTable::Steps
+                                                         : DistributedTable::Ops;
+        std::printf("%s", jobDistributedToCsv(job, table).c_str());
+    } else if (args.flag("json")) {
+        std::printf("%s\n", jobDistributedToJson(job).c_str());
+    } else {
+        printText(job, clock);
+    }
+    return kExitOk;
+}
+
+} // namespace ws::cli

@@ -1,0 +1,273 @@
+#include "analysis/distributed.h"
+
+#include "analysis/trace_summary.h"
+#include "model/session.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <regex>
+#include <unordered_map>
+
+namespace ws {
+
+namespace {
+
+std::string baseName(const std::string& path) {
+    const size_t slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+int64_t unionLength(std::vector<Interval> ranges) {
+    mergeIntervals(ranges);
+    return totalLength(ranges);
+}
+
+} // namespace
+
+int rankFromFileName(const std::string& path) {
+    static const std::regex re(R"((?:rank|worker)[-_]?(\d+))", std::regex::icase);
+    const std::string name = baseName(path);
+    std::smatch m;
+    if (!std::regex_search(name, m, re))
+        return -1;
+    try {
+        return std::stoi(m[1].str());
+    } catch (const std::exception&) {
+        return -1;
+    }
+}
+
+std::string workerNameFromFileName(const std::string& path) {
+    // tb_plugin: ^(.*?)(\.\d+)?\.pt\.trace\.json(?:\.gz)?$
+    static const std::regex tb(R"(^(.*?)(\.\d+)?\.pt\.trace\.json(?:\.gz|\.zst)?$)");
+    const std::string name = baseName(path);
+    std::smatch m;
+    if (std::regex_match(name, m, tb))
+        return m[1].str();
+    for (const char* ext : {".json.gz", ".json.zst", ".json", ".warpscope", ".sqlite", ".nvvp", ".wscap"}) {
+        const std::string e = ext;
+        if (name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0)
+            return name.substr(0, name.size() - e.size());
+    }
+    return name;
+}
+
+RankDistributed summarizeRank(const Session& s) { return summarizeRank(s, summarizeSession(s)); }
+
+RankDistributed summarizeRank(const Session& s, const TraceSummary& summary) {
+    RankDistributed r;
+    r.path = s.sourcePath();
+    r.worker = workerNameFromFileName(r.path);
+    if (const auto& d = s.distributedInfo()) {
+        r.backend = d->backend;
+        r.rank = d->rank.value_or(-1);
+        r.worldSize = d->worldSize.value_or(0);
+    }
+    if (r.rank < 0)
+        r.rank = rankFromFileName(r.path);
+
+    const StepRanges stepRanges = computeStepRanges(s);
+    const std::vector<std::string> labels = stepLabels(s, stepRanges);
+    const StepRoleRanges roles = collectStepRoleRanges(s);
+    const IntervalList* compute = &roles.ranges[static_cast<size_t>(StepRole::Kernel)];
+    if (compute->empty()) // tb: no kernels, so computation is CPU execution
+        compute = &roles.ranges[static_cast<size_t>(StepRole::CpuExec)];
+    const IntervalList& comm = roles.ranges[static_cast<size_t>(StepRole::Communication)];
+    const IntervalList both = intersectIntervals(*compute, comm);
+    for (size_t k = 0; k < stepRanges.steps.size(); ++k) {
+        const StepRange& st = stepRanges.steps[k];
+        RankStep rs;
+        rs.label = k < labels.size() ? labels[k] : std::string();
+        rs.start = st.start;
+        rs.end = st.end;
+        rs.computation = lengthWithin(*compute, st.start, st.end);
+        rs.communication = lengthWithin(comm, st.start, st.end);
+        rs.overlap = lengthWithin(both, st.start, st.end);
+        r.steps.push_back(std::move(rs));
+    }
+    r.nodes = collectCommNodes(s, stepRanges.steps);
+
+    // The rank's GPU: the busiest device of the trace.
+    const DeviceSummary* gpu = nullptr;
+    for (const DeviceSummary& d : summary.devices)
+        if (d.gpuUtilization && (!gpu || *d.gpuUtilization > *gpu->gpuUtilization))
+            gpu = &d;
+    if (!gpu && !summary.devices.empty())
+        gpu = &summary.devices.front();
+    if (gpu) {
+        r.gpuName = gpu->name;
+        r.gpuUtilization = gpu->gpuUtilization;
+        r.peakMemoryBytes = gpu->peakAllocatedBytes;
+        r.gpuMemoryBytes = gpu->totalMemoryBytes;
+        for (const DeviceInfo& di : s.devices())
+            if (di.id == gpu->id && di.computeMajor && di.computeMinor)
+                r.computeCapability = std::to_string(*di.computeMajor) + "." + std::to_string(*di.computeMinor);
+    }
+    return r;
+}
+
+JobDistributed computeJobDistributed(std::vector<RankDistributed> ranks) {
+    JobDistributed job;
+    std::stable_sort(ranks.begin(), ranks.end(), [](const RankDistributed& a, const RankDistributed& b) {
+        if ((a.rank < 0) != (b.rank < 0))
+            return a.rank >= 0;
+        return a.rank < b.rank;
+    });
+    job.workers = std::move(ranks);
+    const size_t W = job.workers.size();
+
+    // Match nodes across workers by (name, occurrence among the worker's in-step nodes), then take
+    // the shortest duration of each range over the workers: what remains of a range after waiting
+    // for the slowest rank is data transfer (tb's "real" range [end - min_dur, end]).
+    std::unordered_map<std::string, uint32_t> nameIds;
+    std::vector<std::vector<uint64_t>> keys(W); // per worker, per node (kNoKey when not in a step)
+    constexpr uint64_t kNoKey = ~uint64_t(0);
+    std::unordered_map<uint64_t, std::vector<int64_t>> minDur;
+    std::unordered_map<uint64_t, uint32_t> keyWorkers;
+    for (size_t w = 0; w < W; ++w) {
+        const auto& nodes = job.workers[w].nodes;
+        keys[w].assign(nodes.size(), kNoKey);
+        std::unordered_map<uint32_t, uint32_t> occurrence;
+        for (size_t n = 0; n < nodes.size(); ++n) {
+            if (nodes[n].step < 0)
+                continue;
+            const uint32_t id = nameIds.try_emplace(nodes[n].name, static_cast<uint32_t>(nameIds.size())).first->second;
+            const uint64_t key = (uint64_t(id) << 32) | occurrence[id]++;
+            keys[w][n] = key;
+            ++keyWorkers[key];
+            auto& mins = minDur[key];
+            const auto& r = nodes[n].ranges;
+            if (mins.size() < r.size())
+                mins.resize(r.size(), INT64_MAX);
+            for (size_t j = 0; j < r.size(); ++j)
+                mins[j] = std::min(mins[j], r[j].end - r[j].start);
+        }
+    }
+    for (const auto& [key, count] : keyWorkers)
+        if (count < W)
+            job.unmatchedNodes += count;
+
+    job.steps.resize(W);
+    std::map<std::tuple<size_t, std::string, std::string>, CommOpStats> ops;
+    for (size_t w = 0; w < W; ++w) {
+        const RankDistributed& rd = job.workers[w];
+        WorkerSteps& ws = job.steps[w];
+        const size_t S = rd.steps.size();
+        std::vector<std::vector<Interval>> total(S), real(S);
+        for (size_t n = 0; n < rd.nodes.size(); ++n) {
+            const CommNode& node = rd.nodes[n];
+            if (keys[w][n] == kNoKey || static_cast<size_t>(node.step) >= S)
+                continue;
+            const auto& mins = minDur[keys[w][n]];
+            std::vector<Interval> realRanges;
+            realRanges.reserve(node.ranges.size());
+            for (size_t j = 0; j < node.ranges.size(); ++j)
+                realRanges.push_back({node.ranges[j].end - mins[j], node.ranges[j].end});
+            auto& t = total[static_cast<size_t>(node.step)];
+            t.insert(t.end(), node.ranges.begin(), node.ranges.end());
+            auto& r = real[static_cast<size_t>(node.step)];
+            r.insert(r.end(), realRanges.begin(), realRanges.end());
+
+            CommOpStats& op = ops[{w, node.processGroup, node.name}];
+            op.worker = w;
+            op.processGroup = node.processGroup;
+            op.name = node.name;
+            op.kind = node.kind;
+            op.groupSize = node.groupSize > 0 ? node.groupSize : (rd.worldSize > 0 ? rd.worldSize : static_cast<int>(W));
+            ++op.calls;
+            if (node.bytes) {
+                op.totalBytes += *node.bytes;
+                op.bytesKnown = true;
+            }
+            op.latencyNs += unionLength(node.ranges);
+            op.transferNs += unionLength(std::move(realRanges));
+            op.kernelNs += unionLength(std::vector<Interval>(node.ranges.begin() + 1, node.ranges.end()));
+        }
+        ws.sync.assign(S, 0);
+        ws.transfer.assign(S, 0);
+        for (size_t k = 0; k < S; ++k) {
+            const int64_t tot = unionLength(std::move(total[k]));
+            ws.transfer[k] = unionLength(std::move(real[k]));
+            ws.sync[k] = tot - ws.transfer[k];
+        }
+        if (S > 0) {
+            const double d = static_cast<double>(S);
+            for (size_t k = 0; k < S; ++k) {
+                const RankStep& st = rd.steps[k];
+                ws.meanComputation += static_cast<double>(st.computation) / d;
+                ws.meanCommunication += static_cast<double>(st.communication) / d;
+                ws.meanOverlap += static_cast<double>(st.overlap) / d;
+                ws.meanOther += static_cast<double>(st.other()) / d;
+                ws.meanSync += static_cast<double>(ws.sync[k]) / d;
+                ws.meanTransfer += static_cast<double>(ws.transfer[k]) / d;
+                ws.meanStepNs += static_cast<double>(st.end - st.start) / d;
+            }
+        }
+    }
+    for (auto& [key, op] : ops) {
+        const int64_t time = op.kernelNs > 0 ? op.kernelNs : op.latencyNs;
+        if (op.bytesKnown && time > 0) {
+            op.algBwGBps = static_cast<double>(collectiveSizeBytes(op.kind, op.totalBytes, op.groupSize)) / static_cast<double>(time);
+            if (const auto f = busBandwidthFactor(op.kind, op.groupSize))
+                op.busBwGBps = *op.algBwGBps * *f;
+        }
+        job.ops.push_back(std::move(op));
+    }
+
+    // Stragglers: per step common to all workers, the one that waited least (others waited on it).
+    if (W >= 2) {
+        std::vector<std::unordered_map<std::string, size_t>> stepIndex(W);
+        for (size_t w = 0; w < W; ++w)
+            for (size_t k = 0; k < job.workers[w].steps.size(); ++k)
+                stepIndex[w].try_emplace(job.workers[w].steps[k].label, k);
+        std::vector<uint64_t> times(W, 0);
+        std::vector<double> waits(W, 0);
+        for (size_t k = 0; k < job.workers[0].steps.size(); ++k) {
+            const std::string& label = job.workers[0].steps[k].label;
+            std::vector<int64_t> sync(W);
+            bool everywhere = true;
+            for (size_t w = 0; w < W && everywhere; ++w) {
+                auto it = stepIndex[w].find(label);
+                everywhere = it != stepIndex[w].end();
+                if (everywhere)
+                    sync[w] = job.steps[w].sync[it->second];
+            }
+            if (!everywhere)
+                continue;
+            const size_t s = static_cast<size_t>(std::min_element(sync.begin(), sync.end()) - sync.begin());
+            double others = 0;
+            for (size_t w = 0; w < W; ++w)
+                if (w != s)
+                    others += static_cast<double>(sync[w]);
+            const double wait = others / static_cast<double>(W - 1);
+            job.stragglers.push_back({label, s, wait});
+            ++times[s];
+            waits[s] += wait;
+        }
+        if (!job.stragglers.empty()) {
+            size_t best = 0;
+            for (size_t w = 1; w < W; ++w)
+                if (times[w] > times[best] || (times[w] == times[best] && waits[w] > waits[best]))
+                    best = w;
+            job.straggler = best;
+            job.stragglerMeanWaitNs = waits[best] / static_cast<double>(times[best]);
+        }
+        size_t slow = W, fast = W;
+        for (size_t w = 0; w < W; ++w) {
+            if (job.workers[w].steps.empty())
+                continue;
+            if (slow == W || job.steps[w].meanStepNs > job.steps[slow].meanStepNs)
+                slow = w;
+            if (fast == W || job.steps[w].meanStepNs < job.steps[fast].meanStepNs)
+                fast = w;
+        }
+        if (slow != W && slow != fast) {
+            job.slowestWorker = slow;
+            job.fastestWorker = fast;
+        }
+    }
+    return job;
+}
+
+} // namespace ws

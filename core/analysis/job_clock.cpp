@@ -1,0 +1,88 @@
+#include "analysis/job_clock.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace ws {
+
+namespace {
+
+// End of a node's last GPU activity (the collective's completion); its CPU end without any.
+int64_t completion(const CommNode& n) {
+    int64_t end = n.ranges.front().end;
+    if (n.ranges.size() > 1) {
+        end = n.ranges[1].end;
+        for (size_t j = 2; j < n.ranges.size(); ++j)
+            end = std::max(end, n.ranges[j].end);
+    }
+    return end;
+}
+
+} // namespace
+
+ClockAlignment alignJobClocks(const std::vector<RankDistributed>& workers, int64_t toleranceNs) {
+    ClockAlignment a;
+    const size_t W = workers.size();
+    a.offsetNs.assign(W, 0);
+    if (W < 2)
+        return a;
+    // Reference times per worker: the first collective (by worker 0's order) every worker has.
+    std::vector<int64_t> ref(W, 0);
+    bool found = false;
+    {
+        std::vector<std::map<std::pair<std::string, uint32_t>, int64_t>> ends(W);
+        for (size_t w = 0; w < W; ++w) {
+            std::unordered_map<std::string, uint32_t> occ;
+            for (const CommNode& n : workers[w].nodes)
+                ends[w].emplace(std::make_pair(n.name, occ[n.name]++), completion(n));
+        }
+        std::unordered_map<std::string, uint32_t> occ;
+        for (const CommNode& n : workers[0].nodes) {
+            const auto key = std::make_pair(n.name, occ[n.name]++);
+            bool everywhere = true;
+            for (size_t w = 0; w < W && everywhere; ++w) {
+                auto it = ends[w].find(key);
+                everywhere = it != ends[w].end();
+                if (everywhere)
+                    ref[w] = it->second;
+            }
+            if (everywhere) {
+                found = true;
+                a.reference = n.name;
+                break;
+            }
+        }
+    }
+    ClockAlignment::Method method = ClockAlignment::Method::FirstCollective;
+    if (!found) {
+        method = ClockAlignment::Method::FirstStep;
+        for (const RankStep& s : workers[0].steps) {
+            bool everywhere = true;
+            for (size_t w = 0; w < W && everywhere; ++w) {
+                auto it = std::find_if(workers[w].steps.begin(), workers[w].steps.end(),
+                                       [&](const RankStep& o) { return o.label == s.label; });
+                everywhere = it != workers[w].steps.end();
+                if (everywhere)
+                    ref[w] = it->start;
+            }
+            if (everywhere) {
+                found = true;
+                a.reference = s.label;
+                break;
+            }
+        }
+    }
+    if (!found)
+        return a;
+    const auto [lo, hi] = std::minmax_element(ref.begin(), ref.end());
+    a.spreadNs = *hi - *lo;
+    if (a.spreadNs <= toleranceNs)
+        return a;
+    a.method = method;
+    for (size_t w = 0; w < W; ++w)
+        a.offsetNs[w] = ref[0] - ref[w];
+    return a;
+}
+
+} // namespace ws

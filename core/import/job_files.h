@@ -1,0 +1,18 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ws {
+
+/*
+ * The files of a distributed job. A job is given as trace files, directories, or both: a directory
+ * stands for the traces directly inside it (recognised by content, as File > Open does: Kineto /
+ * Chrome JSON, Nsight Systems and nvprof SQLite, Warpscope sessions and capture streams, so a
+ * tensorboard_trace_handler folder and a capture folder with one stream per rank both work);
+ * other files there (logs, READMEs, summaries) are skipped. Files are ordered by the rank in their
+ * name, then by name; duplicates are dropped. Empty with *error set when nothing usable is found.
+ */
+std::vector<std::string> expandJobInputs(const std::vector<std::string>& paths, std::string* error);
+
+} // namespace ws
