@@ -5,7 +5,11 @@
 #include "analysis/trace_summary.h"
 #include "app_environment.h"
 #include "format.h"
+#include "analysis/distributed.h"
+#include "import/capture_importer.h"
 #include "import_report_banner.h"
+#include "job_loader.h"
+#include "job_page.h"
 #include "model/session.h"
 #include "new_capture_dialog.h"
 #include "recent_files.h"
@@ -35,6 +39,7 @@
 #include <QMimeData>
 #include <QProgressDialog>
 #include <QSaveFile>
+#include <QSet>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -50,7 +55,7 @@ const char kLastDirKey[] = "mainWindow/lastDirectory";
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), m_loader(new SessionLoader(this)), m_stack(new QStackedWidget(this)),
+    : QMainWindow(parent), m_loader(new SessionLoader(this)), m_jobLoader(new JobLoader(this)), m_stack(new QStackedWidget(this)),
       m_welcome(new WelcomePage(this)), m_tabs(new QTabWidget(this)), m_banner(new ImportReportBanner(this)),
       m_statusSession(new QLabel(this)) {
     setObjectName(QStringLiteral("mainWindow"));
@@ -86,6 +91,16 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_welcome, &WelcomePage::recentRequested, this, [this](const QString& p) { openFiles({p}); });
 
     m_loader->setLibraryDirectory(SessionLibraryDialog::libraryDirectory());
+    m_jobLoader->setLibraryDirectory(SessionLibraryDialog::libraryDirectory());
+    connect(m_jobLoader, &JobLoader::loaded, this, &MainWindow::onJobLoaded);
+    connect(m_jobLoader, &JobLoader::failed, this, &MainWindow::onFailed);
+    connect(m_jobLoader, &JobLoader::cancelled, this, [this] { onCancelled(tr("the job")); });
+    connect(m_jobLoader, &JobLoader::progressChanged, this, [this](int permille, const QString& file) {
+        if (!m_progress)
+            return;
+        m_progress->setLabelText(tr("Opening job: %1…").arg(file));
+        m_progress->setValue(permille);
+    });
     connect(m_loader, &SessionLoader::shown, this, &MainWindow::onShown);
     connect(m_loader, &SessionLoader::loaded, this, &MainWindow::onLoaded);
     connect(m_loader, &SessionLoader::failed, this, &MainWindow::onFailed);
@@ -141,6 +156,7 @@ void MainWindow::createActions() {
         connect(&dialog, &SessionLibraryDialog::openRequested, this, [this](const QString& p) { openFiles({p}); });
         dialog.exec();
         m_loader->setLibraryDirectory(SessionLibraryDialog::libraryDirectory()); // the folder may have changed
+        m_jobLoader->setLibraryDirectory(SessionLibraryDialog::libraryDirectory());
     });
 
     m_exportAction = new QAction(tr("Session &Summary as JSON…"), this);
@@ -221,6 +237,38 @@ void MainWindow::createMenus() {
             return;
         settings.setValue(QLatin1String(kLastDirKey), dir);
         openFiles({dir});
+    });
+    file->addAction(tr("Open &Job Folder…"), this, [this] {
+        // The traces of a distributed run (one per rank, e.g. a tensorboard_trace_handler folder)
+        // open together as one job.
+        QSettings settings;
+        const QString dir = QFileDialog::getExistingDirectory(
+            this, tr("Open Job Folder"), settings.value(QLatin1String(kLastDirKey), QDir::homePath()).toString());
+        if (dir.isEmpty())
+            return;
+        settings.setValue(QLatin1String(kLastDirKey), dir);
+        openJob({dir});
+    });
+    file->addAction(tr("Open Job &Files…"), this, [this] {
+        QSettings settings;
+        const QStringList files = QFileDialog::getOpenFileNames(
+            this, tr("Open Job Files (one trace per rank)"), settings.value(QLatin1String(kLastDirKey), QDir::homePath()).toString(),
+            tr("Traces, captures and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nvvp *.sql *.wscap "
+               "*.warpscope);;All files (*)"));
+        if (files.isEmpty())
+            return;
+        settings.setValue(QLatin1String(kLastDirKey), QFileInfo(files.first()).absolutePath());
+        openJob(files);
+    });
+    file->addAction(tr("Open Job &Summaries…"), this, [this] {
+        // `warpscope-cli summary --json` outputs of every rank, made where the traces live.
+        QSettings settings;
+        const QString dir = QFileDialog::getExistingDirectory(
+            this, tr("Open Job Summaries"), settings.value(QLatin1String(kLastDirKey), QDir::homePath()).toString());
+        if (dir.isEmpty())
+            return;
+        settings.setValue(QLatin1String(kLastDirKey), dir);
+        openJobSummaries(dir);
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
@@ -323,9 +371,13 @@ void MainWindow::openFiles(const QStringList& paths) {
             m_batchOk = false;
             continue;
         }
+        if (info.isDir() && !isCaptureDirectory(QFile::encodeName(info.absoluteFilePath()).toStdString())) {
+            m_jobQueue.append({{info.absoluteFilePath()}, false});
+            continue;
+        }
         m_queue.append(info.absoluteFilePath());
     }
-    if (m_queue.isEmpty() && !isLoading()) {
+    if (m_queue.isEmpty() && m_jobQueue.isEmpty() && !isLoading()) {
         emit loadingFinished(m_batchOk);
         m_batchOk = true;
         return;
@@ -333,7 +385,40 @@ void MainWindow::openFiles(const QStringList& paths) {
     loadNext();
 }
 
-bool MainWindow::isLoading() const { return m_loader->isBusy(); }
+void MainWindow::openJob(const QStringList& inputs) {
+    QStringList absolute;
+    for (const QString& p : inputs)
+        absolute << QFileInfo(p).absoluteFilePath();
+    m_jobQueue.append({absolute, false});
+    loadNext();
+}
+
+void MainWindow::openJobSummaries(const QString& dir) {
+    m_jobQueue.append({{QFileInfo(dir).absoluteFilePath()}, true});
+    loadNext();
+}
+
+int MainWindow::jobCount() const {
+    int n = 0;
+    for (int i = 0; i < m_tabs->count(); ++i)
+        n += qobject_cast<JobPage*>(m_tabs->widget(i)) != nullptr;
+    return n;
+}
+
+void MainWindow::onJobLoaded(std::shared_ptr<const LoadedJob> job) {
+    auto* page = new JobPage(job, m_tabs);
+    connect(page, &JobPage::openTraceRequested, this, [this](const QString& path) { openFiles({path}); });
+    const int index = m_tabs->addTab(page, page->title());
+    m_tabs->setTabToolTip(index, job->inputs.join(QLatin1Char('\n')));
+    m_tabs->setCurrentIndex(index);
+    updateActions();
+    statusBar()->showMessage(tr("Opened a job of %n rank(s) in %1 ms", nullptr, static_cast<int>(job->ranks.size()))
+                                 .arg(job->elapsedMs),
+                             10000);
+    finishOne(job->skipped.isEmpty());
+}
+
+bool MainWindow::isLoading() const { return m_loader->isBusy() || m_jobLoader->isBusy(); }
 
 int MainWindow::sessionCount() const { return m_tabs->count(); }
 
@@ -343,21 +428,40 @@ std::shared_ptr<const LoadedSession> MainWindow::currentSession() const {
 }
 
 void MainWindow::loadNext() {
-    if (m_loader->isBusy() || m_queue.isEmpty())
+    if (isLoading())
         return;
+    if (m_queue.isEmpty()) {
+        if (m_jobQueue.isEmpty())
+            return;
+        const PendingJob job = m_jobQueue.takeFirst();
+        if (job.summaries)
+            m_jobLoader->loadSummaries(job.inputs.front());
+        else
+            m_jobLoader->load(job.inputs);
+        const QString what = job.inputs.size() == 1 ? QFileInfo(job.inputs.front()).fileName()
+                                                    : tr("%n file(s)", nullptr, static_cast<int>(job.inputs.size()));
+        statusBar()->showMessage(tr("Loading job %1…").arg(what));
+        showProgress(tr("Opening job"), tr("Opening job %1…").arg(what));
+        return;
+    }
     m_loadingPath = m_queue.takeFirst();
     m_loader->load(m_loadingPath);
     statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(m_loadingPath).fileName()));
+    showProgress(tr("Opening trace"), tr("Importing %1…").arg(QFileInfo(m_loadingPath).fileName()));
+}
+
+void MainWindow::showProgress(const QString& title, const QString& label) {
     if (!m_progress) {
         m_progress = new QProgressDialog(this);
-        m_progress->setWindowTitle(tr("Opening trace"));
         m_progress->setRange(0, 1000);
         m_progress->setMinimumDuration(400); // quick loads never flash a dialog
         m_progress->setAutoClose(false);
         m_progress->setAutoReset(false);
         connect(m_progress, &QProgressDialog::canceled, m_loader, &SessionLoader::cancel);
+        connect(m_progress, &QProgressDialog::canceled, m_jobLoader, &JobLoader::cancel);
     }
-    m_progress->setLabelText(tr("Importing %1…").arg(QFileInfo(m_loadingPath).fileName()));
+    m_progress->setWindowTitle(title);
+    m_progress->setLabelText(label);
     m_progress->setValue(0);
 }
 
@@ -423,13 +527,14 @@ void MainWindow::onFailed(const QString& path, const QString& message) {
 void MainWindow::onCancelled(const QString& path) {
     statusBar()->showMessage(tr("Cancelled opening %1").arg(QFileInfo(path).fileName()), 10000);
     m_queue.clear(); // Cancel stops the whole batch, as a user expects
+    m_jobQueue.clear();
     finishOne(false);
 }
 
 void MainWindow::finishOne(bool ok) {
     m_batchOk = m_batchOk && ok;
     m_loadingPath.clear();
-    if (!m_queue.isEmpty()) {
+    if (!m_queue.isEmpty() || !m_jobQueue.isEmpty()) {
         loadNext();
         return;
     }
@@ -506,6 +611,7 @@ void MainWindow::restoreWindowState() {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     m_loader->cancel();
+    m_jobLoader->cancel();
     QSettings settings;
     settings.setValue(QLatin1String(kGeometryKey), saveGeometry());
     settings.setValue(QLatin1String(kStateKey), saveState());
@@ -526,6 +632,15 @@ void MainWindow::dropEvent(QDropEvent* event) {
     if (files.isEmpty())
         return;
     event->acceptProposedAction();
+    // Several traces dropped at once whose names carry distinct ranks (worker0..., rank-1...) are
+    // the ranks of one job; anything else opens one tab per file.
+    QSet<int> ranks;
+    for (const QString& f : files)
+        ranks.insert(rankFromFileName(QFile::encodeName(f).toStdString()));
+    if (files.size() >= 2 && !ranks.contains(-1) && ranks.size() == files.size()) {
+        openJob(files);
+        return;
+    }
     openFiles(files);
 }
 

@@ -15,8 +15,11 @@ class QTabWidget;
 
 namespace ws {
 
+struct LoadedJob;
 struct LoadedSession;
 class ImportReportBanner;
+class JobLoader;
+class JobPage;
 class Session;
 class SessionLoader;
 class SessionPage;
@@ -42,7 +45,14 @@ public:
     void setStartupView(const StartupView& view) { m_startupView = view; }
 
     // Queues files for loading; each becomes a tab. Non-existent paths are reported, not queued.
+    // A directory that is not a capture folder opens as a distributed job (openJob).
     void openFiles(const QStringList& paths);
+    // Queues the traces (files and folders) of one distributed job: one tab with the job timeline
+    // and the Distributed tab.
+    void openJob(const QStringList& inputs);
+    // Queues a job made of the `warpscope-cli summary --json` files in `dir` (no trace is read).
+    void openJobSummaries(const QString& dir);
+    int jobCount() const;
     bool isLoading() const;
     int sessionCount() const;
     std::shared_ptr<const LoadedSession> currentSession() const;
@@ -70,6 +80,8 @@ private:
     SessionPage* pageOf(const Session* session) const;
     void onFailed(const QString& path, const QString& message);
     void onCancelled(const QString& path);
+    void onJobLoaded(std::shared_ptr<const LoadedJob> job);
+    void showProgress(const QString& title, const QString& label);
     void finishOne(bool ok);
     void showOpenDialog();
     void openSample();
@@ -80,6 +92,12 @@ private:
     void restoreWindowState();
 
     SessionLoader* m_loader;
+    JobLoader* m_jobLoader;
+    struct PendingJob {
+        QStringList inputs;
+        bool summaries = false;
+    };
+    QList<PendingJob> m_jobQueue;
     QStackedWidget* m_stack;
     WelcomePage* m_welcome;
     QTabWidget* m_tabs;

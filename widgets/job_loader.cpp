@@ -1,0 +1,178 @@
+#include "job_loader.h"
+
+#include "analysis/distributed_json.h"
+#include "import/job_files.h"
+#include "import/trace_import.h"
+#include "store/session_library.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QMetaObject>
+
+#include <algorithm>
+#include <numeric>
+
+namespace ws {
+
+JobLoader::JobLoader(QObject* parent) : QObject(parent) {}
+
+JobLoader::~JobLoader() {
+    m_cancel = true;
+    if (m_worker.joinable())
+        m_worker.join();
+    for (std::thread& t : m_storing)
+        t.join();
+}
+
+void JobLoader::start(std::function<void()> work) {
+    if (m_worker.joinable())
+        m_storing.push_back(std::move(m_worker));
+    m_busy = true;
+    m_cancel = false;
+    m_worker = std::thread(std::move(work));
+}
+
+void JobLoader::finish(std::shared_ptr<LoadedJob> job, const QString& what) {
+    if (m_cancel) {
+        QMetaObject::invokeMethod(this, [this] {
+            m_busy = false;
+            emit cancelled();
+        }, Qt::QueuedConnection);
+        return;
+    }
+    if (job->ranks.empty()) {
+        const QString why = job->skipped.isEmpty() ? tr("no rank could be loaded") : job->skipped.join(QLatin1Char('\n'));
+        QMetaObject::invokeMethod(this, [this, what, why] {
+            m_busy = false;
+            emit failed(what, why);
+        }, Qt::QueuedConnection);
+        return;
+    }
+    // Workers by rank, sessions following their blocks (computeJobDistributed keeps this order).
+    std::vector<size_t> order(job->ranks.size());
+    std::iota(order.begin(), order.end(), size_t(0));
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const int ra = job->ranks[a].rank, rb = job->ranks[b].rank;
+        if ((ra < 0) != (rb < 0))
+            return ra >= 0;
+        return ra < rb;
+    });
+    std::vector<RankDistributed> ranks;
+    std::vector<std::shared_ptr<const Session>> sessions;
+    for (size_t i : order) {
+        ranks.push_back(std::move(job->ranks[i]));
+        sessions.push_back(i < job->sessions.size() ? job->sessions[i] : nullptr);
+    }
+    job->ranks = std::move(ranks);
+    job->sessions = std::move(sessions);
+    job->clock = alignJobClocks(job->ranks);
+    QMetaObject::invokeMethod(this, [this, j = std::shared_ptr<const LoadedJob>(job)] {
+        m_busy = false;
+        emit loaded(j);
+    }, Qt::QueuedConnection);
+}
+
+bool JobLoader::load(const QStringList& inputs) {
+    if (m_busy)
+        return false;
+    start([this, inputs, libraryDir = m_libraryDir] {
+        QElapsedTimer timer;
+        timer.start();
+        auto job = std::make_shared<LoadedJob>();
+        job->inputs = inputs;
+        std::vector<std::string> paths;
+        for (const QString& p : inputs)
+            paths.push_back(QFile::encodeName(p).toStdString());
+        std::string error;
+        const std::vector<std::string> files = expandJobInputs(paths, &error);
+        if (files.empty())
+            job->skipped << QString::fromStdString(error);
+        const SessionLibrary library(QFile::encodeName(libraryDir).toStdString());
+        std::vector<std::pair<std::string, std::shared_ptr<const Session>>> toStore;
+        for (size_t i = 0; i < files.size() && !m_cancel; ++i) {
+            const std::string& file = files[i];
+            const QString shown = QFileInfo(QFile::decodeName(file.c_str())).fileName();
+            ImportControl control;
+            control.cancel = &m_cancel;
+            const double n = static_cast<double>(files.size());
+            control.progress = [this, i, n, shown](double f) {
+                const int permille = static_cast<int>((static_cast<double>(i) + f) / n * 1000.0);
+                QMetaObject::invokeMethod(this, [this, permille, shown] { emit progressChanged(permille, shown); },
+                                          Qt::QueuedConnection);
+            };
+            SessionLibrary::OpenResult result;
+            if (!libraryDir.isEmpty())
+                result = library.openStored(file);
+            const bool mustStore = !libraryDir.isEmpty() && !result.session && result.error.empty();
+            if (!result.session && result.error.empty()) {
+                ImportResult imported = importTraceFile(file, control);
+                result.session = std::move(imported.session);
+                result.error = std::move(imported.error);
+            }
+            if (!result.session) {
+                if (!m_cancel)
+                    job->skipped << tr("%1: %2").arg(shown, QString::fromStdString(result.error));
+                continue;
+            }
+            RankDistributed rank = summarizeRank(*result.session);
+            rank.path = file;
+            rank.worker = workerNameFromFileName(file);
+            if (rank.rank < 0)
+                rank.rank = rankFromFileName(file);
+            job->ranks.push_back(std::move(rank));
+            job->sessions.push_back(result.session);
+            if (mustStore)
+                toStore.emplace_back(file, result.session);
+        }
+        job->elapsedMs = timer.elapsed();
+        finish(job, inputs.join(QStringLiteral(", ")));
+        // New ranks go to the library after the job is shown, so reopening it is fast.
+        for (const auto& [file, session] : toStore) {
+            if (m_cancel)
+                break;
+            std::string storeError;
+            library.store(*session, file, &storeError, &m_cancel);
+        }
+    });
+    return true;
+}
+
+bool JobLoader::loadSummaries(const QString& dir) {
+    if (m_busy)
+        return false;
+    start([this, dir] {
+        QElapsedTimer timer;
+        timer.start();
+        auto job = std::make_shared<LoadedJob>();
+        job->inputs = QStringList{dir};
+        job->fromSummaries = true;
+        const QFileInfoList entries = QDir(dir).entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+        for (const QFileInfo& f : entries) {
+            if (m_cancel)
+                break;
+            QFile file(f.absoluteFilePath());
+            if (!file.open(QIODevice::ReadOnly)) {
+                job->skipped << tr("%1: %2").arg(f.fileName(), file.errorString());
+                continue;
+            }
+            const QByteArray text = file.readAll();
+            std::string error;
+            auto rank = rankDistributedFromJson(std::string_view(text.constData(), static_cast<size_t>(text.size())), &error);
+            if (!rank) {
+                job->skipped << tr("%1: %2").arg(f.fileName(), QString::fromStdString(error));
+                continue;
+            }
+            job->ranks.push_back(std::move(*rank));
+        }
+        if (entries.isEmpty())
+            job->skipped << tr("%1: no summary files (*.json)").arg(dir);
+        job->sessions.assign(job->ranks.size(), nullptr);
+        job->elapsedMs = timer.elapsed();
+        finish(job, dir);
+    });
+    return true;
+}
+
+} // namespace ws

@@ -1,0 +1,61 @@
+#include "worker_stack_chart.h"
+
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+#include <QtCharts/QLegend>
+#include <QtCharts/QStackedBarSeries>
+#include <QtCharts/QValueAxis>
+
+#include <algorithm>
+
+namespace ws {
+
+WorkerStackChart::WorkerStackChart(const QString& objectName, QWidget* parent) : QChartView(parent) {
+    setObjectName(objectName);
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumHeight(220);
+    auto* chart = new QChart();
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    setChart(chart);
+}
+
+void WorkerStackChart::setData(const QStringList& workers, const std::vector<Part>& parts, const QString& title) {
+    QChart* chart = this->chart();
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes())
+        chart->removeAxis(axis);
+    chart->setTitle(title);
+    m_bars = static_cast<int>(std::min<qsizetype>(workers.size(), kMaxBars));
+    auto* series = new QStackedBarSeries();
+    std::vector<double> totals(static_cast<size_t>(m_bars), 0.0);
+    for (const Part& p : parts) {
+        auto* set = new QBarSet(p.title);
+        set->setColor(p.color);
+        set->setBorderColor(p.color);
+        for (int w = 0; w < m_bars; ++w) {
+            const double v = static_cast<size_t>(w) < p.ms.size() ? std::max(0.0, p.ms[static_cast<size_t>(w)]) : 0.0;
+            *set << v;
+            totals[static_cast<size_t>(w)] += v;
+        }
+        series->append(set);
+    }
+    series->setBarWidth(0.7);
+    chart->addSeries(series);
+    auto* x = new QBarCategoryAxis();
+    x->append(workers.mid(0, m_bars));
+    x->setTitleText(workers.size() > m_bars ? tr("Worker (first %1 of %2)").arg(m_bars).arg(workers.size()) : tr("Worker"));
+    auto* y = new QValueAxis();
+    const double maxTotal = totals.empty() ? 0.0 : *std::max_element(totals.begin(), totals.end());
+    y->setTitleText(tr("Time (ms)"));
+    y->setRange(0, maxTotal > 0 ? maxTotal * 1.05 : 1);
+    y->applyNiceNumbers();
+    y->setLabelFormat(QStringLiteral("%.4g"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+}
+
+} // namespace ws
