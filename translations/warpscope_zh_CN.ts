@@ -52,6 +52,85 @@
     </message>
 </context>
 <context>
+    <name>ws::CommOpModel</name>
+    <message>
+        <source>n/a</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>Bytes of the operation&apos;s input tensors (shape x element size), summed over calls</source>
+        <translation>操作输入张量的字节数（形状 × 元素大小），按调用求和</translation>
+    </message>
+    <message>
+        <source>Time the operation was in flight: its CPU call and its kernels, summed over calls</source>
+        <translation>操作进行中的时间：其 CPU 调用和内核，按调用求和</translation>
+    </message>
+    <message>
+        <source>Latency minus the time spent waiting for other ranks</source>
+        <translation>延迟减去等待其他 rank 的时间</translation>
+    </message>
+    <message>
+        <source>nccl-tests algorithm bandwidth: size / kernel time (GB/s)</source>
+        <translation>nccl-tests 算法带宽：大小 / 内核时间（GB/s）</translation>
+    </message>
+    <message>
+        <source>nccl-tests bus bandwidth: algorithm bandwidth x the collective&apos;s factor for the group size (GB/s)</source>
+        <translation>nccl-tests 总线带宽：算法带宽 × 该集合通信在此组大小下的系数（GB/s）</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Process group</source>
+        <translation>进程组</translation>
+    </message>
+    <message>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Collective</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>调用次数</translation>
+    </message>
+    <message>
+        <source>Total size</source>
+        <translation>总大小</translation>
+    </message>
+    <message>
+        <source>Mean size</source>
+        <translation>平均大小</translation>
+    </message>
+    <message>
+        <source>Total latency</source>
+        <translation>总延迟</translation>
+    </message>
+    <message>
+        <source>Mean latency</source>
+        <translation>平均延迟</translation>
+    </message>
+    <message>
+        <source>Transfer</source>
+        <translation>传输</translation>
+    </message>
+    <message>
+        <source>Alg. BW (GB/s)</source>
+        <translation>算法带宽 (GB/s)</translation>
+    </message>
+    <message>
+        <source>Bus BW (GB/s)</source>
+        <translation>总线带宽 (GB/s)</translation>
+    </message>
+</context>
+<context>
     <name>ws::DerivedCounter</name>
     <message>
         <source>GPU Utilization</source>
@@ -84,6 +163,240 @@
     <message>
         <source>CPU Memory (net allocations)</source>
         <translation>CPU 内存（净分配）</translation>
+    </message>
+</context>
+<context>
+    <name>ws::DistributedView</name>
+    <message>
+        <source>Steps:</source>
+        <translation>步骤：</translation>
+    </message>
+    <message>
+        <source>Double-click a worker to open its trace</source>
+        <translation>双击一个 worker 打开其跟踪</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Straggler</source>
+        <translation>拖后者</translation>
+    </message>
+    <message>
+        <source>Others wait (mean)</source>
+        <translation>其他 rank 等待（平均）</translation>
+    </message>
+    <message>
+        <source>Workers</source>
+        <translation>Worker</translation>
+    </message>
+    <message>
+        <source>Communication operations</source>
+        <translation>通信操作</translation>
+    </message>
+    <message>
+        <source>Stragglers per step</source>
+        <translation>每步的拖后者</translation>
+    </message>
+    <message>
+        <source>All steps (mean)</source>
+        <translation>所有步骤（平均）</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>步骤 %1</translation>
+    </message>
+    <message>
+        <source>Computation</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Overlap</source>
+        <translation>重叠</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>Synchronizing</source>
+        <translation>同步等待</translation>
+    </message>
+    <message>
+        <source>Transfer</source>
+        <translation>传输</translation>
+    </message>
+    <message>
+        <source>mean per step</source>
+        <translation>每步平均</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>步骤 %1</translation>
+    </message>
+    <message>
+        <source>Computation and communication (%1)</source>
+        <translation>计算与通信（%1）</translation>
+    </message>
+    <message>
+        <source>Communication: synchronizing vs transfer (%1)</source>
+        <translation>通信：同步等待与传输（%1）</translation>
+    </message>
+    <message>
+        <source>rank %1 (%2)</source>
+        <translation>rank %1（%2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n worker(s)</source>
+        <translation>
+            <numerusform>%n 个 worker</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Straggler: rank %1&lt;/b&gt; (%2): the other ranks wait %3 for it per step on average</source>
+        <translation>&lt;b&gt;拖后者：rank %1&lt;/b&gt;（%2）：其他 rank 每步平均等待它 %3</translation>
+    </message>
+    <message>
+        <source>slowest step time: rank %1 (%2), fastest: rank %3 (%4)</source>
+        <translation>步骤时间最慢：rank %1（%2），最快：rank %3（%4）</translation>
+    </message>
+    <message>
+        <source>steps overlapping the selected range only</source>
+        <translation>仅限与所选范围重叠的步骤</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n communication op(s) are not on every worker: their waiting time is not split</source>
+        <translation>
+            <numerusform>%n 个通信操作并非在每个 worker 上都有：其等待时间未拆分</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>skipped: %1</source>
+        <translation>已跳过：%1</translation>
+    </message>
+    <message>
+        <source>Clocks: manual offsets</source>
+        <translation>时钟：手动偏移</translation>
+    </message>
+    <message>
+        <source>Clocks: as recorded (the first common event is %1 apart across ranks)</source>
+        <translation>时钟：按记录（首个共同事件在各 rank 间相差 %1）</translation>
+    </message>
+    <message>
+        <source>Clocks: aligned on the end of the first common collective %1 (it was %2 apart)</source>
+        <translation>时钟：按首个共同集合通信 %1 的结束对齐（原相差 %2）</translation>
+    </message>
+    <message>
+        <source>Clocks: aligned on the start of the first common step %1 (it was %2 apart)</source>
+        <translation>时钟：按首个共同步骤 %1 的开始对齐（原相差 %2）</translation>
+    </message>
+</context>
+<context>
+    <name>ws::DistributedWorkerModel</name>
+    <message>
+        <source>?</source>
+        <translation>?</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <source>slowest</source>
+        <translation>最慢</translation>
+    </message>
+    <message>
+        <source>fastest</source>
+        <translation>最快</translation>
+    </message>
+    <message>
+        <source>straggler: others wait %1 per step</source>
+        <translation>拖后者：其他 rank 每步等待 %1</translation>
+    </message>
+    <message>
+        <source>Mean per step: kernel time not overlapped by communication</source>
+        <translation>每步平均：未与通信重叠的内核时间</translation>
+    </message>
+    <message>
+        <source>Mean per step: computation and communication at the same time</source>
+        <translation>每步平均：计算与通信同时进行的时间</translation>
+    </message>
+    <message>
+        <source>Mean per step: communication not overlapped by computation</source>
+        <translation>每步平均：未与计算重叠的通信时间</translation>
+    </message>
+    <message>
+        <source>Mean per step: neither computation nor communication (CPU, idle)</source>
+        <translation>每步平均：既非计算也非通信（CPU、空闲）</translation>
+    </message>
+    <message>
+        <source>Mean per step: communication spent waiting for the other ranks to arrive</source>
+        <translation>每步平均：通信中等待其他 rank 到达的时间</translation>
+    </message>
+    <message>
+        <source>Mean per step: communication spent moving data</source>
+        <translation>每步平均：通信中传输数据的时间</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Worker</source>
+        <translation>Worker</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>步骤时间</translation>
+    </message>
+    <message>
+        <source>Computation</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Overlap</source>
+        <translation>重叠</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>Synchronizing</source>
+        <translation>同步等待</translation>
+    </message>
+    <message>
+        <source>Transfer</source>
+        <translation>传输</translation>
+    </message>
+    <message>
+        <source>GPU utilization</source>
+        <translation>GPU 利用率</translation>
+    </message>
+    <message>
+        <source>Peak memory</source>
+        <translation>峰值内存</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
     </message>
 </context>
 <context>
@@ -164,6 +477,131 @@
     <message>
         <source>What the importer skipped or repaired, by kind, with the first examples:</source>
         <translation>导入器跳过或修复的内容（按类型列出，并附前几个示例）：</translation>
+    </message>
+</context>
+<context>
+    <name>ws::JobLoader</name>
+    <message>
+        <source>no rank could be loaded</source>
+        <translation>没有可加载的 rank</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1，%2 {1:?}</translation>
+    </message>
+    <message>
+        <source>%1: no summary files (*.json)</source>
+        <translation>%1：没有摘要文件（*.json）</translation>
+    </message>
+</context>
+<context>
+    <name>ws::JobPage</name>
+    <message>
+        <source>Click a communication op to link it across ranks; drag on the ruler to select a range.</source>
+        <translation>单击通信操作可在各 rank 间关联它；在标尺上拖动可选择范围。</translation>
+    </message>
+    <message>
+        <source>Distributed</source>
+        <translation>分布式</translation>
+    </message>
+    <message>
+        <source>job</source>
+        <translation>作业</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n rank(s))</source>
+        <translation>
+            <numerusform>%1（%n 个 rank）</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ws::JobTimelineView</name>
+    <message numerus="yes">
+        <source>%n rank(s)</source>
+        <translation>
+            <numerusform>%n 个 rank</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>步骤 %1</translation>
+    </message>
+    <message>
+        <source>No job</source>
+        <translation>没有作业</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>rank %1</translation>
+    </message>
+    <message>
+        <source>rank ?</source>
+        <translation>rank ?</translation>
+    </message>
+    <message>
+        <source> · clock %1%2</source>
+        <translation> · 时钟 %1%2</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · in flight %3</source>
+        <translation>%1 · %2 · 进行中 %3</translation>
+    </message>
+    <message>
+        <source>size n/a</source>
+        <translation>大小未知</translation>
+    </message>
+    <message>
+        <source>%1 #%2 on %3 of %4 ranks · arrival skew %5 · last to arrive: rank %6 · ends within %7</source>
+        <translation>%1 #%2，在 %4 个 rank 中的 %3 个上 · 到达偏差 %5 · 最后到达：rank %6 · 结束相差 %7</translation>
+    </message>
+    <message>
+        <source>Set Clock Offset of Rank %1…</source>
+        <translation>设置 Rank %1 的时钟偏移…</translation>
+    </message>
+    <message>
+        <source>Clock Offset</source>
+        <translation>时钟偏移</translation>
+    </message>
+    <message>
+        <source>Shift rank %1 by (µs, added to its times):</source>
+        <translation>将 rank %1 平移（µs，加到其时间上）：</translation>
+    </message>
+    <message>
+        <source>Reset Clock Offsets to Automatic</source>
+        <translation>将时钟偏移重置为自动</translation>
+    </message>
+    <message>
+        <source>Expand</source>
+        <translation>展开</translation>
+    </message>
+    <message>
+        <source>Collapse</source>
+        <translation>折叠</translation>
+    </message>
+    <message>
+        <source>Collapse All Ranks</source>
+        <translation>折叠所有 rank</translation>
+    </message>
+    <message>
+        <source>Expand All Ranks</source>
+        <translation>展开所有 rank</translation>
+    </message>
+    <message>
+        <source>Zoom to Fit</source>
+        <translation>缩放以适应</translation>
     </message>
 </context>
 <context>
@@ -620,6 +1058,62 @@
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
+    <message>
+        <source>the job</source>
+        <translation>该作业</translation>
+    </message>
+    <message>
+        <source>Opening job: %1…</source>
+        <translation>正在打开作业：%1…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Job Folder…</source>
+        <translation>打开作业文件夹(&amp;J)…</translation>
+    </message>
+    <message>
+        <source>Open Job Folder</source>
+        <translation>打开作业文件夹</translation>
+    </message>
+    <message>
+        <source>Open Job &amp;Files…</source>
+        <translation>打开作业文件(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Open Job Files (one trace per rank)</source>
+        <translation>打开作业文件（每个 rank 一个跟踪）</translation>
+    </message>
+    <message>
+        <source>Open Job &amp;Summaries…</source>
+        <translation>打开作业摘要(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Open Job Summaries</source>
+        <translation>打开作业摘要</translation>
+    </message>
+    <message numerus="yes">
+        <source>Opened a job of %n rank(s) in %1 ms</source>
+        <translation>
+            <numerusform>已在 %1 毫秒内打开包含 %n 个 rank 的作业</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s)</source>
+        <translation>
+            <numerusform>%n 个文件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Loading job %1…</source>
+        <translation>正在加载作业 %1…</translation>
+    </message>
+    <message>
+        <source>Opening job</source>
+        <translation>正在打开作业</translation>
+    </message>
+    <message>
+        <source>Opening job %1…</source>
+        <translation>正在打开作业 %1…</translation>
+    </message>
 </context>
 <context>
     <name>ws::MemoryAllocationModel</name>
@@ -998,7 +1492,7 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>请至少选择一种要记录的活动。</translation>
     </message>
     <message>
-        <source>Capture is not available in this build: the CUPTI injection library (libwarpscope_inject.so) was not found. Build Warpscope with the CUDA toolkit, or set WARPSCOPE_INJECT_LIBRARY to the library's path.</source>
+        <source>Capture is not available in this build: the CUPTI injection library (libwarpscope_inject.so) was not found. Build Warpscope with the CUDA toolkit, or set WARPSCOPE_INJECT_LIBRARY to the library&apos;s path.</source>
         <translation>此版本无法采集：未找到 CUPTI 注入库（libwarpscope_inject.so）。请使用 CUDA 工具包构建 Warpscope，或将 WARPSCOPE_INJECT_LIBRARY 设置为该库的路径。</translation>
     </message>
     <message>
@@ -1105,7 +1599,7 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>设备时间中使用 Tensor Core 的内核所占比例</translation>
     </message>
     <message>
-        <source>Host time minus child operators and the operator's own runtime calls</source>
+        <source>Host time minus child operators and the operator&apos;s own runtime calls</source>
         <translation>主机时间减去子算子及该算子自身的运行时调用</translation>
     </message>
     <message>
@@ -1284,7 +1778,9 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     </message>
     <message numerus="yes">
         <source>Selected range: %n profiler step(s) inside it, clipped to it, %1</source>
-        <translation><numerusform>所选范围：其中有 %n 个分析器步骤（已裁剪到该范围），%1</numerusform></translation>
+        <translation>
+            <numerusform>所选范围：其中有 %n 个分析器步骤（已裁剪到该范围），%1</numerusform>
+        </translation>
     </message>
     <message>
         <source>Selected range: %1 (no profiler step inside it)</source>
@@ -1292,10 +1788,12 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     </message>
     <message numerus="yes">
         <source>Whole trace: %n profiler step(s), %1</source>
-        <translation><numerusform>整个跟踪：%n 个分析器步骤，%1</numerusform></translation>
+        <translation>
+            <numerusform>整个跟踪：%n 个分析器步骤，%1</numerusform>
+        </translation>
     </message>
     <message>
-        <source>Whole trace: no profiler steps, the trace's %1 counts as one step</source>
+        <source>Whole trace: no profiler steps, the trace&apos;s %1 counts as one step</source>
         <translation>整个跟踪：没有分析器步骤，跟踪的 %1 计为一个步骤</translation>
     </message>
     <message>
@@ -1335,8 +1833,8 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>由每 SM 线程块数得出</translation>
     </message>
     <message>
-        <source>needs "blocks per SM" kernel args</source>
-        <translation>需要内核参数 "blocks per SM"</translation>
+        <source>needs &quot;blocks per SM&quot; kernel args</source>
+        <translation>需要内核参数 &quot;blocks per SM&quot;</translation>
     </message>
     <message>
         <source>Est. Achieved Occupancy</source>
@@ -1920,8 +2418,8 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>实际运行：</translation>
     </message>
     <message>
-        <source>%f file, %l line, %c column, %% a percent sign. Arguments are split at spaces; use '…' or "…" to keep spaces. The command runs directly, never through a shell.</source>
-        <translation>%f 文件，%l 行号，%c 列号，%% 百分号。参数按空格拆分；用 '…' 或 "…" 保留空格。命令直接运行，绝不经过 shell。</translation>
+        <source>%f file, %l line, %c column, %% a percent sign. Arguments are split at spaces; use &apos;…&apos; or &quot;…&quot; to keep spaces. The command runs directly, never through a shell.</source>
+        <translation>%f 文件，%l 行号，%c 列号，%% 百分号。参数按空格拆分；用 &apos;…&apos; 或 &quot;…&quot; 保留空格。命令直接运行，绝不经过 shell。</translation>
     </message>
     <message>
         <source>Path substitution (tried in order)</source>
@@ -2276,6 +2774,21 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     <message>
         <source>&lt;b&gt;Reads&lt;/b&gt;&lt;br&gt;PyTorch profiler / Kineto traces (&lt;tt&gt;.pt.trace.json&lt;/tt&gt;, &lt;tt&gt;.json.gz&lt;/tt&gt;, &lt;tt&gt;.json.zst&lt;/tt&gt;)&lt;br&gt;Chrome trace JSON (object and array forms)&lt;br&gt;Nsight Systems SQLite exports (&lt;tt&gt;nsys export --type sqlite&lt;/tt&gt;) and nvprof databases (&lt;tt&gt;.nvvp&lt;/tt&gt;, &lt;tt&gt;.sql&lt;/tt&gt;)&lt;br&gt;Warpscope captures (&lt;tt&gt;.wscap&lt;/tt&gt;, capture folders) and sessions (&lt;tt&gt;.warpscope&lt;/tt&gt;)</source>
         <translation>&lt;b&gt;可读取&lt;/b&gt;&lt;br&gt;PyTorch 性能分析器 / Kineto 跟踪（&lt;tt&gt;.pt.trace.json&lt;/tt&gt;、&lt;tt&gt;.json.gz&lt;/tt&gt;、&lt;tt&gt;.json.zst&lt;/tt&gt;）&lt;br&gt;Chrome 跟踪 JSON（对象与数组两种形式）&lt;br&gt;Nsight Systems SQLite 导出（&lt;tt&gt;nsys export --type sqlite&lt;/tt&gt;）与 nvprof 数据库（&lt;tt&gt;.nvvp&lt;/tt&gt;、&lt;tt&gt;.sql&lt;/tt&gt;）&lt;br&gt;Warpscope 采集（&lt;tt&gt;.wscap&lt;/tt&gt;、采集文件夹）与会话（&lt;tt&gt;.warpscope&lt;/tt&gt;）</translation>
+    </message>
+</context>
+<context>
+    <name>ws::WorkerStackChart</name>
+    <message>
+        <source>Worker (first %1 of %2)</source>
+        <translation>Worker（%2 个中的前 %1 个）</translation>
+    </message>
+    <message>
+        <source>Worker</source>
+        <translation>Worker</translation>
+    </message>
+    <message>
+        <source>Time (ms)</source>
+        <translation>时间 (ms)</translation>
     </message>
 </context>
 </TS>
