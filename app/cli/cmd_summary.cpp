@@ -5,8 +5,6 @@
 #include "commands.h"
 #include "import/trace_import.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
 
 namespace ws::cli {
@@ -61,12 +59,16 @@ int runSummary(const std::vector<std::string>& argv) {
         rank.worker = workerNameFromFileName(path);
         if (rank.rank < 0)
             rank.rank = rankFromFileName(path);
-        nlohmann::ordered_json j = nlohmann::ordered_json::parse(summaryToJson(summary, args.flag("tracks")));
-        j["distributed"] = nlohmann::ordered_json::parse(rankDistributedToJson(rank));
-        std::printf("%s\n", j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace).c_str());
-    }
-    else
+        // The block stays compact (one line): it is columnar and can be large.
+        std::string text = summaryToJson(summary, args.flag("tracks"));
+        const size_t close = text.rfind('}');
+        text.erase(close);
+        while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
+            text.pop_back();
+        std::printf("%s,\n  \"distributed\": %s\n}\n", text.c_str(), rankDistributedToJson(rank).c_str());
+    } else {
         printText(summary);
+    }
     return kExitOk;
 }
 

@@ -5,7 +5,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <map>
+#include <string_view>
+#include <tuple>
 #include <regex>
 #include <unordered_map>
 
@@ -18,9 +19,36 @@ std::string baseName(const std::string& path) {
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-int64_t unionLength(std::vector<Interval> ranges) {
-    mergeIntervals(ranges);
-    return totalLength(ranges);
+// |union of [b, e)|: one linear sweep when the ranges come sorted by start (a node's ranges almost
+// always do: its CPU call, then its kernels by start), else sorted in `scratch` first. No allocation
+// on the sorted path.
+int64_t unionLength(const Interval* b, const Interval* e, std::vector<Interval>& scratch) {
+    if (!std::is_sorted(b, e, [](const Interval& x, const Interval& y) { return x.start < y.start; })) {
+        scratch.assign(b, e);
+        std::sort(scratch.begin(), scratch.end(), [](const Interval& x, const Interval& y) { return x.start < y.start; });
+        b = scratch.data();
+        e = b + scratch.size();
+    }
+    int64_t total = 0, curStart = 0, curEnd = 0;
+    bool open = false;
+    for (const Interval* i = b; i != e; ++i) {
+        if (i->end <= i->start)
+            continue;
+        if (open && i->start <= curEnd) {
+            curEnd = std::max(curEnd, i->end);
+            continue;
+        }
+        if (open)
+            total += curEnd - curStart;
+        curStart = i->start;
+        curEnd = i->end;
+        open = true;
+    }
+    return open ? total + curEnd - curStart : total;
+}
+
+int64_t unionLength(const std::vector<Interval>& v, std::vector<Interval>& scratch) {
+    return unionLength(v.data(), v.data() + v.size(), scratch);
 }
 
 } // namespace
@@ -119,21 +147,34 @@ JobDistributed computeJobDistributed(std::vector<RankDistributed> ranks) {
 
     // Match nodes across workers by (name, occurrence among the worker's in-step nodes), then take
     // the shortest duration of each range over the workers: what remains of a range after waiting
-    // for the slowest rank is data transfer (tb's "real" range [end - min_dur, end]).
-    std::unordered_map<std::string, uint32_t> nameIds;
-    std::vector<std::vector<uint64_t>> keys(W); // per worker, per node (kNoKey when not in a step)
-    constexpr uint64_t kNoKey = ~uint64_t(0);
-    std::unordered_map<uint64_t, std::vector<int64_t>> minDur;
-    std::unordered_map<uint64_t, uint32_t> keyWorkers;
+    // for the slowest rank is data transfer (tb's "real" range [end - min_dur, end]). Keys are dense
+    // integers (names interned once) so a thousand ranks of hundreds of ops merge in well under a
+    // second; the string views point into job.workers, which no longer moves.
+    std::unordered_map<std::string_view, uint32_t> nameIds;
+    std::unordered_map<uint64_t, uint32_t> keyIds;      // (name id, occurrence) -> dense key
+    std::vector<std::vector<uint32_t>> keys(W);         // per worker, per node (kNoKey when not in a step)
+    constexpr uint32_t kNoKey = ~uint32_t(0);
+    std::vector<std::vector<int64_t>> minDur;           // per dense key, per range index
+    std::vector<uint32_t> keyWorkers;                   // per dense key
+    std::vector<uint32_t> nodeName;                     // scratch: name id per node of a worker
+    std::vector<uint32_t> occurrence;                   // scratch: per name id
     for (size_t w = 0; w < W; ++w) {
         const auto& nodes = job.workers[w].nodes;
         keys[w].assign(nodes.size(), kNoKey);
-        std::unordered_map<uint32_t, uint32_t> occurrence;
+        occurrence.assign(nameIds.size(), 0);
         for (size_t n = 0; n < nodes.size(); ++n) {
             if (nodes[n].step < 0)
                 continue;
             const uint32_t id = nameIds.try_emplace(nodes[n].name, static_cast<uint32_t>(nameIds.size())).first->second;
-            const uint64_t key = (uint64_t(id) << 32) | occurrence[id]++;
+            if (id >= occurrence.size())
+                occurrence.resize(id + 1, 0);
+            const uint64_t raw = (uint64_t(id) << 32) | occurrence[id]++;
+            const auto [it, fresh] = keyIds.try_emplace(raw, static_cast<uint32_t>(minDur.size()));
+            if (fresh) {
+                minDur.emplace_back();
+                keyWorkers.push_back(0);
+            }
+            const uint32_t key = it->second;
             keys[w][n] = key;
             ++keyWorkers[key];
             auto& mins = minDur[key];
@@ -144,24 +185,27 @@ JobDistributed computeJobDistributed(std::vector<RankDistributed> ranks) {
                 mins[j] = std::min(mins[j], r[j].end - r[j].start);
         }
     }
-    for (const auto& [key, count] : keyWorkers)
+    for (uint32_t count : keyWorkers)
         if (count < W)
             job.unmatchedNodes += count;
 
     job.steps.resize(W);
-    std::map<std::tuple<size_t, std::string, std::string>, CommOpStats> ops;
+    std::unordered_map<std::string_view, uint32_t> groupIds;
+    std::vector<Interval> realRanges, scratch;
     for (size_t w = 0; w < W; ++w) {
         const RankDistributed& rd = job.workers[w];
         WorkerSteps& ws = job.steps[w];
         const size_t S = rd.steps.size();
         std::vector<std::vector<Interval>> total(S), real(S);
+        // This worker's ops rows by (process group id, name id), in first-seen order, sorted below.
+        std::unordered_map<uint64_t, size_t> opIndex;
+        std::vector<CommOpStats> workerOps;
         for (size_t n = 0; n < rd.nodes.size(); ++n) {
             const CommNode& node = rd.nodes[n];
             if (keys[w][n] == kNoKey || static_cast<size_t>(node.step) >= S)
                 continue;
             const auto& mins = minDur[keys[w][n]];
-            std::vector<Interval> realRanges;
-            realRanges.reserve(node.ranges.size());
+            realRanges.clear();
             for (size_t j = 0; j < node.ranges.size(); ++j)
                 realRanges.push_back({node.ranges[j].end - mins[j], node.ranges[j].end});
             auto& t = total[static_cast<size_t>(node.step)];
@@ -169,26 +213,38 @@ JobDistributed computeJobDistributed(std::vector<RankDistributed> ranks) {
             auto& r = real[static_cast<size_t>(node.step)];
             r.insert(r.end(), realRanges.begin(), realRanges.end());
 
-            CommOpStats& op = ops[{w, node.processGroup, node.name}];
-            op.worker = w;
-            op.processGroup = node.processGroup;
-            op.name = node.name;
-            op.kind = node.kind;
-            op.groupSize = node.groupSize > 0 ? node.groupSize : (rd.worldSize > 0 ? rd.worldSize : static_cast<int>(W));
+            const uint32_t pg = groupIds.try_emplace(node.processGroup, static_cast<uint32_t>(groupIds.size())).first->second;
+            const uint64_t opKey = (uint64_t(pg) << 32) | nameIds.at(node.name);
+            const auto [slot, added] = opIndex.try_emplace(opKey, workerOps.size());
+            if (added) {
+                CommOpStats row;
+                row.worker = w;
+                row.processGroup = node.processGroup;
+                row.name = node.name;
+                row.kind = node.kind;
+                row.groupSize = node.groupSize > 0 ? node.groupSize : (rd.worldSize > 0 ? rd.worldSize : static_cast<int>(W));
+                workerOps.push_back(std::move(row));
+            }
+            CommOpStats& op = workerOps[slot->second];
             ++op.calls;
             if (node.bytes) {
                 op.totalBytes += *node.bytes;
                 op.bytesKnown = true;
             }
-            op.latencyNs += unionLength(node.ranges);
-            op.transferNs += unionLength(std::move(realRanges));
-            op.kernelNs += unionLength(std::vector<Interval>(node.ranges.begin() + 1, node.ranges.end()));
+            op.latencyNs += unionLength(node.ranges, scratch);
+            op.transferNs += unionLength(realRanges, scratch);
+            op.kernelNs += unionLength(node.ranges.data() + 1, node.ranges.data() + node.ranges.size(), scratch);
         }
+        std::sort(workerOps.begin(), workerOps.end(), [](const CommOpStats& a, const CommOpStats& b) {
+            return std::tie(a.processGroup, a.name) < std::tie(b.processGroup, b.name);
+        });
+        for (CommOpStats& op : workerOps)
+            job.ops.push_back(std::move(op));
         ws.sync.assign(S, 0);
         ws.transfer.assign(S, 0);
         for (size_t k = 0; k < S; ++k) {
-            const int64_t tot = unionLength(std::move(total[k]));
-            ws.transfer[k] = unionLength(std::move(real[k]));
+            const int64_t tot = unionLength(total[k], scratch);
+            ws.transfer[k] = unionLength(real[k], scratch);
             ws.sync[k] = tot - ws.transfer[k];
         }
         if (S > 0) {
@@ -205,14 +261,13 @@ JobDistributed computeJobDistributed(std::vector<RankDistributed> ranks) {
             }
         }
     }
-    for (auto& [key, op] : ops) {
+    for (CommOpStats& op : job.ops) {
         const int64_t time = op.kernelNs > 0 ? op.kernelNs : op.latencyNs;
         if (op.bytesKnown && time > 0) {
             op.algBwGBps = static_cast<double>(collectiveSizeBytes(op.kind, op.totalBytes, op.groupSize)) / static_cast<double>(time);
             if (const auto f = busBandwidthFactor(op.kind, op.groupSize))
                 op.busBwGBps = *op.algBwGBps * *f;
         }
-        job.ops.push_back(std::move(op));
     }
 
     // Stragglers: per step common to all workers, the one that waited least (others waited on it).
@@ -262,12 +317,31 @@ JobDistributed computeJobDistributed(std::vector<RankDistributed> ranks) {
             if (fast == W || job.steps[w].meanStepNs < job.steps[fast].meanStepNs)
                 fast = w;
         }
-        if (slow != W && slow != fast) {
+        // Marks only for a real difference: steps that end together differ by noise alone.
+        if (slow != W && slow != fast && job.steps[slow].meanStepNs > 1.01 * job.steps[fast].meanStepNs) {
             job.slowestWorker = slow;
             job.fastestWorker = fast;
         }
     }
     return job;
+}
+
+RankDistributed restrictRankSteps(const RankDistributed& rank, const std::function<bool(const RankStep&)>& keep) {
+    RankDistributed out = rank;
+    out.steps.clear();
+    out.nodes.clear();
+    std::vector<int> renumber(rank.steps.size(), -1);
+    for (size_t k = 0; k < rank.steps.size(); ++k)
+        if (keep(rank.steps[k])) {
+            renumber[k] = static_cast<int>(out.steps.size());
+            out.steps.push_back(rank.steps[k]);
+        }
+    for (const CommNode& n : rank.nodes)
+        if (n.step >= 0 && renumber[static_cast<size_t>(n.step)] >= 0) {
+            out.nodes.push_back(n);
+            out.nodes.back().step = renumber[static_cast<size_t>(n.step)];
+        }
+    return out;
 }
 
 } // namespace ws

@@ -3,6 +3,7 @@
 #include "analysis/comm_ops.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -111,11 +112,16 @@ struct JobDistributed {
     // there is no step common to all workers or only one worker.
     std::optional<size_t> straggler;
     double stragglerMeanWaitNs = 0; // mean wait of the others over the steps it straggled
-    std::optional<size_t> slowestWorker; // by mean step time
+    std::optional<size_t> slowestWorker; // by mean step time, when it is >1% slower than the fastest
     std::optional<size_t> fastestWorker;
     uint64_t unmatchedNodes = 0; // nodes whose (name, occurrence) is missing on some worker
 };
 
 JobDistributed computeJobDistributed(std::vector<RankDistributed> ranks);
+
+// The rank with only the steps `keep` accepts (a selected step or time range): the other steps and
+// their communication nodes are dropped and step indices renumbered, so computeJobDistributed
+// answers for that part of the run.
+RankDistributed restrictRankSteps(const RankDistributed& rank, const std::function<bool(const RankStep&)>& keep);
 
 } // namespace ws

@@ -4,7 +4,14 @@
 
 #include <nlohmann/json.hpp>
 
+// simdjson's inlined iterator code trips -Wnull-dereference in its own header; not ours to fix.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+#include <simdjson.h>
+#pragma GCC diagnostic pop
+
 #include <cstdio>
+#include <type_traits>
 #include <unordered_map>
 
 namespace ws {
@@ -23,14 +30,6 @@ constexpr int kBlockVersion = 1;
 // Rounded to 3 decimals: means are shown in µs with ns precision at most.
 double round3(double v) { return static_cast<double>(static_cast<int64_t>(v * 1000.0 + (v < 0 ? -0.5 : 0.5))) / 1000.0; }
 
-template <typename T>
-std::vector<T> arrayOf(const J& j, const char* key) {
-    std::vector<T> out;
-    if (auto it = j.find(key); it != j.end() && it->is_array())
-        for (const auto& v : *it)
-            out.push_back(v.is_null() ? T{} : v.get<T>());
-    return out;
-}
 
 // Fixed-point text with `decimals` digits (CSV cells).
 std::string fixed(int decimals, double v) {
@@ -87,80 +86,142 @@ std::string rankDistributedToJson(const RankDistributed& r) {
     return b.dump(-1, ' ', false, J::error_handler_t::replace);
 }
 
+namespace {
+
+namespace dom = simdjson::dom;
+
+// Typed array readers over a simdjson DOM array; false when an element has another type (null reads
+// as empty for optional columns).
+template <typename T>
+bool readArray(dom::object o, const char* key, std::vector<T>& out) {
+    dom::array a;
+    if (o[key].get_array().get(a))
+        return false;
+    out.reserve(a.size());
+    for (dom::element e : a) {
+        T v{};
+        if constexpr (std::is_same_v<T, std::string>) {
+            std::string_view sv;
+            if (e.get_string().get(sv))
+                return false;
+            v = std::string(sv);
+        } else if constexpr (std::is_same_v<T, std::optional<int64_t>>) {
+            int64_t x = 0;
+            if (!e.is_null()) {
+                if (e.get_int64().get(x))
+                    return false;
+                v = x;
+            }
+        } else {
+            int64_t x = 0;
+            if (e.get_int64().get(x))
+                return false;
+            v = static_cast<T>(x);
+        }
+        out.push_back(std::move(v));
+    }
+    return true;
+}
+
+std::string stringOr(dom::object o, const char* key) {
+    std::string_view sv;
+    return o[key].get_string().get(sv) ? std::string() : std::string(sv);
+}
+
+template <typename T>
+T intOr(dom::object o, const char* key, T fallback) {
+    int64_t v = 0;
+    return o[key].get_int64().get(v) ? fallback : static_cast<T>(v);
+}
+
+} // namespace
+
+// simdjson's DOM (not nlohmann): a job of a thousand ranks brings a thousand blocks of tens of
+// thousands of numbers each; this reads them at several hundred MB/s.
 std::optional<RankDistributed> rankDistributedFromJson(std::string_view text, std::string* error) {
     auto fail = [&](const std::string& why) -> std::optional<RankDistributed> {
         if (error)
             *error = why;
         return std::nullopt;
     };
-    J j = J::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
+    thread_local dom::parser parser;
+    const simdjson::padded_string padded(text);
+    dom::element doc;
+    if (parser.parse(padded).get(doc))
+        return fail("not valid JSON");
+    dom::object b;
+    if (doc.get_object().get(b))
         return fail("not a JSON object");
-    if (auto it = j.find("distributed"); it != j.end())
-        j = *it;
-    if (!j.is_object() || !j.contains("version"))
+    if (dom::object inner; !b["distributed"].get_object().get(inner))
+        b = inner;
+    int64_t version = 0;
+    if (b["version"].get_int64().get(version))
         return fail("no distributed block (made by an older warpscope-cli summary?)");
-    if (j["version"] != kBlockVersion)
-        return fail("distributed block version " + j["version"].dump() + " is not supported (expected 1)");
-    try {
-        RankDistributed r;
-        r.worker = j.value("worker", std::string());
-        r.path = j.value("path", std::string());
-        r.rank = j.value("rank", -1);
-        r.worldSize = j.value("world_size", 0);
-        r.backend = j.value("backend", std::string());
-        if (auto g = j.find("gpu"); g != j.end() && g->is_object()) {
-            r.gpuName = g->value("name", std::string());
-            if (g->contains("memory_bytes") && (*g)["memory_bytes"].is_number())
-                r.gpuMemoryBytes = (*g)["memory_bytes"].get<int64_t>();
-            r.computeCapability = g->value("compute_capability", std::string());
-        }
-        if (j.contains("gpu_utilization") && j["gpu_utilization"].is_number())
-            r.gpuUtilization = j["gpu_utilization"].get<double>();
-        if (j.contains("peak_memory_bytes") && j["peak_memory_bytes"].is_number())
-            r.peakMemoryBytes = j["peak_memory_bytes"].get<int64_t>();
-        const J& st = j.at("steps");
-        const auto labels = arrayOf<std::string>(st, "label");
-        const auto start = arrayOf<int64_t>(st, "start_ns"), end = arrayOf<int64_t>(st, "end_ns");
-        const auto comp = arrayOf<int64_t>(st, "computation_ns"), comm = arrayOf<int64_t>(st, "communication_ns"),
-                   ovl = arrayOf<int64_t>(st, "overlap_ns");
-        const size_t S = labels.size();
-        if (start.size() != S || end.size() != S || comp.size() != S || comm.size() != S || ovl.size() != S)
-            return fail("step arrays of different lengths");
-        for (size_t k = 0; k < S; ++k)
-            r.steps.push_back({labels[k], start[k], end[k], comp[k], comm[k], ovl[k]});
-        const J& nd = j.at("nodes");
-        const auto names = arrayOf<std::string>(nd, "names");
-        const auto name = arrayOf<size_t>(nd, "name");
-        const auto pg = arrayOf<std::string>(nd, "process_group");
-        const auto gs = arrayOf<int>(nd, "group_size");
-        const auto step = arrayOf<int>(nd, "step");
-        const auto count = arrayOf<size_t>(nd, "range_count");
-        const auto ranges = arrayOf<int64_t>(nd, "ranges");
-        const J& bytes = nd.at("bytes");
-        const size_t N = name.size();
-        if (pg.size() != N || gs.size() != N || step.size() != N || count.size() != N || !bytes.is_array() || bytes.size() != N)
-            return fail("node arrays of different lengths");
-        size_t pos = 0;
-        for (size_t n = 0; n < N; ++n) {
-            if (name[n] >= names.size() || pos + 2 * count[n] > ranges.size() || count[n] == 0 || step[n] >= static_cast<int>(S))
-                return fail("node " + std::to_string(n) + " is out of range");
-            CommNode c;
-            c.name = names[name[n]];
-            c.kind = collectiveKindOf(c.name);
-            c.processGroup = pg[n];
-            c.groupSize = gs[n];
-            if (bytes[n].is_number())
-                c.bytes = bytes[n].get<int64_t>();
-            c.step = step[n];
-            for (size_t k = 0; k < count[n]; ++k, pos += 2)
-                c.ranges.push_back({ranges[pos], ranges[pos + 1]});
-            r.nodes.push_back(std::move(c));
-        }
-        return r;
-    } catch (const std::exception& e) {
-        return fail(std::string("malformed distributed block: ") + e.what());
+    if (version != kBlockVersion)
+        return fail("distributed block version " + std::to_string(version) + " is not supported (expected 1)");
+    RankDistributed r;
+    r.worker = stringOr(b, "worker");
+    r.path = stringOr(b, "path");
+    r.rank = intOr(b, "rank", -1);
+    r.worldSize = intOr(b, "world_size", 0);
+    r.backend = stringOr(b, "backend");
+    if (dom::object g; !b["gpu"].get_object().get(g)) {
+        r.gpuName = stringOr(g, "name");
+        if (int64_t m = 0; !g["memory_bytes"].get_int64().get(m))
+            r.gpuMemoryBytes = m;
+        r.computeCapability = stringOr(g, "compute_capability");
     }
+    if (double u = 0; !b["gpu_utilization"].get_double().get(u))
+        r.gpuUtilization = u;
+    if (int64_t m = 0; !b["peak_memory_bytes"].get_int64().get(m))
+        r.peakMemoryBytes = m;
+    dom::object st, nd;
+    if (b["steps"].get_object().get(st) || b["nodes"].get_object().get(nd))
+        return fail("malformed distributed block: no steps or nodes");
+    std::vector<std::string> labels;
+    std::vector<int64_t> start, end, comp, comm, ovl;
+    if (!readArray(st, "label", labels) || !readArray(st, "start_ns", start) || !readArray(st, "end_ns", end) ||
+        !readArray(st, "computation_ns", comp) || !readArray(st, "communication_ns", comm) || !readArray(st, "overlap_ns", ovl))
+        return fail("malformed distributed block: bad step arrays");
+    const size_t S = labels.size();
+    if (start.size() != S || end.size() != S || comp.size() != S || comm.size() != S || ovl.size() != S)
+        return fail("step arrays of different lengths");
+    r.steps.reserve(S);
+    for (size_t k = 0; k < S; ++k)
+        r.steps.push_back({std::move(labels[k]), start[k], end[k], comp[k], comm[k], ovl[k]});
+    std::vector<std::string> names, pg;
+    std::vector<size_t> name, count;
+    std::vector<int> gs, step;
+    std::vector<int64_t> ranges;
+    std::vector<std::optional<int64_t>> bytes;
+    if (!readArray(nd, "names", names) || !readArray(nd, "name", name) || !readArray(nd, "process_group", pg) ||
+        !readArray(nd, "group_size", gs) || !readArray(nd, "step", step) || !readArray(nd, "range_count", count) ||
+        !readArray(nd, "ranges", ranges) || !readArray(nd, "bytes", bytes))
+        return fail("malformed distributed block: bad node arrays");
+    const size_t N = name.size();
+    if (pg.size() != N || gs.size() != N || step.size() != N || count.size() != N || bytes.size() != N)
+        return fail("node arrays of different lengths");
+    std::vector<CollectiveKind> kinds;
+    for (const std::string& n : names)
+        kinds.push_back(collectiveKindOf(n));
+    r.nodes.reserve(N);
+    size_t pos = 0;
+    for (size_t n = 0; n < N; ++n) {
+        if (name[n] >= names.size() || count[n] == 0 || count[n] > (ranges.size() - pos) / 2 || step[n] >= static_cast<int>(S))
+            return fail("node " + std::to_string(n) + " is out of range");
+        CommNode c;
+        c.name = names[name[n]];
+        c.kind = kinds[name[n]];
+        c.processGroup = std::move(pg[n]);
+        c.groupSize = gs[n];
+        c.bytes = bytes[n];
+        c.step = step[n];
+        c.ranges.reserve(count[n]);
+        for (size_t k = 0; k < count[n]; ++k, pos += 2)
+            c.ranges.push_back({ranges[pos], ranges[pos + 1]});
+        r.nodes.push_back(std::move(c));
+    }
+    return r;
 }
 
 std::string jobDistributedToJson(const JobDistributed& job) {

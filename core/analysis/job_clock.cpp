@@ -1,7 +1,7 @@
 #include "analysis/job_clock.h"
 
 #include <algorithm>
-#include <map>
+#include <string_view>
 #include <unordered_map>
 
 namespace ws {
@@ -27,25 +27,25 @@ ClockAlignment alignJobClocks(const std::vector<RankDistributed>& workers, int64
     a.offsetNs.assign(W, 0);
     if (W < 2)
         return a;
-    // Reference times per worker: the first collective (by worker 0's order) every worker has.
+    // Reference times per worker: the first collective (by worker 0's order) every worker has. The
+    // first candidate is nearly always common, so each worker is scanned from its start for that
+    // (name, occurrence) instead of indexing every node of every worker.
     std::vector<int64_t> ref(W, 0);
     bool found = false;
     {
-        std::vector<std::map<std::pair<std::string, uint32_t>, int64_t>> ends(W);
-        for (size_t w = 0; w < W; ++w) {
-            std::unordered_map<std::string, uint32_t> occ;
-            for (const CommNode& n : workers[w].nodes)
-                ends[w].emplace(std::make_pair(n.name, occ[n.name]++), completion(n));
-        }
-        std::unordered_map<std::string, uint32_t> occ;
+        std::unordered_map<std::string_view, uint32_t> occ0;
         for (const CommNode& n : workers[0].nodes) {
-            const auto key = std::make_pair(n.name, occ[n.name]++);
+            const uint32_t want = occ0[n.name]++;
             bool everywhere = true;
             for (size_t w = 0; w < W && everywhere; ++w) {
-                auto it = ends[w].find(key);
-                everywhere = it != ends[w].end();
-                if (everywhere)
-                    ref[w] = it->second;
+                uint32_t seen = 0;
+                everywhere = false;
+                for (const CommNode& m : workers[w].nodes)
+                    if (m.name == n.name && seen++ == want) {
+                        ref[w] = completion(m);
+                        everywhere = true;
+                        break;
+                    }
             }
             if (everywhere) {
                 found = true;
