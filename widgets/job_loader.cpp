@@ -2,8 +2,7 @@
 
 #include "analysis/distributed_json.h"
 #include "import/job_files.h"
-#include "import/trace_import.h"
-#include "store/session_library.h"
+#include "store/job_loading.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -89,52 +88,34 @@ bool JobLoader::load(const QStringList& inputs) {
         const std::vector<std::string> files = expandJobInputs(paths, &error);
         if (files.empty())
             job->skipped << QString::fromStdString(error);
-        const SessionLibrary library(QFile::encodeName(libraryDir).toStdString());
-        std::vector<std::pair<std::string, std::shared_ptr<const Session>>> toStore;
-        for (size_t i = 0; i < files.size() && !m_cancel; ++i) {
-            const std::string& file = files[i];
+        JobLoadOptions options;
+        options.libraryDir = QFile::encodeName(libraryDir).toStdString();
+        options.cancel = &m_cancel;
+        int lastPermille = -1;
+        options.progress = [this, &lastPermille](double fraction, const std::string& file) {
+            const int permille = static_cast<int>(fraction * 1000.0);
+            if (permille == lastPermille)
+                return;
+            lastPermille = permille;
             const QString shown = QFileInfo(QFile::decodeName(file.c_str())).fileName();
-            ImportControl control;
-            control.cancel = &m_cancel;
-            const double n = static_cast<double>(files.size());
-            control.progress = [this, i, n, shown](double f) {
-                const int permille = static_cast<int>((static_cast<double>(i) + f) / n * 1000.0);
-                QMetaObject::invokeMethod(this, [this, permille, shown] { emit progressChanged(permille, shown); },
-                                          Qt::QueuedConnection);
-            };
-            SessionLibrary::OpenResult result;
-            if (!libraryDir.isEmpty())
-                result = library.openStored(file);
-            const bool mustStore = !libraryDir.isEmpty() && !result.session && result.error.empty();
-            if (!result.session && result.error.empty()) {
-                ImportResult imported = importTraceFile(file, control);
-                result.session = std::move(imported.session);
-                result.error = std::move(imported.error);
-            }
-            if (!result.session) {
+            QMetaObject::invokeMethod(this, [this, permille, shown] { emit progressChanged(permille, shown); },
+                                      Qt::QueuedConnection);
+        };
+        std::vector<JobRankLoad> loads = loadJobRanks(files, options);
+        for (JobRankLoad& r : loads) {
+            if (!r.session) {
                 if (!m_cancel)
-                    job->skipped << tr("%1: %2").arg(shown, QString::fromStdString(result.error));
+                    job->skipped << tr("%1: %2").arg(QFileInfo(QFile::decodeName(r.file.c_str())).fileName(),
+                                                     QString::fromStdString(r.error));
                 continue;
             }
-            RankDistributed rank = summarizeRank(*result.session);
-            rank.path = file;
-            rank.worker = workerNameFromFileName(file);
-            if (rank.rank < 0)
-                rank.rank = rankFromFileName(file);
-            job->ranks.push_back(std::move(rank));
-            job->sessions.push_back(result.session);
-            if (mustStore)
-                toStore.emplace_back(file, result.session);
+            job->ranks.push_back(r.block);
+            job->sessions.push_back(r.session);
         }
         job->elapsedMs = timer.elapsed();
         finish(job, inputs.join(QStringLiteral(", ")));
         // New ranks go to the library after the job is shown, so reopening it is fast.
-        for (const auto& [file, session] : toStore) {
-            if (m_cancel)
-                break;
-            std::string storeError;
-            library.store(*session, file, &storeError, &m_cancel);
-        }
+        storeJobRanks(loads, options);
     });
     return true;
 }

@@ -32,11 +32,11 @@ struct LoadedJob {
 };
 
 /*
- * JobLoader opens the ranks of a job on a worker thread, one after the other (each import already
- * uses every core), through the session library like SessionLoader: a rank seen before reopens its
- * stored session, a new one is stored after the job is shown. Each rank's distributed block is
- * computed right after its import. Files that fail are skipped and reported; the job fails only
- * when no rank loads. Destroying the loader cancels and joins its worker.
+ * JobLoader opens the ranks of a job on a worker thread with core's loadJobRanks (through the
+ * session library: stored ranks reopen in parallel with their cached distributed blocks, new ones
+ * are imported one after the other and stored after the job is shown). Files that fail are skipped
+ * and reported; the job fails only when no rank loads. Destroying the loader cancels and joins its
+ * worker.
  */
 class JobLoader : public QObject {
     Q_OBJECT

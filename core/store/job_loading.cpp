@@ -1,0 +1,147 @@
+#include "store/job_loading.h"
+
+#include "analysis/distributed_json.h"
+#include "import/trace_import.h"
+#include "store/session_library.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+namespace ws {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string blockCachePath(const std::string& libraryDir, const std::string& sessionPath) {
+    return (fs::path(libraryDir) / "blocks" / (fs::path(sessionPath).filename().string() + ".json")).string();
+}
+
+std::optional<RankDistributed> readCachedBlock(const std::string& libraryDir, const std::string& sessionPath) {
+    std::ifstream in(blockCachePath(libraryDir, sessionPath), std::ios::binary);
+    if (!in)
+        return std::nullopt;
+    std::stringstream text;
+    text << in.rdbuf();
+    return rankDistributedFromJson(text.str(), nullptr); // unreadable or old: computed again
+}
+
+// Written to a temp file renamed into place, so a reader never sees half a block.
+void writeCachedBlock(const std::string& libraryDir, const std::string& sessionPath, const RankDistributed& block) {
+    const std::string path = blockCachePath(libraryDir, sessionPath);
+    std::error_code ec;
+    fs::create_directories(fs::path(path).parent_path(), ec);
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << "{\"distributed\": " << rankDistributedToJson(block) << "}\n";
+        if (!out)
+            return;
+    }
+    fs::rename(tmp, path, ec);
+}
+
+void fillIdentity(JobRankLoad& r) {
+    r.block.path = r.file;
+    r.block.worker = workerNameFromFileName(r.file);
+    if (r.block.rank < 0)
+        r.block.rank = rankFromFileName(r.file);
+}
+
+bool cancelled(const JobLoadOptions& o) { return o.cancel && o.cancel->load(); }
+
+} // namespace
+
+std::vector<JobRankLoad> loadJobRanks(const std::vector<std::string>& files, const JobLoadOptions& options) {
+    std::vector<JobRankLoad> ranks(files.size());
+    for (size_t i = 0; i < files.size(); ++i)
+        ranks[i].file = files[i];
+    const double n = static_cast<double>(std::max<size_t>(files.size(), 1));
+    std::mutex progressMutex;
+    size_t done = 0;
+    auto report = [&](double fraction, const std::string& file) {
+        if (!options.progress)
+            return;
+        std::lock_guard<std::mutex> lock(progressMutex);
+        options.progress(std::min(1.0, fraction), file);
+    };
+
+    // 1. Stored ranks, in parallel.
+    if (!options.libraryDir.empty()) {
+        const SessionLibrary library(options.libraryDir);
+        std::atomic<size_t> next{0};
+        auto worker = [&] {
+            for (size_t i; (i = next++) < ranks.size() && !cancelled(options);) {
+                JobRankLoad& r = ranks[i];
+                SessionLibrary::OpenResult stored = library.openStored(r.file);
+                if (!stored.session)
+                    continue;
+                r.session = std::move(stored.session);
+                r.fromLibrary = stored.fromLibrary;
+                r.sessionPath = stored.sessionPath;
+                if (auto cached = readCachedBlock(options.libraryDir, r.sessionPath)) {
+                    r.block = std::move(*cached);
+                    r.blockCached = true;
+                } else {
+                    r.block = summarizeRank(*r.session);
+                    writeCachedBlock(options.libraryDir, r.sessionPath, r.block);
+                }
+                fillIdentity(r);
+                std::lock_guard<std::mutex> lock(progressMutex);
+                ++done;
+                if (options.progress)
+                    options.progress(static_cast<double>(done) / n, r.file);
+            }
+        };
+        const size_t threads = std::min<size_t>(ranks.size(), std::max(1u, std::thread::hardware_concurrency()));
+        std::vector<std::thread> pool;
+        for (size_t t = 1; t < threads; ++t)
+            pool.emplace_back(worker);
+        worker();
+        for (std::thread& t : pool)
+            t.join();
+    }
+
+    // 2. The rest, imported one after the other (each import uses every core).
+    for (JobRankLoad& r : ranks) {
+        if (r.session || cancelled(options))
+            continue;
+        ImportControl control;
+        control.cancel = options.cancel;
+        const double base = static_cast<double>(done);
+        control.progress = [&](double f) { report((base + f) / n, r.file); };
+        ImportResult imported = importTraceFile(r.file, control);
+        if (!imported.session) {
+            r.error = imported.cancelled ? std::string("cancelled") : imported.error;
+            continue;
+        }
+        r.session = std::move(imported.session);
+        r.block = summarizeRank(*r.session);
+        fillIdentity(r);
+        ++done;
+    }
+    return ranks;
+}
+
+void storeJobRanks(std::vector<JobRankLoad>& ranks, const JobLoadOptions& options) {
+    if (options.libraryDir.empty())
+        return;
+    const SessionLibrary library(options.libraryDir);
+    for (JobRankLoad& r : ranks) {
+        if (cancelled(options))
+            return;
+        if (!r.session || r.fromLibrary || !r.sessionPath.empty())
+            continue;
+        std::string error;
+        if (auto stored = library.store(*r.session, r.file, &error, options.cancel)) {
+            r.sessionPath = *stored;
+            writeCachedBlock(options.libraryDir, r.sessionPath, r.block);
+        }
+    }
+}
+
+} // namespace ws
