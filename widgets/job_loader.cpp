@@ -11,7 +11,6 @@
 #include <QMetaObject>
 
 #include <algorithm>
-#include <numeric>
 
 namespace ws {
 
@@ -49,9 +48,9 @@ void JobLoader::finish(std::shared_ptr<LoadedJob> job, const QString& what) {
         }, Qt::QueuedConnection);
         return;
     }
-    // Workers by rank, sessions following their blocks (computeJobDistributed keeps this order).
-    std::vector<size_t> order(job->ranks.size());
-    std::iota(order.begin(), order.end(), size_t(0));
+    // Workers by rank, sessions following their blocks (computeJobDistributed keeps this order); a
+    // launcher process opened with the ranks is left out.
+    std::vector<size_t> order = jobWorkerIndices(job->ranks);
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
         const int ra = job->ranks[a].rank, rb = job->ranks[b].rank;
         if ((ra < 0) != (rb < 0))

@@ -215,6 +215,13 @@ int runDist(const std::vector<std::string>& argv) {
     }
     std::optional<JobDistributed> job;
     ClockAlignment clock;
+    // A launcher process opened with the ranks (a capture folder's torchrun stream) is not a worker.
+    auto keepWorkers = [](std::vector<RankDistributed>& ranks) {
+        std::vector<RankDistributed> kept;
+        for (size_t i : jobWorkerIndices(ranks))
+            kept.push_back(std::move(ranks[i]));
+        ranks = std::move(kept);
+    };
     auto openJob = [&](Run& run) {
         const auto t0 = Clock::now();
         std::vector<RankDistributed> ranks;
@@ -234,6 +241,7 @@ int runDist(const std::vector<std::string>& argv) {
             }
             run.read = secondsSince(t0);
             const auto t1 = Clock::now();
+            keepWorkers(ranks);
             clock = alignJobClocks(ranks);
             job = computeJobDistributed(std::move(ranks));
             run.merge = secondsSince(t1);
@@ -246,6 +254,7 @@ int runDist(const std::vector<std::string>& argv) {
             return false;
         run.read = secondsSince(t0);
         const auto t1 = Clock::now();
+        keepWorkers(ranks);
         clock = alignJobClocks(ranks);
         job = computeJobDistributed(std::move(ranks));
         run.merge = secondsSince(t1);

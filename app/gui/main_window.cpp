@@ -411,6 +411,11 @@ void MainWindow::onJobLoaded(std::shared_ptr<const LoadedJob> job) {
     const int index = m_tabs->addTab(page, page->title());
     m_tabs->setTabToolTip(index, job->inputs.join(QLatin1Char('\n')));
     m_tabs->setCurrentIndex(index);
+    // A job folder goes to Open Recent like a file: opening a folder opens it as a job again.
+    if (!job->fromSummaries && job->inputs.size() == 1 && QFileInfo(job->inputs.front()).isDir()) {
+        RecentFiles::add(job->inputs.front());
+        updateRecentMenu();
+    }
     updateActions();
     statusBar()->showMessage(tr("Opened a job of %n rank(s) in %1 ms", nullptr, static_cast<int>(job->ranks.size()))
                                  .arg(job->elapsedMs),

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <unordered_map>
 
@@ -18,6 +19,15 @@ bool contains(std::string_view s, std::string_view p) { return s.find(p) != std:
 bool isCommOpName(std::string_view n) { return startsWith(n, "nccl:") || startsWith(n, "gloo:"); }
 
 bool isHostOp(EventKind k) { return k == EventKind::CpuOp || k == EventKind::UserAnnotation; }
+
+// "void ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)" ->
+// "ncclDevKernel_AllReduce_Sum_f32_RING_LL": the same on every rank for the same collective.
+std::string kernelShortName(std::string_view n) {
+    if (n.substr(0, 5) == "void ")
+        n.remove_prefix(5);
+    n = n.substr(0, n.find_first_of("(<"));
+    return std::string(n);
+}
 
 std::optional<int64_t> parseInt(std::string_view text) {
     int64_t v = 0;
@@ -52,16 +62,20 @@ const char* collectiveKindName(CollectiveKind kind) {
     return names[static_cast<size_t>(kind)];
 }
 
-CollectiveKind collectiveKindOf(std::string_view n) {
-    if (const size_t colon = n.find(':'); colon != std::string_view::npos)
-        n.remove_prefix(colon + 1);
-    while (!n.empty() && n.front() == '_')
-        n.remove_prefix(1);
+CollectiveKind collectiveKindOf(std::string_view name) {
+    if (const size_t colon = name.find(':'); colon != std::string_view::npos)
+        name.remove_prefix(colon + 1);
+    while (!name.empty() && name.front() == '_')
+        name.remove_prefix(1);
+    // Lower case, so NCCL kernel names (ncclDevKernel_AllReduce_...) classify as op names do.
+    std::string lower(name);
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const std::string_view n = lower;
     if (contains(n, "all_reduce") || contains(n, "allreduce"))
         return CollectiveKind::AllReduce;
     if (contains(n, "all_gather") || contains(n, "allgather"))
         return CollectiveKind::AllGather;
-    if (contains(n, "reduce_scatter"))
+    if (contains(n, "reduce_scatter") || contains(n, "reducescatter"))
         return CollectiveKind::ReduceScatter;
     if (contains(n, "all_to_all") || contains(n, "alltoall"))
         return CollectiveKind::AllToAll;
@@ -157,16 +171,24 @@ std::optional<int64_t> inputBytesOf(std::string_view dimsText, std::string_view 
 std::vector<CommNode> collectCommNodes(const Session& s, const std::vector<StepRange>& steps) {
     std::vector<CommNode> nodes;
     // Classify each distinct name once.
-    std::unordered_map<StringId, bool> commName;
-    auto isComm = [&](StringId id) {
-        auto [it, fresh] = commName.try_emplace(id, false);
-        if (fresh)
-            it->second = isCommOpName(s.str(id));
-        return it->second;
+    // Name classes, decided once per distinct name: bit 0 a communication op, bit 1 an NCCL kernel.
+    std::unordered_map<StringId, uint8_t> nameClass;
+    auto isComm = [&](StringId id, bool kernel = false) {
+        auto [it, fresh] = nameClass.try_emplace(id, uint8_t(0));
+        if (fresh) {
+            const std::string_view n = s.str(id);
+            it->second = static_cast<uint8_t>((isCommOpName(n) ? 1 : 0) | (isCommunicationKernelName(n) ? 2 : 0));
+        }
+        return (it->second & (kernel ? 2 : 1)) != 0;
     };
     std::vector<uint64_t> nodeExtIds; // External id per node (Track::kNoId when absent)
     std::vector<uint64_t> parentArgRefs; // record_param_comms argRef per node (kNoArgs when none)
     std::vector<std::vector<std::pair<uint32_t, uint32_t>>> launched; // GPU (track, slice) per node
+    // Launches are followed through the session's flows (paired per process by the importers, so
+    // correlation ids that repeat across the processes of one session cannot mix); a trace written
+    // without flow events falls back to matching GPU work by the call's correlation id.
+    const bool useFlows = !s.flows().empty();
+    std::unordered_map<uint32_t, size_t> nodeByCorrelation; // correlation of a call inside a node -> node
 
     for (uint32_t ti = 0; ti < s.tracks().size(); ++ti) {
         const Track& t = s.tracks()[ti];
@@ -215,34 +237,39 @@ std::vector<CommNode> collectCommNodes(const Session& s, const std::vector<StepR
             const size_t n = *(it - 1);
             if (b > nodes[n].ranges[0].end)
                 continue;
-            for (uint32_t f : s.flowsOf(ti, i)) {
-                const Flow& fl = s.flows()[f];
-                if (fl.fromTrack != ti || fl.fromSlice != i)
-                    continue;
-                const Track& g = s.tracks()[fl.toTrack];
-                if (isGpuActivity(s.kindOf(g, fl.toSlice)))
-                    launched[n].emplace_back(fl.toTrack, fl.toSlice);
+            if (useFlows) {
+                for (uint32_t f : s.flowsOf(ti, i)) {
+                    const Flow& fl = s.flows()[f];
+                    if (fl.fromTrack == ti && fl.fromSlice == i && isGpuActivity(s.kindOf(s.tracks()[fl.toTrack], fl.toSlice)))
+                        launched[n].emplace_back(fl.toTrack, fl.toSlice);
+                }
+            } else if (!t.correlation.empty() && t.correlation[i] != Track::kNoId) {
+                nodeByCorrelation.emplace(t.correlation[i], n);
             }
         }
     }
-    if (nodes.empty())
-        return nodes;
-
-    // tb's rule: kernels whose External id is the node's.
+    // GPU work of the calls inside each node (same correlation), and tb's rule: kernels whose
+    // External id is the node's.
     std::unordered_map<uint32_t, size_t> nodeByExt;
     for (size_t n = 0; n < nodes.size(); ++n)
         if (nodeExtIds[n] != Track::kNoId)
             nodeByExt.emplace(static_cast<uint32_t>(nodeExtIds[n]), n);
-    if (!nodeByExt.empty())
-        for (uint32_t ti = 0; ti < s.tracks().size(); ++ti) {
-            const Track& g = s.tracks()[ti];
-            if (!g.gpu || g.externalId.empty())
+    for (uint32_t ti = 0; ti < s.tracks().size(); ++ti) {
+        const Track& g = s.tracks()[ti];
+        if (!g.gpu)
+            continue;
+        for (uint32_t i = 0; i < g.sliceCount(); ++i) {
+            const EventKind k = s.kindOf(g, i);
+            if (!isGpuActivity(k))
                 continue;
-            for (uint32_t i = 0; i < g.sliceCount(); ++i)
-                if (g.externalId[i] != Track::kNoId && s.kindOf(g, i) == EventKind::Kernel)
-                    if (auto it = nodeByExt.find(g.externalId[i]); it != nodeByExt.end())
-                        launched[it->second].emplace_back(ti, i);
+            if (!g.correlation.empty() && g.correlation[i] != Track::kNoId)
+                if (auto it = nodeByCorrelation.find(g.correlation[i]); it != nodeByCorrelation.end())
+                    launched[it->second].emplace_back(ti, i);
+            if (k == EventKind::Kernel && !g.externalId.empty() && g.externalId[i] != Track::kNoId)
+                if (auto it = nodeByExt.find(g.externalId[i]); it != nodeByExt.end())
+                    launched[it->second].emplace_back(ti, i);
         }
+    }
     for (size_t n = 0; n < nodes.size(); ++n) {
         auto& l = launched[n];
         std::sort(l.begin(), l.end());
@@ -255,12 +282,48 @@ std::vector<CommNode> collectCommNodes(const Session& s, const std::vector<StepR
         nodes[n].ranges.insert(nodes[n].ranges.end(), gpu.begin(), gpu.end());
     }
 
+    // NCCL kernels no communication op launched (torch.compile's functional collectives, libraries
+    // that call NCCL without record_function, Warpscope captures) are ops of their own: named by
+    // the kernel, their CPU interval the launching call (empty at the kernel's start when there is
+    // none), their collective fields the kernel's own arguments (Kineto copies them there).
+    std::vector<std::pair<uint32_t, uint32_t>> claimed;
+    for (const auto& l : launched)
+        claimed.insert(claimed.end(), l.begin(), l.end());
+    std::sort(claimed.begin(), claimed.end());
+    for (uint32_t ti = 0; ti < s.tracks().size(); ++ti) {
+        const Track& g = s.tracks()[ti];
+        if (!g.gpu)
+            continue;
+        for (uint32_t i = 0; i < g.sliceCount(); ++i) {
+            if (s.kindOf(g, i) != EventKind::Kernel || !isComm(g.names[i], true) ||
+                std::binary_search(claimed.begin(), claimed.end(), std::make_pair(ti, i)))
+                continue;
+            CommNode n;
+            n.name = kernelShortName(s.str(g.names[i]));
+            n.kind = collectiveKindOf(n.name);
+            n.track = ti;
+            n.slice = i;
+            Interval cpu{g.start[i], g.start[i]};
+            for (uint32_t f : s.flowsOf(ti, i)) {
+                const Flow& fl = s.flows()[f];
+                if (fl.toTrack == ti && fl.toSlice == i) {
+                    const Track& h = s.tracks()[fl.fromTrack];
+                    cpu = {h.start[fl.fromSlice], h.end(fl.fromSlice)};
+                    break;
+                }
+            }
+            n.ranges = {cpu, {g.start[i], g.end(i)}};
+            nodes.push_back(std::move(n));
+            parentArgRefs.push_back(g.argRef[i]);
+        }
+    }
+
     // Arguments: the node's input shapes, its record_param_comms parent's collective fields.
     const std::vector<std::string> keys = {"Input Dims", "Input type", "Process Group Name", "Group size", "In msg nelems", "dtype"};
     std::vector<uint64_t> refs;
     refs.reserve(nodes.size() * 2);
     for (size_t n = 0; n < nodes.size(); ++n)
-        refs.push_back(s.tracks()[nodes[n].track].argRef[nodes[n].slice]);
+        refs.push_back(s.tracks()[nodes[n].track].gpu ? Track::kNoArgs : s.tracks()[nodes[n].track].argRef[nodes[n].slice]);
     refs.insert(refs.end(), parentArgRefs.begin(), parentArgRefs.end());
     std::vector<std::optional<int64_t>> parentBytes(nodes.size());
     s.forEachArgValues(refs, keys, [&](size_t i, const std::vector<std::string_view>& v) {

@@ -45,13 +45,19 @@ std::optional<int64_t> inputBytesOf(std::string_view inputDimsJson, std::string_
  * inside another such slice on the same thread is part of the outer one, not a node).
  *
  * ranges: tb's kernel_ranges: first the node's own CPU interval, then every GPU activity it
- * launched, ordered by GPU start. "Launched" = reached through a flow from a runtime or driver call
- * lying inside the node's interval on its thread (how Kineto links NCCL kernels in every trace we
- * have: their External id names record_param_comms or is the correlation itself, so tb's
- * External-id rule alone finds none), or a kernel whose External id is the node's (tb's rule).
+ * launched, ordered by GPU start. "Launched" = reached through a flow (or, in a trace without flow
+ * events, the same correlation id) from a runtime or driver call lying inside the node's interval
+ * on its thread (how Kineto links NCCL kernels in every trace we have: their External id names
+ * record_param_comms or is the correlation itself, so tb's External-id rule alone finds none), or a
+ * kernel whose External id is the node's (tb's rule).
  * step: index of the step that fully contains the CPU interval, -1 for none.
  * Collective metadata comes from the node's innermost enclosing `record_param_comms` op
  * (Process Group Name, Group size, and In msg nelems x dtype when the node has no Input Dims).
+ *
+ * An NCCL kernel that no such op launched (torch.compile's functional collectives, libraries
+ * calling NCCL directly, Warpscope captures) is an op of its own, named by the kernel
+ * (`ncclDevKernel_AllReduce_Sum_f32_RING_LL`): ranges = [its launch call (empty at the kernel's
+ * start without one), the kernel], collective fields from the kernel's own arguments.
  */
 struct CommNode {
     std::string name;         // "nccl:all_reduce"
@@ -60,7 +66,7 @@ struct CommNode {
     int groupSize = 0;              // 0: unknown (callers fall back to the world size)
     std::optional<int64_t> bytes;   // input bytes, see inputBytesOf
     int step = -1;
-    uint32_t track = 0;             // the host slice, in the session
+    uint32_t track = 0;             // the host slice in the session (the kernel, for a kernel-only op)
     uint32_t slice = 0;
     std::vector<Interval> ranges;   // [0] = CPU interval, then GPU activities by start
 };
@@ -68,8 +74,8 @@ struct CommNode {
 /*
  * Collects the communication nodes of a session in CPU start order, assigning each to the step of
  * `steps` containing it. One pass over the host tracks to find nodes and the runtime calls inside
- * them, one flowsOf per such call, one forEachArgValues pass over the nodes and their
- * record_param_comms parents. O(host slices + nodes log n).
+ * them, one flowsOf per such call (or one pass over the GPU slices), one forEachArgValues pass over
+ * the nodes and their record_param_comms parents. O(slices + nodes log n).
  */
 std::vector<CommNode> collectCommNodes(const Session& session, const std::vector<StepRange>& steps);
 

@@ -73,7 +73,7 @@ std::string workerNameFromFileName(const std::string& path) {
     std::smatch m;
     if (std::regex_match(name, m, tb))
         return m[1].str();
-    for (const char* ext : {".json.gz", ".json.zst", ".json", ".warpscope", ".sqlite", ".nvvp", ".wscap"}) {
+    for (const char* ext : {".json.gz", ".json.zst", ".json", ".warpscope", ".sqlite", ".nvvp", ".wscap.gz", ".wscap.zst", ".wscap"}) {
         const std::string e = ext;
         if (name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0)
             return name.substr(0, name.size() - e.size());
@@ -288,7 +288,8 @@ JobDistributed computeJobDistributed(std::vector<RankDistributed> ranks) {
                 if (everywhere)
                     sync[w] = job.steps[w].sync[it->second];
             }
-            if (!everywhere)
+            // Nobody waited (no collective, or none matched): no straggler in this step.
+            if (!everywhere || std::all_of(sync.begin(), sync.end(), [](int64_t v) { return v <= 0; }))
                 continue;
             const size_t s = static_cast<size_t>(std::min_element(sync.begin(), sync.end()) - sync.begin());
             double others = 0;
@@ -342,6 +343,15 @@ RankDistributed restrictRankSteps(const RankDistributed& rank, const std::functi
             out.nodes.back().step = renumber[static_cast<size_t>(n.step)];
         }
     return out;
+}
+
+std::vector<size_t> jobWorkerIndices(const std::vector<RankDistributed>& processes) {
+    const bool anyRank = std::any_of(processes.begin(), processes.end(), [](const RankDistributed& r) { return r.rank >= 0; });
+    std::vector<size_t> keep;
+    for (size_t i = 0; i < processes.size(); ++i)
+        if (!anyRank || processes[i].rank >= 0 || !processes[i].nodes.empty())
+            keep.push_back(i);
+    return keep;
 }
 
 } // namespace ws

@@ -107,7 +107,7 @@ struct JobDistributed {
     std::vector<RankDistributed> workers; // sorted by rank (unknown ranks last, in input order)
     std::vector<WorkerSteps> steps;       // per worker
     std::vector<CommOpStats> ops;         // by (worker, process group, name)
-    std::vector<StepStraggler> stragglers; // steps present on every worker, in step order
+    std::vector<StepStraggler> stragglers; // steps present on every worker in which someone waited, in step order
     // The worker most often the straggler (ties: the one others waited on longest); empty when
     // there is no step common to all workers or only one worker.
     std::optional<size_t> straggler;
@@ -118,6 +118,11 @@ struct JobDistributed {
 };
 
 JobDistributed computeJobDistributed(std::vector<RankDistributed> ranks);
+
+// Which of the processes opened together are the job's workers: all of them, except processes with
+// no rank and no communication op (the torchrun launcher, which a capture records as a stream of its
+// own) when some other process has a rank. Indices in input order.
+std::vector<size_t> jobWorkerIndices(const std::vector<RankDistributed>& processes);
 
 // The rank with only the steps `keep` accepts (a selected step or time range): the other steps and
 // their communication nodes are dropped and step indices renumbered, so computeJobDistributed

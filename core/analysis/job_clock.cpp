@@ -58,6 +58,8 @@ ClockAlignment alignJobClocks(const std::vector<RankDistributed>& workers, int64
     if (!found) {
         method = ClockAlignment::Method::FirstStep;
         for (const RankStep& s : workers[0].steps) {
+            if (s.label.empty())
+                continue; // a trace without profiler steps: its one "step" is just its extent
             bool everywhere = true;
             for (size_t w = 0; w < W && everywhere; ++w) {
                 auto it = std::find_if(workers[w].steps.begin(), workers[w].steps.end(),

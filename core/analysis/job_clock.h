@@ -14,8 +14,8 @@ namespace ws {
  * ends at (nearly) the same moment everywhere, since nobody leaves it before the last rank
  * arrived. When the first collective common to all workers ends more than `toleranceNs` apart,
  * the hosts' clocks disagree and each worker is shifted so that collective ends together (its
- * starts keep the real arrival skew); without a common collective, the first common step start is
- * used. Offsets are relative to the first worker. O(workers + nodes).
+ * starts keep the real arrival skew); without a common collective, the start of the first common
+ * profiler step (ProfilerStep#N) is used, and without that the clocks are kept. Offsets are relative to the first worker. O(workers + nodes).
  */
 struct ClockAlignment {
     enum class Method { TraceClocks, FirstCollective, FirstStep, Manual };

@@ -32,14 +32,15 @@ NameClass classifyHostName(std::string_view n) {
     return kPlain;
 }
 
-bool isCommKernelName(std::string_view n) {
+} // namespace
+
+bool isCommunicationKernelName(std::string_view n) {
     if (startsWith(n, "void "))
         n.remove_prefix(5);
     return n.size() >= 4 && (n[0] == 'n' || n[0] == 'N') && (n[1] == 'c' || n[1] == 'C') &&
            (n[2] == 'c' || n[2] == 'C') && (n[3] == 'l' || n[3] == 'L');
 }
 
-} // namespace
 
 const char* stepRoleName(StepRole role) { return kRoleNames[static_cast<size_t>(role)]; }
 
@@ -179,7 +180,7 @@ StepRoleRanges collectStepRoleRanges(const Session& s) {
             if (k == EventKind::Kernel) {
                 uint8_t& byName = commKernel[t.names[i]];
                 if (byName == 2)
-                    byName = isCommKernelName(s.str(t.names[i])) ? 1 : 0;
+                    byName = isCommunicationKernelName(s.str(t.names[i])) ? 1 : 0;
                 const bool comm = byName == 1 || (!commExternalIds.empty() && !t.externalId.empty() &&
                                                   t.externalId[i] != Track::kNoId &&
                                                   commExternalIds.count(t.externalId[i]) > 0);

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ws {
@@ -98,6 +99,10 @@ struct StepRoleRanges {
 };
 
 StepRoleRanges collectStepRoleRanges(const Session& session);
+
+// A communication kernel by name: NCCL and RCCL name all their kernels `nccl...` (any case, after
+// an optional `void `).
+bool isCommunicationKernelName(std::string_view name);
 
 /*
  * StepCosts: one step's time split by role; the costs sum to total() exactly.

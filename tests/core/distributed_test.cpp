@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <stdexcept>
 
 using namespace ws;
@@ -284,4 +285,63 @@ TEST(Distributed, ClocksThatAgreeAreKeptAndShiftedOnesRealigned) {
         return j;
     };
     EXPECT_EQ(withoutTimes(ranks), withoutTimes(cachedDlrm()));
+}
+
+TEST(Distributed, CaptureStreamsOfADdpRunAreAJob) {
+    // A capture folder of a 2-rank DDP run (2x H200, NCCL): one stream per rank plus the torchrun
+    // launcher's. No torch.profiler here, so the NCCL kernels are the communication ops.
+    std::vector<RankDistributed> processes;
+    for (const char* f : {"captures/ddp_launcher.wscap.gz", "captures/ddp_rank1.wscap.gz", "captures/ddp_rank0.wscap.gz"}) {
+        RankDistributed r = summarizeRank(*importOrFail(dataPath(f)));
+        r.worker = workerNameFromFileName(f);
+        processes.push_back(std::move(r));
+    }
+    EXPECT_EQ(processes[0].worker, "ddp_launcher");
+    EXPECT_EQ(processes[0].rank, -1); // no RANK in the launcher's environment
+    EXPECT_EQ(processes[1].rank, 1);  // the stream header's RANK
+    const std::vector<size_t> workers = jobWorkerIndices(processes);
+    ASSERT_EQ(workers, (std::vector<size_t>{1, 2})); // the launcher is not a worker
+    std::vector<RankDistributed> ranks = {processes[1], processes[2]};
+    const ClockAlignment clock = alignJobClocks(ranks);
+    EXPECT_EQ(clock.method, ClockAlignment::Method::TraceClocks); // one host, one clock
+    EXPECT_LT(clock.spreadNs, 1'000'000);
+    const JobDistributed job = computeJobDistributed(ranks);
+    ASSERT_EQ(job.workers.size(), 2u);
+    EXPECT_EQ(job.workers[0].rank, 0);
+    std::map<std::string, uint64_t> calls;
+    for (const CommOpStats& op : job.ops) {
+        EXPECT_EQ(op.name.rfind("ncclDevKernel_", 0), 0u) << op.name;
+        if (op.worker == 0)
+            calls[collectiveKindName(op.kind)] = op.calls;
+    }
+    EXPECT_EQ(calls["all_reduce"], 59u); // DDP's gradient buckets over 20 steps, and the rest
+    EXPECT_EQ(calls["broadcast"], 45u);  // parameters and buffers from rank 0
+    EXPECT_EQ(calls["all_gather"], 1u);
+    EXPECT_EQ(job.unmatchedNodes, 0u);
+    // Both ranks moved the same data (transfer within 0.1 %); rank 0 waited longer, so rank 1 is the
+    // one waited on.
+    EXPECT_NEAR(static_cast<double>(job.steps[0].transfer[0]), static_cast<double>(job.steps[1].transfer[0]),
+                0.001 * static_cast<double>(job.steps[0].transfer[0]));
+    EXPECT_GT(job.steps[0].sync[0], job.steps[1].sync[0]);
+    ASSERT_EQ(job.stragglers.size(), 1u);
+    EXPECT_EQ(job.workers[job.stragglers[0].worker].rank, 1);
+}
+
+TEST(Distributed, TracesWithoutFlowEventsLinkByCorrelation) {
+    // HTA's sampled ranks 0 and 1 of a 128-rank job carry no ac2g flow events.
+    const std::string r0 = sharedPath("pytorch_kineto/hta/sampled_rank-0.json.gz");
+    const std::string r1 = sharedPath("pytorch_kineto/hta/sampled_rank-1.json.gz");
+    if (!std::filesystem::exists(r0) || !std::filesystem::exists(r1))
+        GTEST_SKIP() << "../shared/testdata is not here";
+    const JobDistributed job = computeJobDistributed({summarizeRank(*importOrFail(r0)), summarizeRank(*importOrFail(r1))});
+    ASSERT_EQ(job.workers.size(), 2u);
+    // reference_distributed.py on the two files.
+    const nlohmann::json j = nlohmann::json::parse(jobDistributedToJson(job));
+    EXPECT_EQ(j["workers"][0]["steps"][0]["sync_ns"], 54866000);
+    EXPECT_EQ(j["workers"][0]["steps"][0]["transfer_ns"], 140980000);
+    EXPECT_EQ(j["workers"][1]["steps"][1]["sync_ns"], 69624000);
+    ASSERT_EQ(job.stragglers.size(), 2u);
+    EXPECT_EQ(job.workers[job.stragglers[0].worker].rank, 1);
+    for (const CommOpStats& op : job.ops)
+        EXPECT_GT(op.kernelNs, 0) << op.name; // every op found its kernels
 }
