@@ -36,7 +36,6 @@ COMPUTE = [
     ("aten::relu", "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, std::array<char*, 2ul> >(int, at::native::(anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, std::array<char*, 2ul>)"),
     ("aten::sum", "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4, 4>)"),
 ]
-OPS_PER_STEP = 1600  # kernels per step: a mid-size model's training step
 PID = 4242
 MAIN_TID = 4242
 COMPUTE_STREAM = 7
@@ -116,6 +115,8 @@ def main():
     ap.add_argument("--steps", type=int, default=0, help="steps (default: from --size)")
     ap.add_argument("--straggler", type=int, default=None, help="rank that arrives late (-1: none; default: last)")
     ap.add_argument("--delay-us", type=float, default=2000.0, help="extra CPU time of the straggler per collective")
+    ap.add_argument("--kernels-per-step", type=int, default=1600, help="compute kernels per step (default: a "
+                    "mid-size model's training step)")
     ap.add_argument("--collectives", type=int, default=8, help="collectives per step (cycling all_reduce, "
                     "all_gather, all_reduce, reduce_scatter)")
     ap.add_argument("--seed", type=int, default=1)
@@ -124,7 +125,7 @@ def main():
     n = a.ranks
     straggler = n - 1 if a.straggler is None else a.straggler
     # About 1.4 KB per launched kernel (cpu_op, runtime, kernel, two flow ends).
-    steps = a.steps or max(1, parse_size(a.size) // (OPS_PER_STEP * 1410))
+    steps = a.steps or max(1, parse_size(a.size) // (a.kernels_per_step * 1410))
     os.makedirs(a.outdir, exist_ok=True)
     suffix = ".pt.trace.json.gz" if a.gzip else ".pt.trace.json"
     writers = [RankWriter(os.path.join(a.outdir, "worker%d.%d%s" % (r, SPAN, suffix)), r, n, a.gzip) for r in range(n)]
@@ -134,14 +135,14 @@ def main():
     comm_free = list(cpu)  # communication stream free at
     corr = [1000] * n
     ext = [1] * n
-    coll_every = OPS_PER_STEP // (a.collectives + 1)
+    coll_every = max(1, a.kernels_per_step // (a.collectives + 1))
     for step in range(steps):
         step_start = list(cpu)
         for r in range(n):
             ext[r] += 1
         step_ext = list(ext)
         coll = 0
-        for op in range(OPS_PER_STEP):
+        for op in range(a.kernels_per_step):
             name, kernel = COMPUTE[op % len(COMPUTE)]
             kdur = 8_000 + rng.randrange(0, 30_000)
             for r in range(n):
