@@ -159,18 +159,16 @@ void DistributedView::recompute() {
     if (!m_job)
         return;
     const QString step = m_stepSelector->currentData().toString();
-    std::vector<RankDistributed> ranks;
-    ranks.reserve(m_job->ranks.size());
-    for (size_t w = 0; w < m_job->ranks.size(); ++w) {
-        const int64_t offset = w < m_offsets.size() ? m_offsets[w] : 0;
-        const std::string label = step.toStdString();
-        ranks.push_back(restrictRankSteps(m_job->ranks[w], [&](const RankStep& s) {
+    const std::string label = step.toStdString();
+    StepFilter keep;
+    if (!step.isEmpty() || m_range)
+        keep = [&](size_t w, const RankStep& s) {
             if (!step.isEmpty() && s.label != label)
                 return false;
+            const int64_t offset = w < m_offsets.size() ? m_offsets[w] : 0;
             return !m_range || (s.start + offset < m_range->second && s.end + offset > m_range->first);
-        }));
-    }
-    auto result = std::make_shared<JobDistributed>(computeJobDistributed(std::move(ranks)));
+        };
+    auto result = std::make_shared<JobDistributed>(computeJobDistributed(m_job->ranks, keep));
     m_result = result;
     m_workerModel->setJob(result);
     m_opModel->setJob(result);

@@ -243,7 +243,7 @@ int runDist(const std::vector<std::string>& argv) {
             const auto t1 = Clock::now();
             keepWorkers(ranks);
             clock = alignJobClocks(ranks);
-            job = computeJobDistributed(std::move(ranks));
+            job = computeJobDistributed(ranks);
             run.merge = secondsSince(t1);
             run.total = secondsSince(t0);
             storeJobRanks(loads, options); // after the clock stops: the app does it once the job is shown
@@ -256,7 +256,7 @@ int runDist(const std::vector<std::string>& argv) {
         const auto t1 = Clock::now();
         keepWorkers(ranks);
         clock = alignJobClocks(ranks);
-        job = computeJobDistributed(std::move(ranks));
+        job = computeJobDistributed(ranks);
         run.merge = secondsSince(t1);
         run.total = secondsSince(t0);
         return true;

@@ -3,6 +3,7 @@
 #include "app_environment.h"
 #include "headless_screenshot.h"
 #include "main_window.h"
+#include "job_bench.h"
 #include "timeline_bench.h"
 #include "warpscope_version.h"
 
@@ -42,6 +43,13 @@ int main(int argc, char** argv) {
     const QCommandLineOption benchFrames(QStringLiteral("bench-frames"),
                                          QApplication::translate("main", "Frames rendered by --bench-timeline."),
                                          QStringLiteral("N"), QStringLiteral("400"));
+    const QCommandLineOption benchJob(
+        QStringLiteral("bench-job"),
+        QApplication::translate("main", "Benchmark the job (the FILE folder, or --summaries DIR) offscreen: table sorts, step switch."));
+    const QCommandLineOption summaries(
+        QStringLiteral("summaries"),
+        QApplication::translate("main", "Open the job made of the warpscope-cli summary --json files in DIR."),
+        QStringLiteral("DIR"));
     const QCommandLineOption view(
         QStringLiteral("view"),
         QApplication::translate("main", "Show this time range first, in ms from the session start (e.g. 1.5,3)."),
@@ -60,7 +68,14 @@ int main(int argc, char** argv) {
     parser.addOption(quitAfterLoad);
     parser.addOption(benchTimeline);
     parser.addOption(benchFrames);
+    parser.addOption(benchJob);
+    parser.addOption(summaries);
     parser.process(app);
+    if (parser.isSet(benchJob)) {
+        const bool fromSummaries = parser.isSet(summaries);
+        const QString job = fromSummaries ? parser.value(summaries) : parser.positionalArguments().value(0);
+        return ws::runJobBenchmark(job, fromSummaries);
+    }
     if (parser.isSet(benchTimeline))
         return ws::runTimelineBenchmark(parser.value(benchTimeline), parser.value(benchFrames).toInt());
 
@@ -86,6 +101,8 @@ int main(int argc, char** argv) {
         ws::HeadlessScreenshot::arm(window, parser.value(screenshot));
     }
     window.show();
+    if (parser.isSet(summaries))
+        window.openJobSummaries(parser.value(summaries));
     window.openFiles(parser.positionalArguments());
     return app.exec();
 }

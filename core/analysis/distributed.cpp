@@ -135,35 +135,64 @@ RankDistributed summarizeRank(const Session& s, const TraceSummary& summary) {
     return r;
 }
 
-JobDistributed computeJobDistributed(std::vector<RankDistributed> ranks) {
+JobDistributed computeJobDistributed(const std::vector<RankDistributed>& ranks, const StepFilter& keep) {
     JobDistributed job;
-    std::stable_sort(ranks.begin(), ranks.end(), [](const RankDistributed& a, const RankDistributed& b) {
-        if ((a.rank < 0) != (b.rank < 0))
-            return a.rank >= 0;
-        return a.rank < b.rank;
+    std::vector<size_t> order(ranks.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        if ((ranks[a].rank < 0) != (ranks[b].rank < 0))
+            return ranks[a].rank >= 0;
+        return ranks[a].rank < ranks[b].rank;
     });
-    job.workers = std::move(ranks);
-    const size_t W = job.workers.size();
+    const size_t W = order.size();
+    // The workers' headers with the kept steps (no nodes: they stay in `ranks`, read in place), and
+    // each original step's index among the kept ones (-1: filtered out).
+    std::vector<std::vector<int>> stepMap(W);
+    for (size_t w = 0; w < W; ++w) {
+        const RankDistributed& src = ranks[order[w]];
+        RankDistributed header;
+        header.worker = src.worker;
+        header.path = src.path;
+        header.rank = src.rank;
+        header.worldSize = src.worldSize;
+        header.backend = src.backend;
+        header.gpuName = src.gpuName;
+        header.gpuMemoryBytes = src.gpuMemoryBytes;
+        header.computeCapability = src.computeCapability;
+        header.gpuUtilization = src.gpuUtilization;
+        header.peakMemoryBytes = src.peakMemoryBytes;
+        stepMap[w].assign(src.steps.size(), -1);
+        for (size_t k = 0; k < src.steps.size(); ++k)
+            if (!keep || keep(order[w], src.steps[k])) {
+                stepMap[w][k] = static_cast<int>(header.steps.size());
+                header.steps.push_back(src.steps[k]);
+            }
+        job.workers.push_back(std::move(header));
+    }
+    auto nodesOf = [&](size_t w) -> const std::vector<CommNode>& { return ranks[order[w]].nodes; };
+    auto stepOf = [&](size_t w, const CommNode& n) {
+        return n.step >= 0 && static_cast<size_t>(n.step) < stepMap[w].size() ? stepMap[w][static_cast<size_t>(n.step)] : -1;
+    };
 
     // Match nodes across workers by (name, occurrence among the worker's in-step nodes), then take
     // the shortest duration of each range over the workers: what remains of a range after waiting
     // for the slowest rank is data transfer (tb's "real" range [end - min_dur, end]). Keys are dense
     // integers (names interned once) so a thousand ranks of hundreds of ops merge in well under a
-    // second; the string views point into job.workers, which no longer moves.
+    // second; the string views point into `ranks`.
     std::unordered_map<std::string_view, uint32_t> nameIds;
     std::unordered_map<uint64_t, uint32_t> keyIds;      // (name id, occurrence) -> dense key
     std::vector<std::vector<uint32_t>> keys(W);         // per worker, per node (kNoKey when not in a step)
     constexpr uint32_t kNoKey = ~uint32_t(0);
     std::vector<std::vector<int64_t>> minDur;           // per dense key, per range index
     std::vector<uint32_t> keyWorkers;                   // per dense key
-    std::vector<uint32_t> nodeName;                     // scratch: name id per node of a worker
     std::vector<uint32_t> occurrence;                   // scratch: per name id
     for (size_t w = 0; w < W; ++w) {
-        const auto& nodes = job.workers[w].nodes;
+        const auto& nodes = nodesOf(w);
         keys[w].assign(nodes.size(), kNoKey);
         occurrence.assign(nameIds.size(), 0);
         for (size_t n = 0; n < nodes.size(); ++n) {
-            if (nodes[n].step < 0)
+            if (stepOf(w, nodes[n]) < 0)
                 continue;
             const uint32_t id = nameIds.try_emplace(nodes[n].name, static_cast<uint32_t>(nameIds.size())).first->second;
             if (id >= occurrence.size())
@@ -200,17 +229,19 @@ JobDistributed computeJobDistributed(std::vector<RankDistributed> ranks) {
         // This worker's ops rows by (process group id, name id), in first-seen order, sorted below.
         std::unordered_map<uint64_t, size_t> opIndex;
         std::vector<CommOpStats> workerOps;
-        for (size_t n = 0; n < rd.nodes.size(); ++n) {
-            const CommNode& node = rd.nodes[n];
-            if (keys[w][n] == kNoKey || static_cast<size_t>(node.step) >= S)
+        const auto& nodes = nodesOf(w);
+        for (size_t n = 0; n < nodes.size(); ++n) {
+            const CommNode& node = nodes[n];
+            const int step = stepOf(w, node);
+            if (keys[w][n] == kNoKey || step < 0)
                 continue;
             const auto& mins = minDur[keys[w][n]];
             realRanges.clear();
             for (size_t j = 0; j < node.ranges.size(); ++j)
                 realRanges.push_back({node.ranges[j].end - mins[j], node.ranges[j].end});
-            auto& t = total[static_cast<size_t>(node.step)];
+            auto& t = total[static_cast<size_t>(step)];
             t.insert(t.end(), node.ranges.begin(), node.ranges.end());
-            auto& r = real[static_cast<size_t>(node.step)];
+            auto& r = real[static_cast<size_t>(step)];
             r.insert(r.end(), realRanges.begin(), realRanges.end());
 
             const uint32_t pg = groupIds.try_emplace(node.processGroup, static_cast<uint32_t>(groupIds.size())).first->second;
@@ -325,24 +356,6 @@ JobDistributed computeJobDistributed(std::vector<RankDistributed> ranks) {
         }
     }
     return job;
-}
-
-RankDistributed restrictRankSteps(const RankDistributed& rank, const std::function<bool(const RankStep&)>& keep) {
-    RankDistributed out = rank;
-    out.steps.clear();
-    out.nodes.clear();
-    std::vector<int> renumber(rank.steps.size(), -1);
-    for (size_t k = 0; k < rank.steps.size(); ++k)
-        if (keep(rank.steps[k])) {
-            renumber[k] = static_cast<int>(out.steps.size());
-            out.steps.push_back(rank.steps[k]);
-        }
-    for (const CommNode& n : rank.nodes)
-        if (n.step >= 0 && renumber[static_cast<size_t>(n.step)] >= 0) {
-            out.nodes.push_back(n);
-            out.nodes.back().step = renumber[static_cast<size_t>(n.step)];
-        }
-    return out;
 }
 
 std::vector<size_t> jobWorkerIndices(const std::vector<RankDistributed>& processes) {

@@ -104,7 +104,8 @@ struct StepStraggler {
 };
 
 struct JobDistributed {
-    std::vector<RankDistributed> workers; // sorted by rank (unknown ranks last, in input order)
+    std::vector<RankDistributed> workers; // sorted by rank (unknown ranks last, in input order); kept
+                                          // steps only, no nodes
     std::vector<WorkerSteps> steps;       // per worker
     std::vector<CommOpStats> ops;         // by (worker, process group, name)
     std::vector<StepStraggler> stragglers; // steps present on every worker in which someone waited, in step order
@@ -117,16 +118,18 @@ struct JobDistributed {
     uint64_t unmatchedNodes = 0; // nodes whose (name, occurrence) is missing on some worker
 };
 
-JobDistributed computeJobDistributed(std::vector<RankDistributed> ranks);
+// Which steps count (a selected step, the steps overlapping a selected range): keep(index into
+// `ranks`, step). Empty: all of them.
+using StepFilter = std::function<bool(size_t rank, const RankStep& step)>;
+
+// The job's tables. `ranks` are read in place (the result's workers carry the kept steps but no
+// nodes), so a thousand ranks are merged without copying their communication ops.
+JobDistributed computeJobDistributed(const std::vector<RankDistributed>& ranks, const StepFilter& keep = {});
 
 // Which of the processes opened together are the job's workers: all of them, except processes with
 // no rank and no communication op (the torchrun launcher, which a capture records as a stream of its
 // own) when some other process has a rank. Indices in input order.
 std::vector<size_t> jobWorkerIndices(const std::vector<RankDistributed>& processes);
 
-// The rank with only the steps `keep` accepts (a selected step or time range): the other steps and
-// their communication nodes are dropped and step indices renumbered, so computeJobDistributed
-// answers for that part of the run.
-RankDistributed restrictRankSteps(const RankDistributed& rank, const std::function<bool(const RankStep&)>& keep);
 
 } // namespace ws

@@ -241,14 +241,22 @@ TEST(Distributed, MalformedSummariesAreRefusedWithAReason) {
     EXPECT_FALSE(error.empty());
 }
 
-TEST(Distributed, RestrictingStepsKeepsOnlyTheirNodes) {
-    const RankDistributed& r = cachedDlrm()[0];
-    const RankDistributed none = restrictRankSteps(r, [](const RankStep&) { return false; });
-    EXPECT_TRUE(none.steps.empty());
-    EXPECT_TRUE(none.nodes.empty());
-    const RankDistributed all = restrictRankSteps(r, [](const RankStep&) { return true; });
-    EXPECT_EQ(all.steps.size(), r.steps.size());
-    EXPECT_EQ(all.nodes.size(), static_cast<size_t>(std::count_if(r.nodes.begin(), r.nodes.end(), [](const CommNode& n) { return n.step >= 0; })));
+TEST(Distributed, AStepFilterKeepsOnlyThoseStepsAndTheirOps) {
+    const auto& ranks = cachedDlrm();
+    const JobDistributed none = computeJobDistributed(ranks, [](size_t, const RankStep&) { return false; });
+    ASSERT_EQ(none.workers.size(), 8u);
+    EXPECT_TRUE(none.workers[0].steps.empty());
+    EXPECT_TRUE(none.ops.empty());
+    EXPECT_TRUE(none.stragglers.empty());
+    // Only rank 2's step: the others have no step, so no straggler, and only rank 2 has ops.
+    const JobDistributed one = computeJobDistributed(ranks, [](size_t rank, const RankStep&) { return rank == 2; });
+    EXPECT_EQ(one.workers[2].steps.size(), 1u);
+    EXPECT_TRUE(one.workers[3].steps.empty());
+    for (const CommOpStats& op : one.ops)
+        EXPECT_EQ(op.worker, 2u);
+    EXPECT_TRUE(one.stragglers.empty());
+    const JobDistributed all = computeJobDistributed(ranks, [](size_t, const RankStep&) { return true; });
+    EXPECT_EQ(jobDistributedToJson(all), jobDistributedToJson(computeJobDistributed(ranks)));
 }
 
 TEST(Distributed, ClocksThatAgreeAreKeptAndShiftedOnesRealigned) {

@@ -15,7 +15,6 @@
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
 #include <QSignalSpy>
@@ -131,11 +130,9 @@ TEST(DistributedView, TablesChartsAndStraggler) {
     ASSERT_NE(summary, nullptr);
     EXPECT_TRUE(summary->text().contains(QStringLiteral("Straggler: rank 7"))) << summary->text().toStdString();
 
-    // Sorting by synchronizing time puts rank 1 (who waited most) on top, and takes well under 100 ms.
-    QElapsedTimer timer;
-    timer.start();
+    // Sorting by synchronizing time puts rank 1 (who waited most) on top. (Sort speed at 1,024
+    // workers is measured by `warpscope --bench-job --summaries DIR`, not here.)
     view->workerTable()->sortByColumn(DistributedWorkerModel::Sync, Qt::DescendingOrder);
-    EXPECT_LT(timer.elapsed(), 100);
     EXPECT_EQ(workers->index(0, DistributedWorkerModel::Rank).data().toInt(), 1);
 
     auto* stragglers = view->findChild<QTableWidget*>(QStringLiteral("distributedStragglerTable"));
