@@ -39,6 +39,14 @@
         <source>Show this bottom tab, computed (overview, kernels, operators, memory, stack, ...).</source>
         <translation>显示此底部标签页并完成计算（overview、kernels、operators、memory、stack 等）。</translation>
     </message>
+    <message>
+        <source>Benchmark the job (the FILE folder, or --summaries DIR) offscreen: table sorts, step switch.</source>
+        <translation>在屏幕外对作业（FILE 文件夹或 --summaries DIR）做基准测试：表格排序、步骤切换。</translation>
+    </message>
+    <message>
+        <source>Open the job made of the warpscope-cli summary --json files in DIR.</source>
+        <translation>打开由 DIR 中 warpscope-cli summary --json 文件组成的作业。</translation>
+    </message>
 </context>
 <context>
     <name>ws::BookmarkModel</name>
