@@ -371,7 +371,10 @@ void MainWindow::openFiles(const QStringList& paths) {
             m_batchOk = false;
             continue;
         }
-        if (info.isDir() && !isCaptureDirectory(QFile::encodeName(info.absoluteFilePath()).toStdString())) {
+        // A folder is a job (one trace or capture stream per rank), unless it is the capture of one
+        // program (its streams carry no RANK): that opens as one session of all its processes.
+        const std::string dir = QFile::encodeName(info.absoluteFilePath()).toStdString();
+        if (info.isDir() && (!isCaptureDirectory(dir) || rankedCaptureStreams(dir) >= 2)) {
             m_jobQueue.append({{info.absoluteFilePath()}, false});
             continue;
         }

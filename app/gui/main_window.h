@@ -45,7 +45,8 @@ public:
     void setStartupView(const StartupView& view) { m_startupView = view; }
 
     // Queues files for loading; each becomes a tab. Non-existent paths are reported, not queued.
-    // A directory that is not a capture folder opens as a distributed job (openJob).
+    // A directory opens as a distributed job (openJob), except a capture folder whose streams carry
+    // no RANK (one program's processes), which opens as one session.
     void openFiles(const QStringList& paths);
     // Queues the traces (files and folders) of one distributed job: one tab with the job timeline
     // and the Distributed tab.

@@ -116,6 +116,28 @@ bool isCaptureDirectory(const std::string& path) {
     return fs::is_directory(path, ec) && !captureFilesIn(path).empty();
 }
 
+int captureStreamRank(const std::string& path) {
+    // The header is the first record; 64 KiB of (decompressed) content hold it with room to spare.
+    std::vector<char> start(64 * 1024);
+    start.resize(head(path, start.data(), start.size()));
+    wscap::WscapReader reader;
+    std::string error;
+    if (!reader.openMemory(start.data(), start.size(), &error))
+        return -1;
+    wscap::RawRecord record;
+    wscap::StreamHeaderRecord header;
+    if (reader.next(&record) != wscap::WscapReader::Status::Record || !record.decode(&header))
+        return -1;
+    return header.rank;
+}
+
+size_t rankedCaptureStreams(const std::string& dir) {
+    size_t n = 0;
+    for (const std::string& f : captureFilesIn(dir))
+        n += captureStreamRank(f) >= 0;
+    return n;
+}
+
 ImportResult importCapture(const std::string& path, const ImportControl& control) {
     ImportResult result;
     const auto t0 = std::chrono::steady_clock::now();

@@ -26,5 +26,11 @@ ImportResult importCapture(const std::string& path, const ImportControl& control
 bool looksLikeCaptureStream(const void* data, size_t size);
 // True when `path` is a directory holding at least one capture stream (plain or compressed).
 bool isCaptureDirectory(const std::string& path);
+// The RANK a capture stream's header recorded (-1: none, or not a readable stream). Reads only the
+// start of the file.
+int captureStreamRank(const std::string& path);
+// How many streams of a capture directory belong to a rank of a distributed job: two or more make
+// the directory a job (one stream per rank) rather than one program's processes.
+size_t rankedCaptureStreams(const std::string& dir);
 
 } // namespace ws

@@ -5,6 +5,7 @@
 #include "analysis/distributed.h"
 #include "analysis/distributed_json.h"
 #include "analysis/job_clock.h"
+#include "import/capture_importer.h"
 #include "import/job_files.h"
 #include "test_util.h"
 
@@ -304,6 +305,9 @@ TEST(Distributed, CaptureStreamsOfADdpRunAreAJob) {
         r.worker = workerNameFromFileName(f);
         processes.push_back(std::move(r));
     }
+    EXPECT_EQ(captureStreamRank(dataPath("captures/ddp_rank1.wscap.gz")), 1); // read from the header alone
+    EXPECT_EQ(captureStreamRank(dataPath("captures/ddp_launcher.wscap.gz")), -1);
+    EXPECT_EQ(captureStreamRank(dataPath("dlrm_8ranks/worker0_step_12.1694128201545.pt.trace.json.gz")), -1);
     EXPECT_EQ(processes[0].worker, "ddp_launcher");
     EXPECT_EQ(processes[0].rank, -1); // no RANK in the launcher's environment
     EXPECT_EQ(processes[1].rank, 1);  // the stream header's RANK

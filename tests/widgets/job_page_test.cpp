@@ -224,3 +224,22 @@ TEST(MainWindow, AFolderOfRankTracesOpensAsOneJob) {
     ASSERT_NE(page, nullptr);
     EXPECT_EQ(page->job()->ranks.size(), 8u);
 }
+
+TEST(MainWindow, ACaptureFolderOfRanksOpensAsAJob) {
+    // One stream per rank (RANK in the headers) plus the launcher's: a job of two workers.
+    QTemporaryDir dir;
+    for (const char* f : {"ddp_rank0.wscap.gz", "ddp_rank1.wscap.gz", "ddp_launcher.wscap.gz"})
+        ASSERT_TRUE(QFile::copy(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/captures/") + QLatin1String(f), dir.filePath(QLatin1String(f))));
+    MainWindow w;
+    QSignalSpy spy(&w, &MainWindow::loadingFinished);
+    w.openFiles({dir.path()});
+    if (spy.isEmpty()) {
+        ASSERT_TRUE(spy.wait(60000));
+    }
+    EXPECT_EQ(w.jobCount(), 1);
+    auto* page = w.findChild<JobPage*>();
+    ASSERT_NE(page, nullptr);
+    ASSERT_EQ(page->job()->ranks.size(), 2u);
+    EXPECT_EQ(page->job()->ranks[1].rank, 1);
+    EXPECT_FALSE(page->distributedView()->result()->ops.empty()); // the NCCL kernels
+}
