@@ -16,7 +16,8 @@ The job is simulated on one clock, all ranks together, so collectives are consis
 collective's kernel starts on each rank when that rank launches it and ends on every rank at the
 same moment, the last arrival plus the transfer time. The straggler rank (default the last one;
 --straggler -1 for none) spends --delay-us more CPU time before each collective, so the others wait
-for it. Same arguments, same bytes.
+for it. --clock-skew-ms makes the hosts' clocks disagree (rank r reads r x SKEW late). Same
+arguments, same bytes.
 """
 import argparse
 import gzip
@@ -56,7 +57,7 @@ def us(ns):
 
 
 class RankWriter:
-    def __init__(self, path, rank, ranks, use_gzip):
+    def __init__(self, path, rank, ranks, use_gzip, clock_offset_ns=0):
         self.f = gzip.open(path, "wt", compresslevel=1) if use_gzip else open(path, "w", buffering=1 << 20)
         self.path = path
         self.rank = rank
@@ -71,7 +72,7 @@ class RankWriter:
             '[{"pg_name": "0", "pg_desc": "default_pg", "backend_config": "cuda:nccl", "pg_size": %d, "ranks": [%s]}], '
             '"nccl_version": "2.27.5"},\n'
             '  "record_shapes": 1,\n  "baseTimeNanoseconds": %d,\n  "traceEvents": [\n'
-        ) % (rank, ranks, ranks, ", ".join(str(r) for r in range(ranks)), BASE_NS)
+        ) % (rank, ranks, ranks, ", ".join(str(r) for r in range(ranks)), BASE_NS + clock_offset_ns)
         self.f.write(header)
         meta = [
             '{"name": "process_name", "ph": "M", "ts": "0.000", "pid": %d, "tid": 0, "args": {"name": "python3"}}' % PID,
@@ -119,6 +120,8 @@ def main():
                     "mid-size model's training step)")
     ap.add_argument("--collectives", type=int, default=8, help="collectives per step (cycling all_reduce, "
                     "all_gather, all_reduce, reduce_scatter)")
+    ap.add_argument("--clock-skew-ms", type=float, default=0.0,
+                    help="rank r's host clock reads r x this much late (hosts not in sync)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--gzip", action="store_true")
     a = ap.parse_args()
@@ -128,7 +131,10 @@ def main():
     steps = a.steps or max(1, parse_size(a.size) // (a.kernels_per_step * 1410))
     os.makedirs(a.outdir, exist_ok=True)
     suffix = ".pt.trace.json.gz" if a.gzip else ".pt.trace.json"
-    writers = [RankWriter(os.path.join(a.outdir, "worker%d.%d%s" % (r, SPAN, suffix)), r, n, a.gzip) for r in range(n)]
+    # A skewed host clock shifts everything the rank records: Kineto's times are relative to
+    # baseTimeNanoseconds, so moving the base moves the whole rank.
+    writers = [RankWriter(os.path.join(a.outdir, "worker%d.%d%s" % (r, SPAN, suffix)), r, n, a.gzip,
+                          int(r * a.clock_skew_ms * 1e6)) for r in range(n)]
     rng = random.Random(a.seed)
     cpu = [1_000_000 + rng.randrange(0, 20_000) for _ in range(n)]  # host cursor per rank (ns)
     gpu = list(cpu)  # compute stream free at
