@@ -233,27 +233,9 @@ StepBreakdown computeStepBreakdown(const StepRoleRanges& roles, std::vector<Step
     return out;
 }
 
-std::vector<std::string> stepLabels(const Session& s, const StepRanges& steps) {
-    std::vector<std::pair<int64_t, std::string_view>> host;
-    if (steps.hostStepCount > 0) {
-        for (const Track& t : s.tracks()) {
-            if (t.gpu)
-                continue;
-            for (size_t i = 0; i < t.sliceCount(); ++i) {
-                const EventKind k = s.kindOf(t, i);
-                if (k != EventKind::UserAnnotation && k != EventKind::CpuOp)
-                    continue;
-                const std::string_view n = s.str(t.names[i]);
-                if (startsWith(n, "ProfilerStep#"))
-                    host.emplace_back(t.start[i], n.substr(13));
-            }
-        }
-        // Same order as computeStepRanges, which sorts the host steps by start and trims the tail.
-        std::stable_sort(host.begin(), host.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    }
-    std::vector<std::string> labels(steps.steps.size());
-    for (size_t i = 0; i < labels.size() && i < host.size(); ++i)
-        labels[i] = std::string(host[i].second);
+std::vector<std::string> stepLabels(const Session&, const StepRanges& steps) {
+    std::vector<std::string> labels = steps.labels;
+    labels.resize(steps.steps.size());
     return labels;
 }
 

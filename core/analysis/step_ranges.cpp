@@ -16,11 +16,41 @@ struct DeviceSpan {
     bool matched = false;
 };
 
+struct HostStep {
+    StepRange range;
+    std::string label;
+};
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
 } // namespace
+
+std::string_view stepNumberOfRangeName(std::string_view name) {
+    static constexpr std::string_view kWords[] = {"training_step", "train_step", "iteration", "step", "iter", "batch"};
+    for (std::string_view w : kWords) {
+        if (name.size() <= w.size())
+            continue;
+        bool same = true;
+        for (size_t i = 0; i < w.size() && same; ++i)
+            same = (name[i] | 0x20) == w[i];
+        if (!same)
+            continue;
+        std::string_view rest = name.substr(w.size());
+        if (!rest.empty() && (rest.front() == ' ' || rest.front() == '#' || rest.front() == '_' || rest.front() == ':' ||
+                              rest.front() == '-'))
+            rest.remove_prefix(1);
+        if (rest.empty() || !std::all_of(rest.begin(), rest.end(), isDigit))
+            return {};
+        return rest;
+    }
+    return {};
+}
 
 StepRanges computeStepRanges(const Session& s) {
     StepRanges out;
-    std::vector<StepRange> host;
+    std::vector<HostStep> host;
+    // Marked step ranges (`step N`) per track, used only when there is no ProfilerStep#N.
+    std::unordered_map<uint32_t, std::vector<HostStep>> named;
     int64_t opMin = INT64_MAX, opMax = INT64_MIN, allMin = INT64_MAX, allMax = INT64_MIN;
     std::unordered_map<uint32_t, DeviceSpan> device; // by correlation
     std::vector<std::pair<int64_t, int64_t>> uncorrelated;
@@ -30,9 +60,12 @@ StepRanges computeStepRanges(const Session& s) {
             const int64_t a = t.start[i], b = t.end(i);
             allMin = std::min(allMin, a);
             allMax = std::max(allMax, b);
-            if (!t.gpu && (k == EventKind::UserAnnotation || k == EventKind::CpuOp) &&
-                s.str(t.names[i]).rfind("ProfilerStep#", 0) == 0) {
-                host.push_back({a, b});
+            if (!t.gpu && (k == EventKind::UserAnnotation || k == EventKind::CpuOp)) {
+                const std::string_view n = s.str(t.names[i]);
+                if (n.rfind("ProfilerStep#", 0) == 0)
+                    host.push_back({{a, b}, std::string(n.substr(13))});
+                else if (const std::string_view number = stepNumberOfRangeName(n); !number.empty())
+                    named[static_cast<uint32_t>(&t - s.tracks().data())].push_back({{a, b}, std::string(number)});
             }
             if (k == EventKind::CpuOp || k == EventKind::PythonFunction ||
                 (k == EventKind::UserAnnotation && s.str(t.names[i]).rfind("ProfilerStep#", 0) == 0)) {
@@ -52,13 +85,31 @@ StepRanges computeStepRanges(const Session& s) {
             }
         }
     }
+    if (host.empty() && !named.empty()) {
+        // The thread with the most marked steps (lowest track on ties), outermost ranges only.
+        uint32_t bestTrack = 0;
+        size_t bestCount = 0;
+        for (const auto& [track, marks] : named)
+            if (marks.size() > bestCount || (marks.size() == bestCount && track < bestTrack)) {
+                bestTrack = track;
+                bestCount = marks.size();
+            }
+        if (bestCount >= 2) {
+            std::vector<HostStep> marked = std::move(named[bestTrack]);
+            std::sort(marked.begin(), marked.end(), [](const HostStep& x, const HostStep& y) { return x.range.start < y.range.start; });
+            for (HostStep& m : marked)
+                if (host.empty() || m.range.start >= host.back().range.end)
+                    host.push_back(std::move(m));
+            out.namedSteps = true;
+        }
+    }
     out.hostStepCount = host.size();
-    std::sort(host.begin(), host.end(), [](const StepRange& a, const StepRange& b) { return a.start < b.start; });
+    std::stable_sort(host.begin(), host.end(), [](const HostStep& x, const HostStep& y) { return x.range.start < y.range.start; });
     if (host.empty()) {
         if (opMin <= opMax)
-            host.push_back({opMin, opMax});
+            host.push_back({{opMin, opMax}, {}});
         else if (allMin <= allMax)
-            host.push_back({allMin, allMax});
+            host.push_back({{allMin, allMax}, {}});
         else
             return out;
     }
@@ -77,11 +128,11 @@ StepRanges computeStepRanges(const Session& s) {
                 continue;
             const int64_t a = t.start[i], b = t.end(i);
             auto st = std::upper_bound(host.begin(), host.end(), a,
-                                       [](int64_t v, const StepRange& r) { return v < r.start; });
+                                       [](int64_t v, const HostStep& r) { return v < r.range.start; });
             if (st == host.begin())
                 continue;
             const auto k = static_cast<size_t>(st - host.begin() - 1);
-            if (b > host[k].end)
+            if (b > host[k].range.end)
                 continue;
             DeviceSpan& d = it->second;
             d.matched = true;
@@ -90,7 +141,7 @@ StepRanges computeStepRanges(const Session& s) {
             matched[k] += d.count;
         }
     }
-    int64_t prevEnd = host[0].start;
+    int64_t prevEnd = host[0].range.start;
     if (matched[0] > 0) {
         const int64_t firstDevStart = devMin[0];
         for (const auto& [corr, d] : device)
@@ -102,8 +153,8 @@ StepRanges computeStepRanges(const Session& s) {
     }
     std::vector<StepRange> steps(n);
     for (size_t k = 0; k < n; ++k) {
-        const int64_t start = std::max(prevEnd, host[k].start);
-        const int64_t end = matched[k] > 0 ? std::max(host[k].end, devMax[k]) : std::max(host[k].end, start);
+        const int64_t start = std::max(prevEnd, host[k].range.start);
+        const int64_t end = matched[k] > 0 ? std::max(host[k].range.end, devMax[k]) : std::max(host[k].range.end, start);
         steps[k] = {start, end};
         prevEnd = end;
     }
@@ -120,6 +171,9 @@ StepRanges computeStepRanges(const Session& s) {
             keep = last;
         steps.resize(keep);
     }
+    out.labels.resize(steps.size());
+    for (size_t k = 0; k < steps.size(); ++k)
+        out.labels[k] = std::move(host[k].label);
     out.steps = std::move(steps);
     return out;
 }

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace ws {
@@ -11,7 +13,14 @@ class Session;
  * Profiler steps of a session as torch-tb-profiler defines them (FORMATS.md 3.3): host
  * ProfilerStep#N ranges widened by the device work their runtime calls launched, trimmed at the
  * tail, or one step spanning the CPU ops when the trace has no steps. `hostStepCount` counts the
- * host-side ProfilerStep#N slices before any trimming (GPU-side copies are not steps).
+ * host-side step slices before any trimming (GPU-side copies are not steps).
+ *
+ * Without ProfilerStep#N, ranges a program or framework marks as steps count as its steps (issue
+ * #13: a capture has no torch.profiler, but NVTX ranges such as `step 12` or `iteration_3` are
+ * common): host user annotations or ops named step/iteration/iter/train_step/training_step/batch
+ * followed by a number (`step 3`, `Step#3`, `iteration_12`), at least two of them, taken from the
+ * thread that has the most, nested ones dropped. `labels` holds the number of each step (empty
+ * strings when the session has no marked steps).
  */
 struct StepRange {
     int64_t start = 0;
@@ -20,12 +29,18 @@ struct StepRange {
 
 struct StepRanges {
     std::vector<StepRange> steps;
+    std::vector<std::string> labels; // per step
     uint64_t hostStepCount = 0;
+    bool namedSteps = false; // the steps are marked ranges (NVTX `step N`), not ProfilerStep#N
     bool valid() const { return !steps.empty() && steps.back().end > steps.front().start; }
     int64_t start() const { return steps.front().start; }
     int64_t end() const { return steps.back().end; }
 };
 
 StepRanges computeStepRanges(const Session& session);
+
+// The number of a range named like a step (`step 3`, `Step#3`, `iteration_12`, `train_step 5`), or
+// empty when the name is not one. ProfilerStep#N is not matched here (it is handled first).
+std::string_view stepNumberOfRangeName(std::string_view name);
 
 } // namespace ws

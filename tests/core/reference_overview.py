@@ -9,7 +9,8 @@ section 3 (torch-tb-profiler formulas) and without sharing code with the C++ sid
   3.5 GPU utilization, 3.6 Est. SM Efficiency, 3.7 Est. Achieved Occupancy per device,
   kernel count / time in the window and the Tensor Core kernel share (same name markers as
   kernelUsesTensorCores), peak allocated memory in the window.
-Documented choices shared with the C++ side (core/analysis/step_breakdown.h): communication kernels
+Without ProfilerStep#N, ranges marked as steps (`step 3`, `iteration_12`, ...) are the steps
+(core/analysis/step_ranges.h). Documented choices shared with the C++ side (core/analysis/step_breakdown.h): communication kernels
 are those named nccl* or launched by a nccl:/gloo:/record_param_comms op (External id); every
 nccl:*/gloo:* host op is communication; cuda_driver is not Runtime; python_function and GPU-side
 annotations are not CPU Exec.
@@ -19,6 +20,7 @@ Usage: python3 reference_overview.py FILE [--from NS --to NS]   (prints one JSON
 """
 import gzip
 import json
+import re
 import sys
 from decimal import Decimal
 
@@ -83,6 +85,22 @@ def compute_steps(xs, gpu_pids, k, mc, ms):
     host = sorted((iv(e), str(e["name"])[13:]) for e in xs if str(e.get("name", "")).startswith("ProfilerStep#")
                   and str(e.get("cat", "")).lower() in ("user_annotation", "cpu_op", "operator")
                   and e.get("pid") not in gpu_pids)
+    if not host:
+        # No ProfilerStep#N: ranges marked as steps ("step 3", "Step#3", "iteration_12", ...), at least
+        # two, from the thread with the most (lowest pid/tid pair first on ties), nested ones dropped.
+        by_thread = {}
+        for e in xs:
+            if str(e.get("cat", "")).lower() not in ("user_annotation", "cpu_op", "operator") or e.get("pid") in gpu_pids:
+                continue
+            m = re.fullmatch(r"(?i)(training_step|train_step|iteration|step|iter|batch)[ #_:-]?(\d+)", str(e.get("name", "")))
+            if m:
+                by_thread.setdefault((e.get("pid"), e.get("tid")), []).append((iv(e), m.group(2)))
+        if by_thread:
+            marks = max(by_thread.values(), key=len)
+            if len(marks) >= 2:
+                for r, l in sorted(marks, key=lambda x: x[0][0]):
+                    if not host or r[0] >= host[-1][0][1]:
+                        host.append((r, l))
     labels = [l for _, l in host]
     steps = [s for s, _ in host]
     if not steps:
