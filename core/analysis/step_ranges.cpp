@@ -1,5 +1,6 @@
 #include "analysis/step_ranges.h"
 
+#include "analysis/launch_pattern_steps.h"
 #include "model/session.h"
 
 #include <algorithm>
@@ -102,6 +103,14 @@ StepRanges computeStepRanges(const Session& s) {
                     host.push_back(std::move(m));
             out.namedSteps = true;
         }
+    }
+    // A capture of a program that marks nothing: the repeating launch pattern (issue #13). Only for
+    // captures: a profiler trace without steps is one profiled region by choice (tb-profiler's rule).
+    if (host.empty() && s.format() == TraceFormat::WarpscopeCapture) {
+        const LaunchPatternSteps pattern = findLaunchPatternSteps(s);
+        for (size_t k = 0; k < pattern.steps.size(); ++k)
+            host.push_back({pattern.steps[k], std::to_string(k)});
+        out.patternSteps = !host.empty();
     }
     out.hostStepCount = host.size();
     std::stable_sort(host.begin(), host.end(), [](const HostStep& x, const HostStep& y) { return x.range.start < y.range.start; });

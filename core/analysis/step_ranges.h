@@ -20,7 +20,8 @@ class Session;
  * common): host user annotations or ops named step/iteration/iter/train_step/training_step/batch
  * followed by a number (`step 3`, `Step#3`, `iteration_12`), at least two of them, taken from the
  * thread that has the most, nested ones dropped. `labels` holds the number of each step (empty
- * strings when the session has no marked steps).
+ * strings when the session has no marked steps). A capture with neither gets the iterations of its
+ * repeating launch pattern (launch_pattern_steps.h), numbered from 0.
  */
 struct StepRange {
     int64_t start = 0;
@@ -31,7 +32,8 @@ struct StepRanges {
     std::vector<StepRange> steps;
     std::vector<std::string> labels; // per step
     uint64_t hostStepCount = 0;
-    bool namedSteps = false; // the steps are marked ranges (NVTX `step N`), not ProfilerStep#N
+    bool namedSteps = false;   // the steps are marked ranges (NVTX `step N`), not ProfilerStep#N
+    bool patternSteps = false; // found from the repeating launch pattern (launch_pattern_steps.h)
     bool valid() const { return !steps.empty() && steps.back().end > steps.front().start; }
     int64_t start() const { return steps.front().start; }
     int64_t end() const { return steps.back().end; }

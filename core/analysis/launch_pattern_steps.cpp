@@ -1,0 +1,88 @@
+#include "analysis/launch_pattern_steps.h"
+
+#include "model/session.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace ws {
+
+namespace {
+
+struct Launch {
+    int64_t start = 0;
+    int64_t end = 0;
+    StringId kernel = kEmptyString;
+};
+
+} // namespace
+
+LaunchPatternSteps findLaunchPatternSteps(const Session& s) {
+    LaunchPatternSteps out;
+    std::vector<Launch> launches;
+    for (const Flow& f : s.flows()) {
+        const Track& from = s.tracks()[f.fromTrack];
+        const Track& to = s.tracks()[f.toTrack];
+        if (from.gpu || !to.gpu || s.kindOf(to, f.toSlice) != EventKind::Kernel)
+            continue;
+        const EventKind k = s.kindOf(from, f.fromSlice);
+        if (k != EventKind::Runtime && k != EventKind::Driver)
+            continue;
+        launches.push_back({from.start[f.fromSlice], from.end(f.fromSlice), to.names[f.toSlice]});
+    }
+    std::sort(launches.begin(), launches.end(), [](const Launch& a, const Launch& b) { return a.start < b.start; });
+    // A graph launch reaches many kernels from one call: one symbol per call is enough.
+    launches.erase(std::unique(launches.begin(), launches.end(),
+                               [](const Launch& a, const Launch& b) { return a.start == b.start && a.end == b.end; }),
+                   launches.end());
+    if (launches.size() < 9)
+        return out;
+
+    std::unordered_map<StringId, uint32_t> counts;
+    for (const Launch& l : launches)
+        ++counts[l.kernel];
+    std::map<uint32_t, uint32_t> kernelsWithCount; // occurrence count -> distinct kernels
+    for (const auto& [name, c] : counts)
+        ++kernelsWithCount[c];
+    uint32_t n = 0;
+    for (const auto& [c, kernels] : kernelsWithCount)
+        if (c >= 3 && kernels >= 3) {
+            n = c;
+            out.periodicKernels = kernels;
+            break;
+        }
+    if (n == 0)
+        return out;
+
+    // The anchor: the once-per-iteration kernel launched first.
+    size_t first = launches.size();
+    for (size_t i = 0; i < launches.size() && first == launches.size(); ++i)
+        if (counts[launches[i].kernel] == n)
+            first = i;
+    const StringId anchor = launches[first].kernel;
+    std::vector<size_t> at;
+    size_t lastPeriodic = first;
+    for (size_t i = first; i < launches.size(); ++i) {
+        if (launches[i].kernel == anchor)
+            at.push_back(i);
+        if (counts[launches[i].kernel] == n)
+            lastPeriodic = i;
+    }
+    // Spread, not bunched: every iteration holds at least a quarter of an even share of the launches.
+    const double share = static_cast<double>(lastPeriodic + 1 - first) / static_cast<double>(n);
+    for (size_t k = 0; k + 1 < at.size(); ++k)
+        if (static_cast<double>(at[k + 1] - at[k]) < 0.25 * share)
+            return out;
+    for (size_t k = 0; k < at.size(); ++k) {
+        const int64_t start = launches[at[k]].start;
+        const int64_t end = k + 1 < at.size() ? launches[at[k + 1]].start : launches[lastPeriodic].end;
+        if (end > start)
+            out.steps.push_back({start, end});
+    }
+    out.iterations = static_cast<uint32_t>(out.steps.size());
+    out.anchorName = anchor;
+    return out;
+}
+
+} // namespace ws
