@@ -2691,6 +2691,9 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <source>Step</source>
         <translation>步骤</translation>
     </message>
+</context>
+<context>
+    <name>ws::TimeBarAxes</name>
     <message>
         <source>Time (ms)</source>
         <translation>时间 (ms)</translation>
@@ -2793,10 +2796,6 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     <message>
         <source>Worker</source>
         <translation>Worker</translation>
-    </message>
-    <message>
-        <source>Time (ms)</source>
-        <translation>时间 (ms)</translation>
     </message>
 </context>
 </TS>

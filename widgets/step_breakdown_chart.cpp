@@ -1,13 +1,12 @@
 #include "step_breakdown_chart.h"
 
 #include "analysis/step_breakdown.h"
+#include "time_bar_axes.h"
 
-#include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
 #include <QtCharts/QStackedBarSeries>
-#include <QtCharts/QValueAxis>
 
 #include <algorithm>
 
@@ -86,18 +85,9 @@ void StepBreakdownChart::setBreakdown(const StepBreakdown& b) {
     }
     series->setBarWidth(0.6);
     chart->addSeries(series);
-    auto* x = new QBarCategoryAxis();
-    x->append(categories);
-    x->setTitleText(b.steps.size() > bars ? tr("Step (first %1 of %2)").arg(bars).arg(b.steps.size()) : tr("Step"));
-    auto* y = new QValueAxis();
-    y->setTitleText(tr("Time (ms)"));
-    y->setRange(0, maxTotal > 0 ? maxTotal * 1.05 : 1);
-    y->applyNiceNumbers();
-    y->setLabelFormat(QStringLiteral("%.4g"));
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    series->attachAxis(x);
-    series->attachAxis(y);
+    attachTimeBarAxes(chart, series, categories,
+                      b.steps.size() > bars ? tr("Step (first %1 of %2)").arg(bars).arg(b.steps.size()) : tr("Step"),
+                      maxTotal);
 }
 
 } // namespace ws

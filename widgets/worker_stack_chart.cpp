@@ -1,11 +1,11 @@
 #include "worker_stack_chart.h"
 
-#include <QtCharts/QBarCategoryAxis>
+#include "time_bar_axes.h"
+
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
 #include <QtCharts/QStackedBarSeries>
-#include <QtCharts/QValueAxis>
 
 #include <algorithm>
 
@@ -43,19 +43,10 @@ void WorkerStackChart::setData(const QStringList& workers, const std::vector<Par
     }
     series->setBarWidth(0.7);
     chart->addSeries(series);
-    auto* x = new QBarCategoryAxis();
-    x->append(workers.mid(0, m_bars));
-    x->setTitleText(workers.size() > m_bars ? tr("Worker (first %1 of %2)").arg(m_bars).arg(workers.size()) : tr("Worker"));
-    auto* y = new QValueAxis();
     const double maxTotal = totals.empty() ? 0.0 : *std::max_element(totals.begin(), totals.end());
-    y->setTitleText(tr("Time (ms)"));
-    y->setRange(0, maxTotal > 0 ? maxTotal * 1.05 : 1);
-    y->applyNiceNumbers();
-    y->setLabelFormat(QStringLiteral("%.4g"));
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    series->attachAxis(x);
-    series->attachAxis(y);
+    attachTimeBarAxes(chart, series, workers.mid(0, m_bars),
+                      workers.size() > m_bars ? tr("Worker (first %1 of %2)").arg(m_bars).arg(workers.size()) : tr("Worker"),
+                      maxTotal);
 }
 
 } // namespace ws

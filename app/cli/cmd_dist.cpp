@@ -226,10 +226,11 @@ int runDist(const std::vector<std::string>& argv) {
         const auto t0 = Clock::now();
         std::vector<RankDistributed> ranks;
         std::vector<std::shared_ptr<const Session>> sessions;
+        std::vector<JobRankLoad> loads;
+        JobLoadOptions options;
         if (library) {
-            JobLoadOptions options;
             options.libraryDir = *library;
-            std::vector<JobRankLoad> loads = loadJobRanks(files, options);
+            loads = loadJobRanks(files, options);
             for (JobRankLoad& r : loads) {
                 if (!r.session) {
                     std::fprintf(stderr, "warpscope-cli: %s: %s\n", r.file.c_str(), r.error.c_str());
@@ -239,19 +240,10 @@ int runDist(const std::vector<std::string>& argv) {
                 sessions.push_back(r.session);
                 run.fromLibrary += r.fromLibrary ? 1 : 0;
             }
-            run.read = secondsSince(t0);
-            const auto t1 = Clock::now();
-            keepWorkers(ranks);
-            clock = alignJobClocks(ranks);
-            job = computeJobDistributed(ranks);
-            run.merge = secondsSince(t1);
-            run.total = secondsSince(t0);
-            storeJobRanks(loads, options); // after the clock stops: the app does it once the job is shown
-            return true;
-        }
-        if (summaries ? !readSummaries(*summaries, ranks)
-                      : !summarizeFiles(files, ranks, &run.import, &run.summarize, bench ? &sessions : nullptr))
+        } else if (summaries ? !readSummaries(*summaries, ranks)
+                             : !summarizeFiles(files, ranks, &run.import, &run.summarize, bench ? &sessions : nullptr)) {
             return false;
+        }
         run.read = secondsSince(t0);
         const auto t1 = Clock::now();
         keepWorkers(ranks);
@@ -259,6 +251,7 @@ int runDist(const std::vector<std::string>& argv) {
         job = computeJobDistributed(ranks);
         run.merge = secondsSince(t1);
         run.total = secondsSince(t0);
+        storeJobRanks(loads, options); // after the clock stops: the app does it once the job is shown
         return true;
     };
     auto median = [](std::vector<double> v) {
