@@ -1,6 +1,6 @@
 """ResNet-18 training steps (batch 64, synthetic data) for capture overhead and completeness checks.
 
-  python resnet_step.py plain     # step times, NVTX range per step
+  python resnet_step.py plain     # step times, NVTX range per step (WS_NVTX=0: none)
   python resnet_step.py profiler  # torch.profiler (CUDA activity) over the measured steps; kernel count
 Prints one JSON line with the per-step times of the measured steps.
 """
@@ -29,13 +29,16 @@ if MODE == "profiler":
     prof = profile(activities=[ProfilerActivity.CUDA],
                    schedule=schedule(wait=MEASURE_FROM - 1, warmup=1, active=STEPS - MEASURE_FROM))
     prof.__enter__()
+NVTX = os.environ.get("WS_NVTX", "1") != "0"  # WS_NVTX=0: no markers, like an unmodified script
 for i in range(STEPS):
-    torch.cuda.nvtx.range_push(f"step {i}")
+    if NVTX:
+        torch.cuda.nvtx.range_push(f"step {i}")
     t0 = time.perf_counter()
     step()
     torch.cuda.synchronize()
     times.append(time.perf_counter() - t0)
-    torch.cuda.nvtx.range_pop()
+    if NVTX:
+        torch.cuda.nvtx.range_pop()
     if prof:
         prof.step()
 result = {"mode": MODE, "label": os.environ.get("WS_LABEL", ""), "median_ms": 1e3 * statistics.median(times[MEASURE_FROM:]),
