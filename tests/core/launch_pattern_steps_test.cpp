@@ -53,3 +53,19 @@ TEST(LaunchPatternSteps, NoPatternInAFewLaunches) {
     // vector_add launches 2 kernels 10 times: only two distinct kernels repeat, not a training loop.
     EXPECT_TRUE(found.steps.empty());
 }
+
+TEST(LaunchPatternSteps, UnmarkedTrainingLoopsGetTheirIterations) {
+    // Captures of training scripts with no markers at all (capture/samples/device_steps.sh): each
+    // ran 12 steps, and the Overview's steps come from the launch pattern.
+    for (const char* file : {"captures/resnet18_plain.wscap.gz", "captures/transformer_plain.wscap.gz"}) {
+        ImportResult r = importTraceFile(dataPath(file));
+        ASSERT_TRUE(r.session) << r.error;
+        const LaunchPatternSteps found = findLaunchPatternSteps(*r.session);
+        EXPECT_EQ(found.iterations, 12u) << file;
+        const StepRanges steps = computeStepRanges(*r.session);
+        EXPECT_TRUE(steps.patternSteps) << file;
+        EXPECT_FALSE(steps.namedSteps) << file;
+        EXPECT_GE(steps.steps.size(), 11u) << file; // the tail step may be trimmed as cut (FORMATS.md 3.3)
+        EXPECT_EQ(steps.labels.front(), "0") << file;
+    }
+}
