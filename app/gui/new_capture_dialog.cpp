@@ -157,7 +157,16 @@ NewCaptureDialog::NewCaptureDialog(QWidget* parent) : QDialog(parent) {
     m_duration->setDecimals(1);
     m_duration->setSuffix(tr(" s"));
     m_duration->setSpecialValueText(tr("no limit"));
+    m_torchOps = new QComboBox(this);
+    m_torchOps->setObjectName(QStringLiteral("torchOps"));
+    m_torchOps->addItem(tr("off"));
+    m_torchOps->addItem(tr("operators (NVTX range per operator)"));
+    m_torchOps->addItem(tr("operators and input shapes"));
+    m_torchOps->setToolTip(tr("For PyTorch programs: which operator launched each kernel, with no change to the "
+                              "program (PyTorch's own NVTX range per operator, switched on at start-up). Costs "
+                              "CPU time per operator, more with shapes; records NVTX."));
     auto* timing = new QFormLayout;
+    timing->addRow(tr("PyTorch &operators:"), m_torchOps);
     timing->addRow(tr("Metric &sampling rate:"), m_sampleHz);
     timing->addRow(tr("Start &delay:"), m_delay);
     timing->addRow(tr("D&uration limit:"), m_duration);
@@ -228,7 +237,7 @@ void NewCaptureDialog::setRunning(bool running) {
     m_start->setEnabled(!running);
     m_stop->setEnabled(running);
     for (QWidget* w : std::initializer_list<QWidget*>{m_program, m_arguments, m_workingDir, m_environment, m_name,
-                                                      m_sampleHz, m_delay, m_duration})
+                                                      m_sampleHz, m_torchOps, m_delay, m_duration})
         w->setEnabled(!running);
     for (const auto& [box, bit] : m_activities)
         box->setEnabled(!running);
@@ -322,6 +331,13 @@ bool NewCaptureDialog::startCapture() {
     settings.delaySeconds = m_delay->value();
     settings.durationSeconds = m_duration->value();
     settings.name = m_name->text().trimmed().toStdString();
+    settings.torchOps = m_torchOps->currentIndex();
+    if (settings.torchOps > 0)
+        settings.activityBits |= wscap::ActNvtx; // the operators arrive as NVTX ranges
+    if (!capturesetup::prepareTorchHook(settings, &why)) {
+        setStatus(tr("Cannot prepare the PyTorch operator hook: %1").arg(QString::fromStdString(why)), true);
+        return false;
+    }
     spec.environment = capturesetup::environment(settings, injectPath);
     spec.environment.insert(spec.environment.begin(), extra.begin(), extra.end()); // ours win
 

@@ -79,6 +79,7 @@ private:
     QPlainTextEdit* m_environment;
     std::vector<std::pair<QCheckBox*, uint32_t>> m_activities;
     QSpinBox* m_sampleHz;
+    QComboBox* m_torchOps; // PyTorch operators: off, operators, operators + input shapes
     QDoubleSpinBox* m_delay;
     QDoubleSpinBox* m_duration;
     QLineEdit* m_name;

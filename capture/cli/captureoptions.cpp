@@ -66,6 +66,12 @@ bool CaptureOptions::parse(const std::vector<std::string>& args, CaptureOptions*
             o.version = true;
         } else if (arg == "--stacks") {
             o.stacks = true;
+        } else if (arg == "--torch-ops") {
+            if (hasInline && value != "shapes") {
+                *error = "--torch-ops takes no value or =shapes, not '" + value + "'";
+                return false;
+            }
+            o.torchOps = hasInline ? 2 : 1;
         } else if (arg == "-q" || arg == "--quiet") {
             o.quiet = true;
         } else if (arg == "-o" || arg == "--output") {
@@ -120,6 +126,8 @@ bool CaptureOptions::parse(const std::vector<std::string>& args, CaptureOptions*
     }
     if (o.stacks)
         o.activityBits |= wscap::ActStacks;
+    if (o.torchOps > 0)
+        o.activityBits |= wscap::ActNvtx; // the operators arrive as NVTX ranges
     if (o.output.empty()) {
         *error = "no output directory given (-o OUT)";
         return false;
@@ -152,6 +160,10 @@ std::string CaptureOptions::usage(const std::string& program) {
            "                         (same as adding 'stacks'); symbolized with addr2line\n"
            "                         after PROGRAM exits (file:line where it has debug info)\n"
            "      --stack-depth N    frames per launch stack, 1-32 (default 32; fewer cost less)\n"
+           "      --torch-ops[=shapes]  PyTorch programs: record which operator launched each\n"
+           "                         kernel (torch's own NVTX range per operator, switched on\n"
+           "                         by a startup hook; adds 'nvtx'); =shapes also records\n"
+           "                         input shapes. Costs CPU time per operator (see capture/README.md)\n"
            "      --sample-hz N      NVML sampling rate (power, clocks, utilization), 0 = off\n"
            "                         (default 10)\n"
            "      --flush-ms N       write buffered records every N ms (default 500); a killed\n"

@@ -101,6 +101,11 @@ int CaptureSession::run() {
     settings.durationSeconds = m_options.durationSeconds;
     settings.name = m_options.name;
     settings.stackDepth = static_cast<int>(m_options.stackDepth);
+    settings.torchOps = m_options.torchOps;
+    if (!capturesetup::prepareTorchHook(settings, &why)) {
+        say(why);
+        return 125;
+    }
     spec.environment = capturesetup::environment(settings, injectPath);
 
     const std::set<std::string> before = captureFiles();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
@@ -20,6 +21,68 @@ bool isFile(const std::string& path) {
     struct stat st {};
     return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
+
+// Directory (inside the capture's output) of the Python startup hook of `torchOps`.
+constexpr const char* kTorchHookDir = ".warpscope-python";
+
+// The startup hook. Python runs sitecustomize at start-up; this one waits for the program to import
+// torch, then enters torch.autograd.profiler.emit_nvtx for the rest of the run, so every operator
+// is an NVTX range the capture records (no change to the program). Then it runs the sitecustomize
+// it shadows, if any.
+constexpr const char* kTorchHook = R"PY(# Written by warpscope-capture --torch-ops (PyTorch operators as NVTX ranges). Safe to delete.
+import os
+import sys
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _warpscope_switch_on(torch):
+    try:
+        shapes = os.environ.get("WARPSCOPE_TORCH_OPS") == "shapes"
+        ctx = torch.autograd.profiler.emit_nvtx(record_shapes=shapes)
+        ctx.__enter__()
+        globals()["_warpscope_emit_nvtx"] = ctx  # kept for the life of the process
+    except Exception as e:  # never break the program being captured
+        sys.stderr.write("warpscope: could not switch on PyTorch operator ranges: %s\n" % e)
+
+
+class _WarpscopeTorchFinder:
+    """Finds nothing itself: when torch is first imported, wraps its loader to switch on after."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "torch":
+            return None
+        sys.meta_path.remove(self)
+        import importlib.util
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.loader is not None and hasattr(spec.loader, "exec_module"):
+            run = spec.loader.exec_module
+
+            def exec_module(module):
+                run(module)
+                _warpscope_switch_on(module)
+
+            spec.loader.exec_module = exec_module
+        return spec
+
+
+if "torch" in sys.modules:
+    _warpscope_switch_on(sys.modules["torch"])
+else:
+    sys.meta_path.insert(0, _WarpscopeTorchFinder())
+
+# The sitecustomize this one shadows, if the environment has one.
+try:
+    import importlib.machinery
+    import importlib.util
+    _path = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+    _spec = importlib.machinery.PathFinder.find_spec("sitecustomize", _path)
+    if _spec is not None and _spec.loader is not None:
+        _module = importlib.util.module_from_spec(_spec)
+        _spec.loader.exec_module(_module)
+except Exception as e:
+    sys.stderr.write("warpscope: the program's own sitecustomize failed: %s\n" % e)
+)PY";
 
 } // namespace
 
@@ -109,7 +172,30 @@ std::vector<std::pair<std::string, std::string>> environment(const CaptureSettin
         env.emplace_back("WARPSCOPE_NAME", settings.name);
     if (settings.stackDepth > 0 && (settings.activityBits & wscap::ActStacks))
         env.emplace_back("WARPSCOPE_STACK_DEPTH", std::to_string(settings.stackDepth));
+    if (settings.torchOps > 0 && (settings.activityBits & wscap::ActNvtx)) {
+        // The hook directory goes first on PYTHONPATH; the target's own PYTHONPATH follows.
+        std::string path = settings.outputDir + "/" + kTorchHookDir;
+        if (const char* old = std::getenv("PYTHONPATH"); old && *old)
+            path += std::string(":") + old;
+        env.emplace_back("PYTHONPATH", path);
+        env.emplace_back("WARPSCOPE_TORCH_OPS", settings.torchOps > 1 ? "shapes" : "ops");
+    }
     return env;
+}
+
+bool prepareTorchHook(const CaptureSettings& settings, std::string* why) {
+    if (settings.torchOps <= 0 || !(settings.activityBits & wscap::ActNvtx))
+        return true;
+    const std::string dir = settings.outputDir + "/" + kTorchHookDir;
+    if (!makeDirectories(dir, why))
+        return false;
+    const std::string file = dir + "/sitecustomize.py";
+    FILE* f = std::fopen(file.c_str(), "w");
+    if (!f || std::fputs(kTorchHook, f) < 0 || std::fclose(f) != 0) {
+        *why = "cannot write " + file + ": " + std::strerror(errno);
+        return false;
+    }
+    return true;
 }
 
 bool makeDirectories(const std::string& path, std::string* why) {

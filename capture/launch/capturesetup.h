@@ -20,6 +20,10 @@ struct CaptureSettings {
     double durationSeconds = 0; // stop tracing after this long
     std::string name;           // session name, written into the StreamHeader
     int stackDepth = 0;         // frames per native launch stack with wscap::ActStacks (0: default 32)
+    // PyTorch operators (issue #13): 1 switches on torch's own NVTX range per operator
+    // (emit_nvtx) in a Python target through a startup hook, 2 also records input shapes. Needs the
+    // nvtx activity; 0: off.
+    int torchOps = 0;
 };
 
 /*
@@ -43,6 +47,9 @@ bool cudaDriverAvailable(std::string* why);
 // The environment additions that load the injection library with these settings.
 std::vector<std::pair<std::string, std::string>> environment(const CaptureSettings& settings,
                                                              const std::string& injectPath);
+// With settings.torchOps, writes the Python startup hook (<outputDir>/.warpscope-python/
+// sitecustomize.py) that environment() puts on PYTHONPATH; true when there is nothing to write.
+bool prepareTorchHook(const CaptureSettings& settings, std::string* why);
 // Creates a directory and its parents; false with *why on failure.
 bool makeDirectories(const std::string& path, std::string* why);
 // Absolute form of a path relative to the current directory.

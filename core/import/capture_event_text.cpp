@@ -1,5 +1,7 @@
 #include "import/capture_event_text.h"
 
+#include "import/torch_nvtx.h"
+
 #include "format/wscapcodec.h"
 #include "import/capture_names.h"
 
@@ -196,6 +198,16 @@ std::string CaptureEventText::eventJson(uint64_t argRef) const {
         if (!decodeRecord(p.data(), p.size(), &r))
             return {};
         nvtxArgs(r);
+        // A PyTorch operator range (emit_nvtx): its shapes and autograd sequence number, as
+        // torch.profiler names them.
+        if (const std::string rangeName = str(r.nameId); !rangeName.empty())
+            if (const auto op = parseTorchNvtxRange(rangeName)) {
+                if (!op->sizes.empty())
+                    if (json dims = json::parse(op->sizes, nullptr, false); dims.is_array())
+                        a["Input Dims"] = std::move(dims);
+                if (op->sequence)
+                    a["Sequence number"] = *op->sequence;
+            }
         if (r.endThreadId != r.threadId)
             a["end tid"] = r.endThreadId;
         if (r.end == 0)

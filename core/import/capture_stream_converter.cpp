@@ -1,5 +1,7 @@
 #include "import/capture_stream_converter.h"
 
+#include "import/torch_nvtx.h"
+
 #include "import/capture_event_text.h"
 #include "import/capture_names.h"
 
@@ -44,6 +46,7 @@ CaptureStreamConverter::CaptureStreamConverter(uint32_t streamIndex, std::vector
     m_catDriver = intern("cuda_driver");
     m_catSync = intern("cuda_sync");
     m_catUser = intern("user_annotation");
+    m_catCpuOp = intern("cpu_op");
     m_catOverhead = intern("overhead");
     m_catFlow = intern("ac2g");
 }
@@ -325,10 +328,17 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         if (!decode(&r))
             return;
         const IdValue pid = hostPid(r.processId);
-        const uint32_t name = r.nameId ? intern(m_strings.count(r.nameId) ? m_strings[r.nameId] : std::string())
-                                       : 0;
+        const std::string* text = m_strings.count(r.nameId) ? &m_strings[r.nameId] : nullptr;
+        uint32_t name = r.nameId && text ? intern(*text) : 0;
+        uint32_t category = m_catUser;
+        // PyTorch's own operator ranges (emit_nvtx, `--torch-ops`) are operators.
+        if (text)
+            if (const auto op = parseTorchNvtxRange(*text)) {
+                name = intern(std::string(op->name));
+                category = m_catCpuOp;
+            }
         addSlice(track(pid, number(r.threadId ? r.threadId : pid.number)), r.start, r.end ? r.end : r.start,
-                 name ? name : intern("(unnamed range)"), m_catUser, offset);
+                 name ? name : intern("(unnamed range)"), category, offset);
         if (r.end == 0)
             m_openRanges.push_back(m_chunk.slices.size() - 1);
         return;

@@ -29,9 +29,10 @@ enum class TraceFormat {
  * Revision of what the importers derive from a source (argument texts, names, tracks). Stored in
  * each session; the session library reopens a stored copy only when it was made by the same
  * revision, so an importer improvement reaches traces imported before it. Raise it whenever an
- * importer changes its output. 2: nsys backtraces as `Call stack`, capture launch stacks.
+ * importer changes its output. 2: nsys backtraces as `Call stack`, capture launch stacks. 3: PyTorch
+ * operator NVTX ranges in captures are operators.
  */
-inline constexpr int kImportRevision = 2;
+inline constexpr int kImportRevision = 3;
 
 const char* formatName(TraceFormat format);
 TraceFormat detectFormat(const std::string& path);

@@ -1,0 +1,52 @@
+#include "import/torch_nvtx.h"
+
+#include <charconv>
+
+namespace ws {
+
+namespace {
+
+// Position of the closing bracket matching the '[' at `open`, or npos.
+size_t matchingBracket(std::string_view s, size_t open) {
+    int depth = 0;
+    for (size_t i = open; i < s.size(); ++i) {
+        if (s[i] == '[')
+            ++depth;
+        else if (s[i] == ']' && --depth == 0)
+            return i;
+    }
+    return std::string_view::npos;
+}
+
+} // namespace
+
+std::optional<TorchNvtxOp> parseTorchNvtxRange(std::string_view s) {
+    TorchNvtxOp op;
+    // The op name runs to the first ", <field> = " (op names themselves may contain ", ").
+    size_t fields = std::string_view::npos;
+    for (std::string_view key : {", seq = ", ", op_id = ", ", sizes = ", ", input_op_ids = "}) {
+        const size_t at = s.find(key);
+        if (at != std::string_view::npos && (fields == std::string_view::npos || at < fields))
+            fields = at;
+    }
+    op.name = s.substr(0, fields);
+    if (op.name.empty())
+        return std::nullopt;
+    if (fields == std::string_view::npos)
+        return op.name.find("::") != std::string_view::npos ? std::optional<TorchNvtxOp>(op) : std::nullopt;
+    std::string_view rest = s.substr(fields);
+    if (const size_t at = rest.find(", seq = "); at != std::string_view::npos) {
+        const char* b = rest.data() + at + 8;
+        int64_t v = 0;
+        if (std::from_chars(b, rest.data() + rest.size(), v).ec == std::errc())
+            op.sequence = v;
+    }
+    if (const size_t at = rest.find(", sizes = ["); at != std::string_view::npos) {
+        const size_t open = at + 10, close = matchingBracket(rest, open);
+        if (close != std::string_view::npos)
+            op.sizes = rest.substr(open, close + 1 - open);
+    }
+    return op;
+}
+
+} // namespace ws

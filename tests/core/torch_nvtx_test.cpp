@@ -1,0 +1,39 @@
+// PyTorch's emit_nvtx range names (torch/csrc/profiler/util.cpp getNvtxStr) read as operators.
+#include "import/torch_nvtx.h"
+
+#include <gtest/gtest.h>
+
+using namespace ws;
+
+TEST(TorchNvtx, OperatorRangesWithSequenceShapesAndInputIds) {
+    const auto op = parseTorchNvtxRange("aten::addmm, seq = 123, op_id = 7, sizes = [[1024], [64, 256], [256, 1024]], "
+                                        "input_op_ids = [(6,0), (5,0)]");
+    ASSERT_TRUE(op);
+    EXPECT_EQ(op->name, "aten::addmm");
+    EXPECT_EQ(op->sequence, 123);
+    EXPECT_EQ(op->sizes, "[[1024], [64, 256], [256, 1024]]");
+
+    const auto bare = parseTorchNvtxRange("aten::empty");
+    ASSERT_TRUE(bare);
+    EXPECT_EQ(bare->name, "aten::empty");
+    EXPECT_FALSE(bare->sequence);
+    EXPECT_TRUE(bare->sizes.empty());
+
+    // Backward ops carry ", " in their names; the fields start at the first known key.
+    const auto bwd = parseTorchNvtxRange("autograd::engine::evaluate_function: AddmmBackward0, seq = 9, op_id = 40");
+    ASSERT_TRUE(bwd);
+    EXPECT_EQ(bwd->name, "autograd::engine::evaluate_function: AddmmBackward0");
+    EXPECT_EQ(bwd->sequence, 9);
+
+    const auto noSeq = parseTorchNvtxRange("aten::relu, op_id = 3, sizes = [[16, 64]]");
+    ASSERT_TRUE(noSeq);
+    EXPECT_EQ(noSeq->name, "aten::relu");
+    EXPECT_EQ(noSeq->sizes, "[[16, 64]]");
+}
+
+TEST(TorchNvtx, OtherRangesAreNotOperators) {
+    EXPECT_FALSE(parseTorchNvtxRange("step 3"));
+    EXPECT_FALSE(parseTorchNvtxRange("forward"));
+    EXPECT_FALSE(parseTorchNvtxRange(""));
+    EXPECT_FALSE(parseTorchNvtxRange(", seq = 3"));
+}
