@@ -1587,6 +1587,26 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <source>Resolving native call stacks to file and line…</source>
         <translation>正在将原生调用栈解析为文件和行号…</translation>
     </message>
+    <message>
+        <source>operators (NVTX range per operator)</source>
+        <translation>算子（每个算子一个 NVTX 范围）</translation>
+    </message>
+    <message>
+        <source>operators and input shapes</source>
+        <translation>算子和输入形状</translation>
+    </message>
+    <message>
+        <source>For PyTorch programs: which operator launched each kernel, with no change to the program (PyTorch&apos;s own NVTX range per operator, switched on at start-up). Costs CPU time per operator, more with shapes; records NVTX.</source>
+        <translation>用于 PyTorch 程序：记录每个内核由哪个算子启动，无需修改程序（启动时开启 PyTorch 自带的每算子 NVTX 范围）。每个算子会耗费 CPU 时间，记录形状时更多；会记录 NVTX。</translation>
+    </message>
+    <message>
+        <source>PyTorch &amp;operators:</source>
+        <translation>PyTorch 算子(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>Cannot prepare the PyTorch operator hook: %1</source>
+        <translation>无法准备 PyTorch 算子钩子：%1</translation>
+    </message>
 </context>
 <context>
     <name>ws::OperatorTableModel</name>
