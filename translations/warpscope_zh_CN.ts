@@ -2048,6 +2048,14 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <source>No recommendation: no rule found a problem here.</source>
         <translation>没有建议：没有规则在此发现问题。</translation>
     </message>
+    <message>
+        <source> · the steps are ranges named like steps (e.g. NVTX &quot;step 3&quot;)</source>
+        <translation> · 步骤取自名称形如步骤的范围（例如 NVTX &quot;step 3&quot;）</translation>
+    </message>
+    <message>
+        <source> · the steps were found from the repeating kernel launch pattern</source>
+        <translation> · 步骤由重复的内核启动模式识别得出</translation>
+    </message>
 </context>
 <context>
     <name>ws::RangeSummaryModel</name>

@@ -200,6 +200,10 @@ void OverviewView::showReport(std::shared_ptr<const OverviewData> prepared, std:
         else
             what = r.profilerSteps ? tr("Whole trace: %n profiler step(s), %1", nullptr, steps).arg(span)
                                    : tr("Whole trace: no profiler steps, the trace's %1 counts as one step").arg(span);
+        if (r.stepSource == OverviewReport::StepSource::Named)
+            what += tr(" · the steps are ranges named like steps (e.g. NVTX \"step 3\")");
+        else if (r.stepSource == OverviewReport::StepSource::LaunchPattern)
+            what += tr(" · the steps were found from the repeating kernel launch pattern");
         m_status->setText(what);
     }
     rebuildDevices();

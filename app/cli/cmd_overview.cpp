@@ -38,7 +38,11 @@ std::string ms(double ns) {
 void printText(const Session& session, const OverviewReport& r) {
     std::printf("Window: %lld .. %lld ns (%s ms)%s\n", static_cast<long long>(r.windowStart),
                 static_cast<long long>(r.windowEnd), ms(static_cast<double>(r.windowEnd - r.windowStart)).c_str(),
-                r.selection ? ", selected range" : (r.profilerSteps ? ", profiler steps" : ", whole trace (no steps)"));
+                r.selection ? ", selected range"
+                : r.stepSource == OverviewReport::StepSource::LaunchPattern ? ", steps from the repeating launch pattern"
+                : r.stepSource == OverviewReport::StepSource::Named         ? ", steps from ranges named like steps"
+                : r.profilerSteps                                           ? ", profiler steps"
+                                                                            : ", whole trace (no steps)");
     std::printf("\nDevices\n");
     if (r.devices.empty())
         std::printf("  no GPU in this trace\n");

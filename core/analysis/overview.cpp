@@ -249,6 +249,10 @@ OverviewReport computeOverview(const Session& s, const OverviewData& d, const st
         steps.push_back(std::move(c));
     }
     rep.profilerSteps = d.steps.hostStepCount > 0 && !steps.empty();
+    if (rep.profilerSteps)
+        rep.stepSource = d.steps.patternSteps ? OverviewReport::StepSource::LaunchPattern
+                         : d.steps.namedSteps ? OverviewReport::StepSource::Named
+                                              : OverviewReport::StepSource::Profiler;
     if (range && steps.empty() && range->end > range->start) {
         StepCosts c;
         c.start = range->start;
@@ -290,6 +294,8 @@ std::string overviewToJson(const Session& s, const OverviewReport& r) {
     j["selection"] = r.selection;
     j["window"] = {{"start_ns", r.windowStart}, {"end_ns", r.windowEnd}, {"duration_ns", r.windowEnd - r.windowStart}};
     j["profiler_steps"] = r.profilerSteps;
+    static const char* const kSources[] = {"none", "profiler", "named", "launch_pattern"};
+    j["step_source"] = kSources[static_cast<size_t>(r.stepSource)];
     J devices = J::array();
     for (const DeviceOverview& d : r.devices) {
         J dj;

@@ -102,7 +102,11 @@ struct OverviewReport {
     bool selection = false; // computed for a selected range
     int64_t windowStart = 0;
     int64_t windowEnd = 0;
-    bool profilerSteps = false; // the steps are ProfilerStep#N (else the trace or the range)
+    bool profilerSteps = false; // the window has steps (else the trace or the range is one step)
+    // Where the steps come from (step_ranges.h): ProfilerStep#N, ranges named like steps, or a
+    // capture's repeating launch pattern.
+    enum class StepSource : uint8_t { None, Profiler, Named, LaunchPattern };
+    StepSource stepSource = StepSource::None;
     std::vector<DeviceOverview> devices;
     StepBreakdown breakdown;
     std::vector<Recommendation> recommendations;

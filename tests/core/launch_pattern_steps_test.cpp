@@ -2,6 +2,7 @@
 // ranges the sample programs mark (capture/samples/resnet_step.py, ddp_step.py): the detector does
 // not look at NVTX, so those ranges are an independent answer.
 #include "analysis/launch_pattern_steps.h"
+#include "analysis/overview.h"
 #include "analysis/step_ranges.h"
 #include "test_util.h"
 
@@ -68,4 +69,12 @@ TEST(LaunchPatternSteps, UnmarkedTrainingLoopsGetTheirIterations) {
         EXPECT_GE(steps.steps.size(), 11u) << file; // the tail step may be trimmed as cut (FORMATS.md 3.3)
         EXPECT_EQ(steps.labels.front(), "0") << file;
     }
+}
+
+TEST(LaunchPatternSteps, TheOverviewSaysWhereItsStepsComeFrom) {
+    ImportResult plain = importTraceFile(dataPath("captures/transformer_plain.wscap.gz"));
+    ImportResult marked = importTraceFile(dataPath("captures/resnet18.wscap.gz"));
+    ASSERT_TRUE(plain.session && marked.session);
+    EXPECT_EQ(computeOverview(*plain.session).stepSource, OverviewReport::StepSource::LaunchPattern);
+    EXPECT_EQ(computeOverview(*marked.session).stepSource, OverviewReport::StepSource::Named);
 }
