@@ -1607,6 +1607,10 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <source>Cannot prepare the PyTorch operator hook: %1</source>
         <translation>无法准备 PyTorch 算子钩子：%1</translation>
     </message>
+    <message>
+        <source>Host CPU and memory (the program and its DataLoader workers, from /proc at the metric rate)</source>
+        <translation>主机 CPU 和内存（程序及其 DataLoader 工作进程，按指标采样率从 /proc 读取）</translation>
+    </message>
 </context>
 <context>
     <name>ws::OperatorTableModel</name>

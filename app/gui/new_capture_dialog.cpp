@@ -119,6 +119,7 @@ NewCaptureDialog::NewCaptureDialog(QWidget* parent) : QDialog(parent) {
         {"extcorr", tr("External correlation ids")},
         {"allapi", tr("Query-only API calls (cudaGetDevice, …)")},
         {"stacks", tr("Native call stacks at kernel launches (file:line with debug info; slows launches)")},
+        {"host", tr("Host CPU and memory (the program and its DataLoader workers, from /proc at the metric rate)")},
     };
     // The nine common kinds in a 3x3 grid, the longer opt-in ones below, one per row.
     int cell = 0, wideRow = 3;

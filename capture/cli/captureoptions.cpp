@@ -121,7 +121,7 @@ bool CaptureOptions::parse(const std::vector<std::string>& args, CaptureOptions*
     std::string bad;
     if (!wscap::parseActivities(o.activities, &o.activityBits, &bad)) {
         *error = "unknown activity '" + bad + "' (known: kernel, memcpy, memset, runtime, driver, api, sync, "
-                 "memory, nvtx, overhead, nvml, pm, extcorr, allapi, stacks, default, all, none)";
+                 "memory, nvtx, overhead, nvml, pm, extcorr, allapi, stacks, host, default, all, none)";
         return false;
     }
     if (o.stacks)
@@ -152,7 +152,7 @@ std::string CaptureOptions::usage(const std::string& program) {
            "  -o, --output OUT       directory for the capture streams (created if missing)\n"
            "      --activities LIST  what to record, comma-separated (default: default):\n"
            "                         kernel memcpy memset runtime driver api sync memory nvtx\n"
-           "                         overhead nvml pm extcorr allapi stacks, or\n"
+           "                         overhead nvml pm extcorr allapi stacks host, or\n"
            "                         default/all/none; -NAME removes. default = all but pm,\n"
            "                         extcorr, allapi (query-only calls such as cudaGetDevice)\n"
            "                         and stacks\n"
@@ -164,7 +164,9 @@ std::string CaptureOptions::usage(const std::string& program) {
            "                         kernel (torch's own NVTX range per operator, switched on\n"
            "                         by a startup hook; adds 'nvtx'); =shapes also records\n"
            "                         input shapes. Costs CPU time per operator (see capture/README.md)\n"
-           "      --sample-hz N      NVML sampling rate (power, clocks, utilization), 0 = off\n"
+           "      --sample-hz N      NVML and host sampling rate (GPU power, clocks, utilization;\n"
+           "                         'host': CPU use of the program and its children, memory\n"
+           "                         from /proc, under 1 ms per sample), 0 = off\n"
            "                         (default 10)\n"
            "      --flush-ms N       write buffered records every N ms (default 500); a killed\n"
            "                         program keeps everything up to the last write\n"

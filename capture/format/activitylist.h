@@ -20,7 +20,7 @@ inline constexpr ActivityName kActivityNames[] = {
     {"runtime", ActRuntime}, {"driver", ActDriver},     {"sync", ActSync},
     {"memory", ActMemory},   {"nvtx", ActNvtx},         {"overhead", ActOverhead},
     {"nvml", ActNvml},       {"pm", ActPmSampling},     {"extcorr", ActExternalCorrelation},
-    {"allapi", ActChattyApi}, {"stacks", ActStacks}, {"api", ActRuntime | ActDriver},
+    {"allapi", ActChattyApi}, {"stacks", ActStacks}, {"host", ActHost}, {"api", ActRuntime | ActDriver},
 };
 
 // What a capture records when nothing is said: everything but PM sampling (which needs profiling
@@ -28,7 +28,7 @@ inline constexpr ActivityName kActivityNames[] = {
 // query-only API calls that frameworks make thousands of times per step ("allapi") and native call
 // stacks at each launch ("stacks": a backtrace per launch).
 inline constexpr uint32_t kDefaultActivities = ActKernel | ActMemcpy | ActMemset | ActRuntime | ActDriver | ActSync |
-                                               ActMemory | ActNvtx | ActOverhead | ActNvml;
+                                               ActMemory | ActNvtx | ActOverhead | ActNvml | ActHost;
 inline constexpr uint32_t kAllActivities = kDefaultActivities | ActPmSampling | ActExternalCorrelation | ActChattyApi |
                                            ActStacks;
 

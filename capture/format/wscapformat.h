@@ -106,11 +106,12 @@ enum ActivityBit : uint32_t {
     ActExternalCorrelation = 1u << 11,
     ActChattyApi = 1u << 12, // also record query-only API calls (cudaGetDevice, ...) that are filtered by default
     ActStacks = 1u << 13,    // native call stack at each kernel / graph launch (CallStack records)
+    ActHost = 1u << 14,      // CPU use of the process and its children, its RSS, host memory (MetricSample, source Host)
 };
 
 enum class ApiDomain : uint8_t { Runtime = 0, Driver = 1 };
 enum class ErrorSeverity : uint8_t { Info = 0, Warning = 1, Error = 2 };
-enum class MetricSource : uint8_t { Nvml = 0, PmSampling = 1 };
+enum class MetricSource : uint8_t { Nvml = 0, PmSampling = 1, Host = 2 }; // Host: the traced process's CPU and memory
 enum class DropSource : uint8_t { Cupti = 0, BufferRefused = 1 };
 enum class FooterReason : uint8_t { ProcessExit = 0, TracingStopped = 1, Error = 2 };
 

@@ -194,6 +194,8 @@ bool Tracer::initialize() {
     m_writerThread = std::thread([this] { writerLoop(); });
     if (haveNvml && !m_stopRequested)
         m_nvml.start(m_config.sampleHz, &m_queue, [this] { return timestamp(); });
+    if ((m_config.activities & ActHost) && !m_stopRequested)
+        m_host.start(m_config.sampleHz, &m_queue, [this] { return timestamp(); });
     if ((m_config.activities & ActPmSampling) && !m_stopRequested) {
         // PM sampling is device-wide: sample the device this process most likely drives (a launcher
         // such as torchrun says so in LOCAL_RANK), not every GPU from every rank.
@@ -245,6 +247,7 @@ void Tracer::writeStacks() {
 
 void Tracer::stopSamplers() {
     m_nvml.stop();
+    m_host.stop();
     m_pm.stop();
 }
 

@@ -5,6 +5,7 @@
 #include "inject/activityencoder.h"
 #include "inject/chunkqueue.h"
 #include "inject/injectconfig.h"
+#include "inject/hostsampler.h"
 #include "inject/nvmlsampler.h"
 #include "inject/pmsampler.h"
 #include "inject/stackrecorder.h"
@@ -82,6 +83,7 @@ private:
     std::mutex m_encoderMutex;
     ActivityEncoder m_encoder;
     NvmlSampler m_nvml;
+    HostSampler m_host;
     PmSampler m_pm;
     StackRecorder m_stacks; // the "stacks" activity (opt-in)
     std::thread m_writerThread;

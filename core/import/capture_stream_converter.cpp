@@ -411,16 +411,20 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
             return;
         auto m = m_metrics.find(r.metricId);
         const bool pm = m != m_metrics.end() ? m->second.source == static_cast<uint8_t>(MetricSource::PmSampling)
-                                             : r.metricId > 100;
+                                             : r.metricId > 100 && r.metricId <= 200;
+        // Host samples (the `host` activity) belong to the traced process, not to a GPU.
+        const bool host = m != m_metrics.end() ? m->second.source == static_cast<uint8_t>(MetricSource::Host)
+                                               : r.metricId > 200;
         ChunkResult::Counter c;
-        c.pid = number(-1 - static_cast<int64_t>(pm ? cudaSlot(r.device) : nvmlSlot(r.device)));
+        c.pid = host ? hostPid(m_header.pid)
+                     : number(-1 - static_cast<int64_t>(pm ? cudaSlot(r.device) : nvmlSlot(r.device)));
         c.ts = static_cast<int64_t>(std::min<uint64_t>(r.timestamp, INT64_MAX / 2));
         c.value = r.value;
         c.seq = m_seq++;
         c.name = intern(m != m_metrics.end() && !m->second.name.empty() ? m->second.name
                                                                           : "metric " + std::to_string(r.metricId));
         c.series = intern(m != m_metrics.end() && !m->second.unit.empty() ? m->second.unit : std::string("value"));
-        c.cat = intern(pm ? "pm_sampling" : "nvml");
+        c.cat = intern(host ? "host" : pm ? "pm_sampling" : "nvml");
         m_chunk.minTs = std::min(m_chunk.minTs, c.ts);
         m_chunk.maxTs = std::max(m_chunk.maxTs, c.ts);
         m_chunk.counters.push_back(c);

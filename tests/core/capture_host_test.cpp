@@ -1,0 +1,33 @@
+// The `host` activity (issue #13, part): CPU use of the traced process and of its DataLoader worker
+// processes, its RSS and the host's used memory, as counters of the traced process.
+#include "test_util.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace ws;
+using namespace ws::test;
+
+TEST(CaptureHost, ProcessAndWorkerCpuAndMemoryAreCountersOfTheProcess) {
+    // capture/samples/dataloader_step.py (2 DataLoader workers doing CPU work per sample) under the
+    // default capture on an H100: capture/samples/device_host.sh.
+    ImportResult r = importTraceFile(dataPath("captures/dataloader_host.wscap.gz"));
+    ASSERT_TRUE(r.session) << r.error;
+    const Session& s = *r.session;
+    std::map<std::string, const CounterSeries*> host;
+    for (const CounterSeries& c : s.counters())
+        if (s.str(c.category) == "host") {
+            host[std::string(s.str(c.name))] = &c;
+            EXPECT_LT(s.processes()[c.process].deviceId, 0) << "host counters belong to the host process";
+        }
+    ASSERT_EQ(host.size(), 4u);
+    auto peak = [&](const char* name) {
+        const auto& v = host.at(name)->value;
+        return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
+    };
+    EXPECT_GT(peak("host_cpu_process"), 20.0);  // % of one core
+    EXPECT_GT(peak("host_cpu_children"), 20.0); // the workers' augmentation
+    EXPECT_GT(peak("host_rss"), 500e6);         // torch + CUDA context
+    EXPECT_GT(peak("host_memory_used"), peak("host_rss"));
+    EXPECT_GE(host.at("host_cpu_process")->ts.size(), 20u);
+}
