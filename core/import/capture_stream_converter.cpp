@@ -597,8 +597,12 @@ void CaptureStreamConverter::resolveDevices(const std::vector<int>& globalOfSlot
         }
         addMeta(ChunkResult::MetaKind::ThreadName, k.pid, k.tid, intern(name));
     }
-    for (ChunkResult::Counter& c : m_chunk.counters)
-        c.pid.number = global(c.pid.number);
+    for (ChunkResult::Counter& c : m_chunk.counters) {
+        if (c.pid.number >= 0)
+            hostFix(c.pid); // a host sample: the process, as its tracks
+        else
+            c.pid.number = global(c.pid.number);
+    }
     for (ChunkResult::Memory& m : m_chunk.memory)
         m.deviceId = static_cast<int16_t>(globalOfSlot[static_cast<size_t>(m.deviceId)]);
 }

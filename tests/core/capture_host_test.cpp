@@ -19,6 +19,10 @@ TEST(CaptureHost, ProcessAndWorkerCpuAndMemoryAreCountersOfTheProcess) {
         if (s.str(c.category) == "host") {
             host[std::string(s.str(c.name))] = &c;
             EXPECT_LT(s.processes()[c.process].deviceId, 0) << "host counters belong to the host process";
+            // ... the one whose threads launched the work, drawn in its group.
+            EXPECT_TRUE(std::any_of(s.tracks().begin(), s.tracks().end(), [&](const Track& t) {
+                return t.process == c.process && t.kind == Track::Kind::Thread && t.sliceCount() > 0;
+            }));
         }
     ASSERT_EQ(host.size(), 4u);
     auto peak = [&](const char* name) {
