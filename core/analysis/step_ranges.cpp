@@ -106,7 +106,7 @@ StepRanges computeStepRanges(const Session& s) {
     }
     // A capture of a program that marks nothing: the repeating launch pattern (issue #13). Only for
     // captures: a profiler trace without steps is one profiled region by choice (tb-profiler's rule).
-    if (host.empty() && s.format() == TraceFormat::WarpscopeCapture) {
+    if (host.empty() && s.sourceFormat() == TraceFormat::WarpscopeCapture) {
         const LaunchPatternSteps pattern = findLaunchPatternSteps(s);
         for (size_t k = 0; k < pattern.steps.size(); ++k)
             host.push_back({pattern.steps[k], std::to_string(k)});

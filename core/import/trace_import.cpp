@@ -30,6 +30,14 @@ const char* formatName(TraceFormat format) {
     return "unknown";
 }
 
+TraceFormat formatFromName(std::string_view name) {
+    for (TraceFormat f : {TraceFormat::ChromeJson, TraceFormat::NsightSqlite, TraceFormat::NvprofSqlite,
+                          TraceFormat::WarpscopeSession, TraceFormat::WarpscopeCapture, TraceFormat::NsightReport})
+        if (name == formatName(f))
+            return f;
+    return TraceFormat::Unknown;
+}
+
 namespace {
 
 bool looksLikeJsonStart(const char* p, size_t n) {

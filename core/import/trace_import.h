@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -35,6 +36,8 @@ enum class TraceFormat {
 inline constexpr int kImportRevision = 3;
 
 const char* formatName(TraceFormat format);
+// The inverse of formatName; Unknown for any other text.
+TraceFormat formatFromName(std::string_view name);
 TraceFormat detectFormat(const std::string& path);
 
 /*

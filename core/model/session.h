@@ -46,6 +46,9 @@ public:
     };
 
     TraceFormat format() const { return m_format; }
+    // What the events were recorded as: format() for an import, the original format for a stored
+    // session (a stored capture is still a capture to the analyses that care).
+    TraceFormat sourceFormat() const { return m_sourceFormat; }
     const std::string& sourcePath() const { return m_sourcePath; }
     const ImportReport& report() const { return m_report; }
     const StringTable& strings() const { return m_strings; }
@@ -113,6 +116,7 @@ private:
     void rebuildFlowIndex();
 
     TraceFormat m_format = TraceFormat::Unknown;
+    TraceFormat m_sourceFormat = TraceFormat::Unknown;
     std::string m_sourcePath;
     ImportReport m_report;
     StringTable m_strings;

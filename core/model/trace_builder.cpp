@@ -41,6 +41,7 @@ size_t TraceBuilder::CounterKeyHash::operator()(const CounterKey& k) const noexc
 TraceBuilder::TraceBuilder(std::string sourcePath, TraceFormat format) : m_session(new Session) {
     m_session->m_sourcePath = std::move(sourcePath);
     m_session->m_format = format;
+    m_session->m_sourceFormat = format;
 }
 
 TraceBuilder::~TraceBuilder() = default;

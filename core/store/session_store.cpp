@@ -305,7 +305,7 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
     meta["schema_version"] = std::to_string(SessionStore::kSchemaVersion);
     meta["warpscope_version"] = WARPSCOPE_VERSION;
     meta["import_revision"] = std::to_string(kImportRevision);
-    meta["format"] = formatName(s.format());
+    meta["format"] = formatName(s.sourceFormat());
     meta["name"] = o.name;
     meta["capture_command"] = o.captureCommand;
     meta["host"] = hostName();
@@ -655,6 +655,8 @@ std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string
     };
 
     s->m_format = TraceFormat::WarpscopeSession;
+    if (auto it = meta.find("format"); it != meta.end())
+        s->m_sourceFormat = formatFromName(it->second);
     s->m_sourcePath = path;
     s->m_startNs = toInt(meta, "start_ns");
     s->m_endNs = toInt(meta, "end_ns");

@@ -3,6 +3,7 @@
 // not look at NVTX, so those ranges are an independent answer.
 #include "analysis/launch_pattern_steps.h"
 #include "analysis/overview.h"
+#include "store/session_store.h"
 #include "analysis/step_ranges.h"
 #include "test_util.h"
 
@@ -77,4 +78,19 @@ TEST(LaunchPatternSteps, TheOverviewSaysWhereItsStepsComeFrom) {
     ASSERT_TRUE(plain.session && marked.session);
     EXPECT_EQ(computeOverview(*plain.session).stepSource, OverviewReport::StepSource::LaunchPattern);
     EXPECT_EQ(computeOverview(*marked.session).stepSource, OverviewReport::StepSource::Named);
+}
+
+TEST(LaunchPatternSteps, AStoredCaptureKeepsItsSteps) {
+    // A capture stored in the library is still a capture to the step finder (sourceFormat).
+    ImportResult r = importTraceFile(dataPath("captures/transformer_plain.wscap.gz"));
+    ASSERT_TRUE(r.session) << r.error;
+    const std::string path = (tempDir() / "transformer_plain.warpscope").string();
+    std::string error;
+    ASSERT_TRUE(SessionStore::write(*r.session, path, {}, &error)) << error;
+    auto stored = SessionStore::read(path, &error);
+    ASSERT_TRUE(stored) << error;
+    EXPECT_EQ(stored->format(), TraceFormat::WarpscopeSession);
+    EXPECT_EQ(stored->sourceFormat(), TraceFormat::WarpscopeCapture);
+    EXPECT_EQ(computeStepRanges(*stored).steps.size(), computeStepRanges(*r.session).steps.size());
+    EXPECT_TRUE(computeStepRanges(*stored).patternSteps);
 }
