@@ -170,7 +170,6 @@ std::optional<int64_t> inputBytesOf(std::string_view dimsText, std::string_view 
 
 std::vector<CommNode> collectCommNodes(const Session& s, const std::vector<StepRange>& steps) {
     std::vector<CommNode> nodes;
-    // Classify each distinct name once.
     // Name classes, decided once per distinct name: bit 0 a communication op, bit 1 an NCCL kernel.
     std::unordered_map<StringId, uint8_t> nameClass;
     auto isComm = [&](StringId id, bool kernel = false) {
