@@ -2060,6 +2060,14 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <source> · the steps were found from the repeating kernel launch pattern</source>
         <translation> · 步骤由重复的内核启动模式识别得出</translation>
     </message>
+    <message>
+        <source>DataLoader workers are busy while the GPU waits</source>
+        <translation>GPU 等待时 DataLoader 工作进程很忙</translation>
+    </message>
+    <message>
+        <source>The program&apos;s worker processes use %1 % of a core on average (threshold %2 %) while GPU utilization is %3: preparing the input likely limits the step. Add DataLoader workers (num_workers), move augmentation to the GPU, or cache decoded samples.</source>
+        <translation>程序的工作进程平均占用一个核心的 %1 %（阈值 %2 %），而 GPU 利用率只有 %3：准备输入很可能限制了步骤。请增加 DataLoader 工作进程（num_workers）、把数据增强移到 GPU 上，或缓存解码后的样本。</translation>
+    </message>
 </context>
 <context>
     <name>ws::RangeSummaryModel</name>

@@ -318,6 +318,7 @@ QString OverviewView::recommendationTitle(const Recommendation& r) const {
     case RecommendationKind::SynchronousCalls: return tr("The CPU waits in synchronous copies and synchronization");
     case RecommendationKind::PageableCopies: return tr("Copies use pageable host memory");
     case RecommendationKind::LongIdleGap: return tr("Long GPU idle gap on %1").arg(gpu);
+    case RecommendationKind::BusyDataLoaderWorkers: return tr("DataLoader workers are busy while the GPU waits");
     }
     return {};
 }
@@ -364,6 +365,11 @@ QString OverviewView::recommendationEvidence(const Recommendation& r) const {
         return tr("The GPU is idle for %1 at once (%2 of the average step); in all it is idle %3 between its "
                   "operations. Select the gap to see what the CPU was doing.")
             .arg(formatDuration(r.ns), share, formatDuration(static_cast<int64_t>(r.total)));
+    case RecommendationKind::BusyDataLoaderWorkers:
+        return tr("The program's worker processes use %1 % of a core on average (threshold %2 %) while GPU "
+                  "utilization is %3: preparing the input likely limits the step. Add DataLoader workers "
+                  "(num_workers), move augmentation to the GPU, or cache decoded samples.")
+            .arg(QString::number(r.cpuPercent, 'f', 0), QString::number(r.threshold, 'f', 0), share);
     }
     return {};
 }

@@ -69,6 +69,7 @@ const char* recommendationId(RecommendationKind kind) {
     case RecommendationKind::SynchronousCalls: return "synchronous_calls";
     case RecommendationKind::PageableCopies: return "pageable_copies";
     case RecommendationKind::LongIdleGap: return "long_gpu_idle_gap";
+    case RecommendationKind::BusyDataLoaderWorkers: return "busy_dataloader_workers";
     }
     return "";
 }
@@ -84,6 +85,7 @@ std::string recommendationTitle(const Recommendation& r) {
     case RecommendationKind::SynchronousCalls: return "The CPU waits in synchronous copies and synchronization";
     case RecommendationKind::PageableCopies: return "Copies use pageable host memory";
     case RecommendationKind::LongIdleGap: return "Long GPU idle gap on " + deviceText(r.device);
+    case RecommendationKind::BusyDataLoaderWorkers: return "DataLoader workers are busy while the GPU waits";
     }
     return {};
 }
@@ -128,6 +130,12 @@ std::string recommendationEvidence(const Recommendation& r) {
         return "The GPU is idle for " + duration(r.ns) + " at once (" + percent(r.share) +
                " of the average step); in all it is idle " + duration(static_cast<int64_t>(r.total)) +
                " between its operations. Select the gap to see what the CPU was doing.";
+    case RecommendationKind::BusyDataLoaderWorkers:
+        return "The program's worker processes use " + std::to_string(static_cast<int>(r.cpuPercent + 0.5)) +
+               " % of a core on average (threshold " + std::to_string(static_cast<int>(r.threshold)) +
+               " %) while GPU utilization is " + percent(r.share) +
+               ": preparing the input likely limits the step. Add DataLoader workers (num_workers), move "
+               "augmentation to the GPU, or cache decoded samples.";
     }
     return {};
 }
@@ -150,6 +158,32 @@ std::vector<Recommendation> computeRecommendations(const Session& s, const Overv
         r.ns = static_cast<int64_t>(b.average[size_t(StepRole::DataLoader)]);
         r.range = stepWithMost(b, StepRole::DataLoader);
         out.push_back(r);
+    }
+    // Busy DataLoader workers (captures with the `host` activity): their mean CPU use in the window.
+    for (const CounterSeries& c : s.counters()) {
+        if (s.str(c.category) != "host" || s.str(c.name) != "host_cpu_children")
+            continue;
+        double sum = 0;
+        size_t n = 0;
+        for (size_t i = 0; i < c.ts.size(); ++i)
+            if (c.ts[i] >= lo && c.ts[i] <= hi) {
+                sum += c.value[i];
+                ++n;
+            }
+        double util = 0;
+        for (const DeviceOverview& dev : rep.devices)
+            util = std::max(util, dev.gpuUtilization.value_or(0.0));
+        if (n >= 3 && sum / static_cast<double>(n) >= kBusyWorkersCpuPercent && util < kLowGpuUtilizationThreshold) {
+            Recommendation r;
+            r.kind = RecommendationKind::BusyDataLoaderWorkers;
+            r.severity = RecommendationSeverity::Warning;
+            r.cpuPercent = sum / static_cast<double>(n);
+            r.threshold = kBusyWorkersCpuPercent;
+            r.share = util;
+            r.range = whole;
+            out.push_back(r);
+        }
+        break;
     }
     if (b.averageShare(StepRole::Communication) > kCommunicationShareThreshold) {
         Recommendation r;

@@ -36,6 +36,9 @@ struct OverviewReport;
  *   LongIdleGap         device, ns = the longest GPU idle gap between two GPU activities inside the
  *                       window, share = ns / average step, total = idle ns in the window,
  *                       range = the gap
+ *   BusyDataLoaderWorkers  (captures with the `host` activity) cpuPercent = the child processes'
+ *                       mean CPU use in the window (% of one core), threshold = its threshold (%),
+ *                       share = the highest GPU utilization, range = the window
  */
 enum class RecommendationKind : uint8_t {
     DataLoader,
@@ -47,6 +50,7 @@ enum class RecommendationKind : uint8_t {
     SynchronousCalls,
     PageableCopies,
     LongIdleGap,
+    BusyDataLoaderWorkers,
 };
 
 enum class RecommendationSeverity : uint8_t { Info, Warning };
@@ -73,6 +77,7 @@ struct Recommendation {
     int64_t meanKernelNs = 0;
     int64_t bytes = 0;
     int64_t capacityBytes = 0;
+    double cpuPercent = 0;
     std::string name;
     std::optional<RecommendationRange> range;
     std::optional<RecommendationSlice> slice;
@@ -98,6 +103,9 @@ inline constexpr int64_t kShortKernelNs = 10'000;
 inline constexpr uint64_t kLaunchBoundMinKernels = 20;
 inline constexpr int64_t kLaunchGapMaxNs = 200'000;
 inline constexpr double kLaunchBoundIdleShareThreshold = 0.10;
+// The program's child processes (DataLoader workers) keep at least a core busy on average while the
+// GPU is under kLowGpuUtilizationThreshold: preparing the input is the likely limit.
+inline constexpr double kBusyWorkersCpuPercent = 90.0;
 // Blocking runtime calls (cudaMemcpy, cudaStreamSynchronize, ...) take this share of the window.
 inline constexpr double kSyncShareThreshold = 0.05;
 // A GPU idle gap is long when it is this share of the average step and at least kLongIdleGapMinNs.

@@ -1,5 +1,7 @@
 // The `host` activity (issue #13, part): CPU use of the traced process and of its DataLoader worker
 // processes, its RSS and the host's used memory, as counters of the traced process.
+#include "analysis/overview.h"
+#include "analysis/recommendations.h"
 #include "test_util.h"
 
 #include <algorithm>
@@ -34,4 +36,21 @@ TEST(CaptureHost, ProcessAndWorkerCpuAndMemoryAreCountersOfTheProcess) {
     EXPECT_GT(peak("host_rss"), 500e6);         // torch + CUDA context
     EXPECT_GT(peak("host_memory_used"), peak("host_rss"));
     EXPECT_GE(host.at("host_cpu_process")->ts.size(), 20u);
+}
+
+TEST(CaptureHost, BusyWorkersWithAnIdleGpuAreARecommendation) {
+    ImportResult r = importTraceFile(dataPath("captures/dataloader_host.wscap.gz"));
+    ASSERT_TRUE(r.session) << r.error;
+    const OverviewReport rep = computeOverview(*r.session);
+    const auto busy = std::find_if(rep.recommendations.begin(), rep.recommendations.end(), [](const Recommendation& x) {
+        return x.kind == RecommendationKind::BusyDataLoaderWorkers;
+    });
+    ASSERT_NE(busy, rep.recommendations.end());
+    EXPECT_GE(busy->cpuPercent, kBusyWorkersCpuPercent);
+    EXPECT_LT(busy->share, kLowGpuUtilizationThreshold);
+    // Without host counters (an older capture) there is nothing to say.
+    ImportResult old = importTraceFile(dataPath("captures/resnet18.wscap.gz"));
+    ASSERT_TRUE(old.session) << old.error;
+    for (const Recommendation& x : computeOverview(*old.session).recommendations)
+        EXPECT_NE(x.kind, RecommendationKind::BusyDataLoaderWorkers);
 }
