@@ -31,9 +31,10 @@ enum class TraceFormat {
  * each session; the session library reopens a stored copy only when it was made by the same
  * revision, so an importer improvement reaches traces imported before it. Raise it whenever an
  * importer changes its output. 2: nsys backtraces as `Call stack`, capture launch stacks. 3: PyTorch
- * operator NVTX ranges in captures are operators.
+ * operator NVTX ranges in captures are operators. 4: host samples (the `host` activity) are counters
+ * of their process; stored sessions keep their source format.
  */
-inline constexpr int kImportRevision = 3;
+inline constexpr int kImportRevision = 4;
 
 const char* formatName(TraceFormat format);
 // The inverse of formatName; Unknown for any other text.
