@@ -20,7 +20,8 @@ inline constexpr ActivityName kActivityNames[] = {
     {"runtime", ActRuntime}, {"driver", ActDriver},     {"sync", ActSync},
     {"memory", ActMemory},   {"nvtx", ActNvtx},         {"overhead", ActOverhead},
     {"nvml", ActNvml},       {"pm", ActPmSampling},     {"extcorr", ActExternalCorrelation},
-    {"allapi", ActChattyApi}, {"stacks", ActStacks}, {"host", ActHost}, {"api", ActRuntime | ActDriver},
+    {"allapi", ActChattyApi}, {"stacks", ActStacks}, {"host", ActHost}, {"pystacks", ActPyStacks},
+    {"api", ActRuntime | ActDriver},
 };
 
 // What a capture records when nothing is said: everything but PM sampling (which needs profiling
@@ -30,7 +31,7 @@ inline constexpr ActivityName kActivityNames[] = {
 inline constexpr uint32_t kDefaultActivities = ActKernel | ActMemcpy | ActMemset | ActRuntime | ActDriver | ActSync |
                                                ActMemory | ActNvtx | ActOverhead | ActNvml | ActHost;
 inline constexpr uint32_t kAllActivities = kDefaultActivities | ActPmSampling | ActExternalCorrelation | ActChattyApi |
-                                           ActStacks;
+                                           ActStacks | ActPyStacks;
 
 /* Parses "kernel,runtime,nvml" (also "default", "all", "none"; a leading '-' removes: "default,-driver").
  * Returns false and names the offending word in *bad for an unknown name. */

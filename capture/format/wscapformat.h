@@ -42,7 +42,8 @@ namespace ws::wscap {
 inline constexpr char kMagic[8] = {'W', 'S', 'C', 'A', 'P', '\0', '\r', '\n'};
 inline constexpr uint16_t kVersionMajor = 1;
 // 1.1: native call stacks at kernel launch (Module, StackDef, CallStack, Symbol records; ActStacks).
-inline constexpr uint16_t kVersionMinor = 1;
+// 1.2: Python call stacks (PyFrame, PyStack records, CallStack.pyStackId; ActPyStacks).
+inline constexpr uint16_t kVersionMinor = 2;
 inline constexpr size_t kFileHeaderSize = 16;
 inline constexpr size_t kRecordHeaderSize = 8;
 // Sanity bound for one payload: anything larger is treated as corruption, not as a record.
@@ -76,8 +77,10 @@ enum class RecordType : uint16_t {
     StackDef = 23,
     CallStack = 24,
     Symbol = 25,
+    PyFrame = 26,
+    PyStack = 27,
 };
-inline constexpr uint16_t kMaxKnownRecordType = 25;
+inline constexpr uint16_t kMaxKnownRecordType = 27;
 
 inline const char* recordTypeName(uint16_t t) {
     static const char* const names[] = {"?",          "StreamHeader",     "Device",       "Context",
@@ -86,7 +89,7 @@ inline const char* recordTypeName(uint16_t t) {
                                         "NvtxMark",   "Overhead",         "Dropped",      "MetricDescriptor",
                                         "MetricSample", "Error",          "Flush",        "Footer",
                                         "ExternalCorrelation", "MetricDevice", "Module", "StackDef",
-                                        "CallStack",  "Symbol"};
+                                        "CallStack",  "Symbol", "PyFrame", "PyStack"};
     return t <= kMaxKnownRecordType ? names[t] : "Unknown";
 }
 
@@ -107,6 +110,7 @@ enum ActivityBit : uint32_t {
     ActChattyApi = 1u << 12, // also record query-only API calls (cudaGetDevice, ...) that are filtered by default
     ActStacks = 1u << 13,    // native call stack at each kernel / graph launch (CallStack records)
     ActHost = 1u << 14,      // CPU use of the process and its children, its RSS, host memory (MetricSample, source Host)
+    ActPyStacks = 1u << 15,  // CPython frames at each launch, memcpy, memset and allocation call (PyFrame/PyStack)
 };
 
 enum class ApiDomain : uint8_t { Runtime = 0, Driver = 1 };
@@ -555,10 +559,35 @@ struct CallStackRecord {
     uint8_t domain = 0; // ApiDomain of the call the stack was taken in
     uint32_t cbid = 0;
     uint32_t threadId = 0; // OS thread id
+    uint32_t pyStackId = 0; // 1.2: the PyStack of the call, 0 = none (not a Python thread, or not recorded)
     template <class S, class V> static void fields(S& s, V& v) {
         v("correlationId", s.correlationId); v("stackId", s.stackId); v("domain", s.domain); v("cbid", s.cbid);
-        v("threadId", s.threadId);
+        v("threadId", s.threadId); v("pyStackId", s.pyStackId);
     }
+};
+
+/*
+ * Python call stacks (format 1.2, activity "pystacks"). At the same calls as native stacks, when the
+ * calling thread holds the GIL, the injection library reads its CPython frames. A PyFrame defines a
+ * (function, file, line) once; a PyStack defines a list of frame ids once (innermost first); each
+ * call's CallStack names its PyStack. stackId 0 in a CallStack means no native stack was taken.
+ */
+struct PyFrameRecord {
+    static constexpr RecordType kType = RecordType::PyFrame;
+    uint32_t frameId = 0; // > 0, unique per file
+    uint32_t line = 0;    // 0 when unknown
+    std::string function; // co_qualname (Python >= 3.11), else co_name
+    std::string file;     // co_filename as Python has it
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("frameId", s.frameId); v("line", s.line); v("function", s.function); v("file", s.file);
+    }
+};
+
+struct PyStackRecord {
+    static constexpr RecordType kType = RecordType::PyStack;
+    uint32_t stackId = 0;           // > 0, unique per file (its own id space, apart from StackDef's)
+    std::vector<uint64_t> frameIds; // innermost first
+    template <class S, class V> static void fields(S& s, V& v) { v("stackId", s.stackId); v("frameIds", s.frameIds); }
 };
 
 // What addr2line said about one return address (module, offset as in StackDef - loadBias).

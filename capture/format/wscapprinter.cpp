@@ -111,6 +111,8 @@ std::string RecordPrinter::format(const RawRecord& r) {
     case RecordType::StackDef: { StackDefRecord x; return formatAs(r, m_strings, &x); }
     case RecordType::CallStack: { CallStackRecord x; return formatAs(r, m_strings, &x); }
     case RecordType::Symbol: { SymbolRecord x; return formatAs(r, m_strings, &x); }
+    case RecordType::PyFrame: { PyFrameRecord x; return formatAs(r, m_strings, &x); }
+    case RecordType::PyStack: { PyStackRecord x; return formatAs(r, m_strings, &x); }
     }
     return "Unknown type=" + std::to_string(r.type) + " size=" + std::to_string(r.payload.size());
 }

@@ -45,6 +45,8 @@ InjectConfig InjectConfig::fromEnvironment(std::vector<std::string>* warnings) {
     c.maxBufferBytes = number("WARPSCOPE_MAX_BUFFER_MB", c.maxBufferBytes >> 20, 16, 1u << 20, warnings) << 20;
     c.pmIntervalUs = static_cast<uint32_t>(number("WARPSCOPE_PM_INTERVAL_US", c.pmIntervalUs, 10, 1000000, warnings));
     c.stackDepth = static_cast<uint32_t>(number("WARPSCOPE_STACK_DEPTH", c.stackDepth, 1, 32, warnings));
+    c.pythonStackDepth =
+        static_cast<uint32_t>(number("WARPSCOPE_PY_STACK_DEPTH", c.pythonStackDepth, 1, 64, warnings));
     if (const char* name = std::getenv("WARPSCOPE_NAME"))
         c.name = name;
     if (c.sampleHz == 0)

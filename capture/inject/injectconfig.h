@@ -22,6 +22,7 @@ namespace ws {
  *   WARPSCOPE_PM_INTERVAL_US PM sampling interval, default 1000
  *   WARPSCOPE_NAME          capture name stored in the stream header
  *   WARPSCOPE_STACK_DEPTH   frames per native launch stack ("stacks" activity), 1..32, default 32
+ *   WARPSCOPE_PY_STACK_DEPTH Python frames per stack ("pystacks" activity), 1..64, default 48
  */
 struct InjectConfig {
     std::string outputDir = ".";
@@ -35,6 +36,7 @@ struct InjectConfig {
     uint32_t pmIntervalUs = 1000;
     std::string name;
     uint32_t stackDepth = 32;
+    uint32_t pythonStackDepth = 48;
 
     static InjectConfig fromEnvironment(std::vector<std::string>* warnings);
 };

@@ -48,6 +48,22 @@ constexpr CUpti_CallbackId kDriverLaunches[] = {
     CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
 };
 
+// Runtime calls that move or allocate memory: their Python stacks say which line copied or allocated.
+constexpr CUpti_CallbackId kRuntimeMemoryCalls[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyPeerAsync_v4000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemset_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_v11020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMallocHost_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaHostAlloc_v3020,
+};
+
 // Runtime launches in progress on this thread: their inner driver launch is the same launch.
 thread_local int t_runtimeDepth = 0;
 
@@ -104,8 +120,9 @@ std::string buildId(const dl_phdr_info* info) {
 
 } // namespace
 
-bool StackRecorder::start(int depth, std::string* why) {
-    m_depth = std::clamp(depth, 1, kMaxFrames);
+bool StackRecorder::start(int nativeDepth, int pythonDepth, std::string* why) {
+    m_depth = std::clamp(nativeDepth, 0, kMaxFrames);
+    m_pythonDepth = std::clamp(pythonDepth, 0, PythonStacks::kMaxFrames);
     if (!m_subscribed) {
         // backtrace() loads libgcc_s and allocates on its first call: do that here, not in a launch.
         void* warm[4];
@@ -121,11 +138,13 @@ bool StackRecorder::start(int depth, std::string* why) {
             const char* text = nullptr;
             cuptiGetResultString(r, &text);
             *why = std::string("cuptiSubscribe failed: ") + (text ? text : "unknown error") +
-                   " (another CUDA profiler in the process?); native call stacks are not recorded";
+                   " (another CUDA profiler in the process?); call stacks are not recorded";
             return false;
         }
         m_subscribed = true;
         for (CUpti_CallbackId id : kRuntimeLaunches)
+            cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
+        for (CUpti_CallbackId id : kRuntimeMemoryCalls)
             cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
         for (CUpti_CallbackId id : kDriverLaunches)
             cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
@@ -178,6 +197,33 @@ bool StackRecorder::covered(uint64_t address) const {
 }
 
 void StackRecorder::record(uint8_t domain, uint32_t cbid, uint32_t correlationId) {
+    // Reading Python frames can run a finalizer that launches work on this same thread: that inner
+    // call gets no stack rather than re-entering the locks below.
+    thread_local bool busy = false;
+    if (busy)
+        return;
+    busy = true;
+    struct Reset {
+        ~Reset() { busy = false; }
+    } reset;
+    const uint32_t native = m_depth > 0 ? nativeStack() : 0;
+    uint32_t python = 0;
+    std::string pythonRecords;
+    // try_lock: a finalizer that releases the GIL while this thread reads frames could let another
+    // Python thread launch and wait here for a lock whose holder waits for the GIL. Such a call (rare)
+    // goes without a Python stack instead.
+    std::unique_lock<std::mutex> pythonLock(m_pythonMutex, std::defer_lock);
+    if (m_pythonDepth > 0 && pythonLock.try_lock())
+        python = m_python.capture(m_pythonDepth, pythonRecords);
+    if (native == 0 && python == 0)
+        return;
+    std::lock_guard<std::mutex> lock(m_mutex);
+    m_pending += pythonRecords; // definitions before the CallStack that names them
+    appendRecord(m_pending, CallStackRecord{correlationId, native, domain, cbid, threadId(), python});
+    m_launches.fetch_add(1, std::memory_order_relaxed);
+}
+
+uint32_t StackRecorder::nativeStack() {
     constexpr int kExtra = 8; // room for this library's and CUPTI's frames on top
     void* frames[kMaxFrames + kExtra];
     // Unwinding is the cost (a DWARF lookup per frame): stop once m_depth frames past our own are in.
@@ -193,52 +239,51 @@ void StackRecorder::record(uint8_t domain, uint32_t cbid, uint32_t correlationId
         addresses[count++] = a;
     }
     if (count == 0)
-        return;
+        return 0;
     const uint64_t hash = hashStack(addresses, count);
     std::unique_lock<std::mutex> lock(m_mutex);
     uint32_t id = findStack(hash, addresses, count);
-    if (id == 0) {
-        const bool allKnown = !m_modules.empty() &&
-                              std::all_of(addresses, addresses + count, [&](uint64_t a) { return covered(a); });
-        if (!allKnown) {
-            // Has the loader mapped anything since the last scan? (dlpi_adds counts every load.)
-            const bool never = m_modules.empty();
-            const unsigned long long lastAdds = m_loaderAdds;
-            lock.unlock();
-            unsigned long long adds = 0;
-            ::dl_iterate_phdr(
-                [](dl_phdr_info* info, size_t size, void* out) {
-                    if (size >= offsetof(dl_phdr_info, dlpi_adds) + sizeof(info->dlpi_adds))
-                        *static_cast<unsigned long long*>(out) = info->dlpi_adds;
-                    return 1;
-                },
-                &adds);
-            const bool rescan = never || adds != lastAdds;
-            std::vector<Module> scanned;
-            if (rescan)
-                scanned = scanModules();
-            lock.lock();
-            if (rescan) {
-                m_loaderAdds = adds;
-                mergeModules(std::move(scanned));
-            }
-            id = findStack(hash, addresses, count); // another thread may have defined it meanwhile
+    if (id != 0)
+        return id;
+    const bool allKnown =
+        !m_modules.empty() && std::all_of(addresses, addresses + count, [&](uint64_t a) { return covered(a); });
+    if (!allKnown) {
+        // Has the loader mapped anything since the last scan? (dlpi_adds counts every load.)
+        const bool never = m_modules.empty();
+        const unsigned long long lastAdds = m_loaderAdds;
+        lock.unlock();
+        unsigned long long adds = 0;
+        ::dl_iterate_phdr(
+            [](dl_phdr_info* info, size_t size, void* out) {
+                if (size >= offsetof(dl_phdr_info, dlpi_adds) + sizeof(info->dlpi_adds))
+                    *static_cast<unsigned long long*>(out) = info->dlpi_adds;
+                return 1;
+            },
+            &adds);
+        const bool rescan = never || adds != lastAdds;
+        std::vector<Module> scanned;
+        if (rescan)
+            scanned = scanModules();
+        lock.lock();
+        if (rescan) {
+            m_loaderAdds = adds;
+            mergeModules(std::move(scanned));
         }
-        if (id == 0) {
-            m_stacks.emplace_back(addresses, addresses + count);
-            id = static_cast<uint32_t>(m_stacks.size());
-            uint64_t key = hash;
-            while (m_stackIds.count(key))
-                ++key;
-            m_stackIds.emplace(key, id);
-            StackDefRecord def;
-            def.stackId = id;
-            def.addresses = m_stacks.back();
-            appendRecord(m_pending, def);
-        }
+        id = findStack(hash, addresses, count); // another thread may have defined it meanwhile
+        if (id != 0)
+            return id;
     }
-    appendRecord(m_pending, CallStackRecord{correlationId, id, domain, cbid, threadId()});
-    m_launches.fetch_add(1, std::memory_order_relaxed);
+    m_stacks.emplace_back(addresses, addresses + count);
+    id = static_cast<uint32_t>(m_stacks.size());
+    uint64_t key = hash;
+    while (m_stackIds.count(key))
+        ++key;
+    m_stackIds.emplace(key, id);
+    StackDefRecord def;
+    def.stackId = id;
+    def.addresses = m_stacks.back();
+    appendRecord(m_pending, def);
+    return id;
 }
 
 std::vector<StackRecorder::Module> StackRecorder::scanModules() {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "inject/pythonstacks.h"
+
 #include <cupti.h>
 
 #include <atomic>
@@ -12,9 +14,11 @@
 namespace ws {
 
 /*
- * StackRecorder: the "stacks" activity. Subscribes to CUPTI's runtime and driver API callbacks for
- * the kernel and graph launch calls only, and at the ENTRY of each takes the calling thread's return
- * addresses with backtrace() (innermost first, this library's own frames dropped, at most 32).
+ * StackRecorder: the "stacks" and "pystacks" activities. Subscribes to CUPTI's runtime and driver API
+ * callbacks for the kernel and graph launch calls and the runtime's memcpy, memset and allocation
+ * calls, and at the ENTRY of each takes the calling thread's return addresses with backtrace()
+ * (innermost first, this library's own frames dropped, at most 32) and/or its CPython frames
+ * (PythonStacks, only while the thread holds the GIL).
  *
  * Why this shape: the launch path is the hot path of a training step, so a launch costs one
  * backtrace, one hash and a short locked lookup; identical stacks (the same loop launching the same
@@ -35,13 +39,15 @@ class StackRecorder {
 public:
     static constexpr int kMaxFrames = 32;
 
-    // Subscribes (once) and enables the launch callbacks. False with *why when CUPTI refuses, e.g.
+    // Subscribes (once) and enables the callbacks. False with *why when CUPTI refuses, e.g.
     // because another tool already subscribed (CUPTI allows one subscriber per process).
-    // depth: frames kept per stack (1..kMaxFrames); fewer frames unwind faster.
-    bool start(int depth, std::string* why);
+    // nativeDepth: frames kept per native stack (1..kMaxFrames; 0 = none); fewer frames unwind faster.
+    // pythonDepth: Python frames kept per stack (0 = none).
+    bool start(int nativeDepth, int pythonDepth, std::string* why);
     // Stops recording; callbacks that are already running finish, later ones return at once.
     void stop() { m_enabled = false; }
-    // Moves the encoded records (Module, StackDef, CallStack) gathered so far to the end of out.
+    // Moves the encoded records (Module, StackDef, PyFrame, PyStack, CallStack) gathered so far to
+    // the end of out.
     void take(std::string& out);
     uint64_t launches() const { return m_launches.load(); }
 
@@ -61,12 +67,16 @@ private:
     bool covered(uint64_t address) const;
     void mergeModules(std::vector<Module>&& scanned);
     uint32_t findStack(uint64_t hash, const uint64_t* addresses, int count) const;
+    uint32_t nativeStack();
 
     CUpti_SubscriberHandle m_subscriber = nullptr;
     bool m_subscribed = false;
     std::atomic<bool> m_enabled{false};
     std::atomic<uint64_t> m_launches{0};
-    int m_depth = kMaxFrames;
+    int m_depth = kMaxFrames; // native frames, 0 = no native stacks
+    int m_pythonDepth = 0;
+    std::mutex m_pythonMutex; // taken with try_lock (see record()), before m_mutex
+    PythonStacks m_python;    // under m_pythonMutex
     uint64_t m_selfStart = 0; // this library's code, whose frames lead every backtrace
     uint64_t m_selfEnd = 0;
 

@@ -3,6 +3,7 @@
 #include "format/activitylist.h"
 #include "format/wscapcodec.h"
 #include "inject/apifilter.h"
+#include "inject/nvtxrecorder.h"
 
 #include <cerrno>
 #include <chrono>
@@ -220,27 +221,37 @@ bool Tracer::enableActivities() {
     }
     if (!(m_config.activities & ActChattyApi))
         disableChattyApiRecords(m_config.activities & ActRuntime, m_config.activities & ActDriver);
-    if (m_config.activities & ActStacks) {
+    if (m_config.activities & (ActStacks | ActPyStacks)) {
         // Optional: without stacks the capture is still complete, so a refusal is only a warning.
         std::string why;
-        if (!m_stacks.start(static_cast<int>(m_config.stackDepth), &why))
+        const int native = (m_config.activities & ActStacks) ? static_cast<int>(m_config.stackDepth) : 0;
+        const int python = (m_config.activities & ActPyStacks) ? static_cast<int>(m_config.pythonStackDepth) : 0;
+        if (!m_stacks.start(native, python, &why))
             report(ErrorSeverity::Warning, "stacks", 0, why);
     }
+    NvtxRecorder::instance().setRecording(m_config.activities & ActNvtx);
     m_collecting = true;
     return true;
 }
 
 void Tracer::disableActivities() {
     m_stacks.stop();
+    NvtxRecorder::instance().setRecording(false);
     for (CUpti_ActivityKind kind : m_enabledKinds)
         cuptiActivityDisable(kind);
     m_enabledKinds.clear();
     m_collecting = false;
 }
 
-void Tracer::writeStacks() {
+void Tracer::writeThreadRecords() {
     std::vector<std::string> chunk(1);
     m_stacks.take(chunk[0]);
+    {
+        std::lock_guard<std::mutex> lock(m_encoderMutex);
+        NvtxRecorder::instance().take(
+            static_cast<uint32_t>(m_pid),
+            [this](std::string_view name, std::string& out) { return m_encoder.intern(name, out); }, chunk[0]);
+    }
     if (!chunk[0].empty())
         writeQueued(std::move(chunk));
 }
@@ -365,7 +376,7 @@ void Tracer::writeQueued(std::vector<std::string>&& chunks) {
 
 void Tracer::closeStream(FooterReason reason) {
     encodeCompletedBuffers();
-    writeStacks();
+    writeThreadRecords();
     std::string tail;
     {
         std::lock_guard<std::mutex> lock(m_encoderMutex);
@@ -406,7 +417,7 @@ void Tracer::runWriter() {
             wake = stopAt;
         writeQueued(m_queue.takeAll(wake));
         encodeCompletedBuffers();
-        writeStacks();
+        writeThreadRecords();
         if (m_exitRequested)
             return; // finalize() finishes the stream on its own thread
         if (m_stopRequested) {
@@ -470,6 +481,7 @@ void Tracer::finalize() {
 
 void Tracer::forkedChild() {
     m_forked = true;
+    NvtxRecorder::instance().setRecording(false);
     m_writer.close();
     m_closed = true;
     // The writer and sampler threads were not copied into the child. Their std::thread objects are

@@ -71,7 +71,7 @@ private:
     std::string streamPath() const;
     void writeStreamHeader();
     void stopSamplers();
-    void writeStacks();
+    void writeThreadRecords(); // what the program's threads recorded: call stacks, NVTX push/pop ranges
 
     InjectConfig m_config;
     std::mutex m_initMutex;

@@ -207,6 +207,9 @@ std::string CaptureEventText::eventJson(uint64_t argRef) const {
                         a["Input Dims"] = std::move(dims);
                 if (op->sequence)
                     a["Sequence number"] = *op->sequence;
+                if (s.stacks)
+                    if (const std::string* stack = s.stacks->forOperator(argRef & kMaxOffset))
+                        a["Call stack"] = *stack;
             }
         if (r.endThreadId != r.threadId)
             a["end tid"] = r.endThreadId;

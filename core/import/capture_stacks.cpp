@@ -30,6 +30,12 @@ bool isLaunchPlumbingFunction(const std::string& f) {
     return startsWith(f, "cuda") || startsWith(f, "__cuda") || startsWith(f, "__device_stub__");
 }
 
+// The Python interpreter's own code: libpython3.x.so, or a python executable with it built in.
+bool isPythonInterpreter(const std::string& path) {
+    const std::string base = baseName(path);
+    return startsWith(base, "libpython") || startsWith(base, "python");
+}
+
 std::string hex(uint64_t v) {
     char buf[24];
     std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
@@ -42,7 +48,16 @@ void CaptureStacks::addModule(ModuleRecord m) { m_modules[m.moduleId] = std::mov
 
 void CaptureStacks::addStack(StackDefRecord s) { m_addresses[s.stackId] = std::move(s.addresses); }
 
-void CaptureStacks::addLaunch(const CallStackRecord& c) { m_launches[c.correlationId] = c.stackId; }
+void CaptureStacks::addLaunch(const CallStackRecord& c) {
+    m_launches[c.correlationId] = pairKey(c.stackId, c.pyStackId);
+}
+
+void CaptureStacks::addPyFrame(PyFrameRecord f) {
+    const uint32_t id = f.frameId;
+    m_pyFrames[id] = std::move(f);
+}
+
+void CaptureStacks::addPyStack(PyStackRecord s) { m_pyStacks[s.stackId] = std::move(s.frameIds); }
 
 void CaptureStacks::addSymbol(SymbolRecord s) {
     auto& list = m_symbols[{s.moduleId, s.offset}];
@@ -61,7 +76,7 @@ const ModuleRecord* CaptureStacks::moduleOf(uint64_t address) const {
     return found;
 }
 
-std::string CaptureStacks::format(const std::vector<uint64_t>& addresses) const {
+std::string CaptureStacks::format(const std::vector<uint64_t>& addresses, bool stopAtPython) const {
     std::string out;
     auto add = [&out](const std::string& file, uint32_t line, const std::string& function) {
         if (!out.empty())
@@ -82,6 +97,8 @@ std::string CaptureStacks::format(const std::vector<uint64_t>& addresses) const 
         }
         if (inner && isLaunchPlumbingModule(m->path))
             continue;
+        if (stopAtPython && isPythonInterpreter(m->path))
+            break;
         const uint64_t offset = a - m->loadBias;
         const auto sym = m_symbols.find({m->moduleId, offset});
         std::vector<const SymbolRecord*> frames;
@@ -109,6 +126,28 @@ std::string CaptureStacks::format(const std::vector<uint64_t>& addresses) const 
     return out;
 }
 
+std::string CaptureStacks::formatPython(uint32_t pyStackId) const {
+    std::string out;
+    const auto stack = m_pyStacks.find(pyStackId);
+    if (stack == m_pyStacks.end())
+        return out;
+    for (uint64_t frameId : stack->second) {
+        const auto f = m_pyFrames.find(static_cast<uint32_t>(frameId));
+        if (!out.empty())
+            out += ';';
+        if (f == m_pyFrames.end()) {
+            out += "(unknown Python frame)(0): ?";
+            continue;
+        }
+        out += clean(f->second.file);
+        out += '(';
+        out += std::to_string(f->second.line);
+        out += "): ";
+        out += clean(f->second.function);
+    }
+    return out;
+}
+
 void CaptureStacks::finish() {
     m_byStart.clear();
     for (const auto& [id, m] : m_modules)
@@ -116,8 +155,19 @@ void CaptureStacks::finish() {
     std::stable_sort(m_byStart.begin(), m_byStart.end(),
                      [](const ModuleRecord* a, const ModuleRecord* b) { return a->start < b->start; });
     m_text.clear();
-    for (const auto& [id, addresses] : m_addresses)
-        m_text[id] = format(addresses);
+    for (const auto& [correlation, key] : m_launches) {
+        if (m_text.count(key))
+            continue;
+        const auto native = static_cast<uint32_t>(key >> 32);
+        const auto python = static_cast<uint32_t>(key);
+        const auto addresses = m_addresses.find(native);
+        std::string text = addresses == m_addresses.end() ? std::string() : format(addresses->second, python != 0);
+        const std::string py = python ? formatPython(python) : std::string();
+        if (!text.empty() && !py.empty())
+            text += ';';
+        text += py;
+        m_text.emplace(key, std::move(text));
+    }
 }
 
 const std::string* CaptureStacks::forCorrelation(uint32_t correlationId) const {
@@ -128,10 +178,17 @@ const std::string* CaptureStacks::forCorrelation(uint32_t correlationId) const {
     return text == m_text.end() || text->second.empty() ? nullptr : &text->second;
 }
 
-const std::string& CaptureStacks::textOf(uint32_t stackId) const {
-    static const std::string none;
-    const auto it = m_text.find(stackId);
-    return it == m_text.end() ? none : it->second;
+void CaptureStacks::setOperatorStack(uint64_t rangeOffset, uint32_t launchCorrelation) {
+    if (const auto launch = m_launches.find(launchCorrelation); launch != m_launches.end())
+        m_operators[rangeOffset] = launch->second;
+}
+
+const std::string* CaptureStacks::forOperator(uint64_t rangeOffset) const {
+    const auto op = m_operators.find(rangeOffset);
+    if (op == m_operators.end())
+        return nullptr;
+    const auto text = m_text.find(op->second);
+    return text == m_text.end() || text->second.empty() ? nullptr : &text->second;
 }
 
 } // namespace ws

@@ -24,8 +24,13 @@ namespace ws {
  * line 0 ("libtorch_cuda.so(0): at::native::foo"), or "module+0xoffset" as the function when not
  * even a symbol is known; an address outside every module shows as "(unknown module)(0): 0x...".
  *
- * Texts are built once per distinct stack in finish(); a launch costs one map entry. Immutable
- * after finish(), so concurrent readers are safe.
+ * Python stacks (format 1.2, "pystacks"): a call's PyStack frames follow its native frames, which
+ * then stop at the first frame of the Python interpreter (libpython, a python executable): below
+ * that the native frames are the interpreter's own loop, which the Python frames say better. A
+ * Python frame is "file(line): qualified function", as torch.profiler writes its stacks.
+ *
+ * Texts are built once per distinct (native, Python) stack pair in finish(); a launch costs one map
+ * entry. Immutable after finish(), so concurrent readers are safe.
  */
 class CaptureStacks {
 public:
@@ -33,29 +38,41 @@ public:
     void addStack(wscap::StackDefRecord s);
     void addLaunch(const wscap::CallStackRecord& c);
     void addSymbol(wscap::SymbolRecord s);
+    void addPyFrame(wscap::PyFrameRecord f);
+    void addPyStack(wscap::PyStackRecord s);
     // Formats every stack; call once after the last record.
     void finish();
 
     // The `Call stack` text of the launch call with this correlation id; nullptr when it has none.
     const std::string* forCorrelation(uint32_t correlationId) const;
-    // The text of one stack id ("" when unknown), for tests and tools.
-    const std::string& textOf(uint32_t stackId) const;
+    // A PyTorch operator range (at this record offset) takes the stack of the first call with a
+    // Python stack inside it: the Python line that called the operator, as torch.profiler's
+    // with_stack shows it. Call after finish().
+    void setOperatorStack(uint64_t rangeOffset, uint32_t launchCorrelation);
+    const std::string* forOperator(uint64_t rangeOffset) const;
 
     size_t launches() const { return m_launches.size(); }
     size_t stacks() const { return m_addresses.size(); }
+    size_t pythonStacks() const { return m_pyStacks.size(); }
     bool symbolized() const { return !m_symbols.empty(); }
-    bool empty() const { return m_addresses.empty() && m_launches.empty(); }
+    bool empty() const { return m_addresses.empty() && m_pyStacks.empty() && m_launches.empty(); }
 
 private:
     const wscap::ModuleRecord* moduleOf(uint64_t address) const;
-    std::string format(const std::vector<uint64_t>& addresses) const;
+    // Native frames as text; with stopAtPython, only those above the first interpreter frame.
+    std::string format(const std::vector<uint64_t>& addresses, bool stopAtPython) const;
+    std::string formatPython(uint32_t pyStackId) const;
+    static uint64_t pairKey(uint32_t native, uint32_t python) { return (uint64_t(native) << 32) | python; }
 
     std::map<uint32_t, wscap::ModuleRecord> m_modules;
     std::vector<const wscap::ModuleRecord*> m_byStart; // built by finish()
     std::unordered_map<uint32_t, std::vector<uint64_t>> m_addresses; // stack id -> return addresses
-    std::unordered_map<uint32_t, uint32_t> m_launches;               // correlation -> stack id
+    std::unordered_map<uint32_t, uint64_t> m_launches;               // correlation -> pairKey(native, python)
+    std::unordered_map<uint32_t, wscap::PyFrameRecord> m_pyFrames;   // frame id -> frame
+    std::unordered_map<uint32_t, std::vector<uint64_t>> m_pyStacks;  // Python stack id -> frame ids
     std::map<std::pair<uint32_t, uint64_t>, std::vector<wscap::SymbolRecord>> m_symbols; // (module, offset)
-    std::unordered_map<uint32_t, std::string> m_text;                // stack id -> `Call stack` text
+    std::unordered_map<uint64_t, std::string> m_text;                // pairKey -> `Call stack` text
+    std::unordered_map<uint64_t, uint64_t> m_operators;              // range record offset -> pairKey
 };
 
 } // namespace ws

@@ -482,9 +482,43 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
             m_stacks->addSymbol(std::move(r));
         return;
     }
+    case RecordType::PyFrame: {
+        PyFrameRecord r;
+        if (decode(&r))
+            m_stacks->addPyFrame(std::move(r));
+        return;
+    }
+    case RecordType::PyStack: {
+        PyStackRecord r;
+        if (decode(&r))
+            m_stacks->addPyStack(std::move(r));
+        return;
+    }
     case RecordType::Flush: return;
     }
     m_chunk.report.add("unknown capture record types (skipped)", "type " + std::to_string(type) + " " + offsetText(offset));
+}
+
+void CaptureStreamConverter::linkOperatorStacks() {
+    // Per thread, the API calls that carry a Python stack, in time order.
+    std::unordered_map<uint32_t, std::vector<std::pair<int64_t, uint32_t>>> calls; // track -> (start, correlation)
+    for (const auto& [slice, corr] : m_apiSlices)
+        if (corr && m_stacks->forCorrelation(corr)) {
+            const ChunkResult::Slice& s = m_chunk.slices[slice];
+            calls[s.track].emplace_back(s.ts, corr);
+        }
+    for (auto& [track, list] : calls)
+        std::sort(list.begin(), list.end());
+    for (const ChunkResult::Slice& op : m_chunk.slices) {
+        if (op.cat != m_catCpuOp || op.argRef == ~uint64_t(0))
+            continue;
+        const auto list = calls.find(op.track);
+        if (list == calls.end())
+            continue;
+        const auto first = std::lower_bound(list->second.begin(), list->second.end(), std::make_pair(op.ts, uint32_t(0)));
+        if (first != list->second.end() && first->first <= op.ts + op.dur)
+            m_stacks->setOperatorStack(op.argRef & CaptureEventText::kMaxOffset, first->second);
+    }
 }
 
 void CaptureStreamConverter::finishStream(const WscapReader& reader) {
@@ -515,6 +549,9 @@ void CaptureStreamConverter::finishStream(const WscapReader& reader) {
         m_chunk.report.add("NVTX ranges that never ended (shown up to the end of the capture)", who,
                            m_openRanges.size());
     }
+
+    if (m_stacks->pythonStacks() > 0)
+        linkOperatorStacks();
 
     // Flows: each API call with GPU work to each of its activities, by correlation id.
     auto flowId = [&](uint32_t corr) { return uint64_t(m_stream) << 32 | corr; };

@@ -46,8 +46,8 @@ struct CaptureDeviceRef {
  * Host work (API calls, NVTX) goes on (pid, OS tid) tracks; GPU work (kernels, copies, memsets,
  * synchronization) on (device placeholder, stream) tracks; metric samples become counters of the
  * device; MEMORY2 records become memory events with running totals per device; Dropped, Error and a
- * missing Footer go to the chunk's report; native call stacks (Module, StackDef, CallStack, Symbol)
- * are gathered into a CaptureStacks that CaptureEventText shows as the launch call's `Call stack`
+ * missing Footer go to the chunk's report; call stacks (Module, StackDef, CallStack, Symbol, PyFrame,
+ * PyStack) are gathered into a CaptureStacks that CaptureEventText shows as the launch call's `Call stack`
  * argument. CPU-to-GPU flows ("ac2g", id = stream << 32 | correlation)
  * link each API call to the GPU activities that carry its correlation id. argRef points back to the
  * record (CaptureEventText). One pass, O(records); memory is the chunk plus a few maps per stream.
@@ -111,6 +111,8 @@ private:
     IdValue hostPid(uint32_t pid) const;
     void addSlice(uint32_t track, uint64_t start, uint64_t end, uint32_t name, uint32_t cat, uint64_t offset);
     void addMeta(ChunkResult::MetaKind kind, IdValue pid, IdValue tid, uint32_t str);
+    // Gives each PyTorch operator range the Python stack of the first stacked API call inside it.
+    void linkOperatorStacks();
     void finishStream(const wscap::WscapReader& reader);
     void handle(uint16_t type, const std::vector<uint8_t>& payload, uint64_t offset);
 

@@ -48,6 +48,8 @@ std::string allRecords(std::vector<std::string>* payloads) {
     add(filled<StackDefRecord>(2300));
     add(filled<CallStackRecord>(2400));
     add(filled<SymbolRecord>(2500));
+    add(filled<PyFrameRecord>(2600));
+    add(filled<PyStackRecord>(2700));
     return bytes;
 }
 
@@ -127,6 +129,8 @@ TEST(WscapFormat, EveryRecordTypeRoundTripsThroughAFile) {
     expectRoundTrip<StackDefRecord>(got[22], 2300);
     expectRoundTrip<CallStackRecord>(got[23], 2400);
     expectRoundTrip<SymbolRecord>(got[24], 2500);
+    expectRoundTrip<PyFrameRecord>(got[25], 2600);
+    expectRoundTrip<PyStackRecord>(got[26], 2700);
     std::remove(path.c_str());
 }
 
@@ -166,7 +170,7 @@ TEST(WscapFormat, CutAtEveryByteOfTheLastRecordKeepsAllCompleteRecords) {
         } else {
             EXPECT_EQ(end, WscapReader::Status::Truncated) << "cut at " << cut;
             ASSERT_EQ(got.size(), payloads.size() - 1) << "cut at " << cut;
-            expectRoundTrip<CallStackRecord>(got.back(), 2400); // the record before the last (Symbol)
+            expectRoundTrip<PyFrameRecord>(got.back(), 2600); // the record before the last (PyStack)
         }
     }
 }

@@ -399,6 +399,9 @@ struct StreamBytes {
     void launch(uint32_t corr, uint32_t stack) { u32(corr).u32(stack).u8(0).u32(211).u32(101).end(24); }
     void symbol(uint32_t module, uint64_t offset, uint32_t depth, const std::string& fn, const std::string& file, uint32_t line) { u32(module).u64(offset).u32(depth).str(fn).str(file).u32(line).end(25); }
     void footer() { u64(0).u8(0).u64(0).u64(0).end(19); }
+    void launchWithPython(uint32_t corr, uint32_t stack, uint32_t pyStack) { u32(corr).u32(stack).u8(0).u32(211).u32(101).u32(pyStack).end(24); }
+    void pyFrame(uint32_t id, uint32_t line, const std::string& fn, const std::string& file) { u32(id).u32(line).str(fn).str(file).end(26); }
+    void pyStack(uint32_t id, const std::vector<uint64_t>& frames) { u32(id).addrs(frames).end(27); }
 };
 
 // Builds a capture of one launch (correlation 5) with a native stack crossing the CUDA driver, a
@@ -504,6 +507,51 @@ TEST(CaptureImport, UnsymbolizedStacksShowModuleOffsetsAndSaySo) {
                                 "frames show module+offset"),
               1u)
         << s->report().toText();
+}
+
+// Python stacks (format 1.2): launch 5 has native frames down into the interpreter and a Python
+// stack; launch 6 only a Python stack (native stacks off); launch 7 names a Python stack that the
+// stream never defined.
+TEST(CaptureImport, PythonStacksFollowTheNativeFramesAboveTheInterpreter) {
+    StreamBytes b;
+    b.header(100);
+    b.string(1, "cudaLaunchKernel_v7000");
+    b.string(2, "_Z3fooPf");
+    b.module(1, 0x10000, 0x11000, 0x5000, "/usr/lib/libtorch_cuda.so");
+    b.module(2, 0x20000, 0x21000, 0x5000, "/usr/lib/x86_64-linux-gnu/libpython3.11.so.1.0");
+    b.stack(1, {0x11100, 0x21100, 0x11200});
+    b.pyFrame(1, 12, "Linear.forward", "/m/linear.py");
+    b.pyFrame(2, 40, "train_step", "/w/train.py");
+    b.pyStack(1, {1, 2});
+    b.launchWithPython(5, 1, 1);
+    b.launchWithPython(6, 0, 1);
+    b.launchWithPython(7, 0, 9);
+    for (uint32_t c : {5u, 6u, 7u}) {
+        b.api(c, 1000 * c);
+        b.kernel(c, 1000 * c + 500);
+    }
+    b.footer();
+    b.symbol(1, 0x1100, 0, "at::native::launch", "/src/launch.cpp", 3);
+    b.symbol(2, 0x1100, 0, "_PyEval_EvalFrameDefault", "", 0);
+    b.symbol(1, 0x1200, 0, "never_shown", "/src/x.cpp", 1);
+    auto s = importOk(test::writeTemp("pystacks.wscap", b.bytes));
+    ASSERT_TRUE(s);
+    const Launches l = launchesOf(*s);
+    ASSERT_EQ(l.stackOfCorrelation.size(), 2u);
+    EXPECT_EQ(l.stackOfCorrelation.at(5), "/src/launch.cpp(3): at::native::launch;/m/linear.py(12): Linear.forward;"
+                                          "/w/train.py(40): train_step");
+    EXPECT_EQ(l.stackOfCorrelation.at(6), "/m/linear.py(12): Linear.forward;/w/train.py(40): train_step");
+    EXPECT_EQ(l.stackOfCorrelation.count(7), 0u); // an undefined stack is no stack
+    // The stack view's first source frame is the Python line (the native frame has a file too).
+    for (const auto& [track, slice] : l.kernels) {
+        if (s->tracks()[track].correlation[slice] != 6)
+            continue;
+        const CallStack st = callStackFor(*s, track, slice);
+        ASSERT_GE(st.frames.size(), 4u);
+        EXPECT_EQ(st.frames[2].file, "/m/linear.py");
+        EXPECT_EQ(st.frames[2].line, 12);
+        EXPECT_EQ(st.frames[3].function, "train_step");
+    }
 }
 
 // Line numbers of `<<<` launches in the sample's source: the truth the recorded stacks must match.

@@ -1,0 +1,264 @@
+#include "inject/pythonstacks.h"
+
+#include "format/wscapcodec.h"
+
+#include <algorithm>
+#include <atomic>
+#include <dlfcn.h>
+#include <mutex>
+#include <unordered_set>
+
+namespace ws {
+
+using namespace wscap;
+
+namespace {
+
+using PyObj = void; // CPython's PyObject, used only through pointers
+using ProfileFunc = int (*)(PyObj*, PyObj*, int, PyObj*);
+
+// PyTrace_* event codes (Include/cpython/pystate.h), stable since Python 2.
+constexpr int kCall = 0, kReturn = 3, kCCall = 4;
+
+template <class F> F lookup(const char* name) {
+    return reinterpret_cast<F>(::dlsym(RTLD_DEFAULT, name));
+}
+
+// The slice of CPython's API this needs. Every entry exists since 3.9 except getLasti (3.11),
+// addr2Line (3.10) and setProfileAllThreads (3.12), which are optional.
+struct Api {
+    int (*isInitialized)() = nullptr;
+    PyObj* (*frameGetCode)(PyObj*) = nullptr; // new reference
+    int (*frameGetLineNumber)(PyObj*) = nullptr;
+    int (*frameGetLasti)(PyObj*) = nullptr;
+    int (*addr2Line)(PyObj*, int) = nullptr;
+    void (*incRef)(PyObj*) = nullptr;
+    void (*decRef)(PyObj*) = nullptr;
+    PyObj* (*getAttrString)(PyObj*, const char*) = nullptr;
+    const char* (*unicodeAsUtf8)(PyObj*) = nullptr;
+    void (*errFetch)(PyObj**, PyObj**, PyObj**) = nullptr;
+    void (*errRestore)(PyObj*, PyObj*, PyObj*) = nullptr;
+    void (*setProfile)(ProfileFunc, PyObj*) = nullptr;
+    void (*setProfileAllThreads)(ProfileFunc, PyObj*) = nullptr;
+
+    bool resolve() {
+        isInitialized = lookup<decltype(isInitialized)>("Py_IsInitialized");
+        frameGetCode = lookup<decltype(frameGetCode)>("PyFrame_GetCode");
+        frameGetLineNumber = lookup<decltype(frameGetLineNumber)>("PyFrame_GetLineNumber");
+        frameGetLasti = lookup<decltype(frameGetLasti)>("PyFrame_GetLasti");
+        addr2Line = lookup<decltype(addr2Line)>("PyCode_Addr2Line");
+        incRef = lookup<decltype(incRef)>("Py_IncRef");
+        decRef = lookup<decltype(decRef)>("Py_DecRef");
+        getAttrString = lookup<decltype(getAttrString)>("PyObject_GetAttrString");
+        unicodeAsUtf8 = lookup<decltype(unicodeAsUtf8)>("PyUnicode_AsUTF8");
+        errFetch = lookup<decltype(errFetch)>("PyErr_Fetch");
+        errRestore = lookup<decltype(errRestore)>("PyErr_Restore");
+        setProfile = lookup<decltype(setProfile)>("PyEval_SetProfile");
+        setProfileAllThreads = lookup<decltype(setProfileAllThreads)>("PyEval_SetProfileAllThreads");
+        if (!frameGetLasti || !addr2Line) // positions need both; otherwise lines are read at each call
+            frameGetLasti = nullptr;
+        return isInitialized && frameGetCode && frameGetLineNumber && incRef && decRef && getAttrString &&
+               unicodeAsUtf8 && errFetch && errRestore && setProfile;
+    }
+};
+
+Api g_api;
+std::atomic<bool> g_attached{false};
+
+struct CodeInfo {
+    std::string function;
+    std::string file;
+};
+// Names of every code object seen, written under the GIL, read by launches on any thread.
+std::mutex g_codesMutex;
+std::unordered_map<const void*, CodeInfo> g_codes;
+
+// One Python frame of a thread's shadow stack. frame is used only under the GIL (in the profile
+// function); code and the position are what a launch reads.
+struct ShadowFrame {
+    PyObj* frame;
+    const void* code;
+    int lasti; // byte offset of the current call (3.11+), -1 before the first
+    int line;  // line of the current call when there is no lasti
+};
+
+struct Shadow {
+    std::vector<ShadowFrame> frames;
+    std::unordered_set<const void*> knownCodes; // this thread's cache of g_codes' keys
+};
+
+Shadow& shadow() {
+    thread_local Shadow s;
+    return s;
+}
+
+void remember(PyObj* code, Shadow& t) {
+    if (t.knownCodes.count(code))
+        return;
+    t.knownCodes.insert(code);
+    {
+        std::lock_guard<std::mutex> lock(g_codesMutex);
+        if (g_codes.count(code))
+            return;
+    }
+    const Api& a = g_api;
+    // Reading attributes may set a Python error; whatever error the thread had stays as it was.
+    PyObj *type = nullptr, *value = nullptr, *trace = nullptr;
+    a.errFetch(&type, &value, &trace);
+    auto text = [&](const char* attribute) {
+        std::string s;
+        if (PyObj* o = a.getAttrString(code, attribute)) {
+            if (const char* utf8 = a.unicodeAsUtf8(o))
+                s = utf8;
+            a.decRef(o);
+        }
+        PyObj *et = nullptr, *ev = nullptr, *etb = nullptr; // drop an AttributeError of an older Python
+        a.errFetch(&et, &ev, &etb);
+        for (PyObj* e : {et, ev, etb})
+            if (e)
+                a.decRef(e);
+        return s;
+    };
+    CodeInfo info;
+    info.function = text("co_qualname"); // 3.11+: "Linear.forward" rather than "forward"
+    if (info.function.empty())
+        info.function = text("co_name");
+    info.file = text("co_filename");
+    a.errRestore(type, value, trace);
+    a.incRef(code); // kept alive, so no other code object can reuse this address as a key
+    std::lock_guard<std::mutex> lock(g_codesMutex);
+    g_codes.emplace(code, std::move(info));
+}
+
+void setPosition(ShadowFrame& f) {
+    if (g_api.frameGetLasti)
+        f.lasti = g_api.frameGetLasti(f.frame);
+    else
+        f.line = g_api.frameGetLineNumber(f.frame);
+}
+
+// The profile function: GIL held, on the thread whose stack changes. Never raises.
+int onProfile(PyObj*, PyObj* frame, int what, PyObj*) {
+    if (!frame)
+        return 0;
+    Shadow& t = shadow();
+    switch (what) {
+    case kCall: {
+        if (!t.frames.empty())
+            setPosition(t.frames.back()); // the caller's position is this call
+        PyObj* code = g_api.frameGetCode(frame);
+        if (!code)
+            return 0;
+        remember(code, t);
+        g_api.decRef(code); // g_codes holds its own reference
+        t.frames.push_back(ShadowFrame{frame, code, -1, 0});
+        return 0;
+    }
+    case kReturn: {
+        // Normally the top; after a frame missed its return (profiling switched on mid-call), unwind to it.
+        for (size_t i = t.frames.size(); i-- > 0;)
+            if (t.frames[i].frame == frame) {
+                t.frames.resize(i);
+                break;
+            }
+        return 0;
+    }
+    case kCCall:
+        if (!t.frames.empty() && t.frames.back().frame == frame)
+            setPosition(t.frames.back());
+        return 0;
+    default: return 0;
+    }
+}
+
+uint64_t hashFrames(const uint64_t* ids, int n) {
+    uint64_t h = 0xcbf29ce484222325ull ^ static_cast<uint64_t>(n);
+    for (int i = 0; i < n; ++i) {
+        h ^= ids[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+} // namespace
+
+bool PythonStacks::attach(std::string* why) {
+    if (g_attached)
+        return true;
+    if (!g_api.resolve() || !g_api.isInitialized()) {
+        *why = "no usable CPython (3.9 or later) in this process";
+        return false;
+    }
+    if (g_api.setProfileAllThreads)
+        g_api.setProfileAllThreads(&onProfile, nullptr);
+    else
+        g_api.setProfile(&onProfile, nullptr); // before 3.12: the attaching (main) thread only
+    g_attached = true;
+    return true;
+}
+
+bool PythonStacks::attached() { return g_attached.load(std::memory_order_relaxed); }
+
+uint32_t PythonStacks::frameId(const void* code, int lasti, int line, std::string& out) {
+    const std::pair<const void*, int> key{code, lasti >= 0 ? lasti : -1 - line};
+    if (const auto it = m_byPosition.find(key); it != m_byPosition.end())
+        return it->second;
+    if (lasti >= 0)
+        line = g_api.addr2Line(const_cast<void*>(code), lasti); // reads the immutable line table only
+    CodeInfo info;
+    {
+        std::lock_guard<std::mutex> lock(g_codesMutex);
+        if (const auto it = g_codes.find(code); it != g_codes.end())
+            info = it->second;
+    }
+    std::string text = std::to_string(line);
+    text += '\0';
+    text += info.file;
+    text += '\0';
+    text += info.function;
+    uint32_t id;
+    if (const auto it = m_frameIds.find(text); it != m_frameIds.end()) {
+        id = it->second;
+    } else {
+        id = static_cast<uint32_t>(m_frameIds.size() + 1);
+        m_frameIds.emplace(std::move(text), id);
+        PyFrameRecord r;
+        r.frameId = id;
+        r.line = line > 0 ? static_cast<uint32_t>(line) : 0;
+        r.function = info.function;
+        r.file = info.file;
+        appendRecord(out, r);
+    }
+    m_byPosition.emplace(key, id);
+    return id;
+}
+
+uint32_t PythonStacks::capture(int depth, std::string& out) {
+    if (!attached())
+        return 0;
+    const std::vector<ShadowFrame>& frames = shadow().frames;
+    if (frames.empty())
+        return 0;
+    uint64_t ids[kMaxFrames];
+    int n = 0;
+    const int limit = std::clamp(depth, 1, kMaxFrames);
+    for (size_t i = frames.size(); i-- > 0 && n < limit;)
+        ids[n++] = frameId(frames[i].code, frames[i].lasti, frames[i].line, out);
+    const uint64_t hash = hashFrames(ids, n);
+    std::vector<uint32_t>& candidates = m_stackIdsByHash[hash];
+    for (uint32_t id : candidates) {
+        const std::vector<uint64_t>& s = m_stacks[id - 1];
+        if (s.size() == static_cast<size_t>(n) && std::equal(s.begin(), s.end(), ids))
+            return id;
+    }
+    m_stacks.emplace_back(ids, ids + n);
+    const auto id = static_cast<uint32_t>(m_stacks.size());
+    candidates.push_back(id);
+    PyStackRecord r;
+    r.stackId = id;
+    r.frameIds = m_stacks.back();
+    appendRecord(out, r);
+    return id;
+}
+
+} // namespace ws
