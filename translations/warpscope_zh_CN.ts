@@ -1604,12 +1604,28 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>PyTorch 算子(&amp;O)：</translation>
     </message>
     <message>
-        <source>Cannot prepare the PyTorch operator hook: %1</source>
-        <translation>无法准备 PyTorch 算子钩子：%1</translation>
-    </message>
-    <message>
         <source>Host CPU and memory (the program and its DataLoader workers, from /proc at the metric rate)</source>
         <translation>主机 CPU 和内存（程序及其 DataLoader 工作进程，按指标采样率从 /proc 读取）</translation>
+    </message>
+    <message>
+        <source>Python call stacks of launches, copies and allocations (follows every Python call; slows Python code)</source>
+        <translation>启动、拷贝和分配时的 Python 调用栈（跟踪每次 Python 调用；会减慢 Python 代码）</translation>
+    </message>
+    <message>
+        <source>automatic (the repeating launch pattern)</source>
+        <translation>自动（重复的启动模式）</translation>
+    </message>
+    <message>
+        <source>For Python 3.12+ programs: every call of the function with this name (train_step, or a qualified name such as Trainer.step) is one training step in the Overview. Costs one event per call of that function; records NVTX.</source>
+        <translation>适用于 Python 3.12+ 程序：每次调用该名称的函数（train_step，或限定名如 Trainer.step）在概览中算作一个训练步。每次调用该函数产生一个事件的开销；会记录 NVTX。</translation>
+    </message>
+    <message>
+        <source>Step &amp;function:</source>
+        <translation>步函数(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Cannot prepare the Python start-up hook: %1</source>
+        <translation>无法准备 Python 启动钩子：%1</translation>
     </message>
 </context>
 <context>

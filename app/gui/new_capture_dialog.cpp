@@ -6,6 +6,8 @@
 #include "launch/stacksymbolizer.h"
 #include "launch/streamprogress.h"
 
+#include <algorithm>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -119,6 +121,7 @@ NewCaptureDialog::NewCaptureDialog(QWidget* parent) : QDialog(parent) {
         {"extcorr", tr("External correlation ids")},
         {"allapi", tr("Query-only API calls (cudaGetDevice, …)")},
         {"stacks", tr("Native call stacks at kernel launches (file:line with debug info; slows launches)")},
+        {"pystacks", tr("Python call stacks of launches, copies and allocations (follows every Python call; slows Python code)")},
         {"host", tr("Host CPU and memory (the program and its DataLoader workers, from /proc at the metric rate)")},
     };
     // The nine common kinds in a 3x3 grid, the longer opt-in ones below, one per row.
@@ -166,8 +169,15 @@ NewCaptureDialog::NewCaptureDialog(QWidget* parent) : QDialog(parent) {
     m_torchOps->setToolTip(tr("For PyTorch programs: which operator launched each kernel, with no change to the "
                               "program (PyTorch's own NVTX range per operator, switched on at start-up). Costs "
                               "CPU time per operator, more with shapes; records NVTX."));
+    m_stepFunction = new QLineEdit(this);
+    m_stepFunction->setObjectName(QStringLiteral("stepFunction"));
+    m_stepFunction->setPlaceholderText(tr("automatic (the repeating launch pattern)"));
+    m_stepFunction->setToolTip(tr("For Python 3.12+ programs: every call of the function with this name (train_step, "
+                                  "or a qualified name such as Trainer.step) is one training step in the Overview. "
+                                  "Costs one event per call of that function; records NVTX."));
     auto* timing = new QFormLayout;
     timing->addRow(tr("PyTorch &operators:"), m_torchOps);
+    timing->addRow(tr("Step &function:"), m_stepFunction);
     timing->addRow(tr("Metric &sampling rate:"), m_sampleHz);
     timing->addRow(tr("Start &delay:"), m_delay);
     timing->addRow(tr("D&uration limit:"), m_duration);
@@ -238,7 +248,7 @@ void NewCaptureDialog::setRunning(bool running) {
     m_start->setEnabled(!running);
     m_stop->setEnabled(running);
     for (QWidget* w : std::initializer_list<QWidget*>{m_program, m_arguments, m_workingDir, m_environment, m_name,
-                                                      m_sampleHz, m_torchOps, m_delay, m_duration})
+                                                      m_sampleHz, m_torchOps, m_stepFunction, m_delay, m_duration})
         w->setEnabled(!running);
     for (const auto& [box, bit] : m_activities)
         box->setEnabled(!running);
@@ -333,10 +343,11 @@ bool NewCaptureDialog::startCapture() {
     settings.durationSeconds = m_duration->value();
     settings.name = m_name->text().trimmed().toStdString();
     settings.torchOps = m_torchOps->currentIndex();
-    if (settings.torchOps > 0)
-        settings.activityBits |= wscap::ActNvtx; // the operators arrive as NVTX ranges
+    settings.stepFunction = m_stepFunction->text().trimmed().toStdString();
+    if (settings.torchOps > 0 || !settings.stepFunction.empty())
+        settings.activityBits |= wscap::ActNvtx; // operators and marked steps arrive as NVTX ranges
     if (!capturesetup::prepareTorchHook(settings, &why)) {
-        setStatus(tr("Cannot prepare the PyTorch operator hook: %1").arg(QString::fromStdString(why)), true);
+        setStatus(tr("Cannot prepare the Python start-up hook: %1").arg(QString::fromStdString(why)), true);
         return false;
     }
     spec.environment = capturesetup::environment(settings, injectPath);
@@ -489,6 +500,8 @@ void NewCaptureDialog::loadSettings() {
     m_sampleHz->setValue(s.value(QStringLiteral("sampleHz"), m_sampleHz->value()).toInt());
     m_delay->setValue(s.value(QStringLiteral("startDelay"), 0.0).toDouble());
     m_duration->setValue(s.value(QStringLiteral("durationLimit"), 0.0).toDouble());
+    m_torchOps->setCurrentIndex(std::clamp(s.value(QStringLiteral("torchOps"), 0).toInt(), 0, m_torchOps->count() - 1));
+    m_stepFunction->setText(s.value(QStringLiteral("stepFunction")).toString());
     if (s.contains(QStringLiteral("activities"))) {
         uint32_t bits = 0;
         std::string bad;
@@ -516,6 +529,8 @@ void NewCaptureDialog::saveSettings() const {
     s.setValue(QStringLiteral("sampleHz"), m_sampleHz->value());
     s.setValue(QStringLiteral("startDelay"), m_delay->value());
     s.setValue(QStringLiteral("durationLimit"), m_duration->value());
+    s.setValue(QStringLiteral("torchOps"), m_torchOps->currentIndex());
+    s.setValue(QStringLiteral("stepFunction"), m_stepFunction->text().trimmed());
     s.setValue(QStringLiteral("activities"), QString::fromStdString(wscap::activitiesToString(activityBits())));
 }
 

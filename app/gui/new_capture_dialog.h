@@ -80,6 +80,7 @@ private:
     std::vector<std::pair<QCheckBox*, uint32_t>> m_activities;
     QSpinBox* m_sampleHz;
     QComboBox* m_torchOps; // PyTorch operators: off, operators, operators + input shapes
+    QLineEdit* m_stepFunction; // Python function whose calls are steps; empty: automatic
     QDoubleSpinBox* m_delay;
     QDoubleSpinBox* m_duration;
     QLineEdit* m_name;

@@ -66,6 +66,11 @@ bool CaptureOptions::parse(const std::vector<std::string>& args, CaptureOptions*
             o.version = true;
         } else if (arg == "--stacks") {
             o.stacks = true;
+        } else if (arg == "--py-stacks") {
+            o.pythonStacks = true;
+        } else if (arg == "--step-function") {
+            if (!takeValue(&o.stepFunction))
+                return false;
         } else if (arg == "--torch-ops") {
             if (hasInline && value != "shapes") {
                 *error = "--torch-ops takes no value or =shapes, not '" + value + "'";
@@ -121,13 +126,15 @@ bool CaptureOptions::parse(const std::vector<std::string>& args, CaptureOptions*
     std::string bad;
     if (!wscap::parseActivities(o.activities, &o.activityBits, &bad)) {
         *error = "unknown activity '" + bad + "' (known: kernel, memcpy, memset, runtime, driver, api, sync, "
-                 "memory, nvtx, overhead, nvml, pm, extcorr, allapi, stacks, host, default, all, none)";
+                 "memory, nvtx, overhead, nvml, pm, extcorr, allapi, stacks, pystacks, host, default, all, none)";
         return false;
     }
     if (o.stacks)
         o.activityBits |= wscap::ActStacks;
-    if (o.torchOps > 0)
-        o.activityBits |= wscap::ActNvtx; // the operators arrive as NVTX ranges
+    if (o.pythonStacks)
+        o.activityBits |= wscap::ActPyStacks;
+    if (o.torchOps > 0 || !o.stepFunction.empty())
+        o.activityBits |= wscap::ActNvtx; // operators and marked steps arrive as NVTX ranges
     if (o.output.empty()) {
         *error = "no output directory given (-o OUT)";
         return false;
@@ -152,18 +159,26 @@ std::string CaptureOptions::usage(const std::string& program) {
            "  -o, --output OUT       directory for the capture streams (created if missing)\n"
            "      --activities LIST  what to record, comma-separated (default: default):\n"
            "                         kernel memcpy memset runtime driver api sync memory nvtx\n"
-           "                         overhead nvml pm extcorr allapi stacks host, or\n"
+           "                         overhead nvml pm extcorr allapi stacks pystacks host, or\n"
            "                         default/all/none; -NAME removes. default = all but pm,\n"
-           "                         extcorr, allapi (query-only calls such as cudaGetDevice)\n"
-           "                         and stacks\n"
+           "                         extcorr, allapi (query-only calls such as cudaGetDevice),\n"
+           "                         stacks and pystacks\n"
            "      --stacks           also record the native call stack of each kernel launch\n"
            "                         (same as adding 'stacks'); symbolized with addr2line\n"
            "                         after PROGRAM exits (file:line where it has debug info)\n"
            "      --stack-depth N    frames per launch stack, 1-32 (default 32; fewer cost less)\n"
+           "      --py-stacks        Python programs: also record the Python call stack (file,\n"
+           "                         line, function) of each launch, copy, memset and allocation\n"
+           "                         made while holding the GIL (same as adding 'pystacks';\n"
+           "                         a few microseconds per call, see capture/README.md)\n"
            "      --torch-ops[=shapes]  PyTorch programs: record which operator launched each\n"
            "                         kernel (torch's own NVTX range per operator, switched on\n"
            "                         by a startup hook; adds 'nvtx'); =shapes also records\n"
            "                         input shapes. Costs CPU time per operator (see capture/README.md)\n"
+           "      --step-function NAME  Python 3.12+: mark every call of the function NAME (or\n"
+           "                         a qualified name like Trainer.step) as a training step\n"
+           "                         (adds 'nvtx'); without it steps come from optimizer steps\n"
+           "                         or the repeating launch pattern\n"
            "      --sample-hz N      NVML and host sampling rate (GPU power, clocks, utilization;\n"
            "                         'host': CPU use of the program and its children, memory\n"
            "                         from /proc, under 1 ms per sample), 0 = off\n"

@@ -28,6 +28,8 @@ struct CaptureOptions {
     bool stacks = false; // --stacks: adds the "stacks" activity
     int64_t stackDepth = 0; // --stack-depth N (1..32); 0: the library's default
     int torchOps = 0;       // --torch-ops: 1 operators, 2 (=shapes) with input shapes; adds "nvtx"
+    bool pythonStacks = false; // --py-stacks: adds the "pystacks" activity
+    std::string stepFunction;  // --step-function NAME: its calls are steps; adds "nvtx"
 
     // False with a one-line reason in *error for a bad command line.
     static bool parse(const std::vector<std::string>& args, CaptureOptions* out, std::string* error);

@@ -102,6 +102,7 @@ int CaptureSession::run() {
     settings.name = m_options.name;
     settings.stackDepth = static_cast<int>(m_options.stackDepth);
     settings.torchOps = m_options.torchOps;
+    settings.stepFunction = m_options.stepFunction;
     if (!capturesetup::prepareTorchHook(settings, &why)) {
         say(why);
         return 125;

@@ -25,11 +25,14 @@ bool isFile(const std::string& path) {
 // Directory (inside the capture's output) of the Python startup hook of `torchOps`.
 constexpr const char* kTorchHookDir = ".warpscope-python";
 
-// The startup hook. Python runs sitecustomize at start-up; this one waits for the program to import
-// torch, then enters torch.autograd.profiler.emit_nvtx for the rest of the run, so every operator
-// is an NVTX range the capture records (no change to the program). Then it runs the sitecustomize
-// it shadows, if any.
-constexpr const char* kTorchHook = R"PY(# Written by warpscope-capture --torch-ops (PyTorch operators as NVTX ranges). Safe to delete.
+// The startup hook. Python runs sitecustomize at start-up; this one (0) with WARPSCOPE_PY_STACKS
+// attaches the injection library's Python stack recorder (inject/pythonstacks.h), (1) with WARPSCOPE_TORCH_OPS
+// waits for the program to import torch, then enters torch.autograd.profiler.emit_nvtx for the rest
+// of the run, so every operator is an NVTX range the capture records, and (2) with
+// WARPSCOPE_STEP_FUNCTION wraps every call of the function of that name in a `step N` NVTX range
+// (sys.monitoring, Python 3.12+: a function that does not match costs one event, ever). No change
+// to the program. Then it runs the sitecustomize it shadows, if any.
+constexpr const char* kTorchHook = R"PY(# Written by warpscope-capture (--py-stacks, --torch-ops, --step-function). Safe to delete.
 import os
 import sys
 
@@ -37,6 +40,8 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def _warpscope_switch_on(torch):
+    if os.environ.get("WARPSCOPE_TORCH_OPS") not in ("ops", "shapes"):
+        return
     try:
         shapes = os.environ.get("WARPSCOPE_TORCH_OPS") == "shapes"
         ctx = torch.autograd.profiler.emit_nvtx(record_shapes=shapes)
@@ -44,6 +49,72 @@ def _warpscope_switch_on(torch):
         globals()["_warpscope_emit_nvtx"] = ctx  # kept for the life of the process
     except Exception as e:  # never break the program being captured
         sys.stderr.write("warpscope: could not switch on PyTorch operator ranges: %s\n" % e)
+
+
+def _warpscope_mark_steps(name):
+    """Each call of the function `name` (its name or qualified name) becomes an NVTX range `step N`."""
+    mon = getattr(sys, "monitoring", None)
+    if mon is None:
+        sys.stderr.write("warpscope: --step-function needs Python 3.12 or later; steps come from optimizer "
+                         "steps or the launch pattern instead\n")
+        return
+    tool = None
+    for candidate in (mon.PROFILER_ID, 5, 4, 3):
+        try:
+            mon.use_tool_id(candidate, "warpscope")
+            tool = candidate
+            break
+        except ValueError:
+            continue
+    if tool is None:
+        sys.stderr.write("warpscope: no free sys.monitoring tool id; --step-function is ignored\n")
+        return
+    state = {"step": 0, "push": None, "pop": None}
+    targets = set()
+
+    def nvtx():
+        if state["push"] is None:
+            torch = sys.modules.get("torch")
+            if torch is None:
+                return False
+            state["push"], state["pop"] = torch.cuda.nvtx.range_push, torch.cuda.nvtx.range_pop
+        return True
+
+    def on_start(code, offset):
+        if code not in targets:
+            if code.co_name != name and getattr(code, "co_qualname", "") != name:
+                return mon.DISABLE
+            targets.add(code)
+            mon.set_local_events(tool, code, mon.events.PY_RETURN)
+        if nvtx():
+            state["push"]("step %d" % state["step"])
+            state["step"] += 1
+
+    def on_return(code, offset, value):
+        if code in targets and state["pop"] is not None:
+            state["pop"]()
+
+    mon.register_callback(tool, mon.events.PY_START, on_start)
+    mon.register_callback(tool, mon.events.PY_RETURN, on_return)
+    mon.set_events(tool, mon.events.PY_START)
+
+
+if os.environ.get("WARPSCOPE_PY_STACKS") == "1":
+    # Python call stacks: the injection library's profile function keeps each thread's stack; it
+    # must be installed with the GIL held, hence PyDLL (ctypes.CDLL would release it).
+    try:
+        import ctypes
+        if not ctypes.PyDLL(os.environ["CUDA_INJECTION64_PATH"]).warpscope_python_attach():
+            sys.stderr.write("warpscope: Python call stacks are not recorded\n")
+    except Exception as e:
+        sys.stderr.write("warpscope: could not attach the Python stack recorder: %s\n" % e)
+
+
+if os.environ.get("WARPSCOPE_STEP_FUNCTION"):
+    try:
+        _warpscope_mark_steps(os.environ["WARPSCOPE_STEP_FUNCTION"])
+    except Exception as e:
+        sys.stderr.write("warpscope: could not mark the step function: %s\n" % e)
 
 
 class _WarpscopeTorchFinder:
@@ -172,19 +243,31 @@ std::vector<std::pair<std::string, std::string>> environment(const CaptureSettin
         env.emplace_back("WARPSCOPE_NAME", settings.name);
     if (settings.stackDepth > 0 && (settings.activityBits & wscap::ActStacks))
         env.emplace_back("WARPSCOPE_STACK_DEPTH", std::to_string(settings.stackDepth));
-    if (settings.torchOps > 0 && (settings.activityBits & wscap::ActNvtx)) {
+    if (wantsPythonHook(settings)) {
         // The hook directory goes first on PYTHONPATH; the target's own PYTHONPATH follows.
         std::string path = settings.outputDir + "/" + kTorchHookDir;
         if (const char* old = std::getenv("PYTHONPATH"); old && *old)
             path += std::string(":") + old;
         env.emplace_back("PYTHONPATH", path);
-        env.emplace_back("WARPSCOPE_TORCH_OPS", settings.torchOps > 1 ? "shapes" : "ops");
+        if (settings.torchOps > 0)
+            env.emplace_back("WARPSCOPE_TORCH_OPS", settings.torchOps > 1 ? "shapes" : "ops");
+        if (!settings.stepFunction.empty())
+            env.emplace_back("WARPSCOPE_STEP_FUNCTION", settings.stepFunction);
+        if (settings.activityBits & wscap::ActPyStacks)
+            env.emplace_back("WARPSCOPE_PY_STACKS", "1");
     }
+    if (settings.pythonStackDepth > 0 && (settings.activityBits & wscap::ActPyStacks))
+        env.emplace_back("WARPSCOPE_PY_STACK_DEPTH", std::to_string(settings.pythonStackDepth));
     return env;
 }
 
+bool wantsPythonHook(const CaptureSettings& settings) {
+    return (settings.activityBits & wscap::ActPyStacks) ||
+           ((settings.activityBits & wscap::ActNvtx) && (settings.torchOps > 0 || !settings.stepFunction.empty()));
+}
+
 bool prepareTorchHook(const CaptureSettings& settings, std::string* why) {
-    if (settings.torchOps <= 0 || !(settings.activityBits & wscap::ActNvtx))
+    if (!wantsPythonHook(settings))
         return true;
     const std::string dir = settings.outputDir + "/" + kTorchHookDir;
     if (!makeDirectories(dir, why))

@@ -24,6 +24,11 @@ struct CaptureSettings {
     // (emit_nvtx) in a Python target through a startup hook, 2 also records input shapes. Needs the
     // nvtx activity; 0: off.
     int torchOps = 0;
+    // Python programs: every call of the function of this name (`train_step`, or a qualified name
+    // such as `Trainer.step`) is marked as a step (an NVTX range `step N`). Needs the nvtx activity
+    // and Python 3.12+ (sys.monitoring); "": steps come from optimizer steps or the launch pattern.
+    std::string stepFunction;
+    int pythonStackDepth = 0; // Python frames per stack with wscap::ActPyStacks (0: default 48)
 };
 
 /*
@@ -47,7 +52,9 @@ bool cudaDriverAvailable(std::string* why);
 // The environment additions that load the injection library with these settings.
 std::vector<std::pair<std::string, std::string>> environment(const CaptureSettings& settings,
                                                              const std::string& injectPath);
-// With settings.torchOps, writes the Python startup hook (<outputDir>/.warpscope-python/
+// Whether the capture needs the Python startup hook (pystacks; torchOps or stepFunction, with nvtx).
+bool wantsPythonHook(const CaptureSettings& settings);
+// When wantsPythonHook(settings), writes the Python startup hook (<outputDir>/.warpscope-python/
 // sitecustomize.py) that environment() puts on PYTHONPATH; true when there is nothing to write.
 bool prepareTorchHook(const CaptureSettings& settings, std::string* why);
 // Creates a directory and its parents; false with *why on failure.
