@@ -7,6 +7,8 @@
 #include "analysis/step_ranges.h"
 #include "test_util.h"
 
+#include <sstream>
+
 using namespace ws;
 using namespace ws::test;
 
@@ -28,4 +30,46 @@ TEST(CaptureTorchOps, EveryKernelHasItsOperator) {
     const StepRanges steps = computeStepRanges(s);
     EXPECT_TRUE(steps.patternSteps);
     EXPECT_GE(steps.steps.size(), 5u);
+}
+
+// `warpscope-capture --torch-ops --py-stacks --step-function train_step` on the bf16 transformer of
+// capture/samples/overhead_step.py (8 steps): every forward operator carries the Python stack that
+// called it, down to the user's own line, and each call of train_step is a step.
+TEST(CaptureTorchOps, PythonStacksReachTheUsersLineAndTheStepFunctionMarksSteps) {
+    ImportResult r = importTraceFile(dataPath("captures/transformer_ops_pystacks.wscap.gz"));
+    ASSERT_TRUE(r.session) << r.error;
+    const Session& s = *r.session;
+    // The line of the forward pass in the sample, read from its source: what the stacks must name.
+    std::istringstream source(readFile(std::string(WARPSCOPE_TEST_DATA_DIR) + "/../../capture/samples/overhead_step.py"));
+    int forwardLine = 0;
+    std::string line;
+    for (int n = 1; std::getline(source, line); ++n)
+        if (line.find("cross_entropy(head(model(x))") != std::string::npos)
+            forwardLine = n;
+    ASSERT_GT(forwardLine, 0);
+    const std::string userFrame = "overhead_step.py(" + std::to_string(forwardLine) + "): train_step";
+
+    const OperatorTree tree = OperatorTree::build(s);
+    EXPECT_TRUE(tree.anyCallStack());
+    size_t addmm = 0, addmmWithUserLine = 0;
+    for (const OperatorNode& n : tree.nodes()) {
+        if (!n.counted() || s.str(n.name) != "aten::addmm")
+            continue;
+        ++addmm;
+        if (tree.text(n.callStackArg).find(userFrame) != std::string::npos)
+            ++addmmWithUserLine;
+    }
+    // Forward linear layers run on the Python thread; backward (autograd's threads) has no Python.
+    EXPECT_GT(addmm, 0u);
+    EXPECT_GT(addmmWithUserLine, addmm / 2) << addmmWithUserLine << " of " << addmm;
+
+    const OperatorTable byStack = OperatorTable::build(s, tree, OperatorGrouping::NameAndCallStack);
+    EXPECT_GT(byStack.size(), OperatorTable::build(s, tree, OperatorGrouping::Name).size());
+
+    const StepRanges steps = computeStepRanges(s);
+    EXPECT_TRUE(steps.namedSteps);
+    EXPECT_FALSE(steps.patternSteps);
+    ASSERT_EQ(steps.steps.size(), 8u);
+    EXPECT_EQ(steps.labels.front(), "0");
+    EXPECT_EQ(steps.labels.back(), "7");
 }
