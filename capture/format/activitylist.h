@@ -25,13 +25,17 @@ inline constexpr ActivityName kActivityNames[] = {
 };
 
 // What a capture records when nothing is said: everything but PM sampling (which needs profiling
-// permission and adds its own overhead), external correlation (only frameworks push ids) and the
-// query-only API calls that frameworks make thousands of times per step ("allapi") and native call
-// stacks at each launch ("stacks": a backtrace per launch).
-inline constexpr uint32_t kDefaultActivities = ActKernel | ActMemcpy | ActMemset | ActRuntime | ActDriver | ActSync |
-                                               ActMemory | ActNvtx | ActOverhead | ActNvml | ActHost;
-inline constexpr uint32_t kAllActivities = kDefaultActivities | ActPmSampling | ActExternalCorrelation | ActChattyApi |
-                                           ActStacks | ActPyStacks;
+// permission and adds its own overhead), external correlation (only frameworks push ids), the
+// query-only API calls that frameworks make thousands of times per step ("allapi"), call stacks
+// ("stacks": a backtrace per launch; "pystacks": a profile function on every Python call), and the
+// driver API and synchronization records: with those two, CUPTI intercepts every driver call and
+// every wait, which cost 1.16-1.45x the step time of PyTorch training steps where the rest costs
+// 1.03-1.13x (capture/README.md, issue #13). The runtime API still records every launch, copy and
+// synchronize call; add "driver" for programs that launch through the driver API (Triton, JAX).
+inline constexpr uint32_t kDefaultActivities =
+    ActKernel | ActMemcpy | ActMemset | ActRuntime | ActMemory | ActNvtx | ActOverhead | ActNvml | ActHost;
+inline constexpr uint32_t kAllActivities = kDefaultActivities | ActDriver | ActSync | ActPmSampling |
+                                           ActExternalCorrelation | ActChattyApi | ActStacks | ActPyStacks;
 
 /* Parses "kernel,runtime,nvml" (also "default", "all", "none"; a leading '-' removes: "default,-driver").
  * Returns false and names the offending word in *bad for an unknown name. */

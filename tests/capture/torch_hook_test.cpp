@@ -86,3 +86,54 @@ TEST(TorchHook, SwitchesOnEmitNvtxWhenTheProgramImportsTorch) {
     ASSERT_EQ(std::system(plain.c_str()), 0);
     EXPECT_EQ(wstest::readFile(out), "");
 }
+
+TEST(TorchHook, PythonStacksAndTheStepFunctionNeedTheHook) {
+    CaptureSettings s;
+    s.outputDir = "/tmp/cap";
+    s.activityBits = wscap::kDefaultActivities & ~wscap::ActNvtx;
+    EXPECT_FALSE(capturesetup::wantsPythonHook(s));
+    s.activityBits |= wscap::ActPyStacks; // Python stacks alone need the hook, with or without NVTX
+    EXPECT_TRUE(capturesetup::wantsPythonHook(s));
+    auto env = capturesetup::environment(s, "/lib/inject.so");
+    EXPECT_EQ(envValue(env, "WARPSCOPE_PY_STACKS"), "1");
+    EXPECT_EQ(envValue(env, "PYTHONPATH").rfind("/tmp/cap/.warpscope-python", 0), 0u);
+    EXPECT_EQ(envValue(env, "WARPSCOPE_STEP_FUNCTION"), "");
+    s.activityBits = wscap::kDefaultActivities;
+    s.stepFunction = "Trainer.step";
+    EXPECT_TRUE(capturesetup::wantsPythonHook(s));
+    env = capturesetup::environment(s, "/lib/inject.so");
+    EXPECT_EQ(envValue(env, "WARPSCOPE_STEP_FUNCTION"), "Trainer.step");
+    EXPECT_EQ(envValue(env, "WARPSCOPE_PY_STACKS"), "");
+    EXPECT_EQ(envValue(env, "WARPSCOPE_TORCH_OPS"), ""); // operators were not asked for
+}
+
+// The hook never breaks the program: a stack recorder that cannot load and a step function on a
+// Python without sys.monitoring are each one warning, and the program runs to its end.
+TEST(TorchHook, FailuresAreWarningsAndTheProgramRuns) {
+    if (std::system("python3 -c 'import sys' 2>/dev/null") != 0)
+        GTEST_SKIP() << "python3 is not installed";
+    const std::string root = wstest::tempPath("py_hook");
+    CaptureSettings s;
+    s.outputDir = root;
+    s.activityBits = wscap::kDefaultActivities | wscap::ActPyStacks;
+    s.stepFunction = "train_step";
+    std::string why;
+    ASSERT_TRUE(capturesetup::prepareTorchHook(s, &why)) << why;
+    const auto env = capturesetup::environment(s, root + "/no-such-inject.so");
+    const std::string err = root + "/stderr.txt", out = root + "/stdout.txt";
+    const std::string cmd = "cd '" + root + "' && CUDA_INJECTION64_PATH='" + envValue(env, "CUDA_INJECTION64_PATH") +
+                            "' WARPSCOPE_PY_STACKS=1 WARPSCOPE_STEP_FUNCTION=train_step PYTHONPATH='" +
+                            envValue(env, "PYTHONPATH") +
+                            "' python3 -c 'def train_step(i): return i * 2\nprint(sum(train_step(i) for i in range(4)))' > '" +
+                            out + "' 2> '" + err + "'";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << wstest::readFile(err);
+    EXPECT_EQ(wstest::readFile(out), "12\n");
+    const std::string warnings = wstest::readFile(err);
+    EXPECT_NE(warnings.find("warpscope: could not attach the Python stack recorder"), std::string::npos) << warnings;
+    // On Python 3.12+ the step function is marked (torch is absent here, so nothing is pushed);
+    // before 3.12 it says why it cannot be.
+    if (std::system("python3 -c 'import sys; sys.exit(0 if hasattr(sys, \"monitoring\") else 1)'") != 0)
+        EXPECT_NE(warnings.find("--step-function needs Python 3.12"), std::string::npos) << warnings;
+    else
+        EXPECT_EQ(warnings.find("step"), std::string::npos) << warnings;
+}
