@@ -7,6 +7,9 @@
 #include "analysis/step_ranges.h"
 #include "test_util.h"
 
+#include <algorithm>
+#include <climits>
+#include <map>
 #include <sstream>
 
 using namespace ws;
@@ -72,4 +75,50 @@ TEST(CaptureTorchOps, PythonStacksReachTheUsersLineAndTheStepFunctionMarksSteps)
     ASSERT_EQ(steps.steps.size(), 8u);
     EXPECT_EQ(steps.labels.front(), "0");
     EXPECT_EQ(steps.labels.back(), "7");
+}
+
+// The completeness goal, compared automatically: for the same training steps, kernels get
+// the same operator in the capture (`--torch-ops`) as in a torch.profiler (CPU + CUDA) trace of
+// the same script (capture/samples/overhead_step.py transformer; the profiler run covers steps
+// 0-5 exactly). Kernels are paired by name and occurrence: the k-th launch of a kernel in the
+// profiler's six steps with the k-th launch of it inside the capture's steps 0-5.
+TEST(CaptureTorchOps, KernelsGetTheOperatorsOfATorchProfilerTraceOfTheSameScript) {
+    ImportResult cap = importTraceFile(dataPath("captures/transformer_ops_pystacks.wscap.gz"));
+    ImportResult prof = importTraceFile(dataPath("captures/transformer_prof6.json.gz"));
+    ASSERT_TRUE(cap.session) << cap.error;
+    ASSERT_TRUE(prof.session) << prof.error;
+    const StepRanges steps = computeStepRanges(*cap.session);
+    ASSERT_GE(steps.steps.size(), 6u);
+    const int64_t from = steps.steps[0].start, to = steps.steps[5].end;
+
+    // kernel name -> operators of its launches in time order
+    auto operatorsByKernel = [](const Session& s, int64_t lo, int64_t hi) {
+        const KernelTable table = KernelTable::build(s);
+        std::vector<const KernelRow*> rows;
+        for (const KernelRow& r : table.rows())
+            if (r.start >= lo && r.start < hi)
+                rows.push_back(&r);
+        std::sort(rows.begin(), rows.end(), [](const KernelRow* a, const KernelRow* b) { return a->start < b->start; });
+        std::map<std::string, std::vector<std::string>> out;
+        for (const KernelRow* r : rows)
+            out[std::string(s.str(r->name))].push_back(std::string(s.str(r->op)));
+        return out;
+    };
+    const auto inCapture = operatorsByKernel(*cap.session, from, to);
+    const auto inProfiler = operatorsByKernel(*prof.session, INT64_MIN, INT64_MAX);
+    size_t total = 0, same = 0, captureKernels = 0;
+    for (const auto& [name, ops] : inCapture)
+        captureKernels += ops.size();
+    for (const auto& [name, ops] : inProfiler) {
+        total += ops.size();
+        const auto c = inCapture.find(name);
+        if (c == inCapture.end())
+            continue;
+        for (size_t k = 0; k < ops.size() && k < c->second.size(); ++k)
+            same += !ops[k].empty() && ops[k] == c->second[k];
+    }
+    RecordProperty("same_operator", std::to_string(same) + " of " + std::to_string(total));
+    ASSERT_GT(total, 2000u);
+    EXPECT_EQ(captureKernels, total); // the same six steps launch the same kernels
+    EXPECT_GE(static_cast<double>(same), 0.99 * static_cast<double>(total)) << same << " of " << total;
 }
