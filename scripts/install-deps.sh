@@ -11,6 +11,8 @@ packages=(
     # libraries (ARCHITECTURE.md "Toolchain")
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libgl-dev
     libsqlite3-dev libzstd-dev libsimdjson-dev nlohmann-json3-dev zlib1g-dev
+    # remote traces (S3, GCS, Azure Blob, HTTP): libcurl with OpenSSL; openssl makes the tests' certificates
+    libcurl4-openssl-dev libssl-dev openssl ca-certificates
     libgtest-dev libgmock-dev
     # running under X and headless checks; fonts so text renders, CJK for the Chinese UI
     xvfb xauth xkb-data fonts-dejavu-core fonts-wqy-microhei qt6-translations-l10n

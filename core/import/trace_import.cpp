@@ -6,6 +6,7 @@
 #include "import/nsys_importer.h"
 #include "import/nvprof_importer.h"
 #include "model/session.h"
+#include "remote/remote_fetch.h"
 #include "store/session_store.h"
 #include "store/sqlite_database.h"
 
@@ -161,6 +162,18 @@ TraceFormat detectFormat(const std::string& path) {
 
 ImportResult importTraceFile(const std::string& path, const ImportControl& control) {
     ImportResult result;
+    if (isRemoteUrl(path)) {
+        // A remote object is downloaded into the cache (or found there) and read like any file.
+        RemoteFetchOptions options;
+        options.progress = [&control](uint64_t, int64_t) { return !(control.cancel && control.cancel->load()); };
+        const RemoteFetchResult fetched = fetchRemoteObject(path, options);
+        if (fetched.localPath.empty()) {
+            result.error = fetched.error;
+            result.cancelled = fetched.cancelled;
+            return result;
+        }
+        return importTraceFile(fetched.localPath, control);
+    }
     const Sniff s = sniff(path);
     switch (s.format) {
     case TraceFormat::ChromeJson: return importChromeJson(path, control);
