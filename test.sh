@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 scripts/install-deps.sh
 build=build/test
+scripts/install-test-servers.sh "$build/test-servers"
 jobs=$(nproc)
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DWARPSCOPE_WERROR=ON
 cmake --build "$build" --parallel "$jobs"

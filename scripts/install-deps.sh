@@ -13,6 +13,8 @@ packages=(
     libsqlite3-dev libzstd-dev libsimdjson-dev nlohmann-json3-dev zlib1g-dev
     # remote traces (S3, GCS, Azure Blob, HTTP): libcurl with OpenSSL; openssl makes the tests' certificates
     libcurl4-openssl-dev libssl-dev openssl ca-certificates
+    # curl uploads the objects of the remote-trace tests' storage servers
+    curl
     libgtest-dev libgmock-dev
     # running under X and headless checks; fonts so text renders, CJK for the Chinese UI
     xvfb xauth xkb-data fonts-dejavu-core fonts-wqy-microhei qt6-translations-l10n
@@ -25,6 +27,8 @@ for p in "${packages[@]}"; do
     status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
     [ "$status" = installed ] || missing+=("$p")
 done
+# Those servers come from the npm registry: Debian's node and npm, unless a node with npm is there.
+command -v npm >/dev/null || missing+=(nodejs npm)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "Installing missing packages: ${missing[*]}"

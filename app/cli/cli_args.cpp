@@ -1,5 +1,7 @@
 #include "cli_args.h"
 
+#include "remote/remote_url.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -55,11 +57,19 @@ std::vector<std::string> CliArgs::unknown(const std::vector<std::string>& known)
     return out;
 }
 
+void reportImportError(const std::string& path, const std::string& error) {
+    // A remote object's error names its URL itself, with any token redacted; the raw text may hold one.
+    if (isRemoteUrl(path))
+        std::fprintf(stderr, "warpscope-cli: %s\n", error.c_str());
+    else
+        std::fprintf(stderr, "warpscope-cli: %s: %s\n", path.c_str(), error.c_str());
+}
+
 bool importForCli(const std::string& path, ImportResult& result) {
     result = importTraceFile(path);
     if (result.session)
         return true;
-    std::fprintf(stderr, "warpscope-cli: %s: %s\n", path.c_str(), result.error.c_str());
+    reportImportError(path, result.error);
     return false;
 }
 

@@ -20,6 +20,8 @@ inline constexpr int kExitUsage = 2;
  */
 // Imports a trace or session for a command; on failure prints "warpscope-cli: PATH: why" to stderr
 // and returns false (the command then exits with kExitFailure).
+// Prints why a trace could not be opened; a URL is never printed as given (it may carry a token).
+void reportImportError(const std::string& path, const std::string& error);
 bool importForCli(const std::string& path, ImportResult& result);
 
 class CliArgs {

@@ -50,7 +50,7 @@ int runBenchImport(const std::vector<std::string>& argv) {
         ImportResult r = importTraceFile(path, control);
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (!r.session) {
-            std::fprintf(stderr, "warpscope-cli: %s: %s\n", path.c_str(), r.error.c_str());
+            reportImportError(path, r.error);
             return kExitFailure;
         }
         session = r.session;

@@ -233,7 +233,7 @@ int runDist(const std::vector<std::string>& argv) {
             loads = loadJobRanks(files, options);
             for (JobRankLoad& r : loads) {
                 if (!r.session) {
-                    std::fprintf(stderr, "warpscope-cli: %s: %s\n", r.file.c_str(), r.error.c_str());
+                    reportImportError(r.file, r.error);
                     return false;
                 }
                 ranks.push_back(r.block);

@@ -134,7 +134,7 @@ int runOverview(const std::vector<std::string>& argv) {
     ImportResult result = importTraceFile(path);
     const double importMs = msSince(t0);
     if (!result.session) {
-        std::fprintf(stderr, "warpscope-cli: %s: %s\n", path.c_str(), result.error.c_str());
+        reportImportError(path, result.error);
         return kExitFailure;
     }
     const Session& session = *result.session;

@@ -48,6 +48,10 @@ void printHelp(FILE* out) {
                  "\nOptions:\n"
                  "  -h, --help       show this help and exit\n"
                  "  -V, --version    show the version and exit\n\n"
+                 "FILE may also be a URL: s3://BUCKET/KEY, gs://BUCKET/KEY, az://ACCOUNT/CONTAINER/BLOB,\n"
+                 "https://ACCOUNT.blob.core.windows.net/CONTAINER/BLOB?SAS, https://..., http://...\n"
+                 "(downloaded once into ~/.cache/warpscope/remote, then checked with one HEAD request;\n"
+                 "credentials as the clouds' own tools find them, see README.md).\n\n"
                  "Exit status: 0 on success, 1 if the work failed, 2 on a usage error.\n");
 }
 

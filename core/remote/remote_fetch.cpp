@@ -118,6 +118,8 @@ Request prepare(const RemoteUrl& parsed) {
             r.auth.awsSigV4 = "aws:amz:" + parsed.region + ":s3";
             r.auth.user = aws.credentials->accessKey;
             r.auth.password = aws.credentials->secretKey;
+            // S3 requires the payload hash header; a GET has no payload to sign.
+            r.auth.headers.push_back("x-amz-content-sha256: UNSIGNED-PAYLOAD");
             if (!aws.credentials->sessionToken.empty())
                 r.auth.headers.push_back("x-amz-security-token: " + aws.credentials->sessionToken);
             r.credentialNote = aws.credentials->source;
