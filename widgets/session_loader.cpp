@@ -1,6 +1,7 @@
 #include "session_loader.h"
 
 #include "import/trace_import.h"
+#include "remote/remote_fetch.h"
 #include "store/session_library.h"
 
 #include <QElapsedTimer>
@@ -32,7 +33,11 @@ bool SessionLoader::load(const QString& path) {
         m_storing.push_back(std::move(m_worker));
     m_busy = true;
     m_cancel = false;
-    m_worker = std::thread([this, path, libraryDir = m_libraryDir] {
+    // A URL is shown, reported and remembered without its secrets (a SAS token, a signature).
+    const QString given = path;
+    const bool remote = isRemoteUrl(given.toStdString());
+    const QString shownPath = remote ? QString::fromStdString(redactUrl(given.toStdString())) : given;
+    m_worker = std::thread([this, given, remote, path = shownPath, libraryDir = m_libraryDir] {
         QElapsedTimer timer;
         timer.start();
         int lastPermille = -1;
@@ -46,7 +51,31 @@ bool SessionLoader::load(const QString& path) {
             QMetaObject::invokeMethod(this, [this, permille] { emit progressChanged(permille); },
                                       Qt::QueuedConnection);
         };
-        const std::string file = QFile::encodeName(path).toStdString();
+        std::string file = QFile::encodeName(given).toStdString();
+        if (remote) {
+            // Download (or find in the cache) first; then the local copy goes through the library.
+            RemoteFetchOptions options;
+            options.progress = [&](uint64_t done, int64_t total) {
+                if (total > 0)
+                    control.progress(static_cast<double>(done) / static_cast<double>(total));
+                return !m_cancel.load();
+            };
+            const RemoteFetchResult fetched = fetchRemoteObject(file, options);
+            if (fetched.localPath.empty()) {
+                const QString message = QString::fromStdString(fetched.error);
+                const bool wasCancelled = fetched.cancelled;
+                QMetaObject::invokeMethod(this, [this, path, message, wasCancelled] {
+                    m_busy = false;
+                    if (wasCancelled)
+                        emit cancelled(path);
+                    else
+                        emit failed(path, message);
+                }, Qt::QueuedConnection);
+                return;
+            }
+            file = fetched.localPath;
+            lastPermille = -1;
+        }
         const SessionLibrary library(QFile::encodeName(libraryDir).toStdString());
         SessionLibrary::OpenResult result;
         if (!libraryDir.isEmpty())

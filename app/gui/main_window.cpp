@@ -12,6 +12,8 @@
 #include "job_page.h"
 #include "model/session.h"
 #include "new_capture_dialog.h"
+#include "open_url_dialog.h"
+#include "remote/remote_url.h"
 #include "recent_files.h"
 #include "session_loader.h"
 #include "search_bar.h"
@@ -49,6 +51,17 @@
 namespace ws {
 
 namespace {
+
+// The name a trace goes by in tabs, titles and messages: a file's name, or the last segment of a
+// URL without its query (which may hold a token).
+QString displayName(const QString& path) {
+    if (!isRemoteUrl(path.toStdString()))
+        return QFileInfo(path).fileName();
+    QString url = QString::fromStdString(redactUrl(path.toStdString()));
+    url = url.left(url.indexOf(QLatin1Char('?')) < 0 ? url.size() : url.indexOf(QLatin1Char('?')));
+    return url.mid(url.lastIndexOf(QLatin1Char('/')) + 1);
+}
+
 const char kGeometryKey[] = "mainWindow/geometry";
 const char kStateKey[] = "mainWindow/state";
 const char kLastDirKey[] = "mainWindow/lastDirectory";
@@ -113,7 +126,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_loader, &SessionLoader::storeFailed, this, [this](const QString& path, const QString& message) {
         statusBar()->showMessage(tr("%1 is open, but it could not be stored in the session library: %2")
-                                     .arg(QFileInfo(path).fileName(), message),
+                                     .arg(displayName(path), message),
                                  15000);
     });
     connect(m_loader, &SessionLoader::progressChanged, this, [this](int permille) {
@@ -228,6 +241,10 @@ void MainWindow::createActions() {
 void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openAction);
+    QAction* openUrl = file->addAction(tr("Open &URL…"), this, &MainWindow::showOpenUrlDialog);
+    openUrl->setObjectName(QStringLiteral("openUrlAction"));
+    openUrl->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    openUrl->setStatusTip(tr("Open a trace from S3, Google Cloud Storage, Azure Blob Storage or a web server"));
     file->addAction(tr("Open Capture &Folder…"), this, [this] {
         // A capture of several processes (DDP ranks) is a folder of .wscap streams.
         QSettings settings;
@@ -320,8 +337,8 @@ void MainWindow::updateRecentMenu() {
     for (int i = 0; i < files.size(); ++i) {
         const QString& path = files[i];
         // &1..&9 give keyboard access; the full path is in the status tip.
-        const QString label = i < 9 ? tr("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName())
-                                    : QFileInfo(path).fileName();
+        const QString label = i < 9 ? tr("&%1 %2").arg(i + 1).arg(displayName(path))
+                                    : displayName(path);
         QAction* a = m_recentMenu->addAction(label, this, [this, path] { openFiles({path}); });
         a->setStatusTip(path);
     }
@@ -349,7 +366,7 @@ void MainWindow::updateActions() {
     const auto session = currentSession();
     if (session) {
         const TraceSummary& s = session->summary;
-        setWindowTitle(tr("%1 — Warpscope").arg(QFileInfo(session->path).fileName()));
+        setWindowTitle(tr("%1 — Warpscope").arg(displayName(session->path)));
         m_statusSession->setText(tr("%1 events · %2 tracks · %3")
                                      .arg(formatCount(s.events))
                                      .arg(s.tracks.size())
@@ -364,6 +381,10 @@ void MainWindow::updateActions() {
 
 void MainWindow::openFiles(const QStringList& paths) {
     for (const QString& p : paths) {
+        if (isRemoteUrl(p.toStdString())) { // downloaded (or found in the cache) by the loader
+            m_queue.append(p);
+            continue;
+        }
         const QFileInfo info(p);
         if (!info.exists()) {
             m_lastError = tr("%1: no such file").arg(QDir::toNativeSeparators(p));
@@ -446,7 +467,7 @@ void MainWindow::loadNext() {
             m_jobLoader->loadSummaries(job.inputs.front());
         else
             m_jobLoader->load(job.inputs);
-        const QString what = job.inputs.size() == 1 ? QFileInfo(job.inputs.front()).fileName()
+        const QString what = job.inputs.size() == 1 ? displayName(job.inputs.front())
                                                     : tr("%n file(s)", nullptr, static_cast<int>(job.inputs.size()));
         statusBar()->showMessage(tr("Loading job %1…").arg(what));
         showProgress(tr("Opening job"), tr("Opening job %1…").arg(what));
@@ -454,8 +475,8 @@ void MainWindow::loadNext() {
     }
     m_loadingPath = m_queue.takeFirst();
     m_loader->load(m_loadingPath);
-    statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(m_loadingPath).fileName()));
-    showProgress(tr("Opening trace"), tr("Importing %1…").arg(QFileInfo(m_loadingPath).fileName()));
+    statusBar()->showMessage(tr("Loading %1…").arg(displayName(m_loadingPath)));
+    showProgress(tr("Opening trace"), tr("Importing %1…").arg(displayName(m_loadingPath)));
 }
 
 void MainWindow::showProgress(const QString& title, const QString& label) {
@@ -483,7 +504,7 @@ SessionPage* MainWindow::pageOf(const Session* session) const {
 void MainWindow::onShown(std::shared_ptr<const LoadedSession> session) {
     // The timeline appears now; the summary and the rest of onLoaded follow with the analyses.
     auto* page = new SessionPage(session, m_tabs);
-    const int index = m_tabs->addTab(page, QFileInfo(session->path).fileName());
+    const int index = m_tabs->addTab(page, displayName(session->path));
     m_tabs->setTabToolTip(index, session->path);
     m_tabs->setCurrentIndex(index);
     updateActions();
@@ -514,11 +535,11 @@ void MainWindow::onLoaded(std::shared_ptr<const LoadedSession> session) {
     updateActions();
     if (session->fromLibrary)
         statusBar()->showMessage(tr("Opened %1 from the session library in %2 ms")
-                                     .arg(QFileInfo(session->path).fileName())
+                                     .arg(displayName(session->path))
                                      .arg(session->elapsedMs),
                                  10000);
     else
-        statusBar()->showMessage(tr("Opened %1 in %2 ms").arg(QFileInfo(session->path).fileName()).arg(session->elapsedMs),
+        statusBar()->showMessage(tr("Opened %1 in %2 ms").arg(displayName(session->path)).arg(session->elapsedMs),
                                  10000);
     finishOne(true);
 }
@@ -533,7 +554,7 @@ void MainWindow::onFailed(const QString& path, const QString& message) {
 }
 
 void MainWindow::onCancelled(const QString& path) {
-    statusBar()->showMessage(tr("Cancelled opening %1").arg(QFileInfo(path).fileName()), 10000);
+    statusBar()->showMessage(tr("Cancelled opening %1").arg(displayName(path)), 10000);
     m_queue.clear(); // Cancel stops the whole batch, as a user expects
     m_jobQueue.clear();
     finishOne(false);
@@ -563,6 +584,12 @@ void MainWindow::showOpenDialog() {
         return;
     settings.setValue(QLatin1String(kLastDirKey), QFileInfo(files.first()).absolutePath());
     openFiles(files);
+}
+
+void MainWindow::showOpenUrlDialog() {
+    OpenUrlDialog dialog(this);
+    if (dialog.exec() == QDialog::Accepted && !dialog.url().isEmpty())
+        openFiles({dialog.url()});
 }
 
 void MainWindow::openSample() {

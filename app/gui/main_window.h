@@ -85,6 +85,7 @@ private:
     void showProgress(const QString& title, const QString& label);
     void finishOne(bool ok);
     void showOpenDialog();
+    void showOpenUrlDialog();
     void openSample();
     void exportSummary();
     void closeCurrentTab();

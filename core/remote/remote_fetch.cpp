@@ -205,6 +205,15 @@ RemoteFetchResult fetchRemoteObject(const std::string& text, const RemoteFetchOp
         result.error = head.error + " (" + result.displayUrl + ")";
         return result;
     }
+    // Reopened from a list that keeps URLs without their secrets (Recent files): a redacted token
+    // no longer grants access, but the copy made when it did is still the object the user opened.
+    if ((head.status == 401 || head.status == 403) && haveObject && text.find("=REDACTED") != std::string::npos) {
+        result.localPath = object;
+        result.fromCache = result.offline = true;
+        result.bytes = cachedBytes;
+        result.etag = cached.etag;
+        return result;
+    }
     // Some servers refuse HEAD (405) yet serve GET: go on and let the download say what is wrong.
     if (head.status >= 400 && head.status != 405) {
         const HttpResponse doc = HttpClient::get(parsed->httpUrl, request.auth, 1u << 20); // the error document

@@ -1,0 +1,87 @@
+// File > Open URL (issue #14, part): the dialog checks what is typed, and a URL served by the
+// loopback test server (tests/remote/http_test_server.py) opens into a tab whose name, title and
+// Recent entry carry no token.
+#include "main_window.h"
+#include "open_url_dialog.h"
+#include "recent_files.h"
+#include "session_loader.h"
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+using namespace ws;
+
+TEST(OpenUrlDialog, OpensOnlyWhatCanBeOpened) {
+    OpenUrlDialog d;
+    auto* url = d.findChild<QLineEdit*>(QStringLiteral("url"));
+    auto* problem = d.findChild<QLabel*>(QStringLiteral("problem"));
+    ASSERT_TRUE(url && problem);
+    QPushButton* open = nullptr;
+    for (QPushButton* b : d.findChildren<QPushButton*>())
+        if (b->isEnabled() || !open)
+            open = b->text().contains(QStringLiteral("Open")) ? b : open;
+    ASSERT_NE(open, nullptr);
+    EXPECT_FALSE(open->isEnabled()); // empty
+    url->setText(QStringLiteral("/home/me/trace.json"));
+    EXPECT_FALSE(open->isEnabled());
+    EXPECT_TRUE(problem->text().contains(QStringLiteral("s3://")));
+    url->setText(QStringLiteral("s3://"));
+    EXPECT_FALSE(open->isEnabled());
+    EXPECT_TRUE(problem->text().contains(QStringLiteral("bucket")));
+    url->setText(QStringLiteral("s3://runs/job7/"));
+    EXPECT_FALSE(open->isEnabled()); // a folder
+    url->setText(QStringLiteral(" s3://runs/job7/worker0.pt.trace.json.gz "));
+    EXPECT_TRUE(open->isEnabled());
+    EXPECT_TRUE(problem->text().isEmpty());
+    EXPECT_EQ(d.url(), QStringLiteral("s3://runs/job7/worker0.pt.trace.json.gz"));
+    if (const QByteArray shot = qgetenv("WARPSCOPE_SCREENSHOT_DIR"); !shot.isEmpty()) {
+        d.resize(d.sizeHint());
+        d.grab().save(QString::fromLocal8Bit(shot) + QStringLiteral("/open_url_dialog.png"));
+    }
+}
+
+TEST(MainWindow, OpensAUrlIntoATabWithoutItsToken) {
+    QProcess server;
+    server.start(QStringLiteral("python3"),
+                 {QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/../remote/http_test_server.py"),
+                  QStringLiteral(WARPSCOPE_TEST_DATA_DIR)});
+    if (!server.waitForStarted(10000) || !server.waitForReadyRead(10000))
+        GTEST_SKIP() << "python3 cannot run the test server";
+    const QString port = QString::fromLatin1(server.readLine()).trimmed();
+    QTemporaryDir cache;
+    qputenv("WARPSCOPE_REMOTE_CACHE", cache.path().toLocal8Bit());
+    RecentFiles::clear();
+    MainWindow w;
+    QSignalSpy spy(&w, &MainWindow::loadingFinished);
+    w.openFiles({QStringLiteral("http://127.0.0.1:%1/nccl_data_rank0.json.gz?sv=1&sig=TOPSECRET").arg(port)});
+    ASSERT_TRUE(spy.wait(60000));
+    EXPECT_TRUE(spy.takeFirst().at(0).toBool()) << w.lastError().toStdString();
+    ASSERT_EQ(w.sessionCount(), 1);
+    auto* tabs = w.findChild<QTabWidget*>();
+    ASSERT_NE(tabs, nullptr);
+    EXPECT_EQ(tabs->tabText(tabs->currentIndex()), QStringLiteral("nccl_data_rank0.json.gz"));
+    EXPECT_FALSE(w.windowTitle().contains(QStringLiteral("TOPSECRET")));
+    const QStringList recent = RecentFiles::list();
+    ASSERT_FALSE(recent.isEmpty());
+    EXPECT_TRUE(recent.front().contains(QStringLiteral("sig=REDACTED"))) << recent.front().toStdString();
+    EXPECT_FALSE(recent.join(QLatin1Char(' ')).contains(QStringLiteral("TOPSECRET")));
+
+    // A missing object: one clear message, no tab.
+    w.openFiles({QStringLiteral("http://127.0.0.1:%1/missing.json?token=TOPSECRET").arg(port)});
+    ASSERT_TRUE(spy.wait(60000));
+    EXPECT_FALSE(spy.takeFirst().at(0).toBool());
+    EXPECT_EQ(w.sessionCount(), 1);
+    EXPECT_TRUE(w.lastError().contains(QStringLiteral("no such object"))) << w.lastError().toStdString();
+    EXPECT_FALSE(w.lastError().contains(QStringLiteral("TOPSECRET")));
+    server.kill();
+    server.waitForFinished();
+    qunsetenv("WARPSCOPE_REMOTE_CACHE");
+    RecentFiles::clear();
+}
