@@ -1643,10 +1643,6 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>打开 URL</translation>
     </message>
     <message>
-        <source>&lt;p&gt;A trace in object storage or on a web server:&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;s3://BUCKET/KEY&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Amazon S3 or an S3-compatible store (AWS_ENDPOINT_URL)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;gs://BUCKET/KEY&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Google Cloud Storage (public objects)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;az://ACCOUNT/CONTAINER/BLOB&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Azure Blob Storage&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;https://ACCOUNT.blob.core.windows.net/…?SAS&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Azure with a SAS token&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;https://…&lt;/tt&gt;, &lt;tt&gt;http://…&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;a web server&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;p&gt;Credentials come from where the clouds&apos; own tools find them (AWS_ACCESS_KEY_ID, ~/.aws, AWS_PROFILE; a SAS token in the URL) and are never stored. The object is downloaded once; opening it again costs one request while it is unchanged, and works offline.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;对象存储或 Web 服务器上的跟踪：&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;s3://BUCKET/KEY&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Amazon S3 或兼容 S3 的存储（AWS_ENDPOINT_URL）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;gs://BUCKET/KEY&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Google Cloud Storage（公开对象）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;az://ACCOUNT/CONTAINER/BLOB&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Azure Blob Storage&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;https://ACCOUNT.blob.core.windows.net/…?SAS&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;带 SAS 令牌的 Azure&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;https://…&lt;/tt&gt;, &lt;tt&gt;http://…&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Web 服务器&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;p&gt;凭据取自各云平台自身工具查找的位置（AWS_ACCESS_KEY_ID、~/.aws、AWS_PROFILE；URL 中的 SAS 令牌），从不保存。对象只下载一次；未改变时再次打开只需一次请求，且可离线打开。&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>s3://bucket/run1/worker0.pt.trace.json.gz</source>
         <translation>s3://bucket/run1/worker0.pt.trace.json.gz</translation>
     </message>
@@ -1659,8 +1655,12 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>无法打开此 URL：%1。</translation>
     </message>
     <message>
-        <source>This names a folder; name one trace object in it.</source>
-        <translation>这是一个文件夹；请指定其中的一个跟踪对象。</translation>
+        <source>&lt;p&gt;A trace in object storage or on a web server:&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;s3://BUCKET/KEY&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Amazon S3 or an S3-compatible store (AWS_ENDPOINT_URL)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;gs://BUCKET/KEY&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Google Cloud Storage (public objects)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;az://ACCOUNT/CONTAINER/BLOB&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Azure Blob Storage&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;https://ACCOUNT.blob.core.windows.net/…?SAS&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Azure with a SAS token&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;https://…&lt;/tt&gt;, &lt;tt&gt;http://…&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;a web server&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;p&gt;An S3 folder (a URL ending in &lt;tt&gt;/&lt;/tt&gt;) opens the run of traces in it as a distributed job.&lt;/p&gt;&lt;p&gt;Credentials come from where the clouds&apos; own tools find them (AWS_ACCESS_KEY_ID, ~/.aws, AWS_PROFILE; a SAS token in the URL) and are never stored. The object is downloaded once; opening it again costs one request while it is unchanged, and works offline.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;对象存储或 Web 服务器上的跟踪：&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;s3://BUCKET/KEY&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Amazon S3 或兼容 S3 的存储（AWS_ENDPOINT_URL）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;gs://BUCKET/KEY&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Google Cloud Storage（公开对象）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;az://ACCOUNT/CONTAINER/BLOB&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Azure Blob Storage&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;https://ACCOUNT.blob.core.windows.net/…?SAS&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;带 SAS 令牌的 Azure&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;https://…&lt;/tt&gt;, &lt;tt&gt;http://…&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Web 服务器&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;p&gt;S3 文件夹（以 &lt;tt&gt;/&lt;/tt&gt; 结尾的 URL）会将其中的一组跟踪作为分布式作业打开。&lt;/p&gt;&lt;p&gt;凭据取自各云平台自身工具查找的位置（AWS_ACCESS_KEY_ID、~/.aws、AWS_PROFILE；URL 中的 SAS 令牌），从不保存。对象只下载一次；未改变时再次打开只需一次请求，且可离线打开。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Folders can be listed in S3 and S3-compatible stores only, so far; name one trace object.</source>
+        <translation>目前只能列出 S3 及兼容 S3 存储中的文件夹；请指定一个跟踪对象。</translation>
     </message>
 </context>
 <context>

@@ -381,8 +381,13 @@ void MainWindow::updateActions() {
 
 void MainWindow::openFiles(const QStringList& paths) {
     for (const QString& p : paths) {
-        if (isRemoteUrl(p.toStdString())) { // downloaded (or found in the cache) by the loader
-            m_queue.append(p);
+        if (isRemoteUrl(p.toStdString())) { // downloaded (or found in the cache) by the loaders
+            std::string why;
+            const auto url = parseRemoteUrl(p.toStdString(), {}, &why);
+            if (url && url->isPrefix())
+                m_jobQueue.append({{p}, false}); // a bucket folder: the run under it, as a job
+            else
+                m_queue.append(p);
             continue;
         }
         const QFileInfo info(p);
@@ -433,7 +438,10 @@ void MainWindow::onJobLoaded(std::shared_ptr<const LoadedJob> job) {
     auto* page = new JobPage(job, m_tabs);
     connect(page, &JobPage::openTraceRequested, this, [this](const QString& path) { openFiles({path}); });
     const int index = m_tabs->addTab(page, page->title());
-    m_tabs->setTabToolTip(index, job->inputs.join(QLatin1Char('\n')));
+    QStringList shownInputs;
+    for (const QString& input : job->inputs)
+        shownInputs << (isRemoteUrl(input.toStdString()) ? QString::fromStdString(redactUrl(input.toStdString())) : input);
+    m_tabs->setTabToolTip(index, shownInputs.join(QLatin1Char('\n')));
     m_tabs->setCurrentIndex(index);
     // A job folder goes to Open Recent like a file: opening a folder opens it as a job again.
     if (!job->fromSummaries && job->inputs.size() == 1 && QFileInfo(job->inputs.front()).isDir()) {

@@ -2,6 +2,9 @@
 
 #include "analysis/distributed.h"
 #include "import/trace_import.h"
+#include "remote/remote_fetch.h"
+#include "remote/remote_listing.h"
+#include "remote/remote_request.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -11,9 +14,58 @@ namespace ws {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// A remote object is fetched into the cache; a remote folder is listed and its one run's traces
+// fetched (torch-tb-profiler's run: the trace files of one folder). False with *error on failure.
+bool addRemote(const std::string& url, std::vector<std::string>& files, std::string* error) {
+    std::vector<std::string> objects;
+    std::string why;
+    const auto parsed = parseRemoteUrl(url, remoteEndpointsFromEnvironment(), &why);
+    if (parsed && parsed->isPrefix()) {
+        const RemoteListing listing = listRemoteFolder(url);
+        if (!listing.error.empty()) {
+            if (error)
+                *error = listing.error;
+            return false;
+        }
+        if (listing.runs.size() != 1) {
+            if (error) {
+                *error = listing.runs.empty() ? "no trace files under " + redactUrl(url)
+                                              : std::to_string(listing.runs.size()) + " runs (folders of traces) under " +
+                                                    redactUrl(url) + "; open one of them:";
+                for (size_t i = 0; i < listing.runs.size() && i < 8; ++i)
+                    *error += " " + listing.runs[i].prefix;
+            }
+            return false;
+        }
+        for (const RemoteObject& o : listing.runs.front().workers)
+            objects.push_back(o.url);
+    } else {
+        objects.push_back(url);
+    }
+    for (const std::string& o : objects) {
+        const RemoteFetchResult fetched = fetchRemoteObject(o);
+        if (fetched.localPath.empty()) {
+            if (error)
+                *error = fetched.error;
+            return false;
+        }
+        files.push_back(fetched.localPath);
+    }
+    return true;
+}
+
+} // namespace
+
 std::vector<std::string> expandJobInputs(const std::vector<std::string>& paths, std::string* error) {
     std::vector<std::string> files;
     for (const std::string& p : paths) {
+        if (isRemoteUrl(p)) {
+            if (!addRemote(p, files, error))
+                return {};
+            continue;
+        }
         std::error_code ec;
         if (!fs::is_directory(p, ec)) {
             files.push_back(p);

@@ -10,7 +10,9 @@ namespace ws {
  * stands for the traces directly inside it (recognised by content, as File > Open does: Kineto /
  * Chrome JSON, Nsight Systems and nvprof SQLite, Warpscope sessions and capture streams, so a
  * tensorboard_trace_handler folder and a capture folder with one stream per rank both work);
- * other files there (logs, READMEs, summaries) are skipped. Files are ordered by the rank in their
+ * other files there (logs, READMEs, summaries) are skipped. A URL (remote_url.h) is fetched into the
+ * download cache; a remote folder (s3://bucket/run/) is listed and the traces of its one run are
+ * fetched, so a job opens from its bucket folder. Files are ordered by the rank in their
  * name, then by name; duplicates are dropped. Empty with *error set when nothing usable is found.
  */
 std::vector<std::string> expandJobInputs(const std::vector<std::string>& paths, std::string* error);

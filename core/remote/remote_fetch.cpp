@@ -1,6 +1,6 @@
 #include "remote/remote_fetch.h"
 
-#include "remote/aws_credentials.h"
+#include "remote/remote_request.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -69,86 +69,6 @@ bool readMeta(const std::string& path, Meta* m) {
     return any;
 }
 
-// The <Code> of an S3/GCS/Azure XML error document, "" when there is none.
-std::string xmlErrorCode(const std::string& body) {
-    const size_t a = body.find("<Code>");
-    const size_t b = body.find("</Code>");
-    return a == std::string::npos || b == std::string::npos || b < a ? std::string() : body.substr(a + 6, b - a - 6);
-}
-
-struct Request {
-    RemoteUrl url;
-    HttpAuth auth;
-    std::string credentialNote; // where the credentials came from, or where we looked
-    bool signedRequest = false;
-};
-
-// What to tell the user for an HTTP failure, with the kind of store in mind.
-std::string httpMessage(long status, const std::string& body, const Request& r, const std::string& shown) {
-    const std::string code = xmlErrorCode(body);
-    const std::string suffix = code.empty() ? std::string() : " (" + code + ")";
-    if (code == "NoSuchBucket" || code == "ContainerNotFound")
-        return "no such bucket or container" + suffix + ": " + shown;
-    if (status == 404 || code == "NoSuchKey" || code == "BlobNotFound")
-        return "no such object" + suffix + ": " + shown;
-    if (code == "ExpiredToken" || code == "TokenRefreshRequired" ||
-        (code == "AuthenticationFailed" && body.find("expired") != std::string::npos))
-        return "the credentials have expired" + suffix + " (" + r.credentialNote + "); renew them and try again";
-    if (status == 401 || status == 403) {
-        if (r.url.kind == RemoteUrl::Kind::S3 && !r.signedRequest)
-            return "access denied" + suffix + " and no AWS credentials were found (looked in " + r.credentialNote +
-                   "); set AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or a profile with AWS_PROFILE";
-        if (r.url.kind == RemoteUrl::Kind::S3)
-            return "access denied" + suffix + ": the credentials from " + r.credentialNote +
-                   " may not read " + shown + " (wrong key or secret, or no permission)";
-        return "access denied (HTTP " + std::to_string(status) + ")" + suffix + ": " + shown +
-               (r.url.kind == RemoteUrl::Kind::AzureBlob ? "; a SAS token with read permission in the URL grants access"
-                                                         : std::string());
-    }
-    return "the server answered HTTP " + std::to_string(status) + suffix + " for " + shown;
-}
-
-Request prepare(const RemoteUrl& parsed) {
-    Request r;
-    r.url = parsed;
-    if (parsed.kind == RemoteUrl::Kind::S3) {
-        const AwsSettings aws = findAwsSettings();
-        if (aws.credentials) {
-            r.signedRequest = true;
-            r.auth.awsSigV4 = "aws:amz:" + parsed.region + ":s3";
-            r.auth.user = aws.credentials->accessKey;
-            r.auth.password = aws.credentials->secretKey;
-            // S3 requires the payload hash header; a GET has no payload to sign.
-            r.auth.headers.push_back("x-amz-content-sha256: UNSIGNED-PAYLOAD");
-            if (!aws.credentials->sessionToken.empty())
-                r.auth.headers.push_back("x-amz-security-token: " + aws.credentials->sessionToken);
-            r.credentialNote = aws.credentials->source;
-        } else {
-            std::string looked;
-            for (const std::string& where : aws.lookedAt)
-                looked += (looked.empty() ? "" : ", ") + where;
-            r.credentialNote = looked;
-        }
-    }
-    return r;
-}
-
-RemoteEndpoints endpointsFromEnvironment() {
-    RemoteEndpoints e;
-    const AwsSettings aws = findAwsSettings();
-    e.s3Endpoint = aws.endpoint;
-    e.s3Region = aws.region;
-    // Azurite and other emulators: the connection string's BlobEndpoint.
-    const std::string connection = env("AZURE_STORAGE_CONNECTION_STRING");
-    if (const size_t at = connection.find("BlobEndpoint="); at != std::string::npos) {
-        const size_t end = connection.find(';', at);
-        e.azureEndpoint = connection.substr(at + 13, end == std::string::npos ? std::string::npos : end - at - 13);
-    }
-    if (const std::string host = env("STORAGE_EMULATOR_HOST"); !host.empty())
-        e.gcsEndpoint = host.rfind("http", 0) == 0 ? host : "http://" + host;
-    return e;
-}
-
 } // namespace
 
 std::string defaultRemoteCacheDir() {
@@ -163,7 +83,7 @@ RemoteFetchResult fetchRemoteObject(const std::string& text, const RemoteFetchOp
     RemoteFetchResult result;
     result.displayUrl = redactUrl(text);
     std::string why;
-    const auto parsed = parseRemoteUrl(text, endpointsFromEnvironment(), &why);
+    const auto parsed = parseRemoteUrl(text, remoteEndpointsFromEnvironment(), &why);
     if (!parsed) {
         result.error = why + ": " + result.displayUrl;
         return result;
@@ -172,7 +92,7 @@ RemoteFetchResult fetchRemoteObject(const std::string& text, const RemoteFetchOp
         result.error = "the URL names a folder (prefix), not an object: " + result.displayUrl;
         return result;
     }
-    const Request request = prepare(*parsed);
+    const RemoteRequest request = prepareRemoteRequest(*parsed);
     const std::string dir = (options.cacheDir.empty() ? defaultRemoteCacheDir() : options.cacheDir) + "/" +
                             hashHex(result.displayUrl);
     if (!makeDirs(dir)) {
@@ -217,7 +137,7 @@ RemoteFetchResult fetchRemoteObject(const std::string& text, const RemoteFetchOp
     // Some servers refuse HEAD (405) yet serve GET: go on and let the download say what is wrong.
     if (head.status >= 400 && head.status != 405) {
         const HttpResponse doc = HttpClient::get(parsed->httpUrl, request.auth, 1u << 20); // the error document
-        result.error = httpMessage(head.status, doc.body, request, result.displayUrl);
+        result.error = remoteHttpMessage(head.status, doc.body, request, result.displayUrl);
         return result;
     }
     if (haveObject && !head.etag.empty() && head.etag == cached.etag &&
@@ -244,7 +164,7 @@ RemoteFetchResult fetchRemoteObject(const std::string& text, const RemoteFetchOp
             std::remove((metaPath + ".part").c_str());
             result.error = "cancelled: " + result.displayUrl;
         } else if (d.status >= 300) {
-            result.error = httpMessage(d.status, d.body, request, result.displayUrl);
+            result.error = remoteHttpMessage(d.status, d.body, request, result.displayUrl);
         } else {
             result.error = d.error + " (" + result.displayUrl + ")";
         }

@@ -36,7 +36,10 @@ TEST(OpenUrlDialog, OpensOnlyWhatCanBeOpened) {
     EXPECT_FALSE(open->isEnabled());
     EXPECT_TRUE(problem->text().contains(QStringLiteral("bucket")));
     url->setText(QStringLiteral("s3://runs/job7/"));
-    EXPECT_FALSE(open->isEnabled()); // a folder
+    EXPECT_TRUE(open->isEnabled()); // an S3 folder opens as a job
+    url->setText(QStringLiteral("gs://runs/job7/"));
+    EXPECT_FALSE(open->isEnabled()); // other folders cannot be listed yet
+    EXPECT_TRUE(problem->text().contains(QStringLiteral("S3")));
     url->setText(QStringLiteral(" s3://runs/job7/worker0.pt.trace.json.gz "));
     EXPECT_TRUE(open->isEnabled());
     EXPECT_TRUE(problem->text().isEmpty());
