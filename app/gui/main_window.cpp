@@ -385,7 +385,7 @@ void MainWindow::openFiles(const QStringList& paths) {
             std::string why;
             const auto url = parseRemoteUrl(p.toStdString(), {}, &why);
             if (url && url->isPrefix())
-                m_jobQueue.append({{p}, false}); // a bucket folder: the run under it, as a job
+                m_jobQueue.append({{p}, false}); // a bucket or container folder: the run under it, as a job
             else
                 m_queue.append(p);
             continue;

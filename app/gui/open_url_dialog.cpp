@@ -18,11 +18,11 @@ OpenUrlDialog::OpenUrlDialog(QWidget* parent) : QDialog(parent) {
            "<table>"
            "<tr><td><tt>s3://BUCKET/KEY</tt></td><td>Amazon S3 or an S3-compatible store (AWS_ENDPOINT_URL)</td></tr>"
            "<tr><td><tt>gs://BUCKET/KEY</tt></td><td>Google Cloud Storage (public objects)</td></tr>"
-           "<tr><td><tt>az://ACCOUNT/CONTAINER/BLOB</tt></td><td>Azure Blob Storage</td></tr>"
+           "<tr><td><tt>az://ACCOUNT/CONTAINER/BLOB</tt></td><td>Azure Blob Storage (AZURE_STORAGE_CONNECTION_STRING)</td></tr>"
            "<tr><td><tt>https://ACCOUNT.blob.core.windows.net/…?SAS</tt></td><td>Azure with a SAS token</td></tr>"
            "<tr><td><tt>https://…</tt>, <tt>http://…</tt></td><td>a web server</td></tr>"
            "</table>"
-           "<p>An S3 folder (a URL ending in <tt>/</tt>) opens the run of traces in it as a distributed job.</p>"
+           "<p>An S3 or Azure folder (a URL ending in <tt>/</tt>) opens the run of traces in it as a distributed job.</p>"
            "<p>Credentials come from where the clouds' own tools find them (AWS_ACCESS_KEY_ID, ~/.aws, "
            "AWS_PROFILE; a SAS token in the URL) and are never stored. The object is downloaded once; opening "
            "it again costs one request while it is unchanged, and works offline.</p>"),
@@ -64,8 +64,8 @@ void OpenUrlDialog::validate() {
         m_problem->setText(tr("Not a URL: it must start with s3://, gs://, az://, https:// or http://."));
     } else if (const auto parsed = parseRemoteUrl(text, {}, &why); !parsed) {
         m_problem->setText(tr("This URL cannot be opened: %1.").arg(QString::fromStdString(why)));
-    } else if (parsed->isPrefix() && parsed->kind != RemoteUrl::Kind::S3) {
-        m_problem->setText(tr("Folders can be listed in S3 and S3-compatible stores only, so far; name one trace object."));
+    } else if (parsed->isPrefix() && parsed->kind != RemoteUrl::Kind::S3 && parsed->kind != RemoteUrl::Kind::AzureBlob) {
+        m_problem->setText(tr("Folders can be listed in S3, S3-compatible stores and Azure only, so far; name one trace object."));
     } else {
         m_problem->clear();
         ok = true;

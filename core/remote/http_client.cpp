@@ -77,7 +77,9 @@ size_t onHeader(char* data, size_t size, size_t n, void* user) {
     return size * n;
 }
 
-void configure(Handle& h, const std::string& url, const HttpAuth& auth, Headers* headers) {
+// range: the Range header's value for this request ("" = none), signed along when auth signs.
+void configure(Handle& h, const std::string& url, const HttpAuth& auth, Headers* headers, const char* method,
+               const std::string& range = {}) {
     CURL* c = h.curl;
     curl_easy_setopt(c, CURLOPT_URL, url.c_str());
     curl_easy_setopt(c, CURLOPT_ERRORBUFFER, h.errorBuffer);
@@ -100,6 +102,11 @@ void configure(Handle& h, const std::string& url, const HttpAuth& auth, Headers*
     }
     for (const std::string& header : auth.headers)
         h.headers = curl_slist_append(h.headers, header.c_str());
+    if (!range.empty())
+        h.headers = curl_slist_append(h.headers, ("Range: " + range).c_str());
+    if (auth.signer)
+        for (const std::string& header : auth.signer(method, url, range))
+            h.headers = curl_slist_append(h.headers, header.c_str());
     if (h.headers)
         curl_easy_setopt(c, CURLOPT_HTTPHEADER, h.headers);
 }
@@ -132,7 +139,7 @@ HttpResponse HttpClient::head(const std::string& url, const HttpAuth& auth) {
     HttpResponse r;
     Handle h;
     Headers headers;
-    configure(h, url, auth, &headers);
+    configure(h, url, auth, &headers, "HEAD");
     curl_easy_setopt(h.curl, CURLOPT_NOBODY, 1L);
     const CURLcode code = curl_easy_perform(h.curl);
     if (code != CURLE_OK) {
@@ -150,7 +157,7 @@ HttpResponse HttpClient::get(const std::string& url, const HttpAuth& auth, size_
     HttpResponse r;
     Handle h;
     Headers headers;
-    configure(h, url, auth, &headers);
+    configure(h, url, auth, &headers, "GET");
     std::pair<std::string*, size_t> sink{&r.body, maxBytes};
     curl_easy_setopt(h.curl, CURLOPT_WRITEFUNCTION, toString);
     curl_easy_setopt(h.curl, CURLOPT_WRITEDATA, &sink);
@@ -240,7 +247,9 @@ HttpDownload HttpClient::download(const std::string& url, const HttpAuth& auth, 
         }
         Handle h;
         Headers headers;
-        configure(h, url, auth, &headers);
+        // A resumed download asks for the rest with a Range header of its own (not libcurl's resume,
+        // which fails when a server ignores ranges; the sink restarts the file on a 200 instead).
+        configure(h, url, auth, &headers, "GET", have > 0 ? "bytes=" + std::to_string(have) + "-" : std::string());
         Sink sink;
         sink.file = f;
         sink.headers = &headers;
@@ -254,12 +263,9 @@ HttpDownload HttpClient::download(const std::string& url, const HttpAuth& auth, 
         curl_easy_setopt(h.curl, CURLOPT_NOPROGRESS, 0L);
         curl_easy_setopt(h.curl, CURLOPT_XFERINFOFUNCTION, onProgress);
         curl_easy_setopt(h.curl, CURLOPT_XFERINFODATA, &state);
-        if (have > 0) {
-            curl_easy_setopt(h.curl, CURLOPT_RESUME_FROM_LARGE, static_cast<curl_off_t>(have));
-            if (!etag.empty()) {
-                h.headers = curl_slist_append(h.headers, ("If-Range: " + etag).c_str());
-                curl_easy_setopt(h.curl, CURLOPT_HTTPHEADER, h.headers);
-            }
+        if (have > 0 && !etag.empty()) {
+            h.headers = curl_slist_append(h.headers, ("If-Range: " + etag).c_str());
+            curl_easy_setopt(h.curl, CURLOPT_HTTPHEADER, h.headers);
         }
         const CURLcode code = curl_easy_perform(h.curl);
         const bool closed = std::fclose(f) == 0;
@@ -271,6 +277,10 @@ HttpDownload HttpClient::download(const std::string& url, const HttpAuth& auth, 
         if (state.cancelled) {
             d.cancelled = true;
             d.error = "cancelled";
+            return d;
+        }
+        if (code == CURLE_OK && headers.status == 416 && have > 0 && headers.rangeTotal == static_cast<int64_t>(have)) {
+            d.ok = true; // the earlier attempt had everything but its end of transfer
             return d;
         }
         if (code == CURLE_OK && (headers.status < 200 || headers.status >= 300)) {

@@ -21,6 +21,10 @@ struct HttpAuth {
     std::string user;     // SigV4: the access key id
     std::string password; // SigV4: the secret key
     std::vector<std::string> headers; // extra request headers ("x-amz-security-token: ...")
+    // Per-request signing (Azure Shared Key): the headers to add for (method, URL, Range value).
+    std::function<std::vector<std::string>(const std::string& method, const std::string& url,
+                                           const std::string& range)>
+        signer;
 };
 
 struct HttpResponse {

@@ -68,6 +68,73 @@ bool endsWith(const std::string& s, std::string_view suffix) {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// Sorts the objects and groups the trace-like ones into runs by folder.
+void groupRuns(RemoteListing& listing) {
+    std::sort(listing.objects.begin(), listing.objects.end(),
+              [](const RemoteObject& a, const RemoteObject& b) { return a.key < b.key; });
+    std::map<std::string, RemoteRun> runs;
+    for (const RemoteObject& o : listing.objects) {
+        if (!looksLikeTraceName(o.key))
+            continue;
+        const std::string folder = o.key.substr(0, o.key.rfind('/') + 1);
+        RemoteRun& run = runs[folder];
+        run.prefix = folder;
+        run.workers.push_back(o);
+    }
+    for (auto& [folder, run] : runs)
+        listing.runs.push_back(std::move(run));
+}
+
+// Azure's List Blobs: pages joined by NextMarker; a SAS token in the URL rides along.
+RemoteListing listAzure(const RemoteUrl& url, const std::string& shown, int pageSize) {
+    RemoteListing listing;
+    const RemoteRequest request = prepareRemoteRequest(url);
+    std::string base = url.httpUrl.substr(0, url.httpUrl.find('?'));
+    const std::string sas = url.httpUrl.find('?') == std::string::npos ? std::string() : url.httpUrl.substr(url.httpUrl.find('?') + 1);
+    base.resize(base.size() - encodeKey(url.key).size());
+    if (!base.empty() && base.back() == '/')
+        base.pop_back(); // the container's URL
+    std::string marker;
+    for (;;) {
+        std::string query = "?comp=list";
+        if (!marker.empty())
+            query += "&marker=" + encodeQueryValue(marker);
+        query += "&maxresults=" + std::to_string(std::clamp(pageSize, 1, 5000)) + "&prefix=" + encodeQueryValue(url.key) +
+                 "&restype=container";
+        if (!sas.empty())
+            query += "&" + sas;
+        const HttpResponse page = HttpClient::get(base + query, request.auth);
+        ++listing.pages;
+        if (page.networkError) {
+            listing.error = page.error + " (" + shown + ")";
+            return listing;
+        }
+        if (page.status < 200 || page.status >= 300) {
+            listing.error = remoteHttpMessage(page.status, page.body, request, shown);
+            return listing;
+        }
+        for (size_t at = page.body.find("<Blob>"); at != std::string::npos; at = page.body.find("<Blob>", at + 6)) {
+            const size_t end = page.body.find("</Blob>", at);
+            const std::string_view block =
+                std::string_view(page.body).substr(at, end == std::string::npos ? std::string::npos : end - at);
+            RemoteObject o;
+            o.key = element(block, "Name");
+            o.size = std::strtoull(element(block, "Content-Length").c_str(), nullptr, 10);
+            o.etag = element(block, "Etag");
+            // With a SAS token the objects keep the https form that carries it.
+            o.url = sas.empty() ? "az://" + url.account + "/" + url.bucket + "/" + o.key
+                                : base + "/" + encodeKey(o.key) + "?" + sas;
+            if (!o.key.empty())
+                listing.objects.push_back(std::move(o));
+        }
+        marker = element(page.body, "NextMarker");
+        if (marker.empty())
+            break;
+    }
+    groupRuns(listing);
+    return listing;
+}
+
 } // namespace
 
 bool looksLikeTraceName(const std::string& key) {
@@ -91,8 +158,10 @@ RemoteListing listRemoteFolder(const std::string& text, int pageSize) {
         listing.error = why + ": " + shown;
         return listing;
     }
+    if (parsed->kind == RemoteUrl::Kind::AzureBlob)
+        return listAzure(*parsed, shown, pageSize);
     if (parsed->kind != RemoteUrl::Kind::S3) {
-        listing.error = "listing a folder works for S3 and S3-compatible stores only, so far: " + shown;
+        listing.error = "listing a folder works for S3, S3-compatible stores and Azure Blob Storage only, so far: " + shown;
         return listing;
     }
     const RemoteRequest request = prepareRemoteRequest(*parsed);
@@ -135,19 +204,7 @@ RemoteListing listRemoteFolder(const std::string& text, int pageSize) {
         if (element(page.body, "IsTruncated") != "true" || token.empty())
             break;
     }
-    std::sort(listing.objects.begin(), listing.objects.end(),
-              [](const RemoteObject& a, const RemoteObject& b) { return a.key < b.key; });
-    std::map<std::string, RemoteRun> runs;
-    for (const RemoteObject& o : listing.objects) {
-        if (!looksLikeTraceName(o.key))
-            continue;
-        const std::string folder = o.key.substr(0, o.key.rfind('/') + 1);
-        RemoteRun& run = runs[folder];
-        run.prefix = folder;
-        run.workers.push_back(o);
-    }
-    for (auto& [folder, run] : runs)
-        listing.runs.push_back(std::move(run));
+    groupRuns(listing);
     return listing;
 }
 

@@ -1,6 +1,7 @@
 #include "remote/remote_request.h"
 
 #include "remote/aws_credentials.h"
+#include "remote/azure_shared_key.h"
 
 #include <cstdlib>
 
@@ -37,6 +38,11 @@ std::string remoteHttpMessage(long status, const std::string& body, const Remote
         if (r.url.kind == RemoteUrl::Kind::S3 && !r.signedRequest)
             return "access denied" + suffix + " and no AWS credentials were found (looked in " + r.credentialNote +
                    "); set AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or a profile with AWS_PROFILE";
+        if (r.url.kind == RemoteUrl::Kind::AzureBlob && !r.signedRequest)
+            return "access denied" + suffix + " and no Azure credentials were found (looked in " + r.credentialNote +
+                   "); set AZURE_STORAGE_CONNECTION_STRING or put a SAS token in the URL";
+        if (r.url.kind == RemoteUrl::Kind::AzureBlob)
+            return "access denied" + suffix + ": the credentials from " + r.credentialNote + " may not read " + shown;
         if (r.url.kind == RemoteUrl::Kind::S3)
             return "access denied" + suffix + ": the credentials from " + r.credentialNote +
                    " may not read " + shown + " (wrong key or secret, or no permission)";
@@ -67,6 +73,39 @@ RemoteRequest prepareRemoteRequest(const RemoteUrl& parsed) {
             for (const std::string& where : aws.lookedAt)
                 looked += (looked.empty() ? "" : ", ") + where;
             r.credentialNote = looked;
+        }
+    }
+    if (parsed.kind == RemoteUrl::Kind::AzureBlob) {
+        if (parsed.httpUrl.find("sig=") != std::string::npos) {
+            r.signedRequest = true;
+            r.credentialNote = "the SAS token in the URL";
+            return r;
+        }
+        // A connection string (AccountName + AccountKey), else AZURE_STORAGE_ACCOUNT + AZURE_STORAGE_KEY.
+        AzureSharedKey key;
+        const std::string connection = env("AZURE_STORAGE_CONNECTION_STRING");
+        auto field = [&](const std::string& name) {
+            const size_t at = connection.find(name + "=");
+            if (at == std::string::npos || (at > 0 && connection[at - 1] != ';'))
+                return std::string();
+            const size_t start = at + name.size() + 1, end = connection.find(';', start);
+            return connection.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        };
+        if (!field("AccountKey").empty()) {
+            key = {field("AccountName"), field("AccountKey")};
+            r.credentialNote = "AZURE_STORAGE_CONNECTION_STRING";
+        } else if (!env("AZURE_STORAGE_KEY").empty()) {
+            key = {env("AZURE_STORAGE_ACCOUNT"), env("AZURE_STORAGE_KEY")};
+            r.credentialNote = "AZURE_STORAGE_ACCOUNT/AZURE_STORAGE_KEY";
+        }
+        if (!key.key.empty() && (key.account.empty() || key.account == parsed.account)) {
+            key.account = parsed.account;
+            r.signedRequest = true;
+            r.auth.signer = [key](const std::string& method, const std::string& url, const std::string& range) {
+                return azureSharedKeyHeaders(key, method, url, range);
+            };
+        } else {
+            r.credentialNote = "AZURE_STORAGE_CONNECTION_STRING, AZURE_STORAGE_ACCOUNT/AZURE_STORAGE_KEY, a SAS token in the URL";
         }
     }
     return r;

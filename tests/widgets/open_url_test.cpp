@@ -38,8 +38,8 @@ TEST(OpenUrlDialog, OpensOnlyWhatCanBeOpened) {
     url->setText(QStringLiteral("s3://runs/job7/"));
     EXPECT_TRUE(open->isEnabled()); // an S3 folder opens as a job
     url->setText(QStringLiteral("gs://runs/job7/"));
-    EXPECT_FALSE(open->isEnabled()); // other folders cannot be listed yet
-    EXPECT_TRUE(problem->text().contains(QStringLiteral("S3")));
+    EXPECT_FALSE(open->isEnabled()); // GCS folders cannot be listed yet
+    EXPECT_TRUE(problem->text().contains(QStringLiteral("Azure")));
     url->setText(QStringLiteral(" s3://runs/job7/worker0.pt.trace.json.gz "));
     EXPECT_TRUE(open->isEnabled());
     EXPECT_TRUE(problem->text().isEmpty());
