@@ -1,7 +1,7 @@
 #include "session_loader.h"
 
 #include "import/trace_import.h"
-#include "remote/remote_fetch.h"
+#include "remote/remote_url.h"
 #include "store/session_library.h"
 
 #include <QElapsedTimer>
@@ -52,40 +52,25 @@ bool SessionLoader::load(const QString& path) {
                                       Qt::QueuedConnection);
         };
         std::string file = QFile::encodeName(given).toStdString();
-        if (remote) {
-            // Download (or find in the cache) first; then the local copy goes through the library.
-            RemoteFetchOptions options;
-            options.progress = [&](uint64_t done, int64_t total) {
-                if (total > 0)
-                    control.progress(static_cast<double>(done) / static_cast<double>(total));
-                return !m_cancel.load();
-            };
-            const RemoteFetchResult fetched = fetchRemoteObject(file, options);
-            if (fetched.localPath.empty()) {
-                const QString message = QString::fromStdString(fetched.error);
-                const bool wasCancelled = fetched.cancelled;
-                QMetaObject::invokeMethod(this, [this, path, message, wasCancelled] {
-                    m_busy = false;
-                    if (wasCancelled)
-                        emit cancelled(path);
-                    else
-                        emit failed(path, message);
-                }, Qt::QueuedConnection);
-                return;
-            }
-            file = fetched.localPath;
-            lastPermille = -1;
-        }
         const SessionLibrary library(QFile::encodeName(libraryDir).toStdString());
         SessionLibrary::OpenResult result;
-        if (!libraryDir.isEmpty())
-            result = library.openStored(file);
-        const bool mustStore = !libraryDir.isEmpty() && !result.session && result.error.empty();
-        if (!result.session && result.error.empty()) {
-            ImportResult imported = importTraceFile(file, control);
-            result.session = std::move(imported.session);
-            result.error = std::move(imported.error);
-            result.cancelled = imported.cancelled;
+        bool mustStore = false;
+        if (remote) {
+            // A current cached copy opens like a local file; otherwise the object is imported as
+            // it downloads and stored under the cached copy.
+            result = library.openRemote(file, control);
+            file = result.sourcePath;
+            mustStore = !libraryDir.isEmpty() && result.session && !result.fromLibrary;
+        } else {
+            if (!libraryDir.isEmpty())
+                result = library.openStored(file);
+            mustStore = !libraryDir.isEmpty() && !result.session && result.error.empty();
+            if (!result.session && result.error.empty()) {
+                ImportResult imported = importTraceFile(file, control);
+                result.session = std::move(imported.session);
+                result.error = std::move(imported.error);
+                result.cancelled = imported.cancelled;
+            }
         }
         if (result.cancelled) {
             QMetaObject::invokeMethod(this, [this, path] {

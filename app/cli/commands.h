@@ -10,6 +10,7 @@ namespace ws::cli {
 int runSummary(const std::vector<std::string>& args);
 int runImport(const std::vector<std::string>& args);
 int runBenchImport(const std::vector<std::string>& args);
+int runBenchRemote(const std::vector<std::string>& args);
 int runDump(const std::vector<std::string>& args);
 int runKernels(const std::vector<std::string>& args);
 int runOps(const std::vector<std::string>& args);

@@ -24,6 +24,8 @@ const Command kCommands[] = {
      ws::cli::runImport},
     {"bench-import", "bench-import FILE [--repeat N]   time an import: wall, MB/s, peak RSS, bytes/event",
      ws::cli::runBenchImport},
+    {"bench-remote", "bench-remote URL LOCAL_FILE [--repeat N]   open a URL as the app does vs the local file; reopen",
+     ws::cli::runBenchRemote},
     {"dump", "dump FILE [--slices N]   the imported model as stable text (golden-test format)", ws::cli::runDump},
     {"kernels", "kernels FILE [--csv] [--group name|op] [--no-args] [--bench]   the kernel table as CSV, or its timings",
      ws::cli::runKernels},

@@ -1,5 +1,6 @@
 #include "import/chrome_json_importer.h"
 
+#include "import/growing_file.h"
 #include "import/input_stream.h"
 #include "import/json_event_parser.h"
 #include "import/json_event_scanner.h"
@@ -141,7 +142,7 @@ ImportResult importChromeJson(const std::string& path, const ImportControl& cont
     const auto t0 = std::chrono::steady_clock::now();
     auto since = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
     InputStream in;
-    if (!in.open(path)) {
+    if (!in.open(path, control.growing)) {
         result.error = in.error();
         return result;
     }

@@ -1,5 +1,8 @@
 #include "import/input_stream.h"
 
+#include "import/growing_file.h"
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -12,6 +15,8 @@ namespace ws {
 
 namespace {
 constexpr size_t kInBufferSize = 1 << 20;
+// A reader of a file still being downloaded waits for this much more before it reads again.
+constexpr uint64_t kFollowBatch = 256u << 10;
 }
 
 struct InputStream::Codec {
@@ -34,8 +39,10 @@ InputStream::~InputStream() {
         ::close(m_fd);
 }
 
-bool InputStream::open(const std::string& path) {
-    m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+bool InputStream::open(const std::string& path, std::shared_ptr<GrowingFile> growing) {
+    m_growing = std::move(growing);
+    // A growing file is read through its own descriptor: it may be renamed while we read.
+    m_fd = m_growing ? ::fcntl(m_growing->fd(), F_DUPFD_CLOEXEC, 0) : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (m_fd < 0) {
         m_error = errno == ENOENT ? "the file does not exist" : std::string("cannot open the file: ") + std::strerror(errno);
         return false;
@@ -46,6 +53,8 @@ bool InputStream::open(const std::string& path) {
         return false;
     }
     m_fileSize = static_cast<uint64_t>(st.st_size);
+    if (m_growing && m_growing->expectedSize() > 0)
+        m_fileSize = static_cast<uint64_t>(m_growing->expectedSize()); // for progress: the whole object
     m_in.reset(new char[kInBufferSize]);
     refill();
     const auto* b = reinterpret_cast<const unsigned char*>(m_in.get());
@@ -66,13 +75,27 @@ bool InputStream::open(const std::string& path) {
     return true;
 }
 
+long InputStream::readFile(char* out, size_t n) {
+    if (m_growing) {
+        // Plain and compressed files alike read sequentially from m_fileConsumed (skip() and
+        // restore() are not used on a file that is still growing).
+        const uint64_t available = m_growing->waitBeyond(m_fileConsumed, std::min<uint64_t>(n, kFollowBatch));
+        if (available <= m_fileConsumed)
+            return 0;
+        n = static_cast<size_t>(std::min<uint64_t>(n, available - m_fileConsumed));
+    }
+    ssize_t got;
+    do {
+        // A growing file's descriptor is shared (dup) with other readers: read at our own offset.
+        got = m_growing ? ::pread(m_fd, out, n, static_cast<off_t>(m_fileConsumed)) : ::read(m_fd, out, n);
+    } while (got < 0 && errno == EINTR);
+    return static_cast<long>(got);
+}
+
 bool InputStream::refill() {
     if (m_eof)
         return false;
-    ssize_t got;
-    do {
-        got = ::read(m_fd, m_in.get(), kInBufferSize);
-    } while (got < 0 && errno == EINTR);
+    const long got = readFile(m_in.get(), kInBufferSize);
     if (got <= 0) {
         m_eof = true;
         m_inLen = m_inPos = 0;
@@ -149,10 +172,7 @@ size_t InputStream::readRaw(char* out, size_t n) {
         if (m_inPos == m_inLen) {
             // Large reads bypass the staging buffer.
             if (n - total >= kInBufferSize) {
-                ssize_t got;
-                do {
-                    got = ::read(m_fd, out + total, n - total);
-                } while (got < 0 && errno == EINTR);
+                const long got = readFile(out + total, n - total);
                 if (got <= 0) {
                     m_eof = true;
                     break;

@@ -6,6 +6,8 @@
 
 namespace ws {
 
+class GrowingFile;
+
 /*
  * InputStream: sequential reader of a trace file's text, transparently inflating gzip (including
  * concatenated members) and zstd. Reads through a small fixed buffer, so memory stays bounded
@@ -21,8 +23,11 @@ public:
     InputStream(const InputStream&) = delete;
     InputStream& operator=(const InputStream&) = delete;
 
-    // Opens path; on failure returns false and sets error() to one sentence.
-    bool open(const std::string& path);
+    // Opens path; on failure returns false and sets error() to one sentence. With `growing`, the
+    // file is still being written (a download): it is read through the GrowingFile's descriptor
+    // (path only names it), reads wait for its bytes, and the end of the file is where the writer
+    // finished (growing_file.h).
+    bool open(const std::string& path, std::shared_ptr<GrowingFile> growing = nullptr);
     // Reads up to n bytes of (decompressed) text; 0 at the end or on error.
     size_t read(char* out, size_t n);
     // Skips n bytes of decompressed text (seeks for plain files). Returns false at EOF/error.
@@ -52,9 +57,11 @@ private:
     size_t readGzip(char* out, size_t n);
     size_t readZstd(char* out, size_t n);
     bool refill();
+    long readFile(char* out, size_t n); // ::read, waiting for a growing file's bytes
 
     struct Codec;
     int m_fd = -1;
+    std::shared_ptr<GrowingFile> m_growing;
     Compression m_compression = Compression::None;
     uint64_t m_fileSize = 0;
     uint64_t m_fileConsumed = 0;

@@ -5,8 +5,8 @@
 #include "import/input_stream.h"
 #include "import/nsys_importer.h"
 #include "import/nvprof_importer.h"
+#include "import/remote_import.h"
 #include "model/session.h"
-#include "remote/remote_fetch.h"
 #include "store/session_store.h"
 #include "store/sqlite_database.h"
 
@@ -40,16 +40,6 @@ TraceFormat formatFromName(std::string_view name) {
 }
 
 namespace {
-
-bool looksLikeJsonStart(const char* p, size_t n) {
-    size_t i = 0;
-    if (n >= 3 && static_cast<unsigned char>(p[0]) == 0xEF && static_cast<unsigned char>(p[1]) == 0xBB &&
-        static_cast<unsigned char>(p[2]) == 0xBF)
-        i = 3;
-    while (i < n && (p[i] == ' ' || p[i] == '\n' || p[i] == '\r' || p[i] == '\t'))
-        ++i;
-    return i < n && (p[i] == '{' || p[i] == '[');
-}
 
 // Which SQLite database this is, by its application id and tables; opened read-only and defensively.
 TraceFormat classifySqlite(const std::string& path) {
@@ -104,7 +94,7 @@ Sniff sniff(const std::string& path) {
     }
     const auto len = static_cast<size_t>(n);
     const auto* b = reinterpret_cast<const unsigned char*>(head);
-    if (looksLikeJsonStart(head, len)) {
+    if (looksLikeJsonText(head, len)) {
         s.format = TraceFormat::ChromeJson;
         return s;
     }
@@ -120,7 +110,7 @@ Sniff sniff(const std::string& path) {
             s.error = std::string(gzip ? "gzip" : "zstd") + " file that is empty or corrupt";
             return s;
         }
-        if (looksLikeJsonStart(inner, got)) {
+        if (looksLikeJsonText(inner, got)) {
             s.format = TraceFormat::ChromeJson;
             return s;
         }
@@ -156,24 +146,24 @@ Sniff sniff(const std::string& path) {
 
 } // namespace
 
+bool looksLikeJsonText(const char* p, size_t n) {
+    size_t i = 0;
+    if (n >= 3 && static_cast<unsigned char>(p[0]) == 0xEF && static_cast<unsigned char>(p[1]) == 0xBB &&
+        static_cast<unsigned char>(p[2]) == 0xBF)
+        i = 3;
+    while (i < n && (p[i] == ' ' || p[i] == '\n' || p[i] == '\r' || p[i] == '\t'))
+        ++i;
+    return i < n && (p[i] == '{' || p[i] == '[');
+}
+
 TraceFormat detectFormat(const std::string& path) {
     return sniff(path).format;
 }
 
 ImportResult importTraceFile(const std::string& path, const ImportControl& control) {
     ImportResult result;
-    if (isRemoteUrl(path)) {
-        // A remote object is downloaded into the cache (or found there) and read like any file.
-        RemoteFetchOptions options;
-        options.progress = [&control](uint64_t, int64_t) { return !(control.cancel && control.cancel->load()); };
-        const RemoteFetchResult fetched = fetchRemoteObject(path, options);
-        if (fetched.localPath.empty()) {
-            result.error = fetched.error;
-            result.cancelled = fetched.cancelled;
-            return result;
-        }
-        return importTraceFile(fetched.localPath, control);
-    }
+    if (isRemoteUrl(path)) // downloaded into the cache (or found there), imported as it arrives
+        return importRemoteTrace(path, control);
     const Sniff s = sniff(path);
     switch (s.format) {
     case TraceFormat::ChromeJson: return importChromeJson(path, control);

@@ -13,6 +13,7 @@
 
 namespace ws {
 
+class GrowingFile;
 class Session;
 
 /* What a file is, decided from its first bytes (and, for SQLite, its tables), never its name. */
@@ -40,6 +41,9 @@ const char* formatName(TraceFormat format);
 // The inverse of formatName; Unknown for any other text.
 TraceFormat formatFromName(std::string_view name);
 TraceFormat detectFormat(const std::string& path);
+// Whether text (a file's first bytes, decompressed) starts like a JSON trace: '{' or '[' after
+// whitespace and a byte-order mark.
+bool looksLikeJsonText(const char* text, size_t length);
 
 /*
  * How a caller watches and stops an import. Plain C++ so core stays Qt-free; the widgets layer
@@ -52,6 +56,10 @@ struct ImportControl {
     const std::atomic<bool>* cancel = nullptr;
     unsigned threads = 0; // 0: all hardware threads
     size_t blockBytes = 0; // text per parse block; 0: default (4 MiB). Small values exercise block seams.
+    // A streamed import (remote_import.h): the trace's text is read from this file while it is
+    // still being downloaded; the path given to the importer is where it will be once complete
+    // (the session's source for later argument reads).
+    std::shared_ptr<GrowingFile> growing;
 };
 
 struct ImportResult {

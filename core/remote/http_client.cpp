@@ -2,8 +2,10 @@
 
 #include <curl/curl.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <fcntl.h>
 #include <mutex>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -135,22 +137,32 @@ size_t toString(char* data, size_t size, size_t n, void* user) {
 
 } // namespace
 
-HttpResponse HttpClient::head(const std::string& url, const HttpAuth& auth) {
-    HttpResponse r;
-    Handle h;
-    Headers headers;
-    configure(h, url, auth, &headers, "HEAD");
-    curl_easy_setopt(h.curl, CURLOPT_NOBODY, 1L);
+namespace {
+
+// Runs a request whose handle is configured (a body goes to r.body); fills status, ETag and size.
+HttpResponse perform(Handle& h, const Headers& headers, HttpResponse& r) {
     const CURLcode code = curl_easy_perform(h.curl);
     if (code != CURLE_OK) {
         r.networkError = true;
         r.error = networkMessage(code, h.errorBuffer);
-        return r;
+        r.body.clear();
+        return std::move(r);
     }
     r.status = headers.status;
     r.etag = headers.etag;
     r.size = headers.contentLength;
-    return r;
+    return std::move(r);
+}
+
+} // namespace
+
+HttpResponse HttpClient::head(const std::string& url, const HttpAuth& auth) {
+    Handle h;
+    Headers headers;
+    configure(h, url, auth, &headers, "HEAD");
+    curl_easy_setopt(h.curl, CURLOPT_NOBODY, 1L);
+    HttpResponse r;
+    return perform(h, headers, r);
 }
 
 HttpResponse HttpClient::get(const std::string& url, const HttpAuth& auth, size_t maxBytes) {
@@ -161,28 +173,49 @@ HttpResponse HttpClient::get(const std::string& url, const HttpAuth& auth, size_
     std::pair<std::string*, size_t> sink{&r.body, maxBytes};
     curl_easy_setopt(h.curl, CURLOPT_WRITEFUNCTION, toString);
     curl_easy_setopt(h.curl, CURLOPT_WRITEDATA, &sink);
-    const CURLcode code = curl_easy_perform(h.curl);
-    if (code != CURLE_OK) {
-        r.networkError = true;
-        r.error = networkMessage(code, h.errorBuffer);
-        return r;
-    }
-    r.status = headers.status;
-    r.etag = headers.etag;
-    r.size = headers.contentLength;
-    return r;
+    return perform(h, headers, r);
+}
+
+HttpResponse HttpClient::post(const std::string& url, const std::string& contentType, const std::string& body,
+                              size_t maxBytes) {
+    HttpResponse r;
+    Handle h;
+    Headers headers;
+    HttpAuth none;
+    none.headers.push_back("Content-Type: " + contentType);
+    configure(h, url, none, &headers, "POST");
+    curl_easy_setopt(h.curl, CURLOPT_POSTFIELDS, body.c_str());
+    curl_easy_setopt(h.curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
+    std::pair<std::string*, size_t> sink{&r.body, maxBytes};
+    curl_easy_setopt(h.curl, CURLOPT_WRITEFUNCTION, toString);
+    curl_easy_setopt(h.curl, CURLOPT_WRITEDATA, &sink);
+    return perform(h, headers, r);
 }
 
 namespace {
 
 struct Sink {
-    FILE* file = nullptr;
+    int fd = -1;
+    const std::function<void(uint64_t)>* written = nullptr;
     Headers* headers = nullptr;
     uint64_t start = 0;   // bytes in the file when this request began
     bool restarted = false; // the server sent the whole object: the file was emptied
     std::string errorBody;  // a non-2xx response's document
-    uint64_t written = 0;
+    uint64_t received = 0; // body bytes written by this request
 };
+
+bool writeAll(int fd, const char* data, size_t bytes) {
+    while (bytes > 0) {
+        const ssize_t n = ::write(fd, data, bytes);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        data += n;
+        bytes -= static_cast<size_t>(n);
+    }
+    return true;
+}
 
 size_t onBody(char* data, size_t size, size_t n, void* user) {
     auto* s = static_cast<Sink*>(user);
@@ -195,13 +228,18 @@ size_t onBody(char* data, size_t size, size_t n, void* user) {
     }
     if (status == 200 && s->start > 0 && !s->restarted) {
         // Range ignored, or If-Range saw a changed object: the whole object comes again.
-        if (::ftruncate(::fileno(s->file), 0) != 0 || std::fseek(s->file, 0, SEEK_SET) != 0)
+        if (::ftruncate(s->fd, 0) != 0) // O_APPEND: the next write lands at the new end, 0
             return 0;
         s->restarted = true;
+        if (*s->written)
+            (*s->written)(0);
     }
-    if (std::fwrite(data, 1, bytes, s->file) != bytes)
+    // Unbuffered, so a reader of the growing file (remote_import.h) finds what was reported.
+    if (!writeAll(s->fd, data, bytes))
         return 0; // disk full: fail the transfer
-    s->written += bytes;
+    s->received += bytes;
+    if (*s->written)
+        (*s->written)((s->restarted ? 0 : s->start) + s->received);
     return bytes;
 }
 
@@ -235,13 +273,14 @@ uint64_t fileSize(const std::string& path) {
 } // namespace
 
 HttpDownload HttpClient::download(const std::string& url, const HttpAuth& auth, const std::string& path,
-                                  const HttpProgress& progress, int maxResumes) {
+                                  const HttpProgress& progress, const std::function<void(uint64_t)>& written,
+                                  int maxResumes) {
     HttpDownload d;
     std::string etag;
     for (int attempt = 0;; ++attempt) {
         const uint64_t have = fileSize(path);
-        FILE* f = std::fopen(path.c_str(), "ab");
-        if (!f) {
+        const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+        if (fd < 0) {
             d.error = "cannot write the download: " + path;
             return d;
         }
@@ -251,7 +290,8 @@ HttpDownload HttpClient::download(const std::string& url, const HttpAuth& auth, 
         // which fails when a server ignores ranges; the sink restarts the file on a 200 instead).
         configure(h, url, auth, &headers, "GET", have > 0 ? "bytes=" + std::to_string(have) + "-" : std::string());
         Sink sink;
-        sink.file = f;
+        sink.fd = fd;
+        sink.written = &written;
         sink.headers = &headers;
         sink.start = have;
         ProgressState state;
@@ -259,6 +299,7 @@ HttpDownload HttpClient::download(const std::string& url, const HttpAuth& auth, 
         state.sink = &sink;
         state.headers = &headers;
         curl_easy_setopt(h.curl, CURLOPT_WRITEFUNCTION, onBody);
+        curl_easy_setopt(h.curl, CURLOPT_BUFFERSIZE, 512L << 10); // fewer, larger writes and wake-ups
         curl_easy_setopt(h.curl, CURLOPT_WRITEDATA, &sink);
         curl_easy_setopt(h.curl, CURLOPT_NOPROGRESS, 0L);
         curl_easy_setopt(h.curl, CURLOPT_XFERINFOFUNCTION, onProgress);
@@ -268,7 +309,7 @@ HttpDownload HttpClient::download(const std::string& url, const HttpAuth& auth, 
             curl_easy_setopt(h.curl, CURLOPT_HTTPHEADER, h.headers);
         }
         const CURLcode code = curl_easy_perform(h.curl);
-        const bool closed = std::fclose(f) == 0;
+        const bool closed = ::close(fd) == 0;
         if (!headers.etag.empty())
             etag = headers.etag;
         d.status = headers.status;
@@ -300,8 +341,11 @@ HttpDownload HttpClient::download(const std::string& url, const HttpAuth& auth, 
                                                 : networkMessage(code, h.errorBuffer);
             return d;
         }
-        if (code == CURLE_RANGE_ERROR)
+        if (code == CURLE_RANGE_ERROR) {
             std::remove(path.c_str());
+            if (written)
+                written(0); // a reader of the old file must start over
+        }
         ++d.resumes;
     }
 }

@@ -55,11 +55,17 @@ public:
     static HttpResponse head(const std::string& url, const HttpAuth& auth);
     // A small GET into memory (listings, error documents), at most maxBytes.
     static HttpResponse get(const std::string& url, const HttpAuth& auth, size_t maxBytes = 64u << 20);
+    // A form or JSON POST without authentication (an OAuth2 token request), answer into memory.
+    static HttpResponse post(const std::string& url, const std::string& contentType, const std::string& body,
+                             size_t maxBytes = 1u << 20);
     // Downloads into path, appending to what is there (a resumed download) when the server still
     // has the same object (If-Range on the ETag); after a dropped connection it resumes with a range
-    // request, up to maxResumes times.
+    // request, up to maxResumes times. `written` (may be empty) hears the file's size after every
+    // write, so a reader can follow the file as it grows; a smaller size than before means the
+    // file started over (the server sent the whole object again).
     static HttpDownload download(const std::string& url, const HttpAuth& auth, const std::string& path,
-                                 const HttpProgress& progress, int maxResumes = 8);
+                                 const HttpProgress& progress, const std::function<void(uint64_t)>& written = {},
+                                 int maxResumes = 8);
 };
 
 } // namespace ws

@@ -93,6 +93,10 @@ RemoteFetchResult fetchRemoteObject(const std::string& text, const RemoteFetchOp
         return result;
     }
     const RemoteRequest request = prepareRemoteRequest(*parsed);
+    if (!request.error.empty()) {
+        result.error = request.error;
+        return result;
+    }
     const std::string dir = (options.cacheDir.empty() ? defaultRemoteCacheDir() : options.cacheDir) + "/" +
                             hashHex(result.displayUrl);
     if (!makeDirs(dir)) {
@@ -114,26 +118,24 @@ RemoteFetchResult fetchRemoteObject(const std::string& text, const RemoteFetchOp
     haveObject = haveObject && readMeta(metaPath, &cached) && cachedBytes == cached.size;
 
     const HttpResponse head = HttpClient::head(parsed->httpUrl, request.auth);
+    auto useCachedCopy = [&](bool offline) {
+        result.localPath = object;
+        result.fromCache = true;
+        result.offline = offline;
+        result.bytes = cachedBytes;
+        result.etag = cached.etag;
+        return result;
+    };
     if (head.networkError) {
-        if (haveObject) {
-            result.localPath = object;
-            result.fromCache = result.offline = true;
-            result.bytes = cachedBytes;
-            result.etag = cached.etag;
-            return result;
-        }
+        if (haveObject)
+            return useCachedCopy(true);
         result.error = head.error + " (" + result.displayUrl + ")";
         return result;
     }
     // Reopened from a list that keeps URLs without their secrets (Recent files): a redacted token
     // no longer grants access, but the copy made when it did is still the object the user opened.
-    if ((head.status == 401 || head.status == 403) && haveObject && text.find("=REDACTED") != std::string::npos) {
-        result.localPath = object;
-        result.fromCache = result.offline = true;
-        result.bytes = cachedBytes;
-        result.etag = cached.etag;
-        return result;
-    }
+    if ((head.status == 401 || head.status == 403) && haveObject && text.find("=REDACTED") != std::string::npos)
+        return useCachedCopy(true);
     // Some servers refuse HEAD (405) yet serve GET: go on and let the download say what is wrong.
     if (head.status >= 400 && head.status != 405) {
         const HttpResponse doc = HttpClient::get(parsed->httpUrl, request.auth, 1u << 20); // the error document
@@ -141,11 +143,10 @@ RemoteFetchResult fetchRemoteObject(const std::string& text, const RemoteFetchOp
         return result;
     }
     if (haveObject && !head.etag.empty() && head.etag == cached.etag &&
-        (head.size < 0 || static_cast<uint64_t>(head.size) == cachedBytes)) {
-        result.localPath = object;
-        result.fromCache = true;
-        result.bytes = cachedBytes;
-        result.etag = cached.etag;
+        (head.size < 0 || static_cast<uint64_t>(head.size) == cachedBytes))
+        return useCachedCopy(false);
+    if (options.cachedOnly) {
+        result.needsDownload = true;
         return result;
     }
     // A `.part` of another version of the object cannot be resumed.
@@ -155,7 +156,9 @@ RemoteFetchResult fetchRemoteObject(const std::string& text, const RemoteFetchOp
     {
         std::ofstream(metaPath + ".part") << "etag " << head.etag << "\nurl " << result.displayUrl << "\n";
     }
-    const HttpDownload d = HttpClient::download(parsed->httpUrl, request.auth, part, options.progress);
+    if (options.downloadStarts)
+        options.downloadStarts(part, object, head.status == 200 ? head.size : -1);
+    const HttpDownload d = HttpClient::download(parsed->httpUrl, request.auth, part, options.progress, options.written);
     result.resumes = d.resumes;
     if (!d.ok) {
         result.cancelled = d.cancelled;

@@ -3,6 +3,7 @@
 #include "remote/http_client.h"
 #include "remote/remote_url.h"
 
+#include <functional>
 #include <string>
 
 namespace ws {
@@ -25,6 +26,14 @@ namespace ws {
 struct RemoteFetchOptions {
     std::string cacheDir;   // "" = defaultRemoteCacheDir()
     HttpProgress progress;  // downloads only; return false to cancel
+    // Only look: return the cached copy when it is current (or the server cannot be reached), and
+    // otherwise set needsDownload instead of downloading.
+    bool cachedOnly = false;
+    // For a reader that follows the download (remote_import.h): called once before the first byte
+    // with the file being written (`.part`), where it will be when complete, and the object's size
+    // (-1 when unknown); then `written` hears the part file's size after every write.
+    std::function<void(const std::string& partPath, const std::string& objectPath, int64_t size)> downloadStarts;
+    std::function<void(uint64_t bytes)> written;
 };
 
 struct RemoteFetchResult {
@@ -33,6 +42,7 @@ struct RemoteFetchResult {
     bool cancelled = false;
     bool fromCache = false; // the cached copy was current: no download
     bool offline = false;   // the server could not be reached: the cached copy was used
+    bool needsDownload = false; // cachedOnly, and the cache has no current copy
     uint64_t bytes = 0;
     int resumes = 0;
     std::string etag;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <map>
 
 namespace ws {
@@ -48,21 +49,7 @@ std::string element(std::string_view s, std::string_view tag) {
     return b == std::string_view::npos ? std::string() : xmlDecode(s.substr(a + open.size(), b - a - open.size()));
 }
 
-// Percent-encoding of a query value as SigV4 canonicalizes it (everything but unreserved).
-std::string encodeQueryValue(std::string_view v) {
-    static const char hex[] = "0123456789ABCDEF";
-    std::string out;
-    for (unsigned char c : v) {
-        if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-            out += static_cast<char>(c);
-        } else {
-            out += '%';
-            out += hex[c >> 4];
-            out += hex[c & 15];
-        }
-    }
-    return out;
-}
+std::string encodeQueryValue(std::string_view v) { return percentEncode(v, false); }
 
 bool endsWith(const std::string& s, std::string_view suffix) {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -85,25 +72,33 @@ void groupRuns(RemoteListing& listing) {
         listing.runs.push_back(std::move(run));
 }
 
-// Azure's List Blobs: pages joined by NextMarker; a SAS token in the URL rides along.
-RemoteListing listAzure(const RemoteUrl& url, const std::string& shown, int pageSize) {
+/*
+ * How one store lists a folder: the element of each object in a page and its fields, the URL of
+ * the page after `marker` (marker "" = the first), the marker a page gives for the next one (""
+ * = last page), and the URL an object is opened by.
+ */
+struct ListingDialect {
+    std::string_view item, key, size, etag;
+    std::function<std::string(const std::string& marker)> pageUrl;
+    std::function<std::string(const std::string& page)> nextMarker;
+    std::function<std::string(const std::string& key)> objectUrl;
+};
+
+// Requests pages until the last, collecting their objects; then groups them into runs.
+RemoteListing listPages(const RemoteRequest& request, const std::string& shown, const ListingDialect& d) {
     RemoteListing listing;
-    const RemoteRequest request = prepareRemoteRequest(url);
-    std::string base = url.httpUrl.substr(0, url.httpUrl.find('?'));
-    const std::string sas = url.httpUrl.find('?') == std::string::npos ? std::string() : url.httpUrl.substr(url.httpUrl.find('?') + 1);
-    base.resize(base.size() - encodeKey(url.key).size());
-    if (!base.empty() && base.back() == '/')
-        base.pop_back(); // the container's URL
+    if (!request.error.empty()) {
+        listing.error = request.error;
+        return listing;
+    }
+    std::string open(1, '<'), close("</");
+    open.append(d.item);
+    open += '>';
+    close.append(d.item);
+    close += '>';
     std::string marker;
-    for (;;) {
-        std::string query = "?comp=list";
-        if (!marker.empty())
-            query += "&marker=" + encodeQueryValue(marker);
-        query += "&maxresults=" + std::to_string(std::clamp(pageSize, 1, 5000)) + "&prefix=" + encodeQueryValue(url.key) +
-                 "&restype=container";
-        if (!sas.empty())
-            query += "&" + sas;
-        const HttpResponse page = HttpClient::get(base + query, request.auth);
+    do {
+        const HttpResponse page = HttpClient::get(d.pageUrl(marker), request.auth);
         ++listing.pages;
         if (page.networkError) {
             listing.error = page.error + " (" + shown + ")";
@@ -113,26 +108,71 @@ RemoteListing listAzure(const RemoteUrl& url, const std::string& shown, int page
             listing.error = remoteHttpMessage(page.status, page.body, request, shown);
             return listing;
         }
-        for (size_t at = page.body.find("<Blob>"); at != std::string::npos; at = page.body.find("<Blob>", at + 6)) {
-            const size_t end = page.body.find("</Blob>", at);
+        for (size_t at = page.body.find(open); at != std::string::npos; at = page.body.find(open, at + open.size())) {
+            const size_t end = page.body.find(close, at);
             const std::string_view block =
                 std::string_view(page.body).substr(at, end == std::string::npos ? std::string::npos : end - at);
             RemoteObject o;
-            o.key = element(block, "Name");
-            o.size = std::strtoull(element(block, "Content-Length").c_str(), nullptr, 10);
-            o.etag = element(block, "Etag");
-            // With a SAS token the objects keep the https form that carries it.
-            o.url = sas.empty() ? "az://" + url.account + "/" + url.bucket + "/" + o.key
-                                : base + "/" + encodeKey(o.key) + "?" + sas;
+            o.key = element(block, d.key);
+            o.size = std::strtoull(element(block, d.size).c_str(), nullptr, 10);
+            o.etag = element(block, d.etag);
+            o.url = d.objectUrl(o.key);
             if (!o.key.empty())
                 listing.objects.push_back(std::move(o));
         }
-        marker = element(page.body, "NextMarker");
-        if (marker.empty())
-            break;
-    }
+        marker = d.nextMarker(page.body);
+    } while (!marker.empty());
     groupRuns(listing);
     return listing;
+}
+
+// Azure's List Blobs: pages joined by NextMarker; a SAS token in the URL rides along.
+RemoteListing listAzure(const RemoteUrl& url, const std::string& shown, int pageSize) {
+    std::string base = url.httpUrl.substr(0, url.httpUrl.find('?'));
+    const std::string sas = url.httpUrl.find('?') == std::string::npos ? std::string() : url.httpUrl.substr(url.httpUrl.find('?') + 1);
+    base.resize(base.size() - encodeKey(url.key).size());
+    if (!base.empty() && base.back() == '/')
+        base.pop_back(); // the container's URL
+    ListingDialect d{"Blob", "Name", "Content-Length", "Etag", {}, {}, {}};
+    d.pageUrl = [&](const std::string& marker) {
+        std::string query = "?comp=list";
+        if (!marker.empty())
+            query += "&marker=" + encodeQueryValue(marker);
+        query += "&maxresults=" + std::to_string(std::clamp(pageSize, 1, 5000)) + "&prefix=" + encodeQueryValue(url.key) +
+                 "&restype=container";
+        return base + query + (sas.empty() ? std::string() : "&" + sas);
+    };
+    d.nextMarker = [](const std::string& page) { return element(page, "NextMarker"); };
+    // With a SAS token the objects keep the https form that carries it.
+    d.objectUrl = [&](const std::string& key) {
+        return sas.empty() ? "az://" + url.account + "/" + url.bucket + "/" + key : base + "/" + encodeKey(key) + "?" + sas;
+    };
+    return listPages(prepareRemoteRequest(url), shown, d);
+}
+
+// S3's ListObjectsV2, which S3-compatible stores and Google Cloud Storage's XML API also answer:
+// pages joined by continuation tokens.
+RemoteListing listS3Style(const RemoteUrl& url, const std::string& shown, int pageSize) {
+    // The bucket's URL: path style on custom endpoints and GCS, virtual-hosted on AWS.
+    std::string bucketUrl = url.httpUrl;
+    bucketUrl.resize(bucketUrl.size() - encodeKey(url.key).size());
+    if ((url.pathStyle || url.kind == RemoteUrl::Kind::Gcs) && !bucketUrl.empty() && bucketUrl.back() == '/')
+        bucketUrl.pop_back(); // endpoint/bucket
+    ListingDialect d{"Contents", "Key", "Size", "ETag", {}, {}, {}};
+    d.pageUrl = [&](const std::string& token) {
+        // Parameters in SigV4's canonical (sorted) order, values fully encoded.
+        std::string query = "?";
+        if (!token.empty())
+            query += "continuation-token=" + encodeQueryValue(token) + "&";
+        return bucketUrl + query + "list-type=2&max-keys=" + std::to_string(std::clamp(pageSize, 1, 1000)) +
+               "&prefix=" + encodeQueryValue(url.key);
+    };
+    d.nextMarker = [](const std::string& page) {
+        return element(page, "IsTruncated") == "true" ? element(page, "NextContinuationToken") : std::string();
+    };
+    const std::string scheme = url.kind == RemoteUrl::Kind::Gcs ? "gs://" : "s3://";
+    d.objectUrl = [&](const std::string& key) { return scheme + url.bucket + "/" + key; };
+    return listPages(prepareRemoteRequest(url), shown, d);
 }
 
 } // namespace
@@ -160,52 +200,11 @@ RemoteListing listRemoteFolder(const std::string& text, int pageSize) {
     }
     if (parsed->kind == RemoteUrl::Kind::AzureBlob)
         return listAzure(*parsed, shown, pageSize);
-    if (parsed->kind != RemoteUrl::Kind::S3) {
-        listing.error = "listing a folder works for S3, S3-compatible stores and Azure Blob Storage only, so far: " + shown;
+    if (parsed->kind == RemoteUrl::Kind::Http) {
+        listing.error = "a web server has no folder listing Warpscope can read; open the trace's own URL: " + shown;
         return listing;
     }
-    const RemoteRequest request = prepareRemoteRequest(*parsed);
-    // The bucket's URL: path style on custom endpoints, virtual-hosted on AWS.
-    std::string bucketUrl = parsed->httpUrl;
-    bucketUrl.resize(bucketUrl.size() - encodeKey(parsed->key).size());
-    if (parsed->pathStyle && !bucketUrl.empty() && bucketUrl.back() == '/')
-        bucketUrl.pop_back(); // endpoint/bucket
-    std::string token;
-    for (;;) {
-        // Parameters in SigV4's canonical (sorted) order, values fully encoded.
-        std::string query = "?";
-        if (!token.empty())
-            query += "continuation-token=" + encodeQueryValue(token) + "&";
-        query += "list-type=2&max-keys=" + std::to_string(std::clamp(pageSize, 1, 1000)) +
-                 "&prefix=" + encodeQueryValue(parsed->key);
-        const HttpResponse page = HttpClient::get(bucketUrl + query, request.auth);
-        ++listing.pages;
-        if (page.networkError) {
-            listing.error = page.error + " (" + shown + ")";
-            return listing;
-        }
-        if (page.status < 200 || page.status >= 300) {
-            listing.error = remoteHttpMessage(page.status, page.body, request, shown);
-            return listing;
-        }
-        for (size_t at = page.body.find("<Contents>"); at != std::string::npos;
-             at = page.body.find("<Contents>", at + 10)) {
-            const size_t end = page.body.find("</Contents>", at);
-            const std::string_view block = std::string_view(page.body).substr(at, end == std::string::npos ? std::string::npos : end - at);
-            RemoteObject o;
-            o.key = element(block, "Key");
-            o.size = std::strtoull(element(block, "Size").c_str(), nullptr, 10);
-            o.etag = element(block, "ETag");
-            o.url = "s3://" + parsed->bucket + "/" + o.key;
-            if (!o.key.empty())
-                listing.objects.push_back(std::move(o));
-        }
-        token = element(page.body, "NextContinuationToken");
-        if (element(page.body, "IsTruncated") != "true" || token.empty())
-            break;
-    }
-    groupRuns(listing);
-    return listing;
+    return listS3Style(*parsed, shown, pageSize);
 }
 
 } // namespace ws

@@ -10,8 +10,9 @@ namespace ws {
  * The traces under a remote folder (a URL whose key ends in '/'), as torch-tb-profiler listed a
  * bucket: every object whose name looks like a trace (Kineto/Chrome JSON, compressed or not,
  * Nsight/nvprof SQLite, capture streams, Warpscope sessions), grouped into runs by folder, each
- * run's files being its workers. S3 (and S3-compatible stores) for now, with ListObjectsV2 pages
- * followed to the end (pageSize keys per request; S3's own maximum is 1000).
+ * run's files being its workers. S3 and S3-compatible stores and Google Cloud Storage (whose XML
+ * API answers ListObjectsV2) follow continuation tokens, Azure's List Blobs its markers, to the
+ * last page (pageSize keys per request; S3's own maximum is 1000).
  */
 struct RemoteObject {
     std::string key;  // the full key

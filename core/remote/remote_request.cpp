@@ -2,6 +2,7 @@
 
 #include "remote/aws_credentials.h"
 #include "remote/azure_shared_key.h"
+#include "remote/gcs_credentials.h"
 
 #include <cstdlib>
 
@@ -43,6 +44,12 @@ std::string remoteHttpMessage(long status, const std::string& body, const Remote
                    "); set AZURE_STORAGE_CONNECTION_STRING or put a SAS token in the URL";
         if (r.url.kind == RemoteUrl::Kind::AzureBlob)
             return "access denied" + suffix + ": the credentials from " + r.credentialNote + " may not read " + shown;
+        if (r.url.kind == RemoteUrl::Kind::Gcs && !r.signedRequest)
+            return "access denied" + suffix + " to anonymous requests, and no Google credentials were found (looked in " +
+                   r.credentialNote + "); set GOOGLE_APPLICATION_CREDENTIALS to a service-account key file";
+        if (r.url.kind == RemoteUrl::Kind::Gcs)
+            return "access denied" + suffix + ": " + r.credentialNote + " may not read " + shown +
+                   " (it needs storage.objects.get and storage.objects.list)";
         if (r.url.kind == RemoteUrl::Kind::S3)
             return "access denied" + suffix + ": the credentials from " + r.credentialNote +
                    " may not read " + shown + " (wrong key or secret, or no permission)";
@@ -73,6 +80,15 @@ RemoteRequest prepareRemoteRequest(const RemoteUrl& parsed) {
             for (const std::string& where : aws.lookedAt)
                 looked += (looked.empty() ? "" : ", ") + where;
             r.credentialNote = looked;
+        }
+    }
+    if (parsed.kind == RemoteUrl::Kind::Gcs) {
+        const GcsAccess access = findGcsAccess();
+        r.credentialNote = access.note;
+        r.error = access.error;
+        if (!access.anonymous && access.error.empty()) {
+            r.signedRequest = true;
+            r.auth.headers.push_back("Authorization: Bearer " + access.accessToken);
         }
     }
     if (parsed.kind == RemoteUrl::Kind::AzureBlob) {

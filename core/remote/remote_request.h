@@ -9,8 +9,8 @@ namespace ws {
 
 /*
  * What every request to one remote store needs: the parsed URL, the authentication the store's
- * credentials give (aws_credentials.h for S3; a SAS token rides in an Azure URL), and for messages
- * where the credentials came from. Shared by downloads (remote_fetch.h) and listings
+ * credentials give (aws_credentials.h for S3; azure_shared_key.h or a SAS token in the URL for
+ * Azure; gcs_credentials.h for GCS), and for messages where the credentials came from. Shared by downloads (remote_fetch.h) and listings
  * (remote_listing.h).
  */
 struct RemoteRequest {
@@ -18,6 +18,7 @@ struct RemoteRequest {
     HttpAuth auth;
     std::string credentialNote; // where the credentials came from, or where we looked; never a secret
     bool signedRequest = false;
+    std::string error; // credentials were named but cannot be used (bad key file, token refused)
 };
 
 // Endpoints from the environment: AWS_ENDPOINT_URL(_S3) and the AWS region, a connection string's

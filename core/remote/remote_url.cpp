@@ -43,11 +43,11 @@ bool isRemoteUrl(std::string_view text) {
            startsWith(l, "https://");
 }
 
-std::string encodeKey(std::string_view key) {
+std::string percentEncode(std::string_view text, bool keepSlash) {
     static const char hex[] = "0123456789ABCDEF";
     std::string out;
-    for (unsigned char c : key) {
-        if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == '/') {
+    for (unsigned char c : text) {
+        if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || (keepSlash && c == '/')) {
             out += static_cast<char>(c);
         } else {
             out += '%';

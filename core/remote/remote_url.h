@@ -47,7 +47,9 @@ std::optional<RemoteUrl> parseRemoteUrl(std::string_view text, const RemoteEndpo
 // that carry signatures or tokens (SAS `sig`, `X-Amz-Signature`, `X-Amz-Credential`,
 // `X-Amz-Security-Token`, `token`, `access_token`, `key`, ...) become "REDACTED".
 std::string redactUrl(std::string_view url);
-// Percent-encodes an object key for a URL path ('/' kept, unreserved characters kept).
-std::string encodeKey(std::string_view key);
+// Percent-encodes all but RFC 3986's unreserved characters (and '/' when keepSlash), as SigV4 and
+// Shared Key canonicalize: object keys in paths keep their slashes, query values do not.
+std::string percentEncode(std::string_view text, bool keepSlash);
+inline std::string encodeKey(std::string_view key) { return percentEncode(key, true); }
 
 } // namespace ws

@@ -1,5 +1,6 @@
 #include "store/session_library.h"
 
+#include "import/remote_import.h"
 #include "model/session.h"
 #include "store/file_fingerprint.h"
 #include "store/session_store.h"
@@ -156,7 +157,42 @@ std::optional<std::string> SessionLibrary::store(const Session& session, const s
     return target;
 }
 
+SessionLibrary::OpenResult SessionLibrary::openRemote(const std::string& url, const ImportControl& control) const {
+    OpenResult result;
+    RemoteFetchOptions look;
+    look.cachedOnly = true;
+    RemoteFetchResult fetched = fetchRemoteObject(url, look);
+    if (fetched.needsDownload) {
+        ImportResult imported = importRemoteTrace(url, control, &fetched);
+        result.session = std::move(imported.session);
+        result.error = std::move(imported.error);
+        result.cancelled = imported.cancelled;
+        result.sourcePath = fetched.localPath;
+        return result;
+    }
+    if (fetched.localPath.empty()) {
+        result.error = fetched.error;
+        return result;
+    }
+    result = openStored(fetched.localPath);
+    result.sourcePath = fetched.localPath;
+    if (!result.session && result.error.empty()) {
+        ImportResult imported = importTraceFile(fetched.localPath, control);
+        result.session = std::move(imported.session);
+        result.error = std::move(imported.error);
+        result.cancelled = imported.cancelled;
+    }
+    return result;
+}
+
 SessionLibrary::OpenResult SessionLibrary::open(const std::string& path, const ImportControl& control) {
+    if (isRemoteUrl(path)) {
+        OpenResult result = openRemote(path, control);
+        if (result.session && !result.fromLibrary)
+            if (auto stored = store(*result.session, result.sourcePath, &result.storeError))
+                result.sessionPath = *stored;
+        return result;
+    }
     OpenResult result = openStored(path);
     if (result.session || !result.error.empty())
         return result;
@@ -164,6 +200,7 @@ SessionLibrary::OpenResult SessionLibrary::open(const std::string& path, const I
     result.cancelled = imported.cancelled;
     result.error = imported.error;
     result.session = imported.session;
+    result.sourcePath = path;
     if (!result.session)
         return result;
     if (auto stored = store(*result.session, path, &result.storeError))

@@ -19,7 +19,8 @@ class Session;
  * location; the GUI passes it in, core reads no settings). Listing reads only each file's meta
  * table. open() is what File > Open does for any trace: when the library already holds a session
  * made from the same file (same absolute path, size and content hash) it opens that session,
- * otherwise it imports the trace and stores the result in the library.
+ * otherwise it imports the trace and stores the result in the library. A URL is opened the same
+ * way through its cached copy (openRemote).
  */
 class SessionLibrary {
 public:
@@ -43,6 +44,7 @@ public:
         bool fromLibrary = false;   // reopened a stored session instead of importing
         std::string sessionPath;    // the stored session file
         std::string storeError;     // imported fine but could not be stored (disk full, ...)
+        std::string sourcePath;     // the file the session was made from (a URL's cached copy)
     };
 
     explicit SessionLibrary(std::string directory);
@@ -55,6 +57,10 @@ public:
     // The first half of open(): the stored session for `path` (a session file itself, or the
     // library's copy of a trace), or an empty result when it has to be imported.
     OpenResult openStored(const std::string& path) const;
+    // openStored() for a URL (remote_url.h): a current cached copy (one HEAD request) opens its
+    // stored session, or is imported; an object not in the cache is imported while it downloads
+    // (remote_import.h). Nothing is stored yet: store(*session, result.sourcePath) does that.
+    OpenResult openRemote(const std::string& url, const ImportControl& control = {}) const;
     // The second half: stores an imported session in the library; returns the new session file.
     std::optional<std::string> store(const Session& session, const std::string& sourcePath, std::string* error,
                                      const std::atomic<bool>* cancel = nullptr) const;

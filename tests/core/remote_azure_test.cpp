@@ -8,15 +8,10 @@
 #include "remote/azure_shared_key.h"
 #include "remote/remote_fetch.h"
 #include "remote/remote_listing.h"
+#include "remote_test_support.h"
 #include "test_util.h"
 
-#include <arpa/inet.h>
-#include <csignal>
 #include <cstdlib>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <thread>
 #include <unistd.h>
 
 using namespace ws;
@@ -29,39 +24,11 @@ const std::string kAzurite = std::string(WARPSCOPE_TEST_SERVERS_DIR) + "/node_mo
 const std::string kAccount = "devstoreaccount1";
 const std::string kKey = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
-int freePort() {
-    const int s = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    ::getsockname(s, reinterpret_cast<sockaddr*>(&a), &len);
-    ::close(s);
-    return ntohs(a.sin_port);
+LoopbackServer azurite(const std::string& dir, int port) {
+    return LoopbackServer({kAzurite, "--blobHost", "127.0.0.1", "--blobPort", std::to_string(port), "--location", dir,
+                           "--silent", "--skipApiVersionCheck"},
+                          port);
 }
-
-class Azurite {
-public:
-    Azurite(const std::string& dir, int port) {
-        m_pid = ::fork();
-        if (m_pid == 0) {
-            const std::string p = std::to_string(port);
-            ::execl(kAzurite.c_str(), "azurite-blob", "--blobHost", "127.0.0.1", "--blobPort", p.c_str(), "--location",
-                    dir.c_str(), "--silent", "--skipApiVersionCheck", static_cast<char*>(nullptr));
-            ::_exit(127);
-        }
-        for (int i = 0; i < 150 && std::system(("curl -s -o /dev/null http://127.0.0.1:" + std::to_string(port) + "/").c_str()) != 0; ++i)
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    ~Azurite() {
-        ::kill(m_pid, SIGTERM);
-        ::waitpid(m_pid, nullptr, 0);
-    }
-
-private:
-    pid_t m_pid = -1;
-};
 
 } // namespace
 
@@ -79,8 +46,8 @@ TEST(RemoteAzure, SharedKeyDownloadsListsAndOpensAJob) {
         GTEST_SKIP() << "Azurite, curl or python3 is not installed (./test.sh installs them)";
     const std::string base = tempDir() / "remote_azure";
     std::system(("rm -rf '" + base + "' && mkdir -p '" + base + "/data' '" + base + "/cache'").c_str());
-    const int port = freePort();
-    Azurite server(base + "/data", port);
+    const int port = freeLoopbackPort();
+    const LoopbackServer server = azurite(base + "/data", port);
     const std::string endpoint = "http://127.0.0.1:" + std::to_string(port) + "/" + kAccount;
     const std::vector<std::string> workers = {"worker0_step_12.1694128201545.pt.trace.json.gz",
                                               "worker1_step_12.1694128201556.pt.trace.json.gz"};
@@ -118,13 +85,13 @@ TEST(RemoteAzure, SharedKeyDownloadsListsAndOpensAJob) {
     const std::string wrong = "DefaultEndpointsProtocol=http;AccountName=" + kAccount + ";AccountKey=AAAA" + kKey +
                               ";BlobEndpoint=" + endpoint + ";";
     ::setenv("AZURE_STORAGE_CONNECTION_STRING", wrong.c_str(), 1);
-    r = fetchRemoteObject("az://" + kAccount + "/traces/job/run1/" + workers[0], RemoteFetchOptions{base + "/cache2", {}});
+    r = fetchRemoteObject("az://" + kAccount + "/traces/job/run1/" + workers[0], cacheAt(base + "/cache2"));
     EXPECT_NE(r.error.find("access denied"), std::string::npos) << r.error;
     EXPECT_NE(r.error.find("AZURE_STORAGE_CONNECTION_STRING"), std::string::npos) << r.error;
     EXPECT_EQ(r.error.find(kKey), std::string::npos);
     // The endpoint without a key: an anonymous request to a private container.
     ::setenv("AZURE_STORAGE_CONNECTION_STRING", ("BlobEndpoint=" + endpoint + ";").c_str(), 1);
-    r = fetchRemoteObject("az://" + kAccount + "/traces/job/run1/" + workers[0], RemoteFetchOptions{base + "/cache3", {}});
+    r = fetchRemoteObject("az://" + kAccount + "/traces/job/run1/" + workers[0], cacheAt(base + "/cache3"));
     EXPECT_NE(r.error.find("no Azure credentials"), std::string::npos) << r.error;
     ::unsetenv("AZURE_STORAGE_CONNECTION_STRING");
     ::unsetenv("WARPSCOPE_REMOTE_CACHE");

@@ -5,107 +5,15 @@
 #include "remote/aws_credentials.h"
 #include "remote/remote_fetch.h"
 #include "remote/remote_url.h"
+#include "remote_test_support.h"
 #include "test_util.h"
 
 #include <nlohmann/json.hpp>
 
-#include <csignal>
-#include <cstring>
 #include <cstdlib>
-#include <fstream>
-#include <random>
-#include <sys/wait.h>
-#include <unistd.h>
 
 using namespace ws;
 using namespace ws::test;
-
-namespace {
-
-bool havePython() { return std::system("python3 -c 'import http.server' > /dev/null 2>&1") == 0; }
-
-// The test server as a child process; its port is the first line it prints.
-class TestServer {
-public:
-    explicit TestServer(const std::vector<std::string>& args) {
-        int out[2];
-        if (::pipe(out) != 0)
-            return;
-        m_pid = ::fork();
-        if (m_pid == 0) {
-            ::dup2(out[1], 1);
-            ::close(out[0]);
-            std::vector<std::string> all = {"python3",
-                                            std::string(WARPSCOPE_TEST_DATA_DIR) + "/../remote/http_test_server.py"};
-            all.insert(all.end(), args.begin(), args.end());
-            std::vector<char*> argv;
-            for (std::string& a : all)
-                argv.push_back(a.data());
-            argv.push_back(nullptr);
-            ::execvp("python3", argv.data());
-            ::_exit(127);
-        }
-        ::close(out[1]);
-        std::string line;
-        char c;
-        while (::read(out[0], &c, 1) == 1 && c != '\n')
-            line += c;
-        ::close(out[0]);
-        m_port = std::atoi(line.c_str());
-    }
-    ~TestServer() { stop(); }
-    void stop() {
-        if (m_pid > 0) {
-            ::kill(m_pid, SIGTERM);
-            ::waitpid(m_pid, nullptr, 0);
-            m_pid = -1;
-        }
-    }
-    int port() const { return m_port; }
-    std::string url(const std::string& path, bool tls = false) const {
-        return std::string(tls ? "https" : "http") + "://127.0.0.1:" + std::to_string(m_port) + path;
-    }
-
-private:
-    pid_t m_pid = -1;
-    int m_port = 0;
-};
-
-struct Dirs {
-    std::string root;  // what the server serves
-    std::string cache; // the download cache
-};
-
-Dirs makeDirs(const std::string& name) {
-    const std::string base = tempDir() / name;
-    std::system(("rm -rf '" + base + "' && mkdir -p '" + base + "/www' '" + base + "/cache'").c_str());
-    return {base + "/www", base + "/cache"};
-}
-
-void copyFile(const std::string& from, const std::string& to) {
-    std::ofstream(to, std::ios::binary) << std::ifstream(from, std::ios::binary).rdbuf();
-}
-
-// Incompressible bytes, so the transfer really has this size.
-void writeRandom(const std::string& path, size_t bytes) {
-    std::mt19937_64 rng(42);
-    std::string data(bytes, '\0');
-    for (size_t i = 0; i + 8 <= bytes; i += 8) {
-        const uint64_t v = rng();
-        std::memcpy(&data[i], &v, 8);
-    }
-    std::ofstream(path, std::ios::binary) << data;
-}
-
-nlohmann::json stats(const TestServer& server) {
-    const std::string out = tempDir() / "stats.json";
-    std::system(("python3 -c \"import urllib.request,sys; sys.stdout.write(urllib.request.urlopen('" +
-                 server.url("/_stats") + "').read().decode())\" > '" + out + "'")
-                    .c_str());
-    return nlohmann::json::parse(readFile(out), nullptr, false);
-}
-
-} // namespace
 
 TEST(RemoteUrl, ParsesEveryFormAndDerivesTheRequestUrl) {
     std::string why;

@@ -4,18 +4,13 @@
 // the local file, and the errors of a wrong key, a missing key and a missing bucket say so.
 #include "import/job_files.h"
 #include "import/trace_import.h"
-#include "remote/remote_listing.h"
 #include "remote/remote_fetch.h"
+#include "remote/remote_listing.h"
+#include "remote_test_support.h"
 #include "test_util.h"
 
-#include <arpa/inet.h>
 #include <fstream>
-#include <csignal>
 #include <cstdlib>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <thread>
 #include <unistd.h>
 
 using namespace ws;
@@ -25,42 +20,12 @@ namespace {
 
 const std::string kS3rver = std::string(WARPSCOPE_TEST_SERVERS_DIR) + "/node_modules/.bin/s3rver";
 
-int freePort() {
-    const int s = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    ::getsockname(s, reinterpret_cast<sockaddr*>(&a), &len);
-    ::close(s);
-    return ntohs(a.sin_port);
+// s3rver makes continuation tokens with a cipher OpenSSL 3 keeps in its legacy provider.
+LoopbackServer s3Server(const std::string& dir, int port) {
+    return LoopbackServer({kS3rver, "-d", dir, "-a", "127.0.0.1", "-p", std::to_string(port), "--silent",
+                           "--configure-bucket", "traces"},
+                          port, {{"NODE_OPTIONS", "--openssl-legacy-provider"}});
 }
-
-class S3Server {
-public:
-    S3Server(const std::string& dir, int port) {
-        m_pid = ::fork();
-        if (m_pid == 0) {
-            const std::string p = std::to_string(port);
-            // s3rver makes continuation tokens with a cipher OpenSSL 3 keeps in its legacy provider.
-            ::setenv("NODE_OPTIONS", "--openssl-legacy-provider", 1);
-            ::execl(kS3rver.c_str(), "s3rver", "-d", dir.c_str(), "-a", "127.0.0.1", "-p", p.c_str(), "--silent",
-                    "--configure-bucket", "traces", static_cast<char*>(nullptr));
-            ::_exit(127);
-        }
-        // Ready when the port answers.
-        for (int i = 0; i < 100 && std::system(("curl -s -o /dev/null http://127.0.0.1:" + std::to_string(port) + "/").c_str()) != 0; ++i)
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    ~S3Server() {
-        ::kill(m_pid, SIGTERM);
-        ::waitpid(m_pid, nullptr, 0);
-    }
-
-private:
-    pid_t m_pid = -1;
-};
 
 } // namespace
 
@@ -69,8 +34,8 @@ TEST(RemoteS3, SignedRequestsImportAndErrorsNameTheProblem) {
         GTEST_SKIP() << "s3rver or curl is not installed (./test.sh installs them)";
     const std::string base = tempDir() / "remote_s3";
     std::system(("rm -rf '" + base + "' && mkdir -p '" + base + "/data' '" + base + "/cache'").c_str());
-    const int port = freePort();
-    S3Server server(base + "/data", port);
+    const int port = freeLoopbackPort();
+    const LoopbackServer server = s3Server(base + "/data", port);
     const std::string endpoint = "http://127.0.0.1:" + std::to_string(port);
     const std::string local = dataPath("nccl_data_rank0.json.gz");
     ASSERT_EQ(std::system(("curl -sf --aws-sigv4 aws:amz:us-east-1:s3 --user S3RVER:S3RVER -H "
@@ -98,7 +63,7 @@ TEST(RemoteS3, SignedRequestsImportAndErrorsNameTheProblem) {
     EXPECT_NE(r.error.find("no such bucket"), std::string::npos) << r.error;
     ::setenv("AWS_ACCESS_KEY_ID", "NOBODY", 1);
     ::setenv("AWS_SECRET_ACCESS_KEY", "not-the-secret", 1);
-    r = fetchRemoteObject("s3://traces/job 1/rank0.json.gz", RemoteFetchOptions{base + "/cache2", {}});
+    r = fetchRemoteObject("s3://traces/job 1/rank0.json.gz", cacheAt(base + "/cache2"));
     EXPECT_NE(r.error.find("access denied (InvalidAccessKeyId)"), std::string::npos) << r.error;
     EXPECT_NE(r.error.find("the environment"), std::string::npos) << r.error; // where the key came from
     EXPECT_EQ(r.error.find("not-the-secret"), std::string::npos) << r.error;
@@ -113,8 +78,8 @@ TEST(RemoteS3, FoldersListAcrossPagesAndOpenAsJobs) {
         GTEST_SKIP() << "s3rver or curl is not installed (./test.sh installs them)";
     const std::string base = tempDir() / "remote_s3_list";
     std::system(("rm -rf '" + base + "' && mkdir -p '" + base + "/data' '" + base + "/cache' '" + base + "/up'").c_str());
-    const int port = freePort();
-    S3Server server(base + "/data", port);
+    const int port = freeLoopbackPort();
+    const LoopbackServer server = s3Server(base + "/data", port);
     const std::string endpoint = "http://127.0.0.1:" + std::to_string(port);
     const std::string put = "curl -sf --aws-sigv4 aws:amz:us-east-1:s3 --user S3RVER:S3RVER -H "
                             "'x-amz-content-sha256: UNSIGNED-PAYLOAD' -o /dev/null ";
@@ -156,6 +121,59 @@ TEST(RemoteS3, FoldersListAcrossPagesAndOpenAsJobs) {
     }
     EXPECT_TRUE(expandJobInputs({"s3://traces/nothing-here/"}, &error).empty());
     EXPECT_NE(error.find("no trace files"), std::string::npos) << error;
-    for (const char* v : {"AWS_ENDPOINT_URL", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "WARPSCOPE_REMOTE_CACHE"})
+
+    // Google Cloud Storage's XML API answers the same ListObjectsV2: a gs:// folder lists through it
+    // (s3rver standing in for storage.googleapis.com, read anonymously as a public bucket is).
+    for (const char* v : {"AWS_ENDPOINT_URL", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"})
         ::unsetenv(v);
+    ::unsetenv("GOOGLE_APPLICATION_CREDENTIALS");
+    ::setenv("STORAGE_EMULATOR_HOST", endpoint.c_str(), 1);
+    const RemoteListing gcs = listRemoteFolder("gs://traces/job/");
+    ASSERT_TRUE(gcs.error.empty()) << gcs.error;
+    EXPECT_EQ(gcs.objects.size(), 1009u);
+    EXPECT_EQ(gcs.pages, 2);
+    ASSERT_EQ(gcs.runs.size(), 2u);
+    EXPECT_EQ(gcs.runs[0].workers[0].url, "gs://traces/job/run1/" + workers[0]);
+    const std::vector<std::string> gcsFiles = expandJobInputs({"gs://traces/job/run2/"}, &error);
+    ASSERT_EQ(gcsFiles.size(), 1u) << error;
+    EXPECT_EQ(readFile(gcsFiles[0]), readFile(dataPath("dlrm_8ranks/" + workers[0])));
+    for (const char* v : {"STORAGE_EMULATOR_HOST", "WARPSCOPE_REMOTE_CACHE"})
+        ::unsetenv(v);
+}
+
+// A 300 MB object (issue #14's size) downloads whole and byte for byte, and reopens from the cache.
+TEST(RemoteS3, A300MBObjectDownloadsWhole) {
+    if (::access(kS3rver.c_str(), X_OK) != 0 || std::system("curl --version > /dev/null 2>&1") != 0)
+        GTEST_SKIP() << "s3rver or curl is not installed (./test.sh installs them)";
+    const std::string base = tempDir() / "remote_s3_large";
+    std::system(("rm -rf '" + base + "' && mkdir -p '" + base + "/data' '" + base + "/cache'").c_str());
+    const std::string object = base + "/big.bin";
+    // Incompressible bytes: what goes over the wire really is 300 MB.
+    ASSERT_EQ(std::system(("head -c 314572800 /dev/urandom > '" + object + "'").c_str()), 0);
+    const int port = freeLoopbackPort();
+    const LoopbackServer server = s3Server(base + "/data", port);
+    const std::string endpoint = "http://127.0.0.1:" + std::to_string(port);
+    ASSERT_EQ(std::system(("curl -sf --aws-sigv4 aws:amz:us-east-1:s3 --user S3RVER:S3RVER -H "
+                           "'x-amz-content-sha256: UNSIGNED-PAYLOAD' -o /dev/null -T '" + object + "' " + endpoint +
+                           "/traces/large/big.bin").c_str()),
+              0);
+    ::setenv("AWS_ENDPOINT_URL", endpoint.c_str(), 1);
+    ::setenv("AWS_ACCESS_KEY_ID", "S3RVER", 1);
+    ::setenv("AWS_SECRET_ACCESS_KEY", "S3RVER", 1);
+    uint64_t lastDone = 0;
+    RemoteFetchOptions o = cacheAt(base + "/cache");
+    o.progress = [&](uint64_t done, int64_t) {
+        lastDone = done;
+        return true;
+    };
+    const RemoteFetchResult r = fetchRemoteObject("s3://traces/large/big.bin", o);
+    ASSERT_FALSE(r.localPath.empty()) << r.error;
+    EXPECT_EQ(r.bytes, 314572800u);
+    EXPECT_EQ(lastDone, 314572800u);
+    EXPECT_EQ(std::system(("cmp -s '" + object + "' '" + r.localPath + "'").c_str()), 0);
+    const RemoteFetchResult again = fetchRemoteObject("s3://traces/large/big.bin", cacheAt(base + "/cache"));
+    EXPECT_TRUE(again.fromCache);
+    for (const char* v : {"AWS_ENDPOINT_URL", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"})
+        ::unsetenv(v);
+    std::system(("rm -rf '" + base + "'").c_str()); // 600 MB of test files
 }
