@@ -1655,12 +1655,52 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>无法打开此 URL：%1。</translation>
     </message>
     <message>
-        <source>&lt;p&gt;A trace in object storage or on a web server:&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;s3://BUCKET/KEY&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Amazon S3 or an S3-compatible store (AWS_ENDPOINT_URL)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;gs://BUCKET/KEY&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Google Cloud Storage (public objects)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;az://ACCOUNT/CONTAINER/BLOB&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Azure Blob Storage (AZURE_STORAGE_CONNECTION_STRING)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;https://ACCOUNT.blob.core.windows.net/…?SAS&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Azure with a SAS token&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;https://…&lt;/tt&gt;, &lt;tt&gt;http://…&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;a web server&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;p&gt;An S3 or Azure folder (a URL ending in &lt;tt&gt;/&lt;/tt&gt;) opens the run of traces in it as a distributed job.&lt;/p&gt;&lt;p&gt;Credentials come from where the clouds&apos; own tools find them (AWS_ACCESS_KEY_ID, ~/.aws, AWS_PROFILE; a SAS token in the URL) and are never stored. The object is downloaded once; opening it again costs one request while it is unchanged, and works offline.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;对象存储或 Web 服务器上的跟踪：&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;s3://BUCKET/KEY&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Amazon S3 或兼容 S3 的存储（AWS_ENDPOINT_URL）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;gs://BUCKET/KEY&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Google Cloud Storage（公开对象）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;az://ACCOUNT/CONTAINER/BLOB&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Azure Blob Storage（AZURE_STORAGE_CONNECTION_STRING）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;https://ACCOUNT.blob.core.windows.net/…?SAS&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;带 SAS 令牌的 Azure&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;https://…&lt;/tt&gt;, &lt;tt&gt;http://…&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Web 服务器&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;p&gt;S3 或 Azure 文件夹（以 &lt;tt&gt;/&lt;/tt&gt; 结尾的 URL）会将其中的一组跟踪作为分布式作业打开。&lt;/p&gt;&lt;p&gt;凭据取自各云平台自身工具查找的位置（AWS_ACCESS_KEY_ID、~/.aws、AWS_PROFILE；URL 中的 SAS 令牌），从不保存。对象只下载一次；未改变时再次打开只需一次请求，且可离线打开。&lt;/p&gt;</translation>
+        <source>&lt;p&gt;A trace in object storage or on a web server:&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;s3://BUCKET/KEY&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Amazon S3 or an S3-compatible store (AWS_ENDPOINT_URL)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;gs://BUCKET/KEY&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Google Cloud Storage (GOOGLE_APPLICATION_CREDENTIALS, or public)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;az://ACCOUNT/CONTAINER/BLOB&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Azure Blob Storage (AZURE_STORAGE_CONNECTION_STRING)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;https://ACCOUNT.blob.core.windows.net/…?SAS&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Azure with a SAS token&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;https://…&lt;/tt&gt;, &lt;tt&gt;http://…&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;a web server&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;p&gt;A folder (a URL ending in &lt;tt&gt;/&lt;/tt&gt;) opens the run of traces in it as a distributed job; List shows its runs and workers to pick from.&lt;/p&gt;&lt;p&gt;Credentials come from where the clouds&apos; own tools find them (AWS_ACCESS_KEY_ID, ~/.aws, AWS_PROFILE; a service-account key; a SAS token in the URL) and are never stored. The object is downloaded once; opening it again costs one request while it is unchanged, and works offline.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;对象存储或 Web 服务器上的跟踪文件：&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;s3://BUCKET/KEY&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Amazon S3 或兼容 S3 的存储（AWS_ENDPOINT_URL）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;gs://BUCKET/KEY&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Google Cloud Storage（GOOGLE_APPLICATION_CREDENTIALS，或公开对象）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;az://ACCOUNT/CONTAINER/BLOB&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Azure Blob 存储（AZURE_STORAGE_CONNECTION_STRING）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;https://ACCOUNT.blob.core.windows.net/…?SAS&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;带 SAS 令牌的 Azure&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;https://…&lt;/tt&gt;, &lt;tt&gt;http://…&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Web 服务器&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;p&gt;文件夹（以 &lt;tt&gt;/&lt;/tt&gt; 结尾的 URL）会将其中的一次运行作为分布式作业打开；“列出”会显示其中的运行和工作进程供选择。&lt;/p&gt;&lt;p&gt;凭据取自各云平台自身工具查找的位置（AWS_ACCESS_KEY_ID、~/.aws、AWS_PROFILE；服务账号密钥；URL 中的 SAS 令牌），且从不保存。对象只下载一次；在其未改变时再次打开只需一次请求，离线也可打开。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Folders can be listed in S3, S3-compatible stores and Azure only, so far; name one trace object.</source>
-        <translation>目前只能列出 S3、兼容 S3 的存储和 Azure 中的文件夹；请指定一个跟踪对象。</translation>
+        <source>&amp;List</source>
+        <translation>列出(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Show the runs and workers under this folder</source>
+        <translation>显示此文件夹下的运行与工作进程</translation>
+    </message>
+    <message>
+        <source>Run / worker</source>
+        <translation>运行 / 工作进程</translation>
+    </message>
+    <message>
+        <source>Workers</source>
+        <translation>工作进程</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Listing %1…</source>
+        <translation>正在列出 %1…</translation>
+    </message>
+    <message>
+        <source>Cannot list the folder: %1</source>
+        <translation>无法列出该文件夹：%1</translation>
+    </message>
+    <message>
+        <source>(top)</source>
+        <translation>（顶层）</translation>
+    </message>
+    <message>
+        <source>Opens the run as a job, its workers as ranks</source>
+        <translation>将该运行作为作业打开，其工作进程即各 rank</translation>
+    </message>
+    <message>
+        <source>No traces under this folder (objects listed: %1).</source>
+        <translation>此文件夹下没有跟踪文件（已列出对象：%1）。</translation>
+    </message>
+    <message>
+        <source>Runs: %1, traces: %2. Pick a run to open it as a job, or one worker.</source>
+        <translation>运行：%1，跟踪文件：%2。选择一个运行以作业方式打开，或选择单个工作进程。</translation>
     </message>
 </context>
 <context>

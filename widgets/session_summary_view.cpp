@@ -1,6 +1,7 @@
 #include "session_summary_view.h"
 
 #include "format.h"
+#include "remote/remote_url.h"
 #include "session_loader.h"
 #include "stat_card.h"
 
@@ -125,9 +126,10 @@ void SessionSummaryView::setSession(std::shared_ptr<const LoadedSession> session
         m_subtitle->setText(tr("Computing the summary…"));
         return;
     }
-    m_subtitle->setText(tr("%1 · %2 · imported in %3 ms")
-                            .arg(QString::fromStdString(s.format), QDir::toNativeSeparators(info.absoluteFilePath()))
-                            .arg(m_session->elapsedMs));
+    // A URL (already without its secrets) is shown as it is: it is no path on this machine.
+    const QString source = isRemoteUrl(m_session->path.toStdString()) ? m_session->path
+                                                                      : QDir::toNativeSeparators(info.absoluteFilePath());
+    m_subtitle->setText(tr("%1 · %2 · imported in %3 ms").arg(QString::fromStdString(s.format), source).arg(m_session->elapsedMs));
 
     auto card = [&](const char* name) {
         for (StatCard* c : m_cards)

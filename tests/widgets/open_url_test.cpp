@@ -12,6 +12,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTreeWidget>
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
@@ -38,8 +39,8 @@ TEST(OpenUrlDialog, OpensOnlyWhatCanBeOpened) {
     url->setText(QStringLiteral("s3://runs/job7/"));
     EXPECT_TRUE(open->isEnabled()); // an S3 folder opens as a job
     url->setText(QStringLiteral("gs://runs/job7/"));
-    EXPECT_FALSE(open->isEnabled()); // GCS folders cannot be listed yet
-    EXPECT_TRUE(problem->text().contains(QStringLiteral("Azure")));
+    EXPECT_TRUE(open->isEnabled()); // so does a GCS folder
+    EXPECT_TRUE(problem->text().isEmpty());
     url->setText(QStringLiteral(" s3://runs/job7/worker0.pt.trace.json.gz "));
     EXPECT_TRUE(open->isEnabled());
     EXPECT_TRUE(problem->text().isEmpty());
@@ -48,6 +49,68 @@ TEST(OpenUrlDialog, OpensOnlyWhatCanBeOpened) {
         d.resize(d.sizeHint());
         d.grab().save(QString::fromLocal8Bit(shot) + QStringLiteral("/open_url_dialog.png"));
     }
+}
+
+// List shows the runs and workers under a folder (as listRemoteFolder groups them); picking a run
+// puts the run's folder URL in the field, picking a worker its own URL.
+TEST(OpenUrlDialog, ListsRunsAndWorkersToPickFrom) {
+    OpenUrlDialog d;
+    std::string asked;
+    d.setLister([&asked](const std::string& url) {
+        asked = url;
+        RemoteListing l;
+        l.pages = 1;
+        for (const char* run : {"jobs/resnet50 bs256/", "jobs/resnet50 bs512/"}) {
+            RemoteRun r;
+            r.prefix = run;
+            for (int w = 0; w < 4; ++w) {
+                RemoteObject o;
+                o.key = r.prefix + "worker" + std::to_string(w) + ".1732000000" + std::to_string(w) + ".pt.trace.json.gz";
+                o.url = "s3://traces/" + o.key;
+                o.size = 48'000'000u + 1'000'000u * w;
+                r.workers.push_back(o);
+                l.objects.push_back(o);
+            }
+            l.runs.push_back(r);
+        }
+        return l;
+    });
+    auto* url = d.findChild<QLineEdit*>(QStringLiteral("url"));
+    auto* list = d.findChild<QPushButton*>(QStringLiteral("list"));
+    auto* runs = d.findChild<QTreeWidget*>(QStringLiteral("runs"));
+    auto* status = d.findChild<QLabel*>(QStringLiteral("listStatus"));
+    ASSERT_TRUE(url && list && runs && status);
+    url->setText(QStringLiteral("s3://traces/jobs/resnet50 bs256/worker0.json"));
+    EXPECT_FALSE(list->isEnabled()); // an object, not a folder
+    url->setText(QStringLiteral("s3://traces/jobs/"));
+    EXPECT_TRUE(list->isEnabled());
+    QSignalSpy shown(&d, &OpenUrlDialog::listingShown);
+    list->click();
+    ASSERT_TRUE(shown.wait(10000));
+    EXPECT_EQ(asked, "s3://traces/jobs/");
+    ASSERT_EQ(runs->topLevelItemCount(), 2);
+    EXPECT_EQ(runs->topLevelItem(1)->childCount(), 4);
+    EXPECT_TRUE(status->text().contains(QStringLiteral("Runs: 2, traces: 8"))) << status->text().toStdString();
+    runs->setCurrentItem(runs->topLevelItem(1));
+    EXPECT_EQ(d.url(), QStringLiteral("s3://traces/jobs/resnet50 bs512/")); // the run opens as a job
+    runs->setCurrentItem(runs->topLevelItem(0)->child(2));
+    EXPECT_EQ(d.url(), QStringLiteral("s3://traces/jobs/resnet50 bs256/worker2.17320000002.pt.trace.json.gz"));
+    if (const QByteArray shot = qgetenv("WARPSCOPE_SCREENSHOT_DIR"); !shot.isEmpty()) {
+        runs->setCurrentItem(runs->topLevelItem(1));
+        d.resize(760, 640);
+        d.grab().save(QString::fromLocal8Bit(shot) + QStringLiteral("/open_url_listing.png"));
+    }
+    // A listing that fails says why, and shows no runs.
+    d.setLister([](const std::string&) {
+        RemoteListing l;
+        l.error = "access denied (AccessDenied): the credentials from the environment may not read s3://traces/jobs/";
+        return l;
+    });
+    url->setText(QStringLiteral("s3://traces/jobs/"));
+    list->click();
+    ASSERT_TRUE(shown.wait(10000));
+    EXPECT_TRUE(status->text().contains(QStringLiteral("access denied")));
+    EXPECT_FALSE(runs->isVisible());
 }
 
 TEST(MainWindow, OpensAUrlIntoATabWithoutItsToken) {
