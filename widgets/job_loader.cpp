@@ -84,8 +84,17 @@ bool JobLoader::load(const QStringList& inputs) {
         for (const QString& p : inputs)
             paths.push_back(QFile::encodeName(p).toStdString());
         std::string error;
-        const std::vector<std::string> files = expandJobInputs(paths, &error);
-        if (files.empty())
+        // Remote ranks download first (each shows its progress); Cancel stops the download.
+        const std::vector<std::string> files =
+            expandJobInputs(paths, &error, &m_cancel, [this](const std::string& url, uint64_t done, int64_t total) {
+                if (total <= 0)
+                    return;
+                const int permille = static_cast<int>(1000.0 * static_cast<double>(done) / static_cast<double>(total));
+                const QString shown = QString::fromStdString(url.substr(url.rfind('/') + 1));
+                QMetaObject::invokeMethod(this, [this, permille, shown] { emit progressChanged(permille, shown); },
+                                          Qt::QueuedConnection);
+            });
+        if (files.empty() && !m_cancel)
             job->skipped << QString::fromStdString(error);
         JobLoadOptions options;
         options.libraryDir = QFile::encodeName(libraryDir).toStdString();

@@ -18,7 +18,8 @@ namespace {
 
 // A remote object is fetched into the cache; a remote folder is listed and its one run's traces
 // fetched (torch-tb-profiler's run: the trace files of one folder). False with *error on failure.
-bool addRemote(const std::string& url, std::vector<std::string>& files, std::string* error) {
+bool addRemote(const std::string& url, std::vector<std::string>& files, std::string* error,
+               const std::atomic<bool>* cancel, const JobDownloadProgress& progress) {
     std::vector<std::string> objects;
     std::string why;
     const auto parsed = parseRemoteUrl(url, remoteEndpointsFromEnvironment(), &why);
@@ -45,7 +46,14 @@ bool addRemote(const std::string& url, std::vector<std::string>& files, std::str
         objects.push_back(url);
     }
     for (const std::string& o : objects) {
-        const RemoteFetchResult fetched = fetchRemoteObject(o);
+        RemoteFetchOptions options;
+        const std::string shown = redactUrl(o);
+        options.progress = [&](uint64_t done, int64_t total) {
+            if (progress)
+                progress(shown, done, total);
+            return !(cancel && cancel->load());
+        };
+        const RemoteFetchResult fetched = fetchRemoteObject(o, options);
         if (fetched.localPath.empty()) {
             if (error)
                 *error = fetched.error;
@@ -58,11 +66,12 @@ bool addRemote(const std::string& url, std::vector<std::string>& files, std::str
 
 } // namespace
 
-std::vector<std::string> expandJobInputs(const std::vector<std::string>& paths, std::string* error) {
+std::vector<std::string> expandJobInputs(const std::vector<std::string>& paths, std::string* error,
+                                         const std::atomic<bool>* cancel, const JobDownloadProgress& progress) {
     std::vector<std::string> files;
     for (const std::string& p : paths) {
         if (isRemoteUrl(p)) {
-            if (!addRemote(p, files, error))
+            if (!addRemote(p, files, error, cancel, progress))
                 return {};
             continue;
         }

@@ -9,6 +9,7 @@
 #include "remote_test_support.h"
 #include "test_util.h"
 
+#include <atomic>
 #include <fstream>
 #include <cstdlib>
 #include <unistd.h>
@@ -121,6 +122,19 @@ TEST(RemoteS3, FoldersListAcrossPagesAndOpenAsJobs) {
     }
     EXPECT_TRUE(expandJobInputs({"s3://traces/nothing-here/"}, &error).empty());
     EXPECT_NE(error.find("no trace files"), std::string::npos) << error;
+    // Cancelled while the ranks download: nothing, and nothing half-written in the cache.
+    ::setenv("WARPSCOPE_REMOTE_CACHE", (base + "/cache_cancel").c_str(), 1);
+    const std::atomic<bool> stop{true};
+    std::string progressUrl;
+    EXPECT_TRUE(expandJobInputs({"s3://traces/job/run1/"}, &error, &stop,
+                                [&](const std::string& url, uint64_t, int64_t) { progressUrl = url; })
+                    .empty());
+    EXPECT_NE(error.find("cancelled"), std::string::npos) << error;
+    EXPECT_EQ(progressUrl.rfind("s3://traces/job/run1/", 0), 0u) << progressUrl;
+    const std::string leftovers = tempDir() / "remote_s3_cancel_ls.txt";
+    std::system(("find '" + base + "/cache_cancel' -type f -name 'worker*' > '" + leftovers + "'").c_str());
+    EXPECT_EQ(readFile(leftovers), "");
+    ::setenv("WARPSCOPE_REMOTE_CACHE", (base + "/cache").c_str(), 1);
 
     // Google Cloud Storage's XML API answers the same ListObjectsV2: a gs:// folder lists through it
     // (s3rver standing in for storage.googleapis.com, read anonymously as a public bucket is).
