@@ -17,5 +17,6 @@ int runOps(const std::vector<std::string>& args);
 int runOverview(const std::vector<std::string>& args);
 int runMemory(const std::vector<std::string>& args);
 int runDist(const std::vector<std::string>& args);
+int runDiff(const std::vector<std::string>& args);
 
 } // namespace ws::cli

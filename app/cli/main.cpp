@@ -24,6 +24,8 @@ const Command kCommands[] = {
      ws::cli::runImport},
     {"bench-import", "bench-import FILE [--repeat N]   time an import: wall, MB/s, peak RSS, bytes/event",
      ws::cli::runBenchImport},
+    {"diff", "diff A B [--csv|--json] [--by op|kernel|step|headline] [--fail-if-slower PCT]   compare two runs",
+     ws::cli::runDiff},
     {"bench-remote", "bench-remote URL LOCAL_FILE [--repeat N]   open a URL as the app does vs the local file; reopen",
      ws::cli::runBenchRemote},
     {"dump", "dump FILE [--slices N]   the imported model as stable text (golden-test format)", ws::cli::runDump},

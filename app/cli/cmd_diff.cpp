@@ -1,0 +1,170 @@
+#include "analysis/session_diff.h"
+#include "analysis/session_diff_text.h"
+#include "analysis/operator_tree.h"
+#include "analysis/overview.h"
+#include "cli_args.h"
+#include "commands.h"
+#include "import/trace_import.h"
+#include "model/session.h"
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace ws::cli {
+
+namespace {
+
+const char* const kUsage =
+    "Usage: warpscope-cli diff A B [--csv | --json] [--by op|kernel|step|headline] [--group name|shape|stack]\n"
+    "                          [--fail-if-slower PCT] [--bench]\n";
+
+// Exit status when --fail-if-slower's threshold is crossed (distinct from failures and usage errors).
+constexpr int kExitSlower = 3;
+
+std::string us(int64_t ns) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", static_cast<double>(ns) / 1000.0);
+    return buf;
+}
+
+std::string valueText(const DiffMetric& m, size_t side) {
+    if (!m.value[side])
+        return "n/a";
+    char buf[48];
+    const double v = *m.value[side];
+    if (m.unit == "ns")
+        std::snprintf(buf, sizeof buf, "%.3f ms", v / 1e6);
+    else if (m.unit == "bytes")
+        std::snprintf(buf, sizeof buf, "%.1f MiB", v / (1024.0 * 1024.0));
+    else if (m.unit == "%")
+        std::snprintf(buf, sizeof buf, "%.2f %%", v);
+    else
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+}
+
+void printText(const SessionDiff& d, size_t top) {
+    std::printf("%-30s %16s %16s %10s\n", "metric", "A", "B", "change");
+    for (const DiffMetric& m : d.headline) {
+        const auto change = m.percentChange();
+        char pct[24] = "";
+        if (change)
+            std::snprintf(pct, sizeof pct, "%+.1f%%", *change);
+        std::printf("%-30s %16s %16s %10s\n", m.name.c_str(), valueText(m, 0).c_str(), valueText(m, 1).c_str(), pct);
+    }
+    std::printf("\nOperators by %s change (us; top %zu of %zu):\n", d.deviceTimes ? "device self time" : "host self time",
+                std::min(top, d.operators.size()), d.operators.size());
+    std::printf("%12s %12s %12s %8s %8s  %s\n", "A", "B", "delta", "calls A", "calls B", "operator");
+    for (size_t i = 0; i < d.operators.size() && i < top; ++i) {
+        const OperatorDiffRow& r = d.operators[i];
+        const int64_t a = d.deviceTimes ? r.deviceSelfNs[0] : r.hostSelfNs[0], b = d.deviceTimes ? r.deviceSelfNs[1] : r.hostSelfNs[1];
+        std::string key = r.name;
+        if (!r.shapes.empty())
+            key += " " + r.shapes;
+        if (r.presence != DiffPresence::Both)
+            key += std::string(" [") + diffPresenceName(r.presence) + "]";
+        std::printf("%12s %12s %12s %8llu %8llu  %s\n", us(a).c_str(), us(b).c_str(), us(r.deltaNs).c_str(),
+                    static_cast<unsigned long long>(r.calls[0]), static_cast<unsigned long long>(r.calls[1]), key.c_str());
+    }
+    std::printf("\nKernels by total time change (us; top %zu of %zu; names normalized):\n", std::min(top, d.kernels.size()),
+                d.kernels.size());
+    std::printf("%12s %12s %12s %8s %8s  %s\n", "A", "B", "delta", "calls A", "calls B", "kernel");
+    for (size_t i = 0; i < d.kernels.size() && i < top; ++i) {
+        const KernelDiffRow& r = d.kernels[i];
+        std::string key = r.key.size() > 100 ? r.key.substr(0, 97) + "..." : r.key;
+        if (r.presence != DiffPresence::Both)
+            key += std::string(" [") + diffPresenceName(r.presence) + "]";
+        std::printf("%12s %12s %12s %8llu %8llu  %s\n", us(r.totalNs[0]).c_str(), us(r.totalNs[1]).c_str(),
+                    us(r.deltaNs).c_str(), static_cast<unsigned long long>(r.calls[0]),
+                    static_cast<unsigned long long>(r.calls[1]), key.c_str());
+    }
+}
+
+} // namespace
+
+int runDiff(const std::vector<std::string>& argv) {
+    CliArgs args(argv, {"by", "group", "fail-if-slower"});
+    if (args.flag("help") || args.flag("h")) {
+        std::printf("%sCompares run B with run A (traces or sessions): headline deltas (step time, GPU utilization,\n"
+                    "SM efficiency, occupancy, Tensor Core share, peak memory, kernel/memcpy/communication time per\n"
+                    "step), operator deltas (--group name, shape or stack) and kernel deltas (names normalized so that\n"
+                    "template arguments and cuBLAS/CUTLASS tile suffixes do not split a kernel), sorted by the size of\n"
+                    "the change. --csv prints one table (--by op, kernel, step or headline), --json all of them.\n"
+                    "--fail-if-slower PCT exits with status 3 when B's mean step time is more than PCT %% above A's.\n"
+                    "--bench times the comparison after both are open.\n",
+                    kUsage);
+        return kExitOk;
+    }
+    const auto by = args.value("by"), group = args.value("group"), slower = args.value("fail-if-slower");
+    const bool byOk = !by || *by == "op" || *by == "kernel" || *by == "step" || *by == "headline";
+    const bool groupOk = !group || *group == "name" || *group == "shape" || *group == "stack";
+    char* end = nullptr;
+    const double threshold = slower ? std::strtod(slower->c_str(), &end) : 0;
+    if (!args.ok() || !args.unknown({"csv", "json", "by", "group", "fail-if-slower", "bench"}).empty() ||
+        args.positional().size() != 2 || !byOk || !groupOk || (slower && (end == slower->c_str() || *end)) ||
+        (args.flag("csv") && args.flag("json"))) {
+        std::fprintf(stderr, "%s", kUsage);
+        return kExitUsage;
+    }
+    ImportResult a, b;
+    if (!importForCli(args.positional()[0], a) || !importForCli(args.positional()[1], b))
+        return kExitFailure;
+    SessionDiffOptions options;
+    options.operatorGrouping = !group || *group == "name" ? OperatorGrouping::Name
+                               : *group == "shape"        ? OperatorGrouping::NameAndInputShape
+                                                          : OperatorGrouping::NameAndCallStack;
+    const auto t0 = std::chrono::steady_clock::now();
+    const SessionDiff diff = computeSessionDiff(*a.session, *b.session, options);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (args.flag("bench")) {
+        std::printf("slices_a: %llu\nslices_b: %llu\noperators: %zu\nkernels: %zu\ndiff_ms: %.1f\n",
+                    static_cast<unsigned long long>(a.session->sliceCount()),
+                    static_cast<unsigned long long>(b.session->sliceCount()), diff.operators.size(), diff.kernels.size(), ms);
+        // The parts, for run A alone (the comparison runs them for both runs on two threads).
+        auto time = [](auto&& f) {
+            const auto start = std::chrono::steady_clock::now();
+            f();
+            return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        };
+        const double overviewMs = time([&] { (void)computeOverview(*a.session); });
+        OperatorTreeOptions treeOptions;
+        treeOptions.readArgs = options.operatorGrouping != OperatorGrouping::Name;
+        std::optional<OperatorTree> tree;
+        const double treeMs = time([&] { tree = OperatorTree::build(*a.session, treeOptions); });
+        const double tableMs = time([&] { (void)OperatorTable::build(*a.session, *tree, options.operatorGrouping); });
+        std::printf("run_a_overview_ms: %.1f\nrun_a_operator_tree_ms: %.1f\nrun_a_operator_table_ms: %.1f\n",
+                    overviewMs, treeMs, tableMs);
+        const double sortMs = time([&] {
+            std::vector<OperatorDiffRow> rows = diff.operators;
+            std::sort(rows.begin(), rows.end(), [](const OperatorDiffRow& x, const OperatorDiffRow& y) {
+                return x.calls[1] > y.calls[1];
+            });
+        });
+        std::printf("operator_rows_sort_ms: %.2f\n", sortMs);
+        return kExitOk;
+    }
+    if (args.flag("json")) {
+        std::fputs(sessionDiffJson(diff).c_str(), stdout);
+    } else if (args.flag("csv")) {
+        const DiffTable table = !by || *by == "op" ? DiffTable::Operators
+                                : *by == "kernel" ? DiffTable::Kernels
+                                : *by == "step"   ? DiffTable::Steps
+                                                  : DiffTable::Headline;
+        std::fputs(sessionDiffCsv(diff, table).c_str(), stdout);
+    } else {
+        printText(diff, 15);
+    }
+    if (slower && diff.stepTimeChangePercent && *diff.stepTimeChangePercent > threshold) {
+        std::fprintf(stderr, "warpscope-cli: B is %.1f%% slower per step than A (threshold %.1f%%)\n",
+                     *diff.stepTimeChangePercent, threshold);
+        return kExitSlower;
+    }
+    return kExitOk;
+}
+
+} // namespace ws::cli

@@ -1,0 +1,309 @@
+#include "analysis/session_diff.h"
+
+#include "analysis/operator_tree.h"
+#include "analysis/overview.h"
+#include "analysis/step_breakdown.h"
+#include "model/session.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <thread>
+#include <unordered_map>
+
+namespace ws {
+
+namespace {
+
+bool isDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+
+// A configuration token of a cuBLAS/CUTLASS kernel name: digits joined by 'x' (128x128x32, 64x2,
+// 5x), or a word that names a configuration followed by digits (tilesize128x128x32,
+// warpgroupsize1x1x1, stages3, splitk4).
+bool isConfigToken(std::string_view t) {
+    if (t.empty())
+        return false;
+    size_t i = 0;
+    for (std::string_view word : {"tilesize", "warpgroupsize", "clustersize", "stages", "stage", "splitk", "sliced", "tile",
+                                  "warps"})
+        if (t.substr(0, word.size()) == word && t.size() > word.size() && isDigit(t[word.size()])) {
+            i = word.size();
+            break;
+        }
+    if (i == 0 && !isDigit(t[0]))
+        return false;
+    bool sawX = false;
+    for (; i < t.size(); ++i) {
+        if (t[i] == 'x')
+            sawX = true;
+        else if (!isDigit(t[i]))
+            return false;
+    }
+    return sawX || !isDigit(t[0]); // a bare number (f32, sm90's 90) is not configuration
+}
+
+int64_t sumRole(const StepBreakdown& b, StepRole role) {
+    return static_cast<int64_t>(std::llround(b.average[static_cast<size_t>(role)]));
+}
+
+// The device the headline reports: the one with the most kernel time.
+const DeviceOverview* mainDevice(const OverviewReport& report) {
+    const DeviceOverview* best = nullptr;
+    for (const DeviceOverview& d : report.devices)
+        if (!best || d.kernelNs > best->kernelNs)
+            best = &d;
+    return best;
+}
+
+template <typename Row>
+void sortByDelta(std::vector<Row>& rows, auto key) {
+    std::sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
+        const int64_t da = a.deltaNs < 0 ? -a.deltaNs : a.deltaNs, db = b.deltaNs < 0 ? -b.deltaNs : b.deltaNs;
+        return da != db ? da > db : key(a) < key(b);
+    });
+}
+
+DiffPresence presenceOf(bool inBaseline, bool inCompared) {
+    return inBaseline && inCompared ? DiffPresence::Both : inCompared ? DiffPresence::New : DiffPresence::Vanished;
+}
+
+} // namespace
+
+std::string normalizeKernelName(std::string_view name) {
+    if (name.substr(0, 5) == "void ")
+        name.remove_prefix(5);
+    // The parameter list (outside template arguments) goes: it repeats the template's types.
+    std::string text;
+    int angle = 0, paren = 0;
+    for (char c : name) {
+        if (paren == 0) {
+            angle += c == '<' ? 1 : c == '>' && angle > 0 ? -1 : 0;
+            if (c == '(' && angle == 0) {
+                ++paren;
+                continue;
+            }
+            text += c;
+        } else if (c == '(') {
+            ++paren;
+        } else if (c == ')') {
+            --paren;
+        }
+    }
+    while (!text.empty() && text.back() == ' ')
+        text.pop_back();
+    const size_t templateStart = std::min(text.find('<'), text.size());
+    // The base name: underscore-separated configuration tokens become '*'.
+    std::string out;
+    const std::string_view base = std::string_view(text).substr(0, templateStart);
+    for (size_t i = 0; i <= base.size();) {
+        const size_t end = std::min(base.find('_', i), base.size());
+        const std::string_view token = base.substr(i, end - i);
+        out += isConfigToken(token) ? std::string_view("*") : token;
+        if (end < base.size())
+            out += '_';
+        i = end + 1;
+    }
+    // Template arguments stay (they name the functor and the types), but their numbers (vector
+    // widths, tile sizes, unroll factors, lambda ordinals) become '*'.
+    const std::string_view args = std::string_view(text).substr(templateStart);
+    for (size_t i = 0; i < args.size();) {
+        const bool startsNumber = isDigit(args[i]) &&
+                                  (i == 0 || !(std::isalnum(static_cast<unsigned char>(args[i - 1])) || args[i - 1] == '_'));
+        if (!startsNumber) {
+            out += args[i++];
+            continue;
+        }
+        while (i < args.size() && isDigit(args[i]))
+            ++i;
+        while (i < args.size() && (args[i] == 'u' || args[i] == 'l' || args[i] == 'U' || args[i] == 'L'))
+            ++i;
+        out += '*';
+    }
+    return out;
+}
+
+std::optional<double> DiffMetric::percentChange() const {
+    if (!value[0] || !value[1] || *value[0] == 0)
+        return std::nullopt;
+    return 100.0 * (*value[1] - *value[0]) / std::fabs(*value[0]);
+}
+
+const char* diffPresenceName(DiffPresence presence) {
+    switch (presence) {
+    case DiffPresence::Both: return "both";
+    case DiffPresence::New: return "new";
+    case DiffPresence::Vanished: return "vanished";
+    }
+    return "both";
+}
+
+namespace {
+
+// What the comparison needs of one run: its Overview (steps, breakdown, device metrics), operator
+// table and kernel table. The two runs are analysed on two threads.
+struct RunAnalysis {
+    OverviewReport overview;
+    std::optional<OperatorTree> tree;
+    std::optional<OperatorTable> operators;
+    std::unordered_map<StringId, std::pair<uint64_t, int64_t>> kernels; // name -> calls, total ns
+};
+
+RunAnalysis analyseRun(const Session& session, const SessionDiffOptions& options) {
+    RunAnalysis run;
+    run.overview = computeOverview(session);
+    OperatorTreeOptions treeOptions;
+    // Shapes and call stacks come from the argument pass (~1-2 s per GB of JSON): only when grouped by them.
+    treeOptions.readArgs = options.readArgs && options.operatorGrouping != OperatorGrouping::Name;
+    run.tree = OperatorTree::build(session, treeOptions);
+    run.operators = OperatorTable::build(session, *run.tree, options.operatorGrouping);
+    // Kernels by name: only names and durations (the KernelTable's launch attribution is not needed).
+    for (const Track& track : session.tracks()) {
+        if (!track.gpu)
+            continue;
+        for (uint32_t i = 0; i < track.sliceCount(); ++i) {
+            if (session.kindOf(track, i) != EventKind::Kernel)
+                continue;
+            auto& [calls, total] = run.kernels[track.names[i]];
+            ++calls;
+            total += track.dur[i];
+        }
+    }
+    return run;
+}
+
+} // namespace
+
+SessionDiff computeSessionDiff(const Session& baseline, const Session& compared, const SessionDiffOptions& options) {
+    SessionDiff diff;
+    const std::array<const Session*, 2> sessions{&baseline, &compared};
+    std::array<RunAnalysis, 2> runs;
+    {
+        std::thread other([&] { runs[1] = analyseRun(compared, options); });
+        runs[0] = analyseRun(baseline, options);
+        other.join();
+    }
+    std::array<OverviewReport, 2> overview{std::move(runs[0].overview), std::move(runs[1].overview)};
+    auto metric = [&](std::string name, std::string unit, auto get) {
+        DiffMetric m{std::move(name), std::move(unit), {}};
+        for (size_t s = 0; s < 2; ++s)
+            m.value[s] = get(overview[s]);
+        diff.headline.push_back(std::move(m));
+    };
+    auto device = [](auto field) {
+        return [field](const OverviewReport& r) -> std::optional<double> {
+            const DeviceOverview* d = mainDevice(r);
+            return d ? field(*d) : std::nullopt;
+        };
+    };
+    auto perStep = [](StepRole role) {
+        return [role](const OverviewReport& r) -> std::optional<double> {
+            if (r.breakdown.steps.empty())
+                return std::nullopt;
+            return static_cast<double>(sumRole(r.breakdown, role));
+        };
+    };
+    metric("steps", "count", [](const OverviewReport& r) -> std::optional<double> {
+        return static_cast<double>(r.breakdown.steps.size());
+    });
+    metric("step time", "ns", [](const OverviewReport& r) -> std::optional<double> {
+        if (r.breakdown.steps.empty())
+            return r.valid ? std::optional<double>(static_cast<double>(r.windowEnd - r.windowStart)) : std::nullopt;
+        return r.breakdown.averageTotal;
+    });
+    metric("GPU utilization", "%", device([](const DeviceOverview& d) -> std::optional<double> {
+        return d.gpuUtilization ? std::optional<double>(100.0 * *d.gpuUtilization) : std::nullopt;
+    }));
+    metric("Est. SM efficiency", "%", device([](const DeviceOverview& d) -> std::optional<double> {
+        return d.smEfficiency ? std::optional<double>(100.0 * *d.smEfficiency) : std::nullopt;
+    }));
+    metric("achieved occupancy", "%", device([](const DeviceOverview& d) { return d.achievedOccupancy; }));
+    metric("Tensor Core share", "%", device([](const DeviceOverview& d) -> std::optional<double> {
+        return d.tensorCoreShare ? std::optional<double>(100.0 * *d.tensorCoreShare) : std::nullopt;
+    }));
+    metric("peak allocated memory", "bytes", device([](const DeviceOverview& d) -> std::optional<double> {
+        return d.peakAllocatedBytes ? std::optional<double>(static_cast<double>(*d.peakAllocatedBytes)) : std::nullopt;
+    }));
+    metric("kernel time per step", "ns", perStep(StepRole::Kernel));
+    metric("memcpy time per step", "ns", perStep(StepRole::Memcpy));
+    metric("communication time per step", "ns", perStep(StepRole::Communication));
+    metric("CPU exec time per step", "ns", perStep(StepRole::CpuExec));
+    for (size_t s = 0; s < 2; ++s)
+        diff.steps[s] = overview[s].breakdown.steps.size();
+    diff.stepTimeChangePercent = diff.headline[1].percentChange();
+    const size_t stepRows = std::max(diff.steps[0], diff.steps[1]);
+    for (size_t i = 0; i < stepRows; ++i) {
+        StepDiffRow row;
+        for (size_t s = 0; s < 2; ++s) {
+            if (i >= overview[s].breakdown.steps.size())
+                continue;
+            const StepCosts& c = overview[s].breakdown.steps[i];
+            row.label[s] = c.label;
+            row.totalNs[s] = c.total();
+            std::copy(c.cost.begin(), c.cost.end(), row.costNs[s].begin());
+        }
+        diff.stepRows.push_back(std::move(row));
+    }
+
+    // Operators, matched by the grouping's key text.
+    std::map<std::string, OperatorDiffRow> ops;
+    std::array<bool, 2> hasDevice{};
+    for (size_t s = 0; s < 2; ++s) {
+        const OperatorTree& tree = *runs[s].tree;
+        const OperatorTable& table = *runs[s].operators;
+        hasDevice[s] = table.hasDevice();
+        for (size_t r = 0; r < table.size(); ++r) {
+            const OperatorRow& row = table.row(r);
+            const std::string name(sessions[s]->str(row.name));
+            const std::string shapes = table.text(*sessions[s], tree, r, OperatorColumn::InputShapes);
+            const std::string types = table.text(*sessions[s], tree, r, OperatorColumn::InputTypes);
+            const std::string stack = table.text(*sessions[s], tree, r, OperatorColumn::CallStack);
+            OperatorDiffRow& d = ops[name + '\x1f' + shapes + '\x1f' + types + '\x1f' + stack];
+            d.name = name;
+            d.shapes = shapes;
+            d.types = types;
+            d.callStack = stack;
+            d.calls[s] += row.calls;
+            d.hostTotalNs[s] += row.hostTotalNs;
+            d.hostSelfNs[s] += row.hostSelfNs;
+            d.deviceTotalNs[s] += row.deviceTotalNs;
+            d.deviceSelfNs[s] += row.deviceSelfNs;
+        }
+    }
+    diff.deviceTimes = hasDevice[0] || hasDevice[1];
+    for (auto& [key, d] : ops) {
+        d.presence = presenceOf(d.calls[0] > 0, d.calls[1] > 0);
+        d.deltaNs = diff.deviceTimes ? d.deviceSelfNs[1] - d.deviceSelfNs[0] : d.hostSelfNs[1] - d.hostSelfNs[0];
+        diff.operators.push_back(std::move(d));
+    }
+    sortByDelta(diff.operators, [](const OperatorDiffRow& r) { return std::tie(r.name, r.shapes, r.types, r.callStack); });
+
+    // Kernels, matched by normalized name; each side keeps its longest raw variant's name.
+    std::map<std::string, KernelDiffRow> kernels;
+    for (size_t s = 0; s < 2; ++s) {
+        std::map<std::string, int64_t> longestVariant; // key -> total of the variant named so far
+        for (const auto& [nameId, stats] : runs[s].kernels) {
+            const std::string raw(sessions[s]->str(nameId));
+            const std::string key = normalizeKernelName(raw);
+            KernelDiffRow& d = kernels[key];
+            d.key = key;
+            d.calls[s] += stats.first;
+            d.totalNs[s] += stats.second;
+            ++d.variants[s];
+            auto [it, fresh] = longestVariant.emplace(key, stats.second);
+            if (fresh || stats.second > it->second || (stats.second == it->second && raw < d.names[s])) {
+                it->second = stats.second;
+                d.names[s] = raw;
+            }
+        }
+    }
+    for (auto& [key, d] : kernels) {
+        d.presence = presenceOf(d.calls[0] > 0, d.calls[1] > 0);
+        d.deltaNs = d.totalNs[1] - d.totalNs[0];
+        diff.kernels.push_back(std::move(d));
+    }
+    sortByDelta(diff.kernels, [](const KernelDiffRow& r) { return r.key; });
+    return diff;
+}
+
+} // namespace ws

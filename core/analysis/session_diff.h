@@ -1,0 +1,98 @@
+#pragma once
+
+#include "analysis/operator_table.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ws {
+
+class Session;
+
+/*
+ * Comparing two runs (issue #15): what got faster, what got slower. Side 0 is the baseline, side 1
+ * the run compared with it. Everything here is Qt-free; the CLI (`warpscope-cli diff`) prints it
+ * and tests/core/reference_diff.py recomputes it from the JSON on its own.
+ */
+
+/*
+ * normalizeKernelName: the name two runs' kernels are matched by, so that renames that do not
+ * matter do not split a kernel in two. `void ` and the parameter list go; in the base name,
+ * cuBLAS/CUTLASS configuration tokens become `*` (tile shapes such as 128x128x32 or 64x2,
+ * `tilesize...`, `warpgroupsize...`, `stages...`, `sliced1x4`, split factors like `5x`); template
+ * arguments stay, since they name the functor and the types, but their numbers (vector widths,
+ * tile sizes, lambda ordinals) become `*`. E.g.
+ *   sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize128x128x32_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas
+ *   -> sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_*_*_execute_segment_k_off_kernel__*_cublas
+ *   void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul> >(int, ...)
+ *   -> at::native::vectorized_elementwise_kernel<*, at::native::CUDAFunctor_add<float>, std::array<char*, *> >
+ */
+std::string normalizeKernelName(std::string_view name);
+
+// Whether a group exists in both runs, only in the compared one (new) or only in the baseline.
+enum class DiffPresence : uint8_t { Both, New, Vanished };
+
+/* One operator group of either run, matched by the grouping's key text. */
+struct OperatorDiffRow {
+    std::string name, shapes, types, callStack; // the key (columns outside the grouping empty)
+    std::array<uint64_t, 2> calls{};
+    std::array<int64_t, 2> hostTotalNs{}, hostSelfNs{}, deviceTotalNs{}, deviceSelfNs{};
+    DiffPresence presence = DiffPresence::Both;
+    // The time the table is sorted by: device self time when either run has GPU activity, host
+    // self time otherwise; compared (1) minus baseline (0).
+    int64_t deltaNs = 0;
+};
+
+/* One kernel group, matched by normalizeKernelName; the raw names of each side are kept. */
+struct KernelDiffRow {
+    std::string key;                    // the normalized name
+    std::array<std::string, 2> names;   // each run's raw name (its longest variant), "" if absent
+    std::array<uint64_t, 2> calls{};
+    std::array<int64_t, 2> totalNs{};
+    std::array<int, 2> variants{};      // distinct raw names grouped under the key, per run
+    DiffPresence presence = DiffPresence::Both;
+    int64_t deltaNs = 0;                // totalNs[1] - totalNs[0]
+};
+
+/* A headline number of both runs; absent where a run's trace cannot give it. */
+struct DiffMetric {
+    std::string name;   // "step time", "GPU utilization", ...
+    std::string unit;   // "ns", "%", "bytes", "count"
+    std::array<std::optional<double>, 2> value;
+    // Percent change from the baseline (absent when either side is, or the baseline is 0).
+    std::optional<double> percentChange() const;
+};
+
+/* One step's breakdown side by side: the i-th step of each run. */
+struct StepDiffRow {
+    std::array<std::string, 2> label;
+    std::array<std::optional<int64_t>, 2> totalNs;
+    std::array<std::array<int64_t, 8>, 2> costNs{}; // by StepRole
+};
+
+struct SessionDiff {
+    std::vector<DiffMetric> headline;
+    std::array<size_t, 2> steps{};          // steps of each run (per-step values are means)
+    std::vector<StepDiffRow> stepRows;
+    std::vector<OperatorDiffRow> operators; // by |deltaNs| descending, then key
+    std::vector<KernelDiffRow> kernels;     // by |deltaNs| descending, then key
+    bool deviceTimes = false;               // operator deltas are device self times
+    // The mean step time's percent change (wall time of the trace when there are no steps).
+    std::optional<double> stepTimeChangePercent;
+};
+
+struct SessionDiffOptions {
+    OperatorGrouping operatorGrouping = OperatorGrouping::Name;
+    // The operators' argument pass (shapes, call stacks), done only for the groupings that need it.
+    bool readArgs = true;
+};
+
+SessionDiff computeSessionDiff(const Session& baseline, const Session& compared, const SessionDiffOptions& options = {});
+
+const char* diffPresenceName(DiffPresence presence); // "both", "new", "vanished"
+
+} // namespace ws

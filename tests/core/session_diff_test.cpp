@@ -1,0 +1,93 @@
+// Comparing two runs (issue #15): kernel names normalized so renames that do not matter match, a
+// run compared with itself changes nothing, and the tables flag what is new or gone and sort by
+// the size of the change. The numbers themselves are checked against tests/core/reference_diff.py
+// by the cli.diff_matches_reference test.
+#include "analysis/session_diff.h"
+#include "analysis/session_diff_text.h"
+#include "import/trace_import.h"
+#include "test_util.h"
+
+#include <cstdlib>
+
+using namespace ws;
+using namespace ws::test;
+
+TEST(SessionDiff, KernelNamesNormalizeAwayConfigurationNotMeaning) {
+    EXPECT_EQ(normalizeKernelName("sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize128x128x32_warpgroupsize1x1x1_"
+                                  "execute_segment_k_off_kernel__5x_cublas"),
+              "sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_*_*_execute_segment_k_off_kernel__*_cublas");
+    // Tile shapes that differ between runs match; the layout (nn/nt) still tells kernels apart.
+    EXPECT_EQ(normalizeKernelName("volta_sgemm_128x64_nn"), normalizeKernelName("volta_sgemm_64x32_nn"));
+    EXPECT_NE(normalizeKernelName("volta_sgemm_128x64_nn"), normalizeKernelName("volta_sgemm_128x64_nt"));
+    EXPECT_EQ(normalizeKernelName("volta_sgemm_128x64_sliced1x4_nn"), "volta_sgemm_*_*_nn");
+    // Template arguments keep the functor and the types; their numbers and the parameters go.
+    EXPECT_EQ(normalizeKernelName("void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
+                                  "std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul>)"),
+              "at::native::vectorized_elementwise_kernel<*, at::native::CUDAFunctor_add<float>, std::array<char*, *> >");
+    EXPECT_EQ(normalizeKernelName("void at::native::vectorized_elementwise_kernel<2, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul> >(int)"),
+              normalizeKernelName("void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul> >(int)"));
+    EXPECT_NE(normalizeKernelName("vectorized_elementwise_kernel<4, CUDAFunctor_add<float> >"),
+              normalizeKernelName("vectorized_elementwise_kernel<4, CUDAFunctor_add<c10::Half> >"));
+    // Numbers that are part of a name stay: sm90, f32, float4, int8.
+    EXPECT_EQ(normalizeKernelName("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)"),
+              "ncclKernel_AllReduce_RING_LL_Sum_float");
+    EXPECT_EQ(normalizeKernelName("kernel<float4, int8_t>"), "kernel<float4, int8_t>");
+}
+
+TEST(SessionDiff, ARunComparedWithItselfChangesNothing) {
+    const ImportResult r = importTraceFile(dataPath("h100_gaunernst_bert-small-uncased__1016001.json.gz"));
+    ASSERT_TRUE(r.session) << r.error;
+    const SessionDiff d = computeSessionDiff(*r.session, *r.session);
+    ASSERT_FALSE(d.operators.empty());
+    ASSERT_FALSE(d.kernels.empty());
+    for (const OperatorDiffRow& o : d.operators) {
+        EXPECT_EQ(o.deltaNs, 0) << o.name;
+        EXPECT_EQ(o.presence, DiffPresence::Both);
+        EXPECT_EQ(o.calls[0], o.calls[1]);
+    }
+    for (const KernelDiffRow& k : d.kernels) {
+        EXPECT_EQ(k.deltaNs, 0) << k.key;
+        EXPECT_EQ(k.names[0], k.names[1]);
+    }
+    for (const DiffMetric& m : d.headline) {
+        EXPECT_EQ(m.value[0], m.value[1]) << m.name;
+        if (m.percentChange()) {
+            EXPECT_EQ(*m.percentChange(), 0.0) << m.name;
+        }
+    }
+    EXPECT_TRUE(d.deviceTimes);
+}
+
+TEST(SessionDiff, NewAndVanishedGroupsAreFlaggedAndTablesSortByChange) {
+    // The same BERT on an H100 and on an MI300: NVIDIA's kernels vanish, AMD's are new.
+    const ImportResult h100 = importTraceFile(dataPath("h100_gaunernst_bert-small-uncased__1016001.json.gz"));
+    const ImportResult mi300 = importTraceFile(dataPath("mi300_gaunernst_bert-small-uncased__1016001.json.gz"));
+    ASSERT_TRUE(h100.session && mi300.session);
+    const SessionDiff d = computeSessionDiff(*h100.session, *mi300.session);
+    size_t fresh = 0, gone = 0;
+    for (const KernelDiffRow& k : d.kernels) {
+        fresh += k.presence == DiffPresence::New;
+        gone += k.presence == DiffPresence::Vanished;
+        if (k.presence == DiffPresence::New) {
+            EXPECT_EQ(k.calls[0], 0u);
+            EXPECT_TRUE(k.names[0].empty());
+            EXPECT_EQ(k.deltaNs, k.totalNs[1]);
+        }
+    }
+    EXPECT_GT(fresh, 0u);
+    EXPECT_GT(gone, 0u);
+    for (size_t i = 1; i < d.kernels.size(); ++i)
+        EXPECT_GE(std::llabs(d.kernels[i - 1].deltaNs), std::llabs(d.kernels[i].deltaNs));
+    for (size_t i = 1; i < d.operators.size(); ++i)
+        EXPECT_GE(std::llabs(d.operators[i - 1].deltaNs), std::llabs(d.operators[i].deltaNs));
+    // Same model: the same operators by name on both, the same step count.
+    EXPECT_EQ(d.steps[0], d.steps[1]);
+    const std::string csv = sessionDiffCsv(d, DiffTable::Operators);
+    EXPECT_EQ(csv.substr(0, csv.find('\n')),
+              "name,input_shapes,input_types,call_stack,presence,calls_a,calls_b,host_total_ns_a,host_total_ns_b,"
+              "host_self_ns_a,host_self_ns_b,device_total_ns_a,device_total_ns_b,device_self_ns_a,device_self_ns_b,delta_ns");
+    // Grouped by input shape, an operator splits into more rows than by name.
+    SessionDiffOptions byShape;
+    byShape.operatorGrouping = OperatorGrouping::NameAndInputShape;
+    EXPECT_GT(computeSessionDiff(*h100.session, *mi300.session, byShape).operators.size(), d.operators.size());
+}
