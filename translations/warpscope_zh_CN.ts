@@ -2,6 +2,53 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>HeadlineDiffModel</name>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Step time (mean)</source>
+        <translation>步时间（平均）</translation>
+    </message>
+    <message>
+        <source>GPU utilization</source>
+        <translation>GPU 利用率</translation>
+    </message>
+    <message>
+        <source>Est. SM efficiency</source>
+        <translation>估计 SM 效率</translation>
+    </message>
+    <message>
+        <source>Est. achieved occupancy</source>
+        <translation>估计实际占用率</translation>
+    </message>
+    <message>
+        <source>Tensor Core share of kernel time</source>
+        <translation>Tensor Core 占内核时间比例</translation>
+    </message>
+    <message>
+        <source>Peak allocated memory</source>
+        <translation>峰值已分配内存</translation>
+    </message>
+    <message>
+        <source>Kernel time per step</source>
+        <translation>每步内核时间</translation>
+    </message>
+    <message>
+        <source>Memcpy time per step</source>
+        <translation>每步内存拷贝时间</translation>
+    </message>
+    <message>
+        <source>Communication time per step</source>
+        <translation>每步通信时间</translation>
+    </message>
+    <message>
+        <source>CPU exec time per step</source>
+        <translation>每步 CPU 执行时间</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>Native profiler viewer for GPU and deep-learning workloads.</source>
@@ -46,6 +93,10 @@
     <message>
         <source>Open the job made of the warpscope-cli summary --json files in DIR.</source>
         <translation>打开由 DIR 中 warpscope-cli summary --json 文件组成的作业。</translation>
+    </message>
+    <message>
+        <source>Compare the second FILE with the first (a Compare tab).</source>
+        <translation>将第二个文件与第一个进行比较（打开比较标签页）。</translation>
     </message>
 </context>
 <context>
@@ -139,6 +190,53 @@
     </message>
 </context>
 <context>
+    <name>ws::CompareView</name>
+    <message>
+        <source>By name</source>
+        <translation>按名称</translation>
+    </message>
+    <message>
+        <source>By name and input shape</source>
+        <translation>按名称和输入形状</translation>
+    </message>
+    <message>
+        <source>By name and call stack</source>
+        <translation>按名称和调用栈</translation>
+    </message>
+    <message>
+        <source>Operators:</source>
+        <translation>算子：</translation>
+    </message>
+    <message>
+        <source>Operators</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;B&lt;/b&gt; %1 &amp;nbsp;compared with&amp;nbsp; &lt;b&gt;A&lt;/b&gt; %2</source>
+        <translation>&lt;b&gt;B&lt;/b&gt; %1 &amp;nbsp;对比&amp;nbsp; &lt;b&gt;A&lt;/b&gt; %2</translation>
+    </message>
+    <message>
+        <source>Comparing…</source>
+        <translation>正在比较…</translation>
+    </message>
+    <message>
+        <source>B&apos;s mean step is %1 % slower than A&apos;s.</source>
+        <translation>B 的平均步时间比 A 慢 %1 %。</translation>
+    </message>
+    <message>
+        <source>B&apos;s mean step is %1 % faster than A&apos;s.</source>
+        <translation>B 的平均步时间比 A 快 %1 %。</translation>
+    </message>
+    <message>
+        <source>The step times cannot be compared.</source>
+        <translation>无法比较步时间。</translation>
+    </message>
+</context>
+<context>
     <name>ws::DerivedCounter</name>
     <message>
         <source>GPU Utilization</source>
@@ -171,6 +269,25 @@
     <message>
         <source>CPU Memory (net allocations)</source>
         <translation>CPU 内存（净分配）</translation>
+    </message>
+</context>
+<context>
+    <name>ws::DiffWaterfallChart</name>
+    <message>
+        <source>A: kernel time</source>
+        <translation>A：内核时间</translation>
+    </message>
+    <message>
+        <source>all other kernels</source>
+        <translation>其余所有内核</translation>
+    </message>
+    <message>
+        <source>B: kernel time</source>
+        <translation>B：内核时间</translation>
+    </message>
+    <message>
+        <source>No kernels in either run</source>
+        <translation>两次运行均无内核</translation>
     </message>
 </context>
 <context>
@@ -459,6 +576,29 @@
     </message>
 </context>
 <context>
+    <name>ws::HeadlineDiffModel</name>
+    <message>
+        <source>n/a</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>A (baseline)</source>
+        <translation>A（基线）</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变化</translation>
+    </message>
+</context>
+<context>
     <name>ws::ImportReportBanner</name>
     <message>
         <source>Details…</source>
@@ -610,6 +750,51 @@
     <message>
         <source>Zoom to Fit</source>
         <translation>缩放以适应</translation>
+    </message>
+</context>
+<context>
+    <name>ws::KernelDiffModel</name>
+    <message>
+        <source>A: %1
+B: %2</source>
+        <translation>A：%1
+B：%2</translation>
+    </message>
+    <message>
+        <source>Kernel (normalized)</source>
+        <translation>内核（归一化名称）</translation>
+    </message>
+    <message>
+        <source>Only in</source>
+        <translation>仅存在于</translation>
+    </message>
+    <message>
+        <source>Calls A</source>
+        <translation>A 调用次数</translation>
+    </message>
+    <message>
+        <source>Calls B</source>
+        <translation>B 调用次数</translation>
+    </message>
+    <message>
+        <source>Total A</source>
+        <translation>A 总计</translation>
+    </message>
+    <message>
+        <source>Total B</source>
+        <translation>B 总计</translation>
+    </message>
+    <message>
+        <source>Δ total</source>
+        <translation>Δ 总计</translation>
+    </message>
+    <message>
+        <source>Name in A</source>
+        <translation>A 中的名称</translation>
+    </message>
+    <message>
+        <source>Name in B</source>
+        <translation>B 中的名称</translation>
     </message>
 </context>
 <context>
@@ -1129,6 +1314,42 @@
     <message>
         <source>Open a trace from S3, Google Cloud Storage, Azure Blob Storage or a web server</source>
         <translation>从 S3、Google Cloud Storage、Azure Blob Storage 或 Web 服务器打开跟踪</translation>
+    </message>
+    <message>
+        <source>&amp;Compare…</source>
+        <translation>比较(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Compare two open sessions: what got faster, what got slower</source>
+        <translation>比较两个已打开的会话：哪些变快了，哪些变慢了</translation>
+    </message>
+    <message>
+        <source>%1 vs %2</source>
+        <translation>%1 对比 %2</translation>
+    </message>
+    <message>
+        <source>Compare: %1 (B) against %2 (A, the baseline)</source>
+        <translation>比较：%1（B）对比 %2（A，基线）</translation>
+    </message>
+    <message>
+        <source>Compare Sessions</source>
+        <translation>比较会话</translation>
+    </message>
+    <message>
+        <source>A (baseline):</source>
+        <translation>A（基线）：</translation>
+    </message>
+    <message>
+        <source>B (compared):</source>
+        <translation>B（被比较）：</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>What changed from A to B: step time, utilization, operators, kernels.</source>
+        <translation>从 A 到 B 的变化：步时间、利用率、算子、内核。</translation>
     </message>
 </context>
 <context>
@@ -1701,6 +1922,73 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     <message>
         <source>Runs: %1, traces: %2. Pick a run to open it as a job, or one worker.</source>
         <translation>运行：%1，跟踪文件：%2。选择一个运行以作业方式打开，或选择单个工作进程。</translation>
+    </message>
+</context>
+<context>
+    <name>ws::OperatorDiffModel</name>
+    <message>
+        <source>B (new)</source>
+        <translation>B（新增）</translation>
+    </message>
+    <message>
+        <source>A (gone)</source>
+        <translation>A（消失）</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Input shapes</source>
+        <translation>输入形状</translation>
+    </message>
+    <message>
+        <source>Call stack</source>
+        <translation>调用栈</translation>
+    </message>
+    <message>
+        <source>Only in</source>
+        <translation>仅存在于</translation>
+    </message>
+    <message>
+        <source>Calls A</source>
+        <translation>A 调用次数</translation>
+    </message>
+    <message>
+        <source>Calls B</source>
+        <translation>B 调用次数</translation>
+    </message>
+    <message>
+        <source>Host self A</source>
+        <translation>A 主机自身时间</translation>
+    </message>
+    <message>
+        <source>Host self B</source>
+        <translation>B 主机自身时间</translation>
+    </message>
+    <message>
+        <source>Device self A</source>
+        <translation>A 设备自身时间</translation>
+    </message>
+    <message>
+        <source>Device self B</source>
+        <translation>B 设备自身时间</translation>
+    </message>
+    <message>
+        <source>Device total A</source>
+        <translation>A 设备总时间</translation>
+    </message>
+    <message>
+        <source>Device total B</source>
+        <translation>B 设备总时间</translation>
+    </message>
+    <message>
+        <source>Δ host self</source>
+        <translation>Δ 主机自身</translation>
+    </message>
+    <message>
+        <source>Δ device self</source>
+        <translation>Δ 设备自身</translation>
     </message>
 </context>
 <context>

@@ -6,6 +6,9 @@
 #include <QPixmap>
 #include <QTimer>
 
+#include <functional>
+#include <memory>
+
 #include <cstdio>
 
 namespace ws::HeadlessScreenshot {
@@ -24,10 +27,19 @@ void arm(MainWindow& window, const QString& pngPath) {
         if (!allOk)
             std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.lastError()));
         // One more turn of the event loop so layouts triggered by the load are applied before grabbing.
-        QTimer::singleShot(600, &window, [&window, pngPath, allOk] {
-            const bool saved = pngPath.isEmpty() || save(window, pngPath);
-            QApplication::exit(allOk && saved ? 0 : 1);
-        });
+        // A Compare tab computes after the load: wait for it (up to a minute), then grab.
+        auto grab = std::make_shared<std::function<void(int)>>();
+        *grab = [&window, pngPath, allOk, grab](int tries) {
+            if (window.isComparing() && tries < 600) {
+                QTimer::singleShot(100, &window, [grab, tries] { (*grab)(tries + 1); });
+                return;
+            }
+            QTimer::singleShot(600, &window, [&window, pngPath, allOk] {
+                const bool saved = pngPath.isEmpty() || save(window, pngPath);
+                QApplication::exit(allOk && saved ? 0 : 1);
+            });
+        };
+        (*grab)(0);
     });
 }
 

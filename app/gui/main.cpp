@@ -61,6 +61,9 @@ int main(int argc, char** argv) {
         QStringLiteral("tab"),
         QApplication::translate("main", "Show this bottom tab, computed (overview, kernels, operators, memory, stack, ...)."),
         QStringLiteral("NAME"));
+    const QCommandLineOption compare(QStringLiteral("compare"),
+                                     QCoreApplication::translate("main", "Compare the second FILE with the first (a Compare tab)."));
+    parser.addOption(compare);
     parser.addOption(view);
     parser.addOption(find);
     parser.addOption(tab);
@@ -94,6 +97,13 @@ int main(int argc, char** argv) {
     startup.find = parser.value(find);
     startup.tab = parser.value(tab);
     window.setStartupView(startup);
+    if (parser.isSet(compare)) {
+        // Once both are open; before a screenshot is armed, so it waits for the comparison.
+        QObject::connect(&window, &ws::MainWindow::loadingFinished, &window, [&window] {
+            if (!window.compareFirstTwo())
+                std::fprintf(stderr, "warpscope: --compare needs two traces that open\n");
+        });
+    }
     const bool headless = parser.isSet(screenshot) || parser.isSet(quitAfterLoad);
     if (headless) {
         // Scripted runs get a fixed size so screenshots are comparable.

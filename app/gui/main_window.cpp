@@ -14,6 +14,7 @@
 #include "new_capture_dialog.h"
 #include "open_url_dialog.h"
 #include "remote/remote_url.h"
+#include "compare_view.h"
 #include "recent_files.h"
 #include "session_loader.h"
 #include "search_bar.h"
@@ -28,6 +29,10 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QPushButton>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDragEnterEvent>
@@ -161,6 +166,10 @@ void MainWindow::createActions() {
         connect(&dialog, &NewCaptureDialog::captureFinished, this, [this](const QString& dir) { openFiles({dir}); });
         dialog.exec();
     });
+    m_compareAction = new QAction(tr("&Compare…"), this);
+    m_compareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    m_compareAction->setStatusTip(tr("Compare two open sessions: what got faster, what got slower"));
+    connect(m_compareAction, &QAction::triggered, this, &MainWindow::showCompareDialog);
     m_libraryAction = new QAction(tr("Session &Library"), this);
     m_libraryAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     m_libraryAction->setStatusTip(tr("Stored sessions: open, rename, delete, export, import"));
@@ -294,6 +303,7 @@ void MainWindow::createMenus() {
     file->addSeparator();
     file->addAction(m_newCaptureAction);
     file->addAction(m_libraryAction);
+    file->addAction(m_compareAction);
     file->addSeparator();
     QMenu* exportMenu = file->addMenu(tr("&Export"));
     exportMenu->addAction(m_exportAction);
@@ -361,6 +371,10 @@ void MainWindow::updateActions() {
     m_collapseAction->setEnabled(hasSession);
     m_closeAction->setEnabled(hasSession);
     m_nextTabAction->setEnabled(m_tabs->count() > 1);
+    int sessions = 0;
+    for (int i = 0; i < m_tabs->count(); ++i)
+        sessions += qobject_cast<SessionPage*>(m_tabs->widget(i)) != nullptr;
+    m_compareAction->setEnabled(sessions >= 2);
     m_previousTabAction->setEnabled(m_tabs->count() > 1);
     m_stack->setCurrentIndex(hasSession ? 1 : 0);
     const auto session = currentSession();
@@ -500,6 +514,64 @@ void MainWindow::showProgress(const QString& title, const QString& label) {
     m_progress->setWindowTitle(title);
     m_progress->setLabelText(label);
     m_progress->setValue(0);
+}
+
+bool MainWindow::compareTabs(int a, int b) {
+    auto* pageA = qobject_cast<SessionPage*>(m_tabs->widget(a));
+    auto* pageB = qobject_cast<SessionPage*>(m_tabs->widget(b));
+    if (!pageA || !pageB || a == b)
+        return false;
+    const QString nameA = m_tabs->tabText(a), nameB = m_tabs->tabText(b);
+    auto* view = new CompareView(m_tabs);
+    ++m_comparing;
+    connect(view, &CompareView::computed, this, [this] { m_comparing = std::max(0, m_comparing - 1); });
+    view->setRuns(pageA->session()->session, nameA, pageB->session()->session, nameB);
+    const int index = m_tabs->addTab(view, tr("%1 vs %2").arg(nameB, nameA));
+    m_tabs->setTabToolTip(index, tr("Compare: %1 (B) against %2 (A, the baseline)").arg(nameB, nameA));
+    m_tabs->setCurrentIndex(index);
+    updateActions();
+    return true;
+}
+
+bool MainWindow::compareFirstTwo() {
+    std::vector<int> sessions;
+    for (int i = 0; i < m_tabs->count() && sessions.size() < 2; ++i)
+        if (qobject_cast<SessionPage*>(m_tabs->widget(i)))
+            sessions.push_back(i);
+    return sessions.size() == 2 && compareTabs(sessions[0], sessions[1]);
+}
+
+void MainWindow::showCompareDialog() {
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Compare Sessions"));
+    auto* a = new QComboBox(&dialog);
+    auto* b = new QComboBox(&dialog);
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (qobject_cast<SessionPage*>(m_tabs->widget(i))) {
+            a->addItem(m_tabs->tabText(i), i);
+            b->addItem(m_tabs->tabText(i), i);
+        }
+    if (a->count() < 2)
+        return;
+    b->setCurrentIndex(a->count() > 1 && m_tabs->currentIndex() == a->itemData(0).toInt() ? 1 : 0);
+    a->setCurrentIndex(b->currentIndex() == 0 ? 1 : 0);
+    auto* form = new QFormLayout;
+    form->addRow(tr("A (baseline):"), a);
+    form->addRow(tr("B (compared):"), b);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Compare"));
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto check = [&] { buttons->button(QDialogButtonBox::Ok)->setEnabled(a->currentIndex() != b->currentIndex()); };
+    connect(a, &QComboBox::currentIndexChanged, &dialog, check);
+    connect(b, &QComboBox::currentIndexChanged, &dialog, check);
+    check();
+    auto* layout = new QVBoxLayout(&dialog);
+    layout->addWidget(new QLabel(tr("What changed from A to B: step time, utilization, operators, kernels."), &dialog));
+    layout->addLayout(form);
+    layout->addWidget(buttons);
+    if (dialog.exec() == QDialog::Accepted)
+        compareTabs(a->currentData().toInt(), b->currentData().toInt());
 }
 
 SessionPage* MainWindow::pageOf(const Session* session) const {

@@ -56,6 +56,13 @@ public:
     int jobCount() const;
     bool isLoading() const;
     int sessionCount() const;
+    // Opens a Compare tab: the session of tab `b` against that of tab `a` (the baseline). False when
+    // either tab is not a session.
+    bool compareTabs(int a, int b);
+    // The first two open sessions compared (command line --compare); false with fewer than two.
+    bool compareFirstTwo();
+    // A Compare tab is still computing.
+    bool isComparing() const { return m_comparing > 0; }
     std::shared_ptr<const LoadedSession> currentSession() const;
     ImportReportBanner* reportBanner() const { return m_banner; }
     // The message shown for the last file that failed to load (empty when none failed).
@@ -86,6 +93,7 @@ private:
     void finishOne(bool ok);
     void showOpenDialog();
     void showOpenUrlDialog();
+    void showCompareDialog();
     void openSample();
     void exportSummary();
     void closeCurrentTab();
@@ -116,6 +124,8 @@ private:
     QAction* m_openAction = nullptr;
     QAction* m_newCaptureAction = nullptr;
     QAction* m_libraryAction = nullptr;
+    QAction* m_compareAction = nullptr;
+    int m_comparing = 0;
     QAction* m_exportAction = nullptr;
     QAction* m_closeAction = nullptr;
     QAction* m_quitAction = nullptr;

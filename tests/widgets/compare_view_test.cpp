@@ -1,0 +1,148 @@
+// The Compare tab (issue #15): its models pass QAbstractItemModelTester, the view shows core's
+// SessionDiff (rows, sorting by change, grouping), the waterfall walks from A's kernel time to
+// B's, and File > Compare / --compare open it from two open sessions.
+#include "compare_view.h"
+#include "diff_models.h"
+#include "diff_waterfall_chart.h"
+#include "import/trace_import.h"
+#include "main_window.h"
+#include "model/session.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTabWidget>
+#include <QTableView>
+
+#include <gtest/gtest.h>
+
+using namespace ws;
+
+namespace {
+
+const std::string kH100 = WARPSCOPE_TEST_DATA_DIR "/h100_gaunernst_bert-small-uncased__1016001.json.gz";
+const std::string kMi300 = WARPSCOPE_TEST_DATA_DIR "/mi300_gaunernst_bert-small-uncased__1016001.json.gz";
+
+std::shared_ptr<const Session> load(const std::string& path) {
+    ImportResult r = importTraceFile(path);
+    EXPECT_TRUE(r.session) << r.error;
+    return r.session;
+}
+
+} // namespace
+
+TEST(CompareModels, PassTheModelTester) {
+    const auto a = load(kH100), b = load(kMi300);
+    ASSERT_TRUE(a && b);
+    auto diff = std::make_shared<const SessionDiff>(computeSessionDiff(*a, *b));
+    HeadlineDiffModel headline;
+    OperatorDiffModel operators;
+    KernelDiffModel kernels;
+    QAbstractItemModelTester t1(&headline, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QAbstractItemModelTester t2(&operators, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QAbstractItemModelTester t3(&kernels, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    headline.setDiff(diff);
+    operators.setDiff(diff);
+    kernels.setDiff(diff);
+    EXPECT_EQ(headline.rowCount(), static_cast<int>(diff->headline.size()));
+    EXPECT_EQ(operators.rowCount(), static_cast<int>(diff->operators.size()));
+    EXPECT_EQ(kernels.rowCount(), static_cast<int>(diff->kernels.size()));
+    // The delta column's sort key is the signed delta; its text is signed too.
+    const KernelDiffRow& first = diff->kernels.front();
+    EXPECT_EQ(kernels.data(kernels.index(0, KernelDiffModel::Delta), Qt::UserRole).toLongLong(), first.deltaNs);
+    EXPECT_TRUE(kernels.data(kernels.index(0, KernelDiffModel::Delta), Qt::DisplayRole).toString().startsWith(
+        first.deltaNs > 0 ? QStringLiteral("+") : QStringLiteral("−")));
+    // Headline: the step time row says how much it changed.
+    EXPECT_EQ(headline.data(headline.index(1, HeadlineDiffModel::Metric), Qt::DisplayRole).toString(),
+              QStringLiteral("Step time (mean)"));
+    EXPECT_NEAR(headline.data(headline.index(1, HeadlineDiffModel::Change), Qt::UserRole).toDouble(),
+                *diff->stepTimeChangePercent, 1e-9);
+    // Kernels present only in one run say which.
+    bool flagged = false;
+    for (int r = 0; r < kernels.rowCount(); ++r)
+        flagged |= !kernels.data(kernels.index(r, KernelDiffModel::Presence), Qt::DisplayRole).toString().isEmpty();
+    EXPECT_TRUE(flagged);
+    operators.setDiff(nullptr);
+    EXPECT_EQ(operators.rowCount(), 0);
+}
+
+TEST(CompareView, ShowsTheDiffSortsAndRegroups) {
+    const auto a = load(kH100), b = load(kMi300);
+    ASSERT_TRUE(a && b);
+    CompareView view;
+    view.resize(1400, 900);
+    QSignalSpy computed(&view, &CompareView::computed);
+    view.setRuns(a, QStringLiteral("h100"), b, QStringLiteral("mi300"));
+    ASSERT_TRUE(computed.wait(30000));
+    const auto diff = view.diff();
+    ASSERT_TRUE(diff);
+    auto* ops = view.findChild<QTableView*>(QStringLiteral("operatorDiffTable"));
+    auto* kernels = view.findChild<QTableView*>(QStringLiteral("kernelDiffTable"));
+    ASSERT_TRUE(ops && kernels);
+    EXPECT_EQ(ops->model()->rowCount(), static_cast<int>(diff->operators.size()));
+    // Rows start largest change first (the core's order); a header click sorts by the delta.
+    EXPECT_EQ(ops->model()->index(0, OperatorDiffModel::Name).data().toString().toStdString(), diff->operators[0].name);
+    ops->sortByColumn(OperatorDiffModel::Delta, Qt::AscendingOrder);
+    for (int r = 1; r < ops->model()->rowCount(); ++r)
+        EXPECT_LE(ops->model()->index(r - 1, OperatorDiffModel::Delta).data(Qt::UserRole).toLongLong(),
+                  ops->model()->index(r, OperatorDiffModel::Delta).data(Qt::UserRole).toLongLong());
+    EXPECT_TRUE(ops->isColumnHidden(OperatorDiffModel::Shapes));
+    // Grouped by input shape: recomputed, more rows, the shapes column shown.
+    auto* grouping = view.findChild<QComboBox*>(QStringLiteral("compareGrouping"));
+    ASSERT_NE(grouping, nullptr);
+    grouping->setCurrentIndex(1);
+    ASSERT_TRUE(computed.wait(30000));
+    EXPECT_GT(ops->model()->rowCount(), static_cast<int>(diff->operators.size()));
+    EXPECT_FALSE(ops->isColumnHidden(OperatorDiffModel::Shapes));
+
+    // The waterfall: A's kernel time, the biggest changes, the rest, B's kernel time.
+    auto* waterfall = view.findChild<DiffWaterfallChart*>();
+    ASSERT_NE(waterfall, nullptr);
+    const auto& bars = waterfall->bars();
+    ASSERT_GE(bars.size(), 3u);
+    int64_t totalA = 0, totalB = 0;
+    for (const KernelDiffRow& k : view.diff()->kernels) {
+        totalA += k.totalNs[0];
+        totalB += k.totalNs[1];
+    }
+    EXPECT_TRUE(bars.front().total);
+    EXPECT_EQ(bars.front().to, totalA);
+    EXPECT_TRUE(bars.back().total);
+    EXPECT_EQ(bars.back().to, totalB);
+    int64_t running = totalA;
+    for (size_t i = 1; i + 1 < bars.size(); ++i) {
+        EXPECT_EQ(bars[i].from, running);
+        running = bars[i].to;
+    }
+    EXPECT_EQ(running, totalB);
+    if (const QByteArray shot = qgetenv("WARPSCOPE_SCREENSHOT_DIR"); !shot.isEmpty()) {
+        view.findChild<QTabWidget*>(QStringLiteral("compareTabs"))->setCurrentIndex(1);
+        view.show();
+        view.grab().save(QString::fromLocal8Bit(shot) + QStringLiteral("/compare_kernels.png"));
+    }
+}
+
+TEST(MainWindow, ComparesTwoOpenSessionsInATab) {
+    MainWindow w;
+    QSignalSpy loaded(&w, &MainWindow::loadingFinished);
+    w.openFiles({QString::fromStdString(kH100), QString::fromStdString(kMi300)});
+    if (loaded.isEmpty()) {
+        ASSERT_TRUE(loaded.wait(60000));
+    }
+    ASSERT_EQ(w.sessionCount(), 2);
+    EXPECT_FALSE(w.compareTabs(0, 0)); // a run is not compared with itself
+    ASSERT_TRUE(w.compareFirstTwo());
+    auto* view = w.findChild<CompareView*>();
+    ASSERT_NE(view, nullptr);
+    EXPECT_TRUE(w.isComparing() || view->diff());
+    QSignalSpy computed(view, &CompareView::computed);
+    if (!view->diff()) {
+        ASSERT_TRUE(computed.wait(30000));
+    }
+    EXPECT_FALSE(w.isComparing());
+    auto* tabs = w.findChild<QTabWidget*>();
+    ASSERT_NE(tabs, nullptr);
+    EXPECT_EQ(tabs->currentWidget(), view);
+    EXPECT_TRUE(tabs->tabText(tabs->currentIndex()).contains(QStringLiteral(" vs ")));
+}

@@ -1,0 +1,148 @@
+#include "compare_view.h"
+
+#include "diff_models.h"
+#include "diff_waterfall_chart.h"
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPointer>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <thread>
+
+namespace ws {
+
+namespace {
+
+// A sortable read-only table over `model` (its Qt::UserRole is the sort key).
+QTableView* makeTable(QAbstractItemModel* model, const QString& name, QWidget* parent) {
+    auto* proxy = new QSortFilterProxyModel(parent);
+    proxy->setSourceModel(model);
+    proxy->setSortRole(Qt::UserRole);
+    auto* view = new QTableView(parent);
+    view->setObjectName(name);
+    view->setModel(proxy);
+    view->setSortingEnabled(true);
+    view->sortByColumn(-1, Qt::AscendingOrder); // the core's order (largest change first) until a header is clicked
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    view->verticalHeader()->setVisible(false);
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    view->horizontalHeader()->setHighlightSections(false);
+    view->setWordWrap(false);
+    return view;
+}
+
+} // namespace
+
+CompareView::CompareView(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("compareView"));
+    m_title = new QLabel(this);
+    m_title->setObjectName(QStringLiteral("compareTitle"));
+    m_title->setTextFormat(Qt::RichText);
+    m_status = new QLabel(this);
+    m_headline = new HeadlineDiffModel(this);
+    m_operators = new OperatorDiffModel(this);
+    m_kernels = new KernelDiffModel(this);
+    m_headlineView = makeTable(m_headline, QStringLiteral("headlineTable"), this);
+    m_headlineView->setSortingEnabled(false);
+    m_headlineView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_operatorView = makeTable(m_operators, QStringLiteral("operatorDiffTable"), this);
+    m_kernelView = makeTable(m_kernels, QStringLiteral("kernelDiffTable"), this);
+    m_waterfall = new DiffWaterfallChart(this);
+
+    m_grouping = new QComboBox(this);
+    m_grouping->setObjectName(QStringLiteral("compareGrouping"));
+    m_grouping->addItem(tr("By name"), static_cast<int>(OperatorGrouping::Name));
+    m_grouping->addItem(tr("By name and input shape"), static_cast<int>(OperatorGrouping::NameAndInputShape));
+    m_grouping->addItem(tr("By name and call stack"), static_cast<int>(OperatorGrouping::NameAndCallStack));
+    connect(m_grouping, &QComboBox::currentIndexChanged, this, [this] { compute(); });
+
+    auto* operatorsPage = new QWidget(this);
+    auto* opLayout = new QVBoxLayout(operatorsPage);
+    opLayout->setContentsMargins(0, 4, 0, 0);
+    auto* groupRow = new QHBoxLayout;
+    groupRow->addWidget(new QLabel(tr("Operators:"), operatorsPage));
+    groupRow->addWidget(m_grouping);
+    groupRow->addStretch();
+    opLayout->addLayout(groupRow);
+    opLayout->addWidget(m_operatorView);
+
+    auto* kernelsPage = new QSplitter(Qt::Vertical, this);
+    kernelsPage->addWidget(m_waterfall);
+    kernelsPage->addWidget(m_kernelView);
+    kernelsPage->setStretchFactor(1, 1);
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("compareTabs"));
+    m_tabs->addTab(operatorsPage, tr("Operators"));
+    m_tabs->addTab(kernelsPage, tr("Kernels"));
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_headlineView);
+    split->addWidget(m_tabs);
+    split->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_title);
+    layout->addWidget(m_status);
+    layout->addWidget(split, 1);
+}
+
+void CompareView::setRuns(std::shared_ptr<const Session> a, const QString& nameA, std::shared_ptr<const Session> b,
+                          const QString& nameB) {
+    m_a = std::move(a);
+    m_b = std::move(b);
+    m_title->setText(tr("<b>B</b> %1 &nbsp;compared with&nbsp; <b>A</b> %2").arg(nameB.toHtmlEscaped(), nameA.toHtmlEscaped()));
+    compute();
+}
+
+void CompareView::compute() {
+    if (!m_a || !m_b)
+        return;
+    const int request = ++m_request;
+    m_status->setText(tr("Comparing…"));
+    SessionDiffOptions options;
+    options.operatorGrouping = static_cast<OperatorGrouping>(m_grouping->currentData().toInt());
+    std::thread([a = m_a, b = m_b, options, request, view = QPointer<CompareView>(this)] {
+        auto diff = std::make_shared<const SessionDiff>(computeSessionDiff(*a, *b, options));
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [view, diff, request] {
+            CompareView* v = view.data();
+            if (v == nullptr || v->m_request != request)
+                return;
+            v->m_diff = diff;
+            v->m_headline->setDiff(diff);
+            v->m_operators->setDiff(diff);
+            v->m_kernels->setDiff(diff);
+            v->m_waterfall->setDiff(diff);
+            for (QTableView* t : {v->m_operatorView, v->m_kernelView})
+                t->resizeColumnsToContents();
+            // Key columns outside the grouping are empty: hidden.
+            const OperatorGrouping grouping = static_cast<OperatorGrouping>(v->m_grouping->currentData().toInt());
+            v->m_operatorView->setColumnHidden(OperatorDiffModel::Shapes, grouping != OperatorGrouping::NameAndInputShape);
+            v->m_operatorView->setColumnHidden(OperatorDiffModel::CallStack, grouping != OperatorGrouping::NameAndCallStack);
+            v->m_operatorView->setColumnWidth(OperatorDiffModel::CallStack,
+                                              std::min(v->m_operatorView->columnWidth(OperatorDiffModel::CallStack), 360));
+            // The headline shows whole.
+            const QTableView* h = v->m_headlineView;
+            v->m_headlineView->setMinimumHeight(h->horizontalHeader()->height() + 4 +
+                                                h->verticalHeader()->defaultSectionSize() * v->m_headline->rowCount());
+            v->m_operatorView->setColumnWidth(OperatorDiffModel::Name, std::min(v->m_operatorView->columnWidth(0), 360));
+            v->m_kernelView->setColumnWidth(KernelDiffModel::Normalized, std::min(v->m_kernelView->columnWidth(0), 420));
+            const auto change = diff->stepTimeChangePercent;
+            v->m_status->setText(change ? (*change > 0 ? tr("B's mean step is %1 % slower than A's.")
+                                                        : tr("B's mean step is %1 % faster than A's."))
+                                              .arg(std::abs(*change), 0, 'f', 1)
+                                        : tr("The step times cannot be compared."));
+            emit v->computed();
+        }, Qt::QueuedConnection);
+    }).detach();
+}
+
+} // namespace ws

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "analysis/session_diff.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QTabWidget;
+class QTableView;
+
+namespace ws {
+
+class DiffWaterfallChart;
+class HeadlineDiffModel;
+class KernelDiffModel;
+class OperatorDiffModel;
+class Session;
+
+/*
+ * CompareView: the Compare tab (issue #15): run B against run A. Headline numbers side by side
+ * with their change, operator deltas (grouped by name, input shape or call stack) and kernel
+ * deltas with a waterfall of the kernels that moved the GPU time most. A thin view: the numbers
+ * are core's computeSessionDiff, computed off the GUI thread (computed() when shown).
+ */
+class CompareView : public QWidget {
+    Q_OBJECT
+public:
+    explicit CompareView(QWidget* parent = nullptr);
+    // Compares b with a (a is the baseline); names are what the tab shows for each run.
+    void setRuns(std::shared_ptr<const Session> a, const QString& nameA, std::shared_ptr<const Session> b,
+                 const QString& nameB);
+    std::shared_ptr<const SessionDiff> diff() const { return m_diff; }
+
+signals:
+    void computed();
+
+private:
+    void compute();
+
+    std::shared_ptr<const Session> m_a, m_b;
+    std::shared_ptr<const SessionDiff> m_diff;
+    int m_request = 0;
+    QLabel* m_title;
+    QLabel* m_status;
+    QComboBox* m_grouping;
+    QTableView* m_headlineView;
+    QTableView* m_operatorView;
+    QTableView* m_kernelView;
+    QTabWidget* m_tabs;
+    HeadlineDiffModel* m_headline;
+    OperatorDiffModel* m_operators;
+    KernelDiffModel* m_kernels;
+    DiffWaterfallChart* m_waterfall;
+};
+
+} // namespace ws
