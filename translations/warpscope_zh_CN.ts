@@ -235,6 +235,18 @@
         <source>The step times cannot be compared.</source>
         <translation>无法比较步时间。</translation>
     </message>
+    <message>
+        <source>Steps</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>A: step time breakdown</source>
+        <translation>A：步时间分解</translation>
+    </message>
+    <message>
+        <source>B: step time breakdown</source>
+        <translation>B：步时间分解</translation>
+    </message>
 </context>
 <context>
     <name>ws::DerivedCounter</name>

@@ -2,6 +2,7 @@
 
 #include "diff_models.h"
 #include "diff_waterfall_chart.h"
+#include "step_breakdown_chart.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
@@ -84,6 +85,14 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_tabs->setObjectName(QStringLiteral("compareTabs"));
     m_tabs->addTab(operatorsPage, tr("Operators"));
     m_tabs->addTab(kernelsPage, tr("Kernels"));
+    // Steps: each run's breakdown, A above B, on the same kind of chart as the Overview's.
+    auto* stepsPage = new QSplitter(Qt::Vertical, this);
+    for (size_t s = 0; s < 2; ++s) {
+        m_steps[s] = new StepBreakdownChart(stepsPage);
+        m_steps[s]->setObjectName(s == 0 ? QStringLiteral("stepsA") : QStringLiteral("stepsB"));
+        stepsPage->addWidget(m_steps[s]);
+    }
+    m_tabs->addTab(stepsPage, tr("Steps"));
 
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_headlineView);
@@ -121,6 +130,14 @@ void CompareView::compute() {
             v->m_operators->setDiff(diff);
             v->m_kernels->setDiff(diff);
             v->m_waterfall->setDiff(diff);
+            double longestMs = 0; // both charts on one scale
+            for (const StepBreakdown& breakdown : diff->breakdown)
+                for (const StepCosts& step : breakdown.steps)
+                    longestMs = std::max(longestMs, static_cast<double>(step.total()) / 1e6);
+            for (size_t s = 0; s < 2; ++s) {
+                v->m_steps[s]->setBreakdown(diff->breakdown[s], longestMs);
+                v->m_steps[s]->chart()->setTitle(s == 0 ? tr("A: step time breakdown") : tr("B: step time breakdown"));
+            }
             for (QTableView* t : {v->m_operatorView, v->m_kernelView})
                 t->resizeColumnsToContents();
             // Key columns outside the grouping are empty: hidden.

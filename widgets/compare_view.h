@@ -4,6 +4,7 @@
 
 #include <QWidget>
 
+#include <array>
 #include <memory>
 
 class QComboBox;
@@ -18,11 +19,13 @@ class HeadlineDiffModel;
 class KernelDiffModel;
 class OperatorDiffModel;
 class Session;
+class StepBreakdownChart;
 
 /*
  * CompareView: the Compare tab (issue #15): run B against run A. Headline numbers side by side
  * with their change, operator deltas (grouped by name, input shape or call stack) and kernel
- * deltas with a waterfall of the kernels that moved the GPU time most. A thin view: the numbers
+ * deltas with a waterfall of the kernels that moved the GPU time most, and each run's step-time
+ * breakdown one above the other. A thin view: the numbers
  * are core's computeSessionDiff, computed off the GUI thread (computed() when shown).
  */
 class CompareView : public QWidget {
@@ -54,6 +57,7 @@ private:
     OperatorDiffModel* m_operators;
     KernelDiffModel* m_kernels;
     DiffWaterfallChart* m_waterfall;
+    std::array<StepBreakdownChart*, 2> m_steps{};
 };
 
 } // namespace ws

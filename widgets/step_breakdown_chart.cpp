@@ -53,11 +53,13 @@ StepBreakdownChart::StepBreakdownChart(QWidget* parent) : QChartView(parent) {
     setChart(chart);
 }
 
-void StepBreakdownChart::setBreakdown(const StepBreakdown& b) {
+void StepBreakdownChart::setBreakdown(const StepBreakdown& b, double axisMaxMs) {
     QChart* chart = this->chart();
     chart->removeAllSeries();
-    for (QAbstractAxis* axis : chart->axes())
-        chart->removeAxis(axis);
+    for (QAbstractAxis* axis : chart->axes()) {
+        chart->removeAxis(axis); // the chart gives a removed axis back: delete it, or it stays drawn
+        delete axis;
+    }
     m_sets = 0;
     const size_t bars = std::min<size_t>(b.steps.size(), kMaxBars);
     auto* series = new QStackedBarSeries();
@@ -84,6 +86,7 @@ void StepBreakdownChart::setBreakdown(const StepBreakdown& b) {
         ++m_sets;
     }
     series->setBarWidth(0.6);
+    maxTotal = std::max(maxTotal, axisMaxMs);
     chart->addSeries(series);
     attachTimeBarAxes(chart, series, categories,
                       b.steps.size() > bars ? tr("Step (first %1 of %2)").arg(bars).arg(b.steps.size()) : tr("Step"),

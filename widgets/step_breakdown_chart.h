@@ -21,7 +21,8 @@ public:
     static constexpr int kMaxBars = 100;
 
     explicit StepBreakdownChart(QWidget* parent = nullptr);
-    void setBreakdown(const StepBreakdown& breakdown);
+    // axisMaxMs > 0 fixes the time axis's top (two charts compared on one scale); else its steps' longest.
+    void setBreakdown(const StepBreakdown& breakdown, double axisMaxMs = 0);
     // Translated role name and its fixed color (the table uses them too).
     static QString roleTitle(size_t role);
     static QColor roleColor(size_t role);

@@ -24,8 +24,10 @@ WorkerStackChart::WorkerStackChart(const QString& objectName, QWidget* parent) :
 void WorkerStackChart::setData(const QStringList& workers, const std::vector<Part>& parts, const QString& title) {
     QChart* chart = this->chart();
     chart->removeAllSeries();
-    for (QAbstractAxis* axis : chart->axes())
-        chart->removeAxis(axis);
+    for (QAbstractAxis* axis : chart->axes()) {
+        chart->removeAxis(axis); // the chart gives a removed axis back: delete it
+        delete axis;
+    }
     chart->setTitle(title);
     m_bars = static_cast<int>(std::min<qsizetype>(workers.size(), kMaxBars));
     auto* series = new QStackedBarSeries();

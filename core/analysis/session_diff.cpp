@@ -228,8 +228,10 @@ SessionDiff computeSessionDiff(const Session& baseline, const Session& compared,
     metric("memcpy time per step", "ns", perStep(StepRole::Memcpy));
     metric("communication time per step", "ns", perStep(StepRole::Communication));
     metric("CPU exec time per step", "ns", perStep(StepRole::CpuExec));
-    for (size_t s = 0; s < 2; ++s)
+    for (size_t s = 0; s < 2; ++s) {
         diff.steps[s] = overview[s].breakdown.steps.size();
+        diff.breakdown[s] = overview[s].breakdown;
+    }
     diff.stepTimeChangePercent = diff.headline[1].percentChange();
     const size_t stepRows = std::max(diff.steps[0], diff.steps[1]);
     for (size_t i = 0; i < stepRows; ++i) {

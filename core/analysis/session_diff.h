@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/operator_table.h"
+#include "analysis/step_breakdown.h"
 
 #include <array>
 #include <cstdint>
@@ -78,6 +79,7 @@ struct SessionDiff {
     std::vector<DiffMetric> headline;
     std::array<size_t, 2> steps{};          // steps of each run (per-step values are means)
     std::vector<StepDiffRow> stepRows;
+    std::array<StepBreakdown, 2> breakdown; // each run's step-time breakdown (the Overview's)
     std::vector<OperatorDiffRow> operators; // by |deltaNs| descending, then key
     std::vector<KernelDiffRow> kernels;     // by |deltaNs| descending, then key
     bool deviceTimes = false;               // operator deltas are device self times

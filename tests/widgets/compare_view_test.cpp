@@ -7,12 +7,14 @@
 #include "import/trace_import.h"
 #include "main_window.h"
 #include "model/session.h"
+#include "step_breakdown_chart.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
+#include <QTest>
 #include <QTableView>
 
 #include <gtest/gtest.h>
@@ -116,7 +118,14 @@ TEST(CompareView, ShowsTheDiffSortsAndRegroups) {
         running = bars[i].to;
     }
     EXPECT_EQ(running, totalB);
+    // Steps: each run's breakdown on its own chart.
+    EXPECT_NE(view.findChild<StepBreakdownChart*>(QStringLiteral("stepsA")), nullptr);
+    EXPECT_EQ(view.diff()->breakdown[0].steps.size(), view.diff()->steps[0]);
     if (const QByteArray shot = qgetenv("WARPSCOPE_SCREENSHOT_DIR"); !shot.isEmpty()) {
+        view.findChild<QTabWidget*>(QStringLiteral("compareTabs"))->setCurrentIndex(2);
+        view.show();
+        QTest::qWait(300); // the charts lay out once shown
+        view.grab().save(QString::fromLocal8Bit(shot) + QStringLiteral("/compare_steps.png"));
         view.findChild<QTabWidget*>(QStringLiteral("compareTabs"))->setCurrentIndex(1);
         view.show();
         view.grab().save(QString::fromLocal8Bit(shot) + QStringLiteral("/compare_kernels.png"));
