@@ -20,8 +20,8 @@ namespace ws::cli {
 namespace {
 
 const char* const kUsage =
-    "Usage: warpscope-cli diff A B [--csv | --json] [--by op|kernel|step|headline] [--group name|shape|stack]\n"
-    "                          [--fail-if-slower PCT] [--bench]\n";
+    "Usage: warpscope-cli diff A [B] [--csv | --json] [--by op|kernel|step|headline] [--group name|shape|stack]\n"
+    "                          [--step-a STEP] [--step-b STEP] [--fail-if-slower PCT] [--bench]\n";
 
 // Exit status when --fail-if-slower's threshold is crossed (distinct from failures and usage errors).
 constexpr int kExitSlower = 3;
@@ -88,7 +88,7 @@ void printText(const SessionDiff& d, size_t top) {
 } // namespace
 
 int runDiff(const std::vector<std::string>& argv) {
-    CliArgs args(argv, {"by", "group", "fail-if-slower"});
+    CliArgs args(argv, {"by", "group", "fail-if-slower", "step-a", "step-b"});
     if (args.flag("help") || args.flag("h")) {
         std::printf("%sCompares run B with run A (traces or sessions): headline deltas (step time, GPU utilization,\n"
                     "SM efficiency, occupancy, Tensor Core share, peak memory, kernel/memcpy/communication time per\n"
@@ -96,6 +96,8 @@ int runDiff(const std::vector<std::string>& argv) {
                     "template arguments and cuBLAS/CUTLASS tile suffixes do not split a kernel), sorted by the size of\n"
                     "the change. --csv prints one table (--by op, kernel, step or headline), --json all of them.\n"
                     "--fail-if-slower PCT exits with status 3 when B's mean step time is more than PCT %% above A's.\n"
+                    "--step-a / --step-b compare one step of each run (its number, as in ProfilerStep#N, or #K for\n"
+                    "the K-th step); with one trace, its two steps are compared (B is A).\n"
                     "--bench times the comparison after both are open.\n",
                     kUsage);
         return kExitOk;
@@ -105,16 +107,31 @@ int runDiff(const std::vector<std::string>& argv) {
     const bool groupOk = !group || *group == "name" || *group == "shape" || *group == "stack";
     char* end = nullptr;
     const double threshold = slower ? std::strtod(slower->c_str(), &end) : 0;
-    if (!args.ok() || !args.unknown({"csv", "json", "by", "group", "fail-if-slower", "bench"}).empty() ||
-        args.positional().size() != 2 || !byOk || !groupOk || (slower && (end == slower->c_str() || *end)) ||
+    const auto stepA = args.value("step-a"), stepB = args.value("step-b");
+    const size_t inputs = args.positional().size();
+    if (!args.ok() || !args.unknown({"csv", "json", "by", "group", "fail-if-slower", "bench", "step-a", "step-b"}).empty() ||
+        inputs < 1 || inputs > 2 || (inputs == 1 && !(stepA && stepB)) || !byOk || !groupOk || (slower && (end == slower->c_str() || *end)) ||
         (args.flag("csv") && args.flag("json"))) {
         std::fprintf(stderr, "%s", kUsage);
         return kExitUsage;
     }
     ImportResult a, b;
-    if (!importForCli(args.positional()[0], a) || !importForCli(args.positional()[1], b))
+    if (!importForCli(args.positional()[0], a) || (inputs == 2 && !importForCli(args.positional()[1], b)))
         return kExitFailure;
+    if (inputs == 1)
+        b.session = a.session; // two steps of one run
     SessionDiffOptions options;
+    for (size_t side = 0; side < 2; ++side) {
+        const auto& label = side == 0 ? stepA : stepB;
+        if (!label)
+            continue;
+        const Session& run = side == 0 ? *a.session : *b.session;
+        options.window[side] = stepWindow(run, *label);
+        if (!options.window[side]) {
+            std::fprintf(stderr, "warpscope-cli: run %c has no step %s\n", side == 0 ? 'A' : 'B', label->c_str());
+            return kExitFailure;
+        }
+    }
     options.operatorGrouping = !group || *group == "name" ? OperatorGrouping::Name
                                : *group == "shape"        ? OperatorGrouping::NameAndInputShape
                                                           : OperatorGrouping::NameAndCallStack;

@@ -3,11 +3,13 @@
 #include "analysis/operator_tree.h"
 #include "analysis/overview.h"
 #include "analysis/step_breakdown.h"
+#include "analysis/step_ranges.h"
 #include "model/session.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <thread>
 #include <unordered_map>
@@ -149,20 +151,27 @@ struct RunAnalysis {
     std::unordered_map<StringId, std::pair<uint64_t, int64_t>> kernels; // name -> calls, total ns
 };
 
-RunAnalysis analyseRun(const Session& session, const SessionDiffOptions& options) {
+RunAnalysis analyseRun(const Session& session, const SessionDiffOptions& options, size_t side) {
     RunAnalysis run;
-    run.overview = computeOverview(session);
+    const std::optional<DiffWindow>& window = options.window[side];
+    if (window)
+        run.overview = computeOverview(session, prepareOverview(session), OverviewRange{window->from, window->to});
+    else
+        run.overview = computeOverview(session);
     OperatorTreeOptions treeOptions;
     // Shapes and call stacks come from the argument pass (~1-2 s per GB of JSON): only when grouped by them.
     treeOptions.readArgs = options.readArgs && options.operatorGrouping != OperatorGrouping::Name;
     run.tree = OperatorTree::build(session, treeOptions);
-    run.operators = OperatorTable::build(session, *run.tree, options.operatorGrouping);
+    run.operators = OperatorTable::build(session, *run.tree, options.operatorGrouping,
+                                         window ? std::optional<OperatorTimeRange>(OperatorTimeRange{window->from, window->to})
+                                                : std::nullopt);
     // Kernels by name: only names and durations (the KernelTable's launch attribution is not needed).
     for (const Track& track : session.tracks()) {
         if (!track.gpu)
             continue;
         for (uint32_t i = 0; i < track.sliceCount(); ++i) {
-            if (session.kindOf(track, i) != EventKind::Kernel)
+            if (session.kindOf(track, i) != EventKind::Kernel ||
+                (window && (track.start[i] < window->from || track.start[i] >= window->to)))
                 continue;
             auto& [calls, total] = run.kernels[track.names[i]];
             ++calls;
@@ -174,13 +183,27 @@ RunAnalysis analyseRun(const Session& session, const SessionDiffOptions& options
 
 } // namespace
 
+std::optional<DiffWindow> stepWindow(const Session& session, const std::string& label) {
+    const StepRanges steps = computeStepRanges(session);
+    if (!label.empty() && label[0] == '#') {
+        const long k = std::strtol(label.c_str() + 1, nullptr, 10);
+        if (k >= 1 && static_cast<size_t>(k) <= steps.steps.size())
+            return DiffWindow{steps.steps[static_cast<size_t>(k - 1)].start, steps.steps[static_cast<size_t>(k - 1)].end};
+        return std::nullopt;
+    }
+    for (size_t i = 0; i < steps.steps.size() && i < steps.labels.size(); ++i)
+        if (steps.labels[i] == label)
+            return DiffWindow{steps.steps[i].start, steps.steps[i].end};
+    return std::nullopt;
+}
+
 SessionDiff computeSessionDiff(const Session& baseline, const Session& compared, const SessionDiffOptions& options) {
     SessionDiff diff;
     const std::array<const Session*, 2> sessions{&baseline, &compared};
     std::array<RunAnalysis, 2> runs;
     {
-        std::thread other([&] { runs[1] = analyseRun(compared, options); });
-        runs[0] = analyseRun(baseline, options);
+        std::thread other([&] { runs[1] = analyseRun(compared, options, 1); });
+        runs[0] = analyseRun(baseline, options, 0);
         other.join();
     }
     std::array<OverviewReport, 2> overview{std::move(runs[0].overview), std::move(runs[1].overview)};

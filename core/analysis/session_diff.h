@@ -87,11 +87,24 @@ struct SessionDiff {
     std::optional<double> stepTimeChangePercent;
 };
 
+/* A window of a run: [from, to) in session ns, e.g. one step (stepWindow). */
+struct DiffWindow {
+    int64_t from = 0;
+    int64_t to = 0;
+};
+
 struct SessionDiffOptions {
     OperatorGrouping operatorGrouping = OperatorGrouping::Name;
+    // Compare only part of each run (two steps or ranges of one session, or of two): operators and
+    // kernels starting inside, and the Overview of the window (overview.h's selected range).
+    std::array<std::optional<DiffWindow>, 2> window;
     // The operators' argument pass (shapes, call stacks), done only for the groupings that need it.
     bool readArgs = true;
 };
+
+// The window of the step labelled `label` (ProfilerStep#N's N, an NVTX `step N`'s N) or, for a
+// label "#K", of the K-th step (1-based); nullopt when there is no such step.
+std::optional<DiffWindow> stepWindow(const Session& session, const std::string& label);
 
 SessionDiff computeSessionDiff(const Session& baseline, const Session& compared, const SessionDiffOptions& options = {});
 

@@ -91,3 +91,41 @@ TEST(SessionDiff, NewAndVanishedGroupsAreFlaggedAndTablesSortByChange) {
     byShape.operatorGrouping = OperatorGrouping::NameAndInputShape;
     EXPECT_GT(computeSessionDiff(*h100.session, *mi300.session, byShape).operators.size(), d.operators.size());
 }
+
+TEST(SessionDiff, TwoStepsOfOneRun) {
+    // Three ProfilerSteps (#4, #5, #6) of one rank.
+    const ImportResult r = importTraceFile(dataPath("nccl_data_rank0.json.gz"));
+    ASSERT_TRUE(r.session) << r.error;
+    const Session& s = *r.session;
+    const auto first = stepWindow(s, "#1"), four = stepWindow(s, "4");
+    ASSERT_TRUE(first && four);
+    EXPECT_EQ(first->from, four->from);
+    EXPECT_EQ(first->to, four->to);
+    EXPECT_FALSE(stepWindow(s, "99"));
+    EXPECT_FALSE(stepWindow(s, "#0"));
+
+    const SessionDiff whole = computeSessionDiff(s, s);
+    uint64_t allKernels = 0;
+    for (const KernelDiffRow& k : whole.kernels)
+        allKernels += k.calls[0];
+    uint64_t inSteps = 0;
+    for (const char* step : {"4", "5", "6"}) {
+        SessionDiffOptions o;
+        o.window = {stepWindow(s, step), stepWindow(s, "5")};
+        const SessionDiff d = computeSessionDiff(s, s, o);
+        EXPECT_EQ(d.steps[0], 1u) << step;
+        EXPECT_EQ(d.steps[1], 1u) << step;
+        uint64_t calls = 0;
+        for (const KernelDiffRow& k : d.kernels)
+            calls += k.calls[0];
+        EXPECT_GT(calls, 0u) << step;
+        inSteps += calls;
+        if (std::string(step) == "5") { // a step against itself
+            for (const KernelDiffRow& k : d.kernels)
+                EXPECT_EQ(k.deltaNs, 0) << k.key;
+        }
+    }
+    // The steps hold (nearly) every kernel, and none twice.
+    EXPECT_LE(inSteps, allKernels);
+    EXPECT_GE(inSteps * 10, allKernels * 9);
+}
