@@ -247,6 +247,26 @@
         <source>B: step time breakdown</source>
         <translation>B：步时间分解</translation>
     </message>
+    <message>
+        <source>A:</source>
+        <translation>A：</translation>
+    </message>
+    <message>
+        <source>B:</source>
+        <translation>B：</translation>
+    </message>
+    <message>
+        <source>All steps</source>
+        <translation>所有步</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>Step #%1</source>
+        <translation>第 #%1 步</translation>
+    </message>
 </context>
 <context>
     <name>ws::DerivedCounter</name>
@@ -1362,6 +1382,18 @@ B：%2</translation>
     <message>
         <source>What changed from A to B: step time, utilization, operators, kernels.</source>
         <translation>从 A 到 B 的变化：步时间、利用率、算子、内核。</translation>
+    </message>
+    <message>
+        <source>Compare with</source>
+        <translation>比较对象</translation>
+    </message>
+    <message>
+        <source>%1 (as the baseline)</source>
+        <translation>%1（作为基线）</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 #include "compare_view.h"
 
 #include "diff_models.h"
+#include "analysis/step_ranges.h"
 #include "diff_waterfall_chart.h"
 #include "step_breakdown_chart.h"
 
@@ -66,6 +67,18 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_grouping->addItem(tr("By name and call stack"), static_cast<int>(OperatorGrouping::NameAndCallStack));
     connect(m_grouping, &QComboBox::currentIndexChanged, this, [this] { compute(); });
 
+    // Which part of each run: all of it, or one step (e.g. step 9 against step 4 of one trace).
+    auto* windowRow = new QHBoxLayout;
+    for (size_t s = 0; s < 2; ++s) {
+        m_step[s] = new QComboBox(this);
+        m_step[s]->setObjectName(s == 0 ? QStringLiteral("stepA") : QStringLiteral("stepB"));
+        m_step[s]->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        windowRow->addWidget(new QLabel(s == 0 ? tr("A:") : tr("B:"), this));
+        windowRow->addWidget(m_step[s]);
+        connect(m_step[s], &QComboBox::activated, this, [this] { compute(); });
+    }
+    windowRow->addStretch();
+
     auto* operatorsPage = new QWidget(this);
     auto* opLayout = new QVBoxLayout(operatorsPage);
     opLayout->setContentsMargins(0, 4, 0, 0);
@@ -101,6 +114,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_title);
     layout->addWidget(m_status);
+    layout->addLayout(windowRow);
     layout->addWidget(split, 1);
 }
 
@@ -109,6 +123,16 @@ void CompareView::setRuns(std::shared_ptr<const Session> a, const QString& nameA
     m_a = std::move(a);
     m_b = std::move(b);
     m_title->setText(tr("<b>B</b> %1 &nbsp;compared with&nbsp; <b>A</b> %2").arg(nameB.toHtmlEscaped(), nameA.toHtmlEscaped()));
+    for (size_t s = 0; s < 2; ++s) {
+        m_step[s]->clear();
+        m_step[s]->addItem(tr("All steps"), QString());
+        const StepRanges steps = computeStepRanges(s == 0 ? *m_a : *m_b);
+        for (size_t i = 0; i < steps.steps.size(); ++i) {
+            const bool labelled = i < steps.labels.size() && !steps.labels[i].empty();
+            m_step[s]->addItem(labelled ? tr("Step %1").arg(QString::fromStdString(steps.labels[i])) : tr("Step #%1").arg(i + 1),
+                               QStringLiteral("#%1").arg(i + 1));
+        }
+    }
     compute();
 }
 
@@ -119,6 +143,9 @@ void CompareView::compute() {
     m_status->setText(tr("Comparing…"));
     SessionDiffOptions options;
     options.operatorGrouping = static_cast<OperatorGrouping>(m_grouping->currentData().toInt());
+    for (size_t s = 0; s < 2; ++s)
+        if (const QString step = m_step[s]->currentData().toString(); !step.isEmpty())
+            options.window[s] = stepWindow(s == 0 ? *m_a : *m_b, step.toStdString());
     std::thread([a = m_a, b = m_b, options, request, view = QPointer<CompareView>(this)] {
         auto diff = std::make_shared<const SessionDiff>(computeSessionDiff(*a, *b, options));
         QMetaObject::invokeMethod(QCoreApplication::instance(), [view, diff, request] {

@@ -49,6 +49,7 @@ private:
     QLabel* m_title;
     QLabel* m_status;
     QComboBox* m_grouping;
+    std::array<QComboBox*, 2> m_step{}; // all steps, or one step of each run
     QTableView* m_headlineView;
     QTableView* m_operatorView;
     QTableView* m_kernelView;

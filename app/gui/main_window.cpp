@@ -41,7 +41,9 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
+#include <QTabBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressDialog>
@@ -84,6 +86,21 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->setDocumentMode(true);
     m_tabs->setTabsClosable(true);
     m_tabs->setMovable(true);
+    // A session tab's context menu compares it with another open session (this one as B).
+    m_tabs->tabBar()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_tabs->tabBar(), &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        const int b = m_tabs->tabBar()->tabAt(at);
+        if (b < 0 || !qobject_cast<SessionPage*>(m_tabs->widget(b)))
+            return;
+        QMenu menu(this);
+        QMenu* with = menu.addMenu(tr("Compare with"));
+        for (int a = 0; a < m_tabs->count(); ++a)
+            if (a != b && qobject_cast<SessionPage*>(m_tabs->widget(a)))
+                with->addAction(tr("%1 (as the baseline)").arg(m_tabs->tabText(a)), this, [this, a, b] { compareTabs(a, b); });
+        with->setEnabled(!with->isEmpty());
+        menu.addAction(tr("Close"), this, [this, b] { emit m_tabs->tabCloseRequested(b); });
+        menu.exec(m_tabs->tabBar()->mapToGlobal(at));
+    });
     connect(m_tabs, &QTabWidget::tabCloseRequested, this, [this](int index) {
         QWidget* page = m_tabs->widget(index);
         m_tabs->removeTab(index);

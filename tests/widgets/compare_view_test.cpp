@@ -155,3 +155,31 @@ TEST(MainWindow, ComparesTwoOpenSessionsInATab) {
     EXPECT_EQ(tabs->currentWidget(), view);
     EXPECT_TRUE(tabs->tabText(tabs->currentIndex()).contains(QStringLiteral(" vs ")));
 }
+
+TEST(CompareView, ComparesTwoStepsOfOneRun) {
+    const auto run = load(WARPSCOPE_TEST_DATA_DIR "/nccl_data_rank0.json.gz");
+    ASSERT_TRUE(run);
+    CompareView view;
+    QSignalSpy computed(&view, &CompareView::computed);
+    view.setRuns(run, QStringLiteral("rank0"), run, QStringLiteral("rank0"));
+    ASSERT_TRUE(computed.wait(30000));
+    EXPECT_EQ(view.diff()->steps[0], 3u); // all steps
+    auto* stepA = view.findChild<QComboBox*>(QStringLiteral("stepA"));
+    auto* stepB = view.findChild<QComboBox*>(QStringLiteral("stepB"));
+    ASSERT_TRUE(stepA && stepB);
+    ASSERT_EQ(stepA->count(), 4); // all, 4, 5, 6
+    EXPECT_EQ(stepA->itemText(1), QStringLiteral("Step 4"));
+    stepA->setCurrentIndex(1);
+    stepB->setCurrentIndex(3);
+    emit stepB->activated(3);
+    ASSERT_TRUE(computed.wait(30000));
+    const auto d = view.diff();
+    EXPECT_EQ(d->steps[0], 1u);
+    EXPECT_EQ(d->steps[1], 1u);
+    SessionDiffOptions o;
+    o.window = {stepWindow(*run, "4"), stepWindow(*run, "6")};
+    const SessionDiff expected = computeSessionDiff(*run, *run, o);
+    ASSERT_EQ(d->kernels.size(), expected.kernels.size());
+    for (size_t i = 0; i < d->kernels.size(); ++i)
+        EXPECT_EQ(d->kernels[i].deltaNs, expected.kernels[i].deltaNs);
+}
