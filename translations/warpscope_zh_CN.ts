@@ -267,6 +267,10 @@
         <source>Step #%1</source>
         <translation>第 #%1 步</translation>
     </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
 </context>
 <context>
     <name>ws::DerivedCounter</name>
@@ -301,6 +305,37 @@
     <message>
         <source>CPU Memory (net allocations)</source>
         <translation>CPU 内存（净分配）</translation>
+    </message>
+</context>
+<context>
+    <name>ws::DiffMemoryChart</name>
+    <message>
+        <source>Time since the start of the run or step (ms)</source>
+        <translation>自运行或步开始的时间（ms）</translation>
+    </message>
+    <message>
+        <source>Allocated (MiB)</source>
+        <translation>已分配（MiB）</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>A: no GPU memory records</source>
+        <translation>A：无 GPU 内存记录</translation>
+    </message>
+    <message>
+        <source>B: no GPU memory records</source>
+        <translation>B：无 GPU 内存记录</translation>
+    </message>
+    <message>
+        <source>A: allocated on %1</source>
+        <translation>A：%1 上已分配</translation>
+    </message>
+    <message>
+        <source>B: allocated on %1</source>
+        <translation>B：%1 上已分配</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 
 #include "diff_models.h"
 #include "analysis/step_ranges.h"
+#include "diff_memory_chart.h"
 #include "diff_waterfall_chart.h"
 #include "step_breakdown_chart.h"
 
@@ -106,6 +107,8 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
         stepsPage->addWidget(m_steps[s]);
     }
     m_tabs->addTab(stepsPage, tr("Steps"));
+    m_memory = new DiffMemoryChart(this);
+    m_tabs->addTab(m_memory, tr("Memory"));
 
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_headlineView);
@@ -148,7 +151,9 @@ void CompareView::compute() {
             options.window[s] = stepWindow(s == 0 ? *m_a : *m_b, step.toStdString());
     std::thread([a = m_a, b = m_b, options, request, view = QPointer<CompareView>(this)] {
         auto diff = std::make_shared<const SessionDiff>(computeSessionDiff(*a, *b, options));
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [view, diff, request] {
+        auto memory = std::make_shared<std::array<MemoryOverlayCurve, 2>>(std::array<MemoryOverlayCurve, 2>{
+            memoryOverlayCurve(*a, options.window[0]), memoryOverlayCurve(*b, options.window[1])});
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [view, diff, memory, request] {
             CompareView* v = view.data();
             if (v == nullptr || v->m_request != request)
                 return;
@@ -157,6 +162,7 @@ void CompareView::compute() {
             v->m_operators->setDiff(diff);
             v->m_kernels->setDiff(diff);
             v->m_waterfall->setDiff(diff);
+            v->m_memory->setCurves((*memory)[0], (*memory)[1]);
             double longestMs = 0; // both charts on one scale
             for (const StepBreakdown& breakdown : diff->breakdown)
                 for (const StepCosts& step : breakdown.steps)

@@ -14,6 +14,7 @@ class QTableView;
 
 namespace ws {
 
+class DiffMemoryChart;
 class DiffWaterfallChart;
 class HeadlineDiffModel;
 class KernelDiffModel;
@@ -25,7 +26,8 @@ class StepBreakdownChart;
  * CompareView: the Compare tab (issue #15): run B against run A. Headline numbers side by side
  * with their change, operator deltas (grouped by name, input shape or call stack) and kernel
  * deltas with a waterfall of the kernels that moved the GPU time most, and each run's step-time
- * breakdown one above the other. A thin view: the numbers
+ * breakdown one above the other, and their allocated memory laid over each other from the start of
+ * each (step). A thin view: the numbers
  * are core's computeSessionDiff, computed off the GUI thread (computed() when shown).
  */
 class CompareView : public QWidget {
@@ -59,6 +61,7 @@ private:
     KernelDiffModel* m_kernels;
     DiffWaterfallChart* m_waterfall;
     std::array<StepBreakdownChart*, 2> m_steps{};
+    DiffMemoryChart* m_memory;
 };
 
 } // namespace ws

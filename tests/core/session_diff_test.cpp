@@ -3,6 +3,7 @@
 // the size of the change. The numbers themselves are checked against tests/core/reference_diff.py
 // by the cli.diff_matches_reference test.
 #include "analysis/session_diff.h"
+#include "analysis/memory_overlay.h"
 #include "analysis/session_diff_text.h"
 #include "import/trace_import.h"
 #include "test_util.h"
@@ -128,4 +129,29 @@ TEST(SessionDiff, TwoStepsOfOneRun) {
     // The steps hold (nearly) every kernel, and none twice.
     EXPECT_LE(inSteps, allKernels);
     EXPECT_GE(inSteps * 10, allKernels * 9);
+}
+
+TEST(SessionDiff, MemoryOverlayStartsAtTheWindowAndKeepsThePeak) {
+    const ImportResult r = importTraceFile(dataPath("h100_gaunernst_bert-small-uncased__1016001.json.gz"));
+    ASSERT_TRUE(r.session) << r.error;
+    const MemoryOverlayCurve whole = memoryOverlayCurve(*r.session, std::nullopt, 64);
+    ASSERT_TRUE(whole.found);
+    EXPECT_EQ(whole.device.type, 1); // the GPU, not the host
+    EXPECT_LE(whole.points.size(), 64u);
+    EXPECT_EQ(whole.peak.value, MemoryCurves::build(*r.session).find(whole.device)->peakAllocated.value);
+    bool peakDrawn = false;
+    for (const MemoryPoint& p : whole.points) {
+        EXPECT_GE(p.ts, 0);
+        peakDrawn |= p.value == whole.peak.value;
+    }
+    EXPECT_TRUE(peakDrawn); // decimation keeps the peak
+    // A window: times from its start.
+    const DiffWindow w{r.session->startNs() + 1000000, r.session->endNs()};
+    const MemoryOverlayCurve part = memoryOverlayCurve(*r.session, w, 64);
+    ASSERT_FALSE(part.points.empty());
+    EXPECT_EQ(part.points.front().ts, 0); // the value holding at the window's start
+    // The MI300 run has host memory records only: no GPU curve.
+    const ImportResult mi300 = importTraceFile(dataPath("mi300_gaunernst_bert-small-uncased__1016001.json.gz"));
+    ASSERT_TRUE(mi300.session);
+    EXPECT_FALSE(memoryOverlayCurve(*mi300.session, std::nullopt).found);
 }

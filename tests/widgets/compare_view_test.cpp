@@ -2,6 +2,7 @@
 // SessionDiff (rows, sorting by change, grouping), the waterfall walks from A's kernel time to
 // B's, and File > Compare / --compare open it from two open sessions.
 #include "compare_view.h"
+#include "diff_memory_chart.h"
 #include "diff_models.h"
 #include "diff_waterfall_chart.h"
 #include "import/trace_import.h"
@@ -118,6 +119,17 @@ TEST(CompareView, ShowsTheDiffSortsAndRegroups) {
         running = bars[i].to;
     }
     EXPECT_EQ(running, totalB);
+    // Memory: H100's GPU allocator records are drawn; the MI300 run has none on the GPU and says so.
+    EXPECT_FALSE(memoryOverlayCurve(*b, std::nullopt).found);
+    auto* memory = view.findChild<DiffMemoryChart*>();
+    ASSERT_NE(memory, nullptr);
+    EXPECT_GT(memory->pointCount(0), 10);
+    const MemoryOverlayCurve h100Curve = memoryOverlayCurve(*a, std::nullopt);
+    ASSERT_TRUE(h100Curve.found);
+    EXPECT_EQ(memory->pointCount(0), static_cast<int>(h100Curve.points.size() * 2 - 1));
+    EXPECT_EQ(h100Curve.peak.value, 101305344); // warpscope-cli memory's peak of the same trace
+    for (const MemoryPoint& p : h100Curve.points)
+        EXPECT_LE(p.value, h100Curve.peak.value);
     // Steps: each run's breakdown on its own chart.
     EXPECT_NE(view.findChild<StepBreakdownChart*>(QStringLiteral("stepsA")), nullptr);
     EXPECT_EQ(view.diff()->breakdown[0].steps.size(), view.diff()->steps[0]);
@@ -126,6 +138,9 @@ TEST(CompareView, ShowsTheDiffSortsAndRegroups) {
         view.show();
         QTest::qWait(300); // the charts lay out once shown
         view.grab().save(QString::fromLocal8Bit(shot) + QStringLiteral("/compare_steps.png"));
+        view.findChild<QTabWidget*>(QStringLiteral("compareTabs"))->setCurrentIndex(3);
+        QTest::qWait(300);
+        view.grab().save(QString::fromLocal8Bit(shot) + QStringLiteral("/compare_memory.png"));
         view.findChild<QTabWidget*>(QStringLiteral("compareTabs"))->setCurrentIndex(1);
         view.show();
         view.grab().save(QString::fromLocal8Bit(shot) + QStringLiteral("/compare_kernels.png"));
