@@ -271,6 +271,18 @@
         <source>Memory</source>
         <translation>内存</translation>
     </message>
+    <message>
+        <source>Timelines</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation>A：%1</translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <translation>B：%1</translation>
+    </message>
 </context>
 <context>
     <name>ws::DerivedCounter</name>
@@ -753,10 +765,6 @@
     <message>
         <source>rank %1</source>
         <translation>rank %1</translation>
-    </message>
-    <message>
-        <source>rank ?</source>
-        <translation>rank ?</translation>
     </message>
     <message>
         <source> · clock %1%2</source>

@@ -2,7 +2,12 @@
 
 #include "diff_models.h"
 #include "analysis/step_ranges.h"
+#include "analysis/distributed.h"
 #include "diff_memory_chart.h"
+#include "job_loader.h"
+#include "model/session.h"
+#include "job_timeline_view.h"
+#include "time_viewport.h"
 #include "diff_waterfall_chart.h"
 #include "step_breakdown_chart.h"
 
@@ -109,6 +114,10 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_tabs->addTab(stepsPage, tr("Steps"));
     m_memory = new DiffMemoryChart(this);
     m_tabs->addTab(m_memory, tr("Memory"));
+    m_timelines = new JobTimelineView(this);
+    m_timelines->setObjectName(QStringLiteral("compareTimelines"));
+    m_timelines->setShowClockOffsets(false);
+    m_tabs->addTab(m_timelines, tr("Timelines"));
 
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_headlineView);
@@ -125,6 +134,8 @@ void CompareView::setRuns(std::shared_ptr<const Session> a, const QString& nameA
                           const QString& nameB) {
     m_a = std::move(a);
     m_b = std::move(b);
+    m_pair.reset();
+    m_names = {tr("A: %1").arg(nameA), tr("B: %1").arg(nameB)};
     m_title->setText(tr("<b>B</b> %1 &nbsp;compared with&nbsp; <b>A</b> %2").arg(nameB.toHtmlEscaped(), nameA.toHtmlEscaped()));
     for (size_t s = 0; s < 2; ++s) {
         m_step[s]->clear();
@@ -149,11 +160,22 @@ void CompareView::compute() {
     for (size_t s = 0; s < 2; ++s)
         if (const QString step = m_step[s]->currentData().toString(); !step.isEmpty())
             options.window[s] = stepWindow(s == 0 ? *m_a : *m_b, step.toStdString());
-    std::thread([a = m_a, b = m_b, options, request, view = QPointer<CompareView>(this)] {
+    std::thread([a = m_a, b = m_b, options, request, pair = m_pair, names = m_names, view = QPointer<CompareView>(this)]() mutable {
         auto diff = std::make_shared<const SessionDiff>(computeSessionDiff(*a, *b, options));
+        if (!pair) { // the runs' distributed blocks (steps, collectives), once per pair of runs
+            auto job = std::make_shared<LoadedJob>();
+            job->sessions = {a, b};
+            for (size_t s = 0; s < 2; ++s) {
+                RankDistributed r = summarizeRank(*job->sessions[s]);
+                r.rank = -1; // not ranks of one job: the header names the run
+                r.worker = names[s].toStdString();
+                job->ranks.push_back(std::move(r));
+            }
+            pair = std::move(job);
+        }
         auto memory = std::make_shared<std::array<MemoryOverlayCurve, 2>>(std::array<MemoryOverlayCurve, 2>{
             memoryOverlayCurve(*a, options.window[0]), memoryOverlayCurve(*b, options.window[1])});
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [view, diff, memory, request] {
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [view, diff, memory, pair, options, request] {
             CompareView* v = view.data();
             if (v == nullptr || v->m_request != request)
                 return;
@@ -163,6 +185,21 @@ void CompareView::compute() {
             v->m_kernels->setDiff(diff);
             v->m_waterfall->setDiff(diff);
             v->m_memory->setCurves((*memory)[0], (*memory)[1]);
+            // Both timelines start at 0: the start of each run, or of its chosen step.
+            v->m_pair = pair;
+            std::vector<int64_t> offsets(2);
+            int64_t longest = 1;
+            for (size_t s = 0; s < 2; ++s) {
+                const Session& run = *pair->sessions[s];
+                const int64_t from = options.window[s] ? options.window[s]->from : run.startNs();
+                const int64_t to = options.window[s] ? options.window[s]->to : run.endNs();
+                offsets[s] = -from;
+                longest = std::max(longest, to - from);
+            }
+            v->m_timelines->setJob(pair, offsets);
+            // The ruler counts from the aligned starts; the view spans the longer run (step).
+            v->m_timelines->timeViewport()->setSessionRange(0, longest);
+            v->m_timelines->timeViewport()->showRange(0, longest);
             double longestMs = 0; // both charts on one scale
             for (const StepBreakdown& breakdown : diff->breakdown)
                 for (const StepCosts& step : breakdown.steps)

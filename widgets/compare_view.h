@@ -2,6 +2,7 @@
 
 #include "analysis/session_diff.h"
 
+#include <QString>
 #include <QWidget>
 
 #include <array>
@@ -15,6 +16,8 @@ class QTableView;
 namespace ws {
 
 class DiffMemoryChart;
+class JobTimelineView;
+struct LoadedJob;
 class DiffWaterfallChart;
 class HeadlineDiffModel;
 class KernelDiffModel;
@@ -26,8 +29,10 @@ class StepBreakdownChart;
  * CompareView: the Compare tab (issue #15): run B against run A. Headline numbers side by side
  * with their change, operator deltas (grouped by name, input shape or call stack) and kernel
  * deltas with a waterfall of the kernels that moved the GPU time most, and each run's step-time
- * breakdown one above the other, and their allocated memory laid over each other from the start of
- * each (step). A thin view: the numbers
+ * breakdown one above the other, their allocated memory laid over each other from the start of
+ * each (step), and both timelines stacked on one axis, aligned at the start of each run or chosen
+ * step: the two runs are a job of two sessions whose clock offsets line those starts up, shown by
+ * the job timeline (no second timeline model). A thin view: the numbers
  * are core's computeSessionDiff, computed off the GUI thread (computed() when shown).
  */
 class CompareView : public QWidget {
@@ -62,6 +67,13 @@ private:
     DiffWaterfallChart* m_waterfall;
     std::array<StepBreakdownChart*, 2> m_steps{};
     DiffMemoryChart* m_memory;
+    JobTimelineView* m_timelines;
+public:
+    JobTimelineView* timelines() const { return m_timelines; }
+
+private:
+    std::shared_ptr<const LoadedJob> m_pair; // the two runs as a job of two, for the timelines
+    std::array<QString, 2> m_names;
 };
 
 } // namespace ws

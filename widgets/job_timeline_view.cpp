@@ -297,11 +297,11 @@ void JobTimelineView::paintEvent(QPaintEvent*) {
             p.drawLine(0, row.y, width, row.y);
             const RankDistributed& r = m_job->ranks[row.worker];
             QString label = (m_collapsed[row.worker] ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) +
-                            (r.rank >= 0 ? tr("rank %1").arg(r.rank) : tr("rank ?")) + QStringLiteral(" · ") +
-                            QString::fromStdString(r.worker);
+                            (r.rank >= 0 ? tr("rank %1").arg(r.rank) + QStringLiteral(" · ") : QString()) +
+                            QString::fromStdString(r.worker); // no rank: the worker's name says which
             if (!r.gpuName.empty())
                 label += QStringLiteral(" · ") + QString::fromStdString(r.gpuName);
-            if (const int64_t off = offsetOf(row.worker); off != 0)
+            if (const int64_t off = offsetOf(row.worker); off != 0 && m_showClockOffsets)
                 label += tr(" · clock %1%2").arg(off > 0 ? QStringLiteral("+") : QStringLiteral("−"), formatDuration(std::abs(off)));
             p.setPen(palette().color(QPalette::WindowText));
             QFont bold = p.font();

@@ -47,6 +47,9 @@ public:
     // The linked node index on each worker (-1 where it is missing), empty when none is selected.
     const std::vector<int>& selectedNodes() const { return m_selectedNodes; }
     void setGroupCollapsed(size_t worker, bool collapsed);
+    // Whether rank headers show their clock offset (on for jobs; off where the offsets only line
+    // two runs up, as in the Compare tab).
+    void setShowClockOffsets(bool show) { m_showClockOffsets = show; }
 
 signals:
     void rangeSelected(std::optional<std::pair<int64_t, int64_t>> range);
@@ -73,6 +76,7 @@ private:
         int height = 0;
     };
 
+    bool m_showClockOffsets = true;
     void relayout();
     void fitAll();
     int rowAt(int y) const;

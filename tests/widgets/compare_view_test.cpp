@@ -4,6 +4,7 @@
 #include "compare_view.h"
 #include "diff_memory_chart.h"
 #include "diff_models.h"
+#include "job_timeline_view.h"
 #include "diff_waterfall_chart.h"
 #include "import/trace_import.h"
 #include "main_window.h"
@@ -119,6 +120,10 @@ TEST(CompareView, ShowsTheDiffSortsAndRegroups) {
         running = bars[i].to;
     }
     EXPECT_EQ(running, totalB);
+    // Timelines: the two runs as a job of two, each starting at 0.
+    ASSERT_EQ(view.timelines()->offsets().size(), 2u);
+    EXPECT_EQ(view.timelines()->offsets()[0], -a->startNs());
+    EXPECT_EQ(view.timelines()->offsets()[1], -b->startNs());
     // Memory: H100's GPU allocator records are drawn; the MI300 run has none on the GPU and says so.
     EXPECT_FALSE(memoryOverlayCurve(*b, std::nullopt).found);
     auto* memory = view.findChild<DiffMemoryChart*>();
@@ -194,6 +199,17 @@ TEST(CompareView, ComparesTwoStepsOfOneRun) {
     SessionDiffOptions o;
     o.window = {stepWindow(*run, "4"), stepWindow(*run, "6")};
     const SessionDiff expected = computeSessionDiff(*run, *run, o);
+    // The timelines line the two steps' starts up at 0.
+    ASSERT_EQ(view.timelines()->offsets().size(), 2u);
+    EXPECT_EQ(view.timelines()->offsets()[0], -o.window[0]->from);
+    EXPECT_EQ(view.timelines()->offsets()[1], -o.window[1]->from);
+    if (const QByteArray shot = qgetenv("WARPSCOPE_SCREENSHOT_DIR"); !shot.isEmpty()) {
+        view.resize(1400, 900);
+        view.findChild<QTabWidget*>(QStringLiteral("compareTabs"))->setCurrentIndex(4);
+        view.show();
+        QTest::qWait(300);
+        view.grab().save(QString::fromLocal8Bit(shot) + QStringLiteral("/compare_timelines.png"));
+    }
     ASSERT_EQ(d->kernels.size(), expected.kernels.size());
     for (size_t i = 0; i < d->kernels.size(); ++i)
         EXPECT_EQ(d->kernels[i].deltaNs, expected.kernels[i].deltaNs);
