@@ -826,6 +826,14 @@
         <source>Zoom to Fit</source>
         <translation>缩放以适应</translation>
     </message>
+    <message>
+        <source>Compare Rank %1 With</source>
+        <translation>将 rank %1 与以下比较</translation>
+    </message>
+    <message>
+        <source>Rank %1 (as the baseline)</source>
+        <translation>rank %1（作为基线）</translation>
+    </message>
 </context>
 <context>
     <name>ws::KernelDiffModel</name>
@@ -1437,6 +1445,10 @@ B：%2</translation>
     <message>
         <source>Close</source>
         <translation>关闭</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>rank %1</translation>
     </message>
 </context>
 <context>

@@ -49,6 +49,7 @@ JobPage::JobPage(std::shared_ptr<const LoadedJob> job, QWidget* parent)
             applyOffsets();
         }
     });
+    connect(m_timeline, &JobTimelineView::compareRequested, this, &JobPage::compareRanksRequested);
     connect(m_timeline, &JobTimelineView::offsetsResetRequested, this, [this] {
         m_offsets = m_job->clock.offsetNs;
         applyOffsets();

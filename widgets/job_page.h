@@ -33,6 +33,8 @@ public:
 
 signals:
     void openTraceRequested(const QString& path);
+    // Rank `compared` against rank `baseline` in a Compare tab (indices into the job's ranks).
+    void compareRanksRequested(size_t baseline, size_t compared);
 
 private:
     void applyOffsets();

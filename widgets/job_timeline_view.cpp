@@ -519,16 +519,25 @@ void JobTimelineView::contextMenuEvent(QContextMenuEvent* event) {
         return;
     const size_t w = m_rows[static_cast<size_t>(r)].worker;
     QMenu menu(this);
-    menu.addAction(tr("Set Clock Offset of Rank %1…").arg(m_job->ranks[w].rank), this, [this, w] {
-        bool ok = false;
-        const double us = QInputDialog::getDouble(this, tr("Clock Offset"),
-                                                  tr("Shift rank %1 by (µs, added to its times):").arg(m_job->ranks[w].rank),
-                                                  static_cast<double>(offsetOf(w)) / 1000.0, -1e12, 1e12, 3, &ok);
-        if (ok)
-            emit offsetEdited(w, static_cast<int64_t>(us * 1000.0));
-    });
-    menu.addAction(tr("Reset Clock Offsets to Automatic"), this, [this] { emit offsetsResetRequested(); });
-    menu.addSeparator();
+    if (m_showClockOffsets) { // a job's ranks (in the Compare tab the offsets only line two runs up)
+        menu.addAction(tr("Set Clock Offset of Rank %1…").arg(m_job->ranks[w].rank), this, [this, w] {
+            bool ok = false;
+            const double us = QInputDialog::getDouble(this, tr("Clock Offset"),
+                                                      tr("Shift rank %1 by (µs, added to its times):").arg(m_job->ranks[w].rank),
+                                                      static_cast<double>(offsetOf(w)) / 1000.0, -1e12, 1e12, 3, &ok);
+            if (ok)
+                emit offsetEdited(w, static_cast<int64_t>(us * 1000.0));
+        });
+        menu.addAction(tr("Reset Clock Offsets to Automatic"), this, [this] { emit offsetsResetRequested(); });
+        QMenu* compare = menu.addMenu(tr("Compare Rank %1 With").arg(m_job->ranks[w].rank));
+        for (size_t other = 0; other < m_job->ranks.size(); ++other)
+            if (other != w && other < m_job->sessions.size() && m_job->sessions[other] && w < m_job->sessions.size() &&
+                m_job->sessions[w])
+                compare->addAction(tr("Rank %1 (as the baseline)").arg(m_job->ranks[other].rank), this,
+                                   [this, other, w] { emit compareRequested(other, w); });
+        compare->setEnabled(!compare->isEmpty());
+        menu.addSeparator();
+    }
     menu.addAction(m_collapsed[w] ? tr("Expand") : tr("Collapse"), this, [this, w] { setGroupCollapsed(w, !m_collapsed[w]); });
     menu.addAction(tr("Collapse All Ranks"), this, [this] {
         std::fill(m_collapsed.begin(), m_collapsed.end(), true);

@@ -55,6 +55,8 @@ signals:
     void rangeSelected(std::optional<std::pair<int64_t, int64_t>> range);
     void offsetEdited(size_t worker, int64_t offsetNs);
     void offsetsResetRequested();
+    // "Compare with": rank `compared` against rank `baseline` (indices into the job's ranks).
+    void compareRequested(size_t baseline, size_t compared);
     void selectionChanged(const QString& info);
 
 protected:

@@ -468,6 +468,15 @@ int MainWindow::jobCount() const {
 void MainWindow::onJobLoaded(std::shared_ptr<const LoadedJob> job) {
     auto* page = new JobPage(job, m_tabs);
     connect(page, &JobPage::openTraceRequested, this, [this](const QString& path) { openFiles({path}); });
+    // Two ranks of the job compared (the rank timeline's header menu).
+    connect(page, &JobPage::compareRanksRequested, this, [this, job](size_t a, size_t b) {
+        if (a >= job->sessions.size() || b >= job->sessions.size() || !job->sessions[a] || !job->sessions[b])
+            return;
+        auto name = [&](size_t w) {
+            return job->ranks[w].rank >= 0 ? tr("rank %1").arg(job->ranks[w].rank) : QString::fromStdString(job->ranks[w].worker);
+        };
+        openCompare(job->sessions[a], name(a), job->sessions[b], name(b));
+    });
     const int index = m_tabs->addTab(page, page->title());
     QStringList shownInputs;
     for (const QString& input : job->inputs)
@@ -538,16 +547,20 @@ bool MainWindow::compareTabs(int a, int b) {
     auto* pageB = qobject_cast<SessionPage*>(m_tabs->widget(b));
     if (!pageA || !pageB || a == b)
         return false;
-    const QString nameA = m_tabs->tabText(a), nameB = m_tabs->tabText(b);
+    openCompare(pageA->session()->session, m_tabs->tabText(a), pageB->session()->session, m_tabs->tabText(b));
+    return true;
+}
+
+void MainWindow::openCompare(std::shared_ptr<const Session> a, const QString& nameA, std::shared_ptr<const Session> b,
+                             const QString& nameB) {
     auto* view = new CompareView(m_tabs);
     ++m_comparing;
     connect(view, &CompareView::computed, this, [this] { m_comparing = std::max(0, m_comparing - 1); });
-    view->setRuns(pageA->session()->session, nameA, pageB->session()->session, nameB);
+    view->setRuns(std::move(a), nameA, std::move(b), nameB);
     const int index = m_tabs->addTab(view, tr("%1 vs %2").arg(nameB, nameA));
     m_tabs->setTabToolTip(index, tr("Compare: %1 (B) against %2 (A, the baseline)").arg(nameB, nameA));
     m_tabs->setCurrentIndex(index);
     updateActions();
-    return true;
 }
 
 bool MainWindow::compareFirstTwo() {

@@ -59,6 +59,9 @@ public:
     // Opens a Compare tab: the session of tab `b` against that of tab `a` (the baseline). False when
     // either tab is not a session.
     bool compareTabs(int a, int b);
+    // A Compare tab of session b against session a (the baseline), named as given.
+    void openCompare(std::shared_ptr<const Session> a, const QString& nameA, std::shared_ptr<const Session> b,
+                     const QString& nameB);
     // The first two open sessions compared (command line --compare); false with fewer than two.
     bool compareFirstTwo();
     // A Compare tab is still computing.

@@ -4,6 +4,7 @@
 #include "compare_view.h"
 #include "diff_memory_chart.h"
 #include "diff_models.h"
+#include "job_page.h"
 #include "job_timeline_view.h"
 #include "diff_waterfall_chart.h"
 #include "import/trace_import.h"
@@ -213,4 +214,27 @@ TEST(CompareView, ComparesTwoStepsOfOneRun) {
     ASSERT_EQ(d->kernels.size(), expected.kernels.size());
     for (size_t i = 0; i < d->kernels.size(); ++i)
         EXPECT_EQ(d->kernels[i].deltaNs, expected.kernels[i].deltaNs);
+}
+
+TEST(MainWindow, ComparesTwoRanksOfAnOpenJob) {
+    MainWindow w;
+    QSignalSpy loaded(&w, &MainWindow::loadingFinished);
+    w.openJob({QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/dlrm_8ranks")});
+    if (loaded.isEmpty()) {
+        ASSERT_TRUE(loaded.wait(120000));
+    }
+    auto* page = w.findChild<JobPage*>();
+    ASSERT_NE(page, nullptr);
+    emit page->compareRanksRequested(0, 1); // what the rank header's "Compare Rank 1 With" does
+    auto* view = w.findChild<CompareView*>();
+    ASSERT_NE(view, nullptr);
+    QSignalSpy computed(view, &CompareView::computed);
+    if (!view->diff()) {
+        ASSERT_TRUE(computed.wait(60000));
+    }
+    // Rank 1's step is 28.6 % longer than rank 0's (as `warpscope-cli diff` says of the two files).
+    ASSERT_TRUE(view->diff()->stepTimeChangePercent);
+    EXPECT_NEAR(*view->diff()->stepTimeChangePercent, 28.6, 0.05);
+    auto* tabs = w.findChild<QTabWidget*>();
+    EXPECT_EQ(tabs->tabText(tabs->currentIndex()), QStringLiteral("rank 1 vs rank 0"));
 }
