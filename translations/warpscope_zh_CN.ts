@@ -283,6 +283,10 @@
         <source>B: %1</source>
         <translation>B：%1</translation>
     </message>
+    <message>
+        <source>Selected range (%1)</source>
+        <translation>选定范围（%1）</translation>
+    </message>
 </context>
 <context>
     <name>ws::DerivedCounter</name>

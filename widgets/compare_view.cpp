@@ -9,6 +9,7 @@
 #include "job_timeline_view.h"
 #include "time_viewport.h"
 #include "diff_waterfall_chart.h"
+#include "format.h"
 #include "step_breakdown_chart.h"
 
 #include <QComboBox>
@@ -131,7 +132,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
 }
 
 void CompareView::setRuns(std::shared_ptr<const Session> a, const QString& nameA, std::shared_ptr<const Session> b,
-                          const QString& nameB) {
+                          const QString& nameB, const std::array<std::optional<DiffWindow>, 2>& selected) {
     m_a = std::move(a);
     m_b = std::move(b);
     m_pair.reset();
@@ -146,6 +147,11 @@ void CompareView::setRuns(std::shared_ptr<const Session> a, const QString& nameA
             m_step[s]->addItem(labelled ? tr("Step %1").arg(QString::fromStdString(steps.labels[i])) : tr("Step #%1").arg(i + 1),
                                QStringLiteral("#%1").arg(i + 1));
         }
+        if (const auto& range = selected[s]; range && range->to > range->from) {
+            m_step[s]->addItem(tr("Selected range (%1)").arg(formatDuration(range->to - range->from)),
+                               QStringLiteral("range:%1:%2").arg(range->from).arg(range->to));
+            m_step[s]->setCurrentIndex(m_step[s]->count() - 1);
+        }
     }
     compute();
 }
@@ -157,9 +163,15 @@ void CompareView::compute() {
     m_status->setText(tr("Comparing…"));
     SessionDiffOptions options;
     options.operatorGrouping = static_cast<OperatorGrouping>(m_grouping->currentData().toInt());
-    for (size_t s = 0; s < 2; ++s)
-        if (const QString step = m_step[s]->currentData().toString(); !step.isEmpty())
-            options.window[s] = stepWindow(s == 0 ? *m_a : *m_b, step.toStdString());
+    for (size_t s = 0; s < 2; ++s) {
+        const QString choice = m_step[s]->currentData().toString();
+        if (choice.startsWith(QStringLiteral("range:"))) { // range:FROM:TO in session ns
+            const QStringList parts = choice.split(QLatin1Char(':'));
+            options.window[s] = DiffWindow{parts.value(1).toLongLong(), parts.value(2).toLongLong()};
+        } else if (!choice.isEmpty()) {
+            options.window[s] = stepWindow(s == 0 ? *m_a : *m_b, choice.toStdString());
+        }
+    }
     std::thread([a = m_a, b = m_b, options, request, pair = m_pair, names = m_names, view = QPointer<CompareView>(this)]() mutable {
         auto diff = std::make_shared<const SessionDiff>(computeSessionDiff(*a, *b, options));
         if (!pair) { // the runs' distributed blocks (steps, collectives), once per pair of runs

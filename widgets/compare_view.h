@@ -7,6 +7,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 
 class QComboBox;
 class QLabel;
@@ -39,9 +40,10 @@ class CompareView : public QWidget {
     Q_OBJECT
 public:
     explicit CompareView(QWidget* parent = nullptr);
-    // Compares b with a (a is the baseline); names are what the tab shows for each run.
+    // Compares b with a (a is the baseline); names are what the tab shows for each run. A run's
+    // selected time range (its timeline's), when given, is offered next to its steps and chosen.
     void setRuns(std::shared_ptr<const Session> a, const QString& nameA, std::shared_ptr<const Session> b,
-                 const QString& nameB);
+                 const QString& nameB, const std::array<std::optional<DiffWindow>, 2>& selected = {});
     std::shared_ptr<const SessionDiff> diff() const { return m_diff; }
 
 signals:

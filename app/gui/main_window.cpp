@@ -547,16 +547,21 @@ bool MainWindow::compareTabs(int a, int b) {
     auto* pageB = qobject_cast<SessionPage*>(m_tabs->widget(b));
     if (!pageA || !pageB || a == b)
         return false;
-    openCompare(pageA->session()->session, m_tabs->tabText(a), pageB->session()->session, m_tabs->tabText(b));
+    std::array<std::optional<DiffWindow>, 2> selected;
+    const SessionPage* pages[2] = {pageA, pageB};
+    for (size_t s = 0; s < 2; ++s)
+        if (const auto range = pages[s]->timeViewport()->selectedRange())
+            selected[s] = DiffWindow{range->start, range->end};
+    openCompare(pageA->session()->session, m_tabs->tabText(a), pageB->session()->session, m_tabs->tabText(b), selected);
     return true;
 }
 
 void MainWindow::openCompare(std::shared_ptr<const Session> a, const QString& nameA, std::shared_ptr<const Session> b,
-                             const QString& nameB) {
+                             const QString& nameB, const std::array<std::optional<DiffWindow>, 2>& selected) {
     auto* view = new CompareView(m_tabs);
     ++m_comparing;
     connect(view, &CompareView::computed, this, [this] { m_comparing = std::max(0, m_comparing - 1); });
-    view->setRuns(std::move(a), nameA, std::move(b), nameB);
+    view->setRuns(std::move(a), nameA, std::move(b), nameB, selected);
     const int index = m_tabs->addTab(view, tr("%1 vs %2").arg(nameB, nameA));
     m_tabs->setTabToolTip(index, tr("Compare: %1 (B) against %2 (A, the baseline)").arg(nameB, nameA));
     m_tabs->setCurrentIndex(index);

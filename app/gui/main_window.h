@@ -1,5 +1,7 @@
 #pragma once
 
+#include "analysis/session_diff.h"
+
 #include <QMainWindow>
 #include <QStringList>
 
@@ -56,12 +58,12 @@ public:
     int jobCount() const;
     bool isLoading() const;
     int sessionCount() const;
-    // Opens a Compare tab: the session of tab `b` against that of tab `a` (the baseline). False when
-    // either tab is not a session.
+    // Opens a Compare tab: the session of tab `b` against that of tab `a` (the baseline), each
+    // narrowed to its timeline's selected range when it has one. False when either tab is not a session.
     bool compareTabs(int a, int b);
     // A Compare tab of session b against session a (the baseline), named as given.
     void openCompare(std::shared_ptr<const Session> a, const QString& nameA, std::shared_ptr<const Session> b,
-                     const QString& nameB);
+                     const QString& nameB, const std::array<std::optional<DiffWindow>, 2>& selected = {});
     // The first two open sessions compared (command line --compare); false with fewer than two.
     bool compareFirstTwo();
     // A Compare tab is still computing.

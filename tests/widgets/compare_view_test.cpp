@@ -10,6 +10,9 @@
 #include "import/trace_import.h"
 #include "main_window.h"
 #include "model/session.h"
+#include "session_loader.h"
+#include "session_page.h"
+#include "time_viewport.h"
 #include "step_breakdown_chart.h"
 
 #include <QAbstractItemModelTester>
@@ -162,6 +165,12 @@ TEST(MainWindow, ComparesTwoOpenSessionsInATab) {
     }
     ASSERT_EQ(w.sessionCount(), 2);
     EXPECT_FALSE(w.compareTabs(0, 0)); // a run is not compared with itself
+    // A range selected on A's timeline narrows A to it.
+    auto* pageA = qobject_cast<SessionPage*>(w.findChild<QTabWidget*>()->widget(0));
+    ASSERT_NE(pageA, nullptr);
+    const auto sessionA = pageA->session()->session;
+    const int64_t mid = sessionA->startNs() + (sessionA->endNs() - sessionA->startNs()) / 2;
+    pageA->timeViewport()->setSelectedRange(TimeRange{sessionA->startNs(), mid});
     ASSERT_TRUE(w.compareFirstTwo());
     auto* view = w.findChild<CompareView*>();
     ASSERT_NE(view, nullptr);
@@ -171,6 +180,17 @@ TEST(MainWindow, ComparesTwoOpenSessionsInATab) {
         ASSERT_TRUE(computed.wait(30000));
     }
     EXPECT_FALSE(w.isComparing());
+    auto* stepA = view->findChild<QComboBox*>(QStringLiteral("stepA"));
+    auto* stepB = view->findChild<QComboBox*>(QStringLiteral("stepB"));
+    EXPECT_TRUE(stepA->currentText().startsWith(QStringLiteral("Selected range"))) << stepA->currentText().toStdString();
+    EXPECT_EQ(stepB->currentIndex(), 0); // B had no selection: all of it
+    SessionDiffOptions o;
+    o.window[0] = DiffWindow{sessionA->startNs(), mid};
+    const auto sessionB = qobject_cast<SessionPage*>(w.findChild<QTabWidget*>()->widget(1))->session()->session;
+    const SessionDiff expected = computeSessionDiff(*sessionA, *sessionB, o);
+    ASSERT_EQ(view->diff()->kernels.size(), expected.kernels.size());
+    for (size_t i = 0; i < expected.kernels.size(); ++i)
+        EXPECT_EQ(view->diff()->kernels[i].calls[0], expected.kernels[i].calls[0]);
     auto* tabs = w.findChild<QTabWidget*>();
     ASSERT_NE(tabs, nullptr);
     EXPECT_EQ(tabs->currentWidget(), view);
