@@ -1,17 +1,13 @@
 #include "remote/aws_credentials.h"
 
-#include <cstdlib>
+#include "remote/environment.h"
+
 #include <fstream>
 #include <map>
 
 namespace ws {
 
 namespace {
-
-std::string env(const char* name) {
-    const char* v = std::getenv(name);
-    return v ? std::string(v) : std::string();
-}
 
 std::string trim(std::string s) {
     const size_t a = s.find_first_not_of(" \t\r");
@@ -43,11 +39,11 @@ std::map<std::string, std::string> iniSection(const std::string& path, const std
 
 AwsSettings findAwsSettings() {
     AwsSettings s;
-    const std::string home = env("HOME");
-    const std::string profile = env("AWS_PROFILE").empty() ? "default" : env("AWS_PROFILE");
+    const std::string home = environmentValue("HOME");
+    const std::string profile = environmentValue("AWS_PROFILE").empty() ? "default" : environmentValue("AWS_PROFILE");
     const std::string credentialsFile =
-        env("AWS_SHARED_CREDENTIALS_FILE").empty() ? home + "/.aws/credentials" : env("AWS_SHARED_CREDENTIALS_FILE");
-    const std::string configFile = env("AWS_CONFIG_FILE").empty() ? home + "/.aws/config" : env("AWS_CONFIG_FILE");
+        environmentValue("AWS_SHARED_CREDENTIALS_FILE").empty() ? home + "/.aws/credentials" : environmentValue("AWS_SHARED_CREDENTIALS_FILE");
+    const std::string configFile = environmentValue("AWS_CONFIG_FILE").empty() ? home + "/.aws/config" : environmentValue("AWS_CONFIG_FILE");
     const auto fromCredentials = iniSection(credentialsFile, profile);
     const auto fromConfig = iniSection(configFile, profile == "default" ? "default" : "profile " + profile);
     auto profileValue = [&](const std::string& key) {
@@ -58,8 +54,8 @@ AwsSettings findAwsSettings() {
     };
 
     s.lookedAt.push_back("AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY");
-    if (!env("AWS_ACCESS_KEY_ID").empty() && !env("AWS_SECRET_ACCESS_KEY").empty()) {
-        s.credentials = AwsCredentials{env("AWS_ACCESS_KEY_ID"), env("AWS_SECRET_ACCESS_KEY"), env("AWS_SESSION_TOKEN"),
+    if (!environmentValue("AWS_ACCESS_KEY_ID").empty() && !environmentValue("AWS_SECRET_ACCESS_KEY").empty()) {
+        s.credentials = AwsCredentials{environmentValue("AWS_ACCESS_KEY_ID"), environmentValue("AWS_SECRET_ACCESS_KEY"), environmentValue("AWS_SESSION_TOKEN"),
                                        "the environment (AWS_ACCESS_KEY_ID)"};
     } else {
         s.lookedAt.push_back(credentialsFile + " [" + profile + "]");
@@ -71,11 +67,11 @@ AwsSettings findAwsSettings() {
                                            where + " [" + profile + "]"};
         }
     }
-    s.region = !env("AWS_REGION").empty() ? env("AWS_REGION")
-               : !env("AWS_DEFAULT_REGION").empty() ? env("AWS_DEFAULT_REGION")
+    s.region = !environmentValue("AWS_REGION").empty() ? environmentValue("AWS_REGION")
+               : !environmentValue("AWS_DEFAULT_REGION").empty() ? environmentValue("AWS_DEFAULT_REGION")
                                                     : profileValue("region");
-    s.endpoint = !env("AWS_ENDPOINT_URL_S3").empty() ? env("AWS_ENDPOINT_URL_S3")
-                 : !env("AWS_ENDPOINT_URL").empty()  ? env("AWS_ENDPOINT_URL")
+    s.endpoint = !environmentValue("AWS_ENDPOINT_URL_S3").empty() ? environmentValue("AWS_ENDPOINT_URL_S3")
+                 : !environmentValue("AWS_ENDPOINT_URL").empty()  ? environmentValue("AWS_ENDPOINT_URL")
                                                      : profileValue("endpoint_url");
     return s;
 }

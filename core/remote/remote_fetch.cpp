@@ -1,5 +1,6 @@
 #include "remote/remote_fetch.h"
 
+#include "remote/environment.h"
 #include "remote/remote_request.h"
 
 #include <cerrno>
@@ -13,11 +14,6 @@
 namespace ws {
 
 namespace {
-
-std::string env(const char* name) {
-    const char* v = std::getenv(name);
-    return v ? std::string(v) : std::string();
-}
 
 bool makeDirs(const std::string& path) {
     for (size_t pos = 1; pos <= path.size(); ++pos) {
@@ -72,11 +68,11 @@ bool readMeta(const std::string& path, Meta* m) {
 } // namespace
 
 std::string defaultRemoteCacheDir() {
-    if (const std::string dir = env("WARPSCOPE_REMOTE_CACHE"); !dir.empty())
+    if (const std::string dir = environmentValue("WARPSCOPE_REMOTE_CACHE"); !dir.empty())
         return dir;
-    if (const std::string xdg = env("XDG_CACHE_HOME"); !xdg.empty())
+    if (const std::string xdg = environmentValue("XDG_CACHE_HOME"); !xdg.empty())
         return xdg + "/warpscope/remote";
-    return env("HOME") + "/.cache/warpscope/remote";
+    return environmentValue("HOME") + "/.cache/warpscope/remote";
 }
 
 RemoteFetchResult fetchRemoteObject(const std::string& text, const RemoteFetchOptions& options) {

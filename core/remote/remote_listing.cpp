@@ -11,44 +11,6 @@ namespace ws {
 
 namespace {
 
-std::string xmlDecode(std::string_view s) {
-    std::string out;
-    for (size_t i = 0; i < s.size(); ++i) {
-        if (s[i] != '&') {
-            out += s[i];
-            continue;
-        }
-        const size_t semi = s.find(';', i);
-        const std::string_view entity = s.substr(i + 1, semi == std::string_view::npos ? 0 : semi - i - 1);
-        if (entity == "amp") out += '&';
-        else if (entity == "lt") out += '<';
-        else if (entity == "gt") out += '>';
-        else if (entity == "quot") out += '"';
-        else if (entity == "apos") out += '\'';
-        else if (!entity.empty() && entity[0] == '#') out += static_cast<char>(std::strtol(std::string(entity.substr(1)).c_str(), nullptr, entity.size() > 1 && entity[1] == 'x' ? 16 : 10));
-        else {
-            out += '&';
-            continue;
-        }
-        i = semi;
-    }
-    return out;
-}
-
-// The text of the first <tag>...</tag> in s, decoded; empty when absent.
-std::string element(std::string_view s, std::string_view tag) {
-    std::string open(1, '<'), close("</");
-    open.append(tag.data(), tag.size());
-    open += '>';
-    close.append(tag.data(), tag.size());
-    close += '>';
-    const size_t a = s.find(open);
-    if (a == std::string_view::npos)
-        return {};
-    const size_t b = s.find(close, a + open.size());
-    return b == std::string_view::npos ? std::string() : xmlDecode(s.substr(a + open.size(), b - a - open.size()));
-}
-
 std::string encodeQueryValue(std::string_view v) { return percentEncode(v, false); }
 
 bool endsWith(const std::string& s, std::string_view suffix) {
@@ -113,9 +75,9 @@ RemoteListing listPages(const RemoteRequest& request, const std::string& shown, 
             const std::string_view block =
                 std::string_view(page.body).substr(at, end == std::string::npos ? std::string::npos : end - at);
             RemoteObject o;
-            o.key = element(block, d.key);
-            o.size = std::strtoull(element(block, d.size).c_str(), nullptr, 10);
-            o.etag = element(block, d.etag);
+            o.key = xmlElementText(block, d.key);
+            o.size = std::strtoull(xmlElementText(block, d.size).c_str(), nullptr, 10);
+            o.etag = xmlElementText(block, d.etag);
             o.url = d.objectUrl(o.key);
             if (!o.key.empty())
                 listing.objects.push_back(std::move(o));
@@ -142,7 +104,7 @@ RemoteListing listAzure(const RemoteUrl& url, const std::string& shown, int page
                  "&restype=container";
         return base + query + (sas.empty() ? std::string() : "&" + sas);
     };
-    d.nextMarker = [](const std::string& page) { return element(page, "NextMarker"); };
+    d.nextMarker = [](const std::string& page) { return xmlElementText(page, "NextMarker"); };
     // With a SAS token the objects keep the https form that carries it.
     d.objectUrl = [&](const std::string& key) {
         return sas.empty() ? "az://" + url.account + "/" + url.bucket + "/" + key : base + "/" + encodeKey(key) + "?" + sas;
@@ -168,7 +130,7 @@ RemoteListing listS3Style(const RemoteUrl& url, const std::string& shown, int pa
                "&prefix=" + encodeQueryValue(url.key);
     };
     d.nextMarker = [](const std::string& page) {
-        return element(page, "IsTruncated") == "true" ? element(page, "NextContinuationToken") : std::string();
+        return xmlElementText(page, "IsTruncated") == "true" ? xmlElementText(page, "NextContinuationToken") : std::string();
     };
     const std::string scheme = url.kind == RemoteUrl::Kind::Gcs ? "gs://" : "s3://";
     d.objectUrl = [&](const std::string& key) { return scheme + url.bucket + "/" + key; };

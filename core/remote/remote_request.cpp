@@ -2,6 +2,7 @@
 
 #include "remote/aws_credentials.h"
 #include "remote/azure_shared_key.h"
+#include "remote/environment.h"
 #include "remote/gcs_credentials.h"
 
 #include <cstdlib>
@@ -10,23 +11,51 @@ namespace ws {
 
 namespace {
 
-std::string env(const char* name) {
-    const char* v = std::getenv(name);
-    return v ? std::string(v) : std::string();
-}
-
-// The <Code> of an S3/GCS/Azure XML error document, "" when there is none.
-std::string xmlErrorCode(const std::string& body) {
-    const size_t a = body.find("<Code>");
-    const size_t b = body.find("</Code>");
-    return a == std::string::npos || b == std::string::npos || b < a ? std::string() : body.substr(a + 6, b - a - 6);
+std::string xmlDecode(std::string_view s) {
+    std::string out;
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (s[i] != '&') {
+            out += s[i];
+            continue;
+        }
+        const size_t semi = s.find(';', i);
+        const std::string_view entity = s.substr(i + 1, semi == std::string_view::npos ? 0 : semi - i - 1);
+        if (entity == "amp") out += '&';
+        else if (entity == "lt") out += '<';
+        else if (entity == "gt") out += '>';
+        else if (entity == "quot") out += '"';
+        else if (entity == "apos") out += '\'';
+        else if (!entity.empty() && entity[0] == '#') {
+            const bool hex = entity.size() > 1 && entity[1] == 'x';
+            out += static_cast<char>(std::strtol(std::string(entity.substr(hex ? 2 : 1)).c_str(), nullptr, hex ? 16 : 10));
+        }
+        else {
+            out += '&';
+            continue;
+        }
+        i = semi;
+    }
+    return out;
 }
 
 } // namespace
 
+std::string xmlElementText(std::string_view s, std::string_view tag) {
+    std::string open(1, '<'), close("</");
+    open.append(tag.data(), tag.size());
+    open += '>';
+    close.append(tag.data(), tag.size());
+    close += '>';
+    const size_t a = s.find(open);
+    if (a == std::string_view::npos)
+        return {};
+    const size_t b = s.find(close, a + open.size());
+    return b == std::string_view::npos ? std::string() : xmlDecode(s.substr(a + open.size(), b - a - open.size()));
+}
+
 // What to tell the user for an HTTP failure, with the kind of store in mind.
 std::string remoteHttpMessage(long status, const std::string& body, const RemoteRequest& r, const std::string& shown) {
-    const std::string code = xmlErrorCode(body);
+    const std::string code = xmlElementText(body, "Code");
     const std::string suffix = code.empty() ? std::string() : " (" + code + ")";
     if (code == "NoSuchBucket" || code == "ContainerNotFound")
         return "no such bucket or container" + suffix + ": " + shown;
@@ -99,19 +128,13 @@ RemoteRequest prepareRemoteRequest(const RemoteUrl& parsed) {
         }
         // A connection string (AccountName + AccountKey), else AZURE_STORAGE_ACCOUNT + AZURE_STORAGE_KEY.
         AzureSharedKey key;
-        const std::string connection = env("AZURE_STORAGE_CONNECTION_STRING");
-        auto field = [&](const std::string& name) {
-            const size_t at = connection.find(name + "=");
-            if (at == std::string::npos || (at > 0 && connection[at - 1] != ';'))
-                return std::string();
-            const size_t start = at + name.size() + 1, end = connection.find(';', start);
-            return connection.substr(start, end == std::string::npos ? std::string::npos : end - start);
-        };
+        const std::string connection = environmentValue("AZURE_STORAGE_CONNECTION_STRING");
+        auto field = [&](std::string_view name) { return connectionStringField(connection, name); };
         if (!field("AccountKey").empty()) {
             key = {field("AccountName"), field("AccountKey")};
             r.credentialNote = "AZURE_STORAGE_CONNECTION_STRING";
-        } else if (!env("AZURE_STORAGE_KEY").empty()) {
-            key = {env("AZURE_STORAGE_ACCOUNT"), env("AZURE_STORAGE_KEY")};
+        } else if (!environmentValue("AZURE_STORAGE_KEY").empty()) {
+            key = {environmentValue("AZURE_STORAGE_ACCOUNT"), environmentValue("AZURE_STORAGE_KEY")};
             r.credentialNote = "AZURE_STORAGE_ACCOUNT/AZURE_STORAGE_KEY";
         }
         if (!key.key.empty() && (key.account.empty() || key.account == parsed.account)) {
@@ -133,12 +156,8 @@ RemoteEndpoints remoteEndpointsFromEnvironment() {
     e.s3Endpoint = aws.endpoint;
     e.s3Region = aws.region;
     // Azurite and other emulators: the connection string's BlobEndpoint.
-    const std::string connection = env("AZURE_STORAGE_CONNECTION_STRING");
-    if (const size_t at = connection.find("BlobEndpoint="); at != std::string::npos) {
-        const size_t end = connection.find(';', at);
-        e.azureEndpoint = connection.substr(at + 13, end == std::string::npos ? std::string::npos : end - at - 13);
-    }
-    if (const std::string host = env("STORAGE_EMULATOR_HOST"); !host.empty())
+    e.azureEndpoint = connectionStringField(environmentValue("AZURE_STORAGE_CONNECTION_STRING"), "BlobEndpoint");
+    if (const std::string host = environmentValue("STORAGE_EMULATOR_HOST"); !host.empty())
         e.gcsEndpoint = host.rfind("http", 0) == 0 ? host : "http://" + host;
     return e;
 }

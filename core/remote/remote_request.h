@@ -4,6 +4,7 @@
 #include "remote/remote_url.h"
 
 #include <string>
+#include <string_view>
 
 namespace ws {
 
@@ -28,6 +29,9 @@ RemoteRequest prepareRemoteRequest(const RemoteUrl& url);
 // What to tell the user for an HTTP failure (status, the store's XML error document), naming the
 // redacted URL `shown`: missing object or bucket, access denied and where credentials came from,
 // expired credentials.
+// The text of the first <tag>...</tag> in an S3/GCS/Azure XML document (error documents,
+// listings), entities decoded; "" when absent.
+std::string xmlElementText(std::string_view xml, std::string_view tag);
 std::string remoteHttpMessage(long status, const std::string& body, const RemoteRequest& request,
                               const std::string& shown);
 
