@@ -256,20 +256,6 @@ SessionDiff computeSessionDiff(const Session& baseline, const Session& compared,
         diff.breakdown[s] = overview[s].breakdown;
     }
     diff.stepTimeChangePercent = diff.headline[1].percentChange();
-    const size_t stepRows = std::max(diff.steps[0], diff.steps[1]);
-    for (size_t i = 0; i < stepRows; ++i) {
-        StepDiffRow row;
-        for (size_t s = 0; s < 2; ++s) {
-            if (i >= overview[s].breakdown.steps.size())
-                continue;
-            const StepCosts& c = overview[s].breakdown.steps[i];
-            row.label[s] = c.label;
-            row.totalNs[s] = c.total();
-            std::copy(c.cost.begin(), c.cost.end(), row.costNs[s].begin());
-        }
-        diff.stepRows.push_back(std::move(row));
-    }
-
     // Operators, matched by the grouping's key text.
     std::map<std::string, OperatorDiffRow> ops;
     std::array<bool, 2> hasDevice{};

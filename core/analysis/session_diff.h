@@ -68,18 +68,11 @@ struct DiffMetric {
     std::optional<double> percentChange() const;
 };
 
-/* One step's breakdown side by side: the i-th step of each run. */
-struct StepDiffRow {
-    std::array<std::string, 2> label;
-    std::array<std::optional<int64_t>, 2> totalNs;
-    std::array<std::array<int64_t, 8>, 2> costNs{}; // by StepRole
-};
-
 struct SessionDiff {
     std::vector<DiffMetric> headline;
     std::array<size_t, 2> steps{};          // steps of each run (per-step values are means)
-    std::vector<StepDiffRow> stepRows;
-    std::array<StepBreakdown, 2> breakdown; // each run's step-time breakdown (the Overview's)
+    // Each run's step-time breakdown (the Overview's); side by side, step i of A meets step i of B.
+    std::array<StepBreakdown, 2> breakdown;
     std::vector<OperatorDiffRow> operators; // by |deltaNs| descending, then key
     std::vector<KernelDiffRow> kernels;     // by |deltaNs| descending, then key
     bool deviceTimes = false;               // operator deltas are device self times

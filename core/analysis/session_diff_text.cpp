@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <array>
 #include <sstream>
 
 namespace ws {
@@ -17,6 +19,12 @@ std::string csvField(const std::string& s) {
     for (char c : s)
         out += c == '"' ? std::string("\"\"") : std::string(1, c);
     return out + "\"";
+}
+
+// Steps side by side: step i of each run, or null past a run's last step.
+size_t stepCount(const SessionDiff& d) { return std::max(d.breakdown[0].steps.size(), d.breakdown[1].steps.size()); }
+const StepCosts* stepAt(const SessionDiff& d, size_t side, size_t i) {
+    return i < d.breakdown[side].steps.size() ? &d.breakdown[side].steps[i] : nullptr;
 }
 
 nlohmann::json optional(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
@@ -51,14 +59,16 @@ std::string sessionDiffCsv(const SessionDiff& diff, DiffTable table) {
             for (const char* side : {"_a", "_b"})
                 out << ',' << stepRoleName(static_cast<StepRole>(role)) << side;
         out << '\n';
-        for (size_t i = 0; i < diff.stepRows.size(); ++i) {
-            const StepDiffRow& r = diff.stepRows[i];
-            out << i << ',' << csvField(r.label[0]) << ',' << csvField(r.label[1]) << ','
-                << (r.totalNs[0] ? std::to_string(*r.totalNs[0]) : "") << ','
-                << (r.totalNs[1] ? std::to_string(*r.totalNs[1]) : "");
+        for (size_t i = 0; i < stepCount(diff); ++i) {
+            const std::array<const StepCosts*, 2> step{stepAt(diff, 0, i), stepAt(diff, 1, i)};
+            out << i;
+            for (const StepCosts* st : step)
+                out << ',' << (st ? csvField(st->label) : std::string());
+            for (const StepCosts* st : step)
+                out << ',' << (st ? std::to_string(st->total()) : std::string());
             for (size_t role = 0; role < kStepRoleCount; ++role)
-                for (size_t s = 0; s < 2; ++s)
-                    out << ',' << (r.totalNs[s] ? std::to_string(r.costNs[s][role]) : "");
+                for (const StepCosts* st : step)
+                    out << ',' << (st ? std::to_string(st->cost[role]) : std::string());
             out << '\n';
         }
         break;
@@ -102,10 +112,11 @@ std::string sessionDiffJson(const SessionDiff& diff) {
                                 {"presence", diffPresenceName(r.presence)}, {"calls", r.calls},
                                 {"total_ns", r.totalNs}, {"delta_ns", r.deltaNs}});
     j["steps"] = nlohmann::json::array();
-    for (const StepDiffRow& r : diff.stepRows) {
-        nlohmann::json row = {{"labels", r.label}};
+    for (size_t i = 0; i < stepCount(diff); ++i) {
+        const std::array<const StepCosts*, 2> step{stepAt(diff, 0, i), stepAt(diff, 1, i)};
+        nlohmann::json row = {{"labels", {step[0] ? step[0]->label : "", step[1] ? step[1]->label : ""}}};
         for (size_t s = 0; s < 2; ++s)
-            row[s == 0 ? "total_ns_a" : "total_ns_b"] = r.totalNs[s] ? nlohmann::json(*r.totalNs[s]) : nlohmann::json(nullptr);
+            row[s == 0 ? "total_ns_a" : "total_ns_b"] = step[s] ? nlohmann::json(step[s]->total()) : nlohmann::json(nullptr);
         j["steps"].push_back(std::move(row));
     }
     return j.dump(1) + "\n";

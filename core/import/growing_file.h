@@ -27,9 +27,8 @@ namespace ws {
  */
 class GrowingFile {
 public:
-    GrowingFile(std::string path, int64_t expectedSize)
-        : m_path(std::move(path)), m_expected(expectedSize),
-          m_fd(::open(m_path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0600)) {}
+    GrowingFile(const std::string& path, int64_t expectedSize)
+        : m_expected(expectedSize), m_fd(::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0600)) {}
     ~GrowingFile() {
         if (m_fd >= 0)
             ::close(m_fd);
@@ -37,7 +36,6 @@ public:
     GrowingFile(const GrowingFile&) = delete;
     GrowingFile& operator=(const GrowingFile&) = delete;
 
-    const std::string& path() const { return m_path; }
     // Readers dup() this; -1 when the file could not be opened.
     int fd() const { return m_fd; }
     // The object's full size when the server said it, -1 otherwise.
@@ -87,7 +85,6 @@ public:
     }
 
 private:
-    const std::string m_path;
     const int64_t m_expected;
     const int m_fd;
     mutable std::mutex m_mutex;
