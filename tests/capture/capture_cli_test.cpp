@@ -183,7 +183,7 @@ TEST(CaptureCli, StacksAreSymbolizedAfterTheRun) {
     }
     // Without addr2line: one note, and the run still succeeds.
     ::setenv("WARPSCOPE_ADDR2LINE", "/nonexistent/addr2line", 1);
-    r = capture("--stacks -o " + quote(out + "_notool") + " -- " + quote(WSCAP_STACK_PROBE_BIN));
+    r = capture("--stacks -o " + quote(wstest::tempPath("cap_stacks_notool")) + " -- " + quote(WSCAP_STACK_PROBE_BIN));
     ::unsetenv("WARPSCOPE_ADDR2LINE");
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.err.find("[warpscope] note: addr2line not found"), std::string::npos) << r.err;

@@ -6,10 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <unistd.h>
+#include <vector>
 
 namespace wstest {
 
@@ -52,8 +55,22 @@ template <class R> std::string payloadOf(const R& r) {
     return bytes.substr(ws::wscap::kRecordHeaderSize);
 }
 
+// A scratch path of this process (a file or a capture's output folder), removed when it exits: each
+// test runs in a process of its own, and leftovers would pile up in /tmp run after run.
 inline std::string tempPath(const std::string& name) {
-    return std::string(::testing::TempDir()) + "/" + name + "." + std::to_string(::getpid());
+    struct RemovedAtExit {
+        std::vector<std::string> paths;
+        ~RemovedAtExit() {
+            for (const std::string& p : paths) {
+                std::error_code ignored;
+                std::filesystem::remove_all(p, ignored);
+            }
+        }
+    };
+    static RemovedAtExit scratch;
+    std::string path = std::string(::testing::TempDir()) + "/" + name + "." + std::to_string(::getpid());
+    scratch.paths.push_back(path);
+    return path;
 }
 
 inline void writeFile(const std::string& path, const std::string& bytes) {

@@ -34,8 +34,15 @@ const std::vector<std::string>& hostileNames() {
 // A scratch folder of its own: test::tempDir() must stay free of subfolders (other tests import it
 // as a directory and expect one exact message).
 std::filesystem::path scratchDir(const std::string& name) {
-    const auto d = std::filesystem::temp_directory_path() /
-                   ("warpscope_editor_test_" + std::to_string(::getpid())) / name;
+    struct RemovedAtExit {
+        std::filesystem::path path;
+        ~RemovedAtExit() {
+            std::error_code ignored;
+            std::filesystem::remove_all(path, ignored);
+        }
+    };
+    static const RemovedAtExit root{std::filesystem::temp_directory_path() / ("warpscope_editor_test_" + std::to_string(::getpid()))};
+    const auto d = root.path / name;
     std::filesystem::remove_all(d);
     std::filesystem::create_directories(d);
     return d;

@@ -21,14 +21,22 @@ inline std::string sharedPath(const std::string& name) {
     return std::string(WARPSCOPE_SHARED_TESTDATA_DIR) + "/" + name;
 }
 
-// A per-process scratch directory, removed at exit by the OS temp cleaner (and by tests' TearDown).
+// A per-process scratch directory, removed when the process exits (each test runs in a process of
+// its own under ctest: leftovers would pile up in /tmp run after run).
 inline std::filesystem::path tempDir() {
-    static const std::filesystem::path dir = [] {
+    struct RemovedAtExit {
+        std::filesystem::path path;
+        ~RemovedAtExit() {
+            std::error_code ignored;
+            std::filesystem::remove_all(path, ignored);
+        }
+    };
+    static const RemovedAtExit dir{[] {
         auto d = std::filesystem::temp_directory_path() / ("warpscope_core_tests_" + std::to_string(::getpid()));
         std::filesystem::create_directories(d);
         return d;
-    }();
-    return dir;
+    }()};
+    return dir.path;
 }
 
 inline std::string writeTemp(const std::string& name, const std::string& bytes) {
