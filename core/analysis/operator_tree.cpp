@@ -160,6 +160,7 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
 
     // GPU slices already attributed (a kernel reached by two flows counts once), per GPU track.
     std::vector<std::vector<bool>> attributed(tracks.size());
+    tree.m_launches.reserve(flowsByTrack.size()); // at most one launch per flow: no regrowth copies
     std::unordered_map<StringId, bool> tensorCores;
     std::unordered_map<uint64_t, uint32_t> pyStackIds;
     std::unordered_map<uint64_t, int8_t> kindCache; // (name, category) -> node kind or -1
@@ -277,6 +278,7 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
             const int64_t d = gpu.dur[f.toSlice];
             OperatorNode& node = tree.m_nodes[owner];
             node.selfDeviceNs += d;
+            tree.m_launches.push_back({owner, f.toTrack, f.toSlice});
             ++tree.m_stats.gpuActivitiesAttributed;
             tree.m_stats.gpuNsAttributed += d;
             if (gk == EventKind::Kernel) {

@@ -131,6 +131,15 @@ public:
     bool hasGpuActivity() const { return m_stats.gpuActivities > 0; }
     const OperatorTreeStats& stats() const { return m_stats; }
 
+    // Every GPU slice attributed to a node (kernel, memcpy, memset), in build order: the node whose
+    // own runtime call launched it. For "by operator + kernel" views (session_diff.h). 12 bytes each.
+    struct Launch {
+        uint32_t node = 0;
+        uint32_t gpuTrack = 0;
+        uint32_t gpuSlice = 0;
+    };
+    const std::vector<Launch>& launches() const { return m_launches; }
+
 private:
     uint32_t intern(std::string_view text);
 
@@ -141,6 +150,7 @@ private:
     // Python stack trie: entry i = (parent entry, frame name); entry 0 is the empty stack.
     std::vector<std::pair<uint32_t, StringId>> m_pyStacks{{0u, kEmptyString}};
     OperatorTreeStats m_stats;
+    std::vector<Launch> m_launches;
     bool m_argsLoaded = false;
     bool m_anyShapes = false;
     bool m_anyStacks = false;

@@ -2,6 +2,7 @@
 
 #include "analysis/operator_tree.h"
 #include "analysis/overview.h"
+#include "analysis/session_analyses.h"
 #include "analysis/step_breakdown.h"
 #include "analysis/step_ranges.h"
 #include "model/session.h"
@@ -142,36 +143,32 @@ const char* diffPresenceName(DiffPresence presence) {
 
 namespace {
 
-// What the comparison needs of one run: its Overview (steps, breakdown, device metrics), operator
-// table and kernel table. The two runs are analysed on two threads.
+// What the comparison needs of one run: its Overview (steps, breakdown, device metrics) for the
+// window, its operator tree and its kernels by name. The two runs are analysed on two threads.
 struct RunAnalysis {
     OverviewReport overview;
-    std::optional<OperatorTree> tree;
-    std::optional<OperatorTable> operators;
+    std::shared_ptr<const OperatorTree> tree;
     std::unordered_map<StringId, std::pair<uint64_t, int64_t>> kernels; // name -> calls, total ns
 };
 
-RunAnalysis analyseRun(const Session& session, const SessionDiffOptions& options, size_t side) {
+bool inWindow(const std::optional<DiffWindow>& window, int64_t start) {
+    return !window || (start >= window->from && start < window->to);
+}
+
+RunAnalysis analyseRun(SessionAnalyses& analyses, const SessionDiffOptions& options, size_t side) {
     RunAnalysis run;
+    const Session& session = *analyses.session();
     const std::optional<DiffWindow>& window = options.window[side];
-    if (window)
-        run.overview = computeOverview(session, prepareOverview(session), OverviewRange{window->from, window->to});
-    else
-        run.overview = computeOverview(session);
-    OperatorTreeOptions treeOptions;
+    run.overview = computeOverview(session, *analyses.overviewData(),
+                                   window ? std::optional<OverviewRange>(OverviewRange{window->from, window->to}) : std::nullopt);
     // Shapes and call stacks come from the argument pass (~1-2 s per GB of JSON): only when grouped by them.
-    treeOptions.readArgs = options.readArgs && options.operatorGrouping != OperatorGrouping::Name;
-    run.tree = OperatorTree::build(session, treeOptions);
-    run.operators = OperatorTable::build(session, *run.tree, options.operatorGrouping,
-                                         window ? std::optional<OperatorTimeRange>(OperatorTimeRange{window->from, window->to})
-                                                : std::nullopt);
+    run.tree = analyses.operatorTree(options.readArgs && options.operatorGrouping != OperatorGrouping::Name);
     // Kernels by name: only names and durations (the KernelTable's launch attribution is not needed).
     for (const Track& track : session.tracks()) {
         if (!track.gpu)
             continue;
         for (uint32_t i = 0; i < track.sliceCount(); ++i) {
-            if (session.kindOf(track, i) != EventKind::Kernel ||
-                (window && (track.start[i] < window->from || track.start[i] >= window->to)))
+            if (session.kindOf(track, i) != EventKind::Kernel || !inWindow(window, track.start[i]))
                 continue;
             auto& [calls, total] = run.kernels[track.names[i]];
             ++calls;
@@ -180,6 +177,43 @@ RunAnalysis analyseRun(const Session& session, const SessionDiffOptions& options
     }
     return run;
 }
+
+// Kernel rows keyed by (launching operator, normalized name); each side keeps the name of its
+// longest raw variant.
+class KernelRows {
+public:
+    void add(size_t side, const std::string& op, const std::string& raw, uint64_t calls, int64_t ns) {
+        std::string key = normalizeKernelName(raw);
+        KernelDiffRow& d = m_rows[op + '\x1f' + key];
+        if (d.key.empty()) {
+            d.op = op;
+            d.key = std::move(key);
+        }
+        d.calls[side] += calls;
+        d.totalNs[side] += ns;
+        ++d.variants[side];
+        auto [it, fresh] = m_longest.emplace(std::make_pair(&d, side), ns);
+        if (fresh || ns > it->second || (ns == it->second && raw < d.names[side])) {
+            it->second = ns;
+            d.names[side] = raw;
+        }
+    }
+    std::vector<KernelDiffRow> take() {
+        std::vector<KernelDiffRow> rows;
+        rows.reserve(m_rows.size());
+        for (auto& [key, d] : m_rows) {
+            d.presence = presenceOf(d.calls[0] > 0, d.calls[1] > 0);
+            d.deltaNs = d.totalNs[1] - d.totalNs[0];
+            rows.push_back(std::move(d));
+        }
+        sortByDelta(rows, [](const KernelDiffRow& r) { return std::tie(r.key, r.op); });
+        return rows;
+    }
+
+private:
+    std::map<std::string, KernelDiffRow> m_rows;
+    std::map<std::pair<const KernelDiffRow*, size_t>, int64_t> m_longest; // total of the variant named so far
+};
 
 } // namespace
 
@@ -198,8 +232,15 @@ std::optional<DiffWindow> stepWindow(const Session& session, const std::string& 
 }
 
 SessionDiff computeSessionDiff(const Session& baseline, const Session& compared, const SessionDiffOptions& options) {
+    // Caches that do not own the sessions (aliasing constructor, no control block), dropped after.
+    SessionAnalyses a(std::shared_ptr<const Session>(std::shared_ptr<const Session>(), &baseline));
+    SessionAnalyses b(std::shared_ptr<const Session>(std::shared_ptr<const Session>(), &compared));
+    return computeSessionDiff(a, b, options);
+}
+
+SessionDiff computeSessionDiff(SessionAnalyses& baseline, SessionAnalyses& compared, const SessionDiffOptions& options) {
     SessionDiff diff;
-    const std::array<const Session*, 2> sessions{&baseline, &compared};
+    const std::array<const Session*, 2> sessions{baseline.session().get(), compared.session().get()};
     std::array<RunAnalysis, 2> runs;
     {
         std::thread other([&] { runs[1] = analyseRun(compared, options, 1); });
@@ -257,11 +298,20 @@ SessionDiff computeSessionDiff(const Session& baseline, const Session& compared,
     }
     diff.stepTimeChangePercent = diff.headline[1].percentChange();
     // Operators, matched by the grouping's key text.
+    for (size_t s = 0; s < 2; ++s)
+        diff.callStacks[s] = runs[s].tree->anyCallStack();
+    diff.operatorGrouping = options.operatorGrouping == OperatorGrouping::NameAndCallStack &&
+                                    !(diff.callStacks[0] && diff.callStacks[1])
+                                ? OperatorGrouping::Name
+                                : options.operatorGrouping;
     std::map<std::string, OperatorDiffRow> ops;
     std::array<bool, 2> hasDevice{};
     for (size_t s = 0; s < 2; ++s) {
         const OperatorTree& tree = *runs[s].tree;
-        const OperatorTable& table = *runs[s].operators;
+        const std::optional<DiffWindow>& window = options.window[s];
+        const OperatorTable table = OperatorTable::build(
+            *sessions[s], tree, diff.operatorGrouping,
+            window ? std::optional<OperatorTimeRange>(OperatorTimeRange{window->from, window->to}) : std::nullopt);
         hasDevice[s] = table.hasDevice();
         for (size_t r = 0; r < table.size(); ++r) {
             const OperatorRow& row = table.row(r);
@@ -289,31 +339,38 @@ SessionDiff computeSessionDiff(const Session& baseline, const Session& compared,
     }
     sortByDelta(diff.operators, [](const OperatorDiffRow& r) { return std::tie(r.name, r.shapes, r.types, r.callStack); });
 
-    // Kernels, matched by normalized name; each side keeps its longest raw variant's name.
-    std::map<std::string, KernelDiffRow> kernels;
+    // Kernels, matched by normalized name, and by launching operator + normalized name.
+    KernelRows byName, byOperator;
     for (size_t s = 0; s < 2; ++s) {
-        std::map<std::string, int64_t> longestVariant; // key -> total of the variant named so far
+        const Session& session = *sessions[s];
+        const OperatorTree& tree = *runs[s].tree;
+        std::unordered_map<StringId, uint64_t> launchedCalls;
+        std::unordered_map<StringId, int64_t> launchedNs;
+        std::map<std::pair<StringId, StringId>, std::pair<uint64_t, int64_t>> launched; // (op, kernel) -> calls, ns
+        for (const OperatorTree::Launch& l : tree.launches()) {
+            const Track& gpu = session.tracks()[l.gpuTrack];
+            if (session.kindOf(gpu, l.gpuSlice) != EventKind::Kernel || !inWindow(options.window[s], gpu.start[l.gpuSlice]))
+                continue;
+            const StringId kernel = gpu.names[l.gpuSlice];
+            auto& [calls, ns] = launched[{tree.node(l.node).name, kernel}];
+            ++calls;
+            ns += gpu.dur[l.gpuSlice];
+            ++launchedCalls[kernel];
+            launchedNs[kernel] += gpu.dur[l.gpuSlice];
+        }
+        for (const auto& [ids, stats] : launched)
+            byOperator.add(s, std::string(session.str(ids.first)), std::string(session.str(ids.second)), stats.first, stats.second);
         for (const auto& [nameId, stats] : runs[s].kernels) {
-            const std::string raw(sessions[s]->str(nameId));
-            const std::string key = normalizeKernelName(raw);
-            KernelDiffRow& d = kernels[key];
-            d.key = key;
-            d.calls[s] += stats.first;
-            d.totalNs[s] += stats.second;
-            ++d.variants[s];
-            auto [it, fresh] = longestVariant.emplace(key, stats.second);
-            if (fresh || stats.second > it->second || (stats.second == it->second && raw < d.names[s])) {
-                it->second = stats.second;
-                d.names[s] = raw;
-            }
+            const std::string raw(session.str(nameId));
+            byName.add(s, std::string(), raw, stats.first, stats.second);
+            // What no operator launched (no flow from a runtime call inside an operator).
+            const uint64_t rest = stats.first - launchedCalls[nameId];
+            if (rest > 0)
+                byOperator.add(s, std::string(), raw, rest, stats.second - launchedNs[nameId]);
         }
     }
-    for (auto& [key, d] : kernels) {
-        d.presence = presenceOf(d.calls[0] > 0, d.calls[1] > 0);
-        d.deltaNs = d.totalNs[1] - d.totalNs[0];
-        diff.kernels.push_back(std::move(d));
-    }
-    sortByDelta(diff.kernels, [](const KernelDiffRow& r) { return r.key; });
+    diff.kernels = byName.take();
+    diff.operatorKernels = byOperator.take();
     return diff;
 }
 

@@ -13,6 +13,7 @@
 namespace ws {
 
 class Session;
+class SessionAnalyses;
 
 /*
  * Comparing two runs (issue #15): what got faster, what got slower. Side 0 is the baseline, side 1
@@ -48,8 +49,12 @@ struct OperatorDiffRow {
     int64_t deltaNs = 0;
 };
 
-/* One kernel group, matched by normalizeKernelName; the raw names of each side are kept. */
+/*
+ * One kernel group, matched by normalizeKernelName (and, in SessionDiff::operatorKernels, by the
+ * name of the operator that launched it too); the raw names of each side are kept.
+ */
 struct KernelDiffRow {
+    std::string op;                     // the launching operator (operatorKernels only; "" = none)
     std::string key;                    // the normalized name
     std::array<std::string, 2> names;   // each run's raw name (its longest variant), "" if absent
     std::array<uint64_t, 2> calls{};
@@ -75,7 +80,16 @@ struct SessionDiff {
     std::array<StepBreakdown, 2> breakdown;
     std::vector<OperatorDiffRow> operators; // by |deltaNs| descending, then key
     std::vector<KernelDiffRow> kernels;     // by |deltaNs| descending, then key
+    // Kernels by launching operator + normalized name: the operator tree's owner of the runtime
+    // call that launched each kernel (the operator's own call, not its children's); kernels no
+    // operator launched have op "". Same order.
+    std::vector<KernelDiffRow> operatorKernels;
     bool deviceTimes = false;               // operator deltas are device self times
+    // The grouping the operator rows use: the one asked for, except that name + call stack falls
+    // back to name when a run has no call stacks (grouping it by stack would make every operator
+    // of the other run new or vanished).
+    OperatorGrouping operatorGrouping = OperatorGrouping::Name;
+    std::array<bool, 2> callStacks{};       // whether each run's operators have call stacks
     // The mean step time's percent change (wall time of the trace when there are no steps).
     std::optional<double> stepTimeChangePercent;
 };
@@ -99,6 +113,10 @@ struct SessionDiffOptions {
 // label "#K", of the K-th step (1-based); nullopt when there is no such step.
 std::optional<DiffWindow> stepWindow(const Session& session, const std::string& label);
 
+// Compares two runs with the analyses their open tabs already made (session_analyses.h): only what
+// is missing is computed, the two runs on two threads, and what is computed stays in the caches.
+SessionDiff computeSessionDiff(SessionAnalyses& baseline, SessionAnalyses& compared, const SessionDiffOptions& options = {});
+// The same with nothing cached.
 SessionDiff computeSessionDiff(const Session& baseline, const Session& compared, const SessionDiffOptions& options = {});
 
 const char* diffPresenceName(DiffPresence presence); // "both", "new", "vanished"

@@ -46,10 +46,12 @@ std::string sessionDiffCsv(const SessionDiff& diff, DiffTable table) {
                 << r.deviceSelfNs[0] << ',' << r.deviceSelfNs[1] << ',' << r.deltaNs << '\n';
         break;
     case DiffTable::Kernels:
-        out << "normalized_name,presence,name_a,name_b,variants_a,variants_b,calls_a,calls_b,total_ns_a,total_ns_b,"
+    case DiffTable::OperatorKernels:
+        out << (table == DiffTable::OperatorKernels ? "operator," : "")
+            << "normalized_name,presence,name_a,name_b,variants_a,variants_b,calls_a,calls_b,total_ns_a,total_ns_b,"
                "delta_ns\n";
-        for (const KernelDiffRow& r : diff.kernels)
-            out << csvField(r.key) << ',' << diffPresenceName(r.presence) << ',' << csvField(r.names[0]) << ','
+        for (const KernelDiffRow& r : table == DiffTable::OperatorKernels ? diff.operatorKernels : diff.kernels)
+            out << (table == DiffTable::OperatorKernels ? csvField(r.op) + ',' : std::string()) << csvField(r.key) << ',' << diffPresenceName(r.presence) << ',' << csvField(r.names[0]) << ','
                 << csvField(r.names[1]) << ',' << r.variants[0] << ',' << r.variants[1] << ',' << r.calls[0] << ','
                 << r.calls[1] << ',' << r.totalNs[0] << ',' << r.totalNs[1] << ',' << r.deltaNs << '\n';
         break;
@@ -106,11 +108,24 @@ std::string sessionDiffJson(const SessionDiff& diff) {
                                   {"calls", r.calls}, {"host_total_ns", r.hostTotalNs}, {"host_self_ns", r.hostSelfNs},
                                   {"device_total_ns", r.deviceTotalNs}, {"device_self_ns", r.deviceSelfNs},
                                   {"delta_ns", r.deltaNs}});
-    j["kernels"] = nlohmann::json::array();
-    for (const KernelDiffRow& r : diff.kernels)
-        j["kernels"].push_back({{"normalized_name", r.key}, {"names", r.names}, {"variants", r.variants},
-                                {"presence", diffPresenceName(r.presence)}, {"calls", r.calls},
-                                {"total_ns", r.totalNs}, {"delta_ns", r.deltaNs}});
+    auto kernels = [](const std::vector<KernelDiffRow>& rows, bool withOperator) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const KernelDiffRow& r : rows) {
+            nlohmann::json row = {{"normalized_name", r.key}, {"names", r.names}, {"variants", r.variants},
+                                  {"presence", diffPresenceName(r.presence)}, {"calls", r.calls},
+                                  {"total_ns", r.totalNs}, {"delta_ns", r.deltaNs}};
+            if (withOperator)
+                row["operator"] = r.op;
+            out.push_back(std::move(row));
+        }
+        return out;
+    };
+    j["kernels"] = kernels(diff.kernels, false);
+    j["operator_kernels"] = kernels(diff.operatorKernels, true);
+    j["operator_grouping"] = diff.operatorGrouping == OperatorGrouping::Name                ? "name"
+                             : diff.operatorGrouping == OperatorGrouping::NameAndInputShape ? "shape"
+                                                                                           : "stack";
+    j["call_stacks"] = {diff.callStacks[0], diff.callStacks[1]};
     j["steps"] = nlohmann::json::array();
     for (size_t i = 0; i < stepCount(diff); ++i) {
         const std::array<const StepCosts*, 2> step{stepAt(diff, 0, i), stepAt(diff, 1, i)};

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`warpscope-cli diff A B --csv` against tests/core/reference_diff.py, row by row: every operator
-(calls and device self time of both runs) and every kernel group (normalized name, calls and total
-time of both runs), nothing extra on either side.
+(calls and device self time of both runs), every kernel group (normalized name, calls and total
+time of both runs) and every operator + kernel group, nothing extra on either side.
 
 Usage: check_diff_reference.py CLI A B [A B ...]
 """
@@ -35,6 +35,9 @@ def main(argv):
             got[("op", r["name"])] = tuple(int(r[k]) for k in ("calls_a", "calls_b", "device_self_ns_a", "device_self_ns_b"))
         for r in cli_rows(cli, a, b, "kernel"):
             got[("kernel", r["normalized_name"])] = tuple(int(r[k]) for k in ("calls_a", "calls_b", "total_ns_a", "total_ns_b"))
+        for r in cli_rows(cli, a, b, "op-kernel"):
+            got[("op-kernel", r["operator"] + "\x1f" + r["normalized_name"])] = tuple(
+                int(r[k]) for k in ("calls_a", "calls_b", "total_ns_a", "total_ns_b"))
         bad = [k for k in set(ref) | set(got) if ref.get(k) != got.get(k)]
         for k in sorted(bad)[:10]:
             print(f"{os.path.basename(a)} vs {os.path.basename(b)}: {k[0]} {k[1][:100]!r}: cli {got.get(k)} reference {ref.get(k)}")

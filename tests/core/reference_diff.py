@@ -3,6 +3,9 @@
 
 Operators: per-name statistics of each run from reference_ops.py (torch-tb-profiler's operator
 view recomputed from the JSON), matched by name; the delta is B's device self time minus A's.
+Kernels by operator: reference_ops.py's attachment of each kernel to the operator whose own runtime
+call launched it (by `correlation`), summed per (operator name, normalized kernel name); kernels no
+operator launched go to operator "".
 Kernels: every `kernel` event's duration summed per normalized name, matched across the runs; the
 normalization is written here again from its specification (session_diff.h), not translated from
 the C++: `void ` and the parameter list dropped, configuration tokens of the base name (NxM..., and
@@ -71,11 +74,43 @@ def kernel_stats(path):
     return stats
 
 
+def operator_kernel_stats(path, raw_kernels):
+    launched = {}
+    ops.operator_stats(path, launched)
+    stats = defaultdict(lambda: [0, 0])
+    attributed = defaultdict(lambda: [0, 0])
+    for (op, kname), (calls, dur) in launched.items():
+        s = stats[(op, normalize(kname))]
+        s[0] += calls
+        s[1] += dur
+        attributed[kname][0] += calls
+        attributed[kname][1] += dur
+    for kname, (calls, dur) in raw_kernels.items():
+        rest = calls - attributed[kname][0]
+        if rest:
+            s = stats[("", normalize(kname))]
+            s[0] += rest
+            s[1] += dur - attributed[kname][1]
+    return stats
+
+
+def raw_kernel_stats(path):
+    stats = defaultdict(lambda: [0, 0])
+    data = ops.load(path)
+    for e in data if isinstance(data, list) else data.get("traceEvents", []):
+        if isinstance(e, dict) and e.get("ph") == "X" and str(e.get("cat", "")).lower() == "kernel":
+            s = stats[e.get("name", "")]
+            s[0] += 1
+            s[1] += ops.ns(e.get("dur", 0))
+    return stats
+
+
 def main(argv):
     cpp = "--cpp" in argv
     a, b = [x for x in argv if x != "--cpp"]
     oa, ob = ops.operator_stats(a), ops.operator_stats(b)
     ka, kb = kernel_stats(a), kernel_stats(b)
+    pa, pb = operator_kernel_stats(a, raw_kernel_stats(a)), operator_kernel_stats(b, raw_kernel_stats(b))
     zero_op, zero_k = [0] * 7, [0, 0]
     op_rows = sorted(((n, oa.get(n, zero_op), ob.get(n, zero_op)) for n in set(oa) | set(ob)),
                      key=lambda r: (-abs(r[2][4] - r[1][4]), r[0]))
@@ -95,6 +130,9 @@ def main(argv):
         out.writerow(["op", n, x[0], y[0], x[4], y[4], y[4] - x[4]])
     for n, x, y in k_rows:
         out.writerow(["kernel", n, x[0], y[0], x[1], y[1], y[1] - x[1]])
+    for key in sorted(set(pa) | set(pb)):
+        x, y = pa.get(key, zero_k), pb.get(key, zero_k)
+        out.writerow(["op-kernel", key[0] + "\x1f" + key[1], x[0], y[0], x[1], y[1], y[1] - x[1]])
 
 
 if __name__ == "__main__":

@@ -92,7 +92,9 @@ class Node:
         self.merged = self.dropped = False
 
 
-def operator_stats(path):
+def operator_stats(path, kernels_by_op=None):
+    """Per-name statistics; kernels_by_op, when given a dict, receives (operator name, kernel name) ->
+    [calls, ns] for each kernel attached to an operator's (or kept annotation's) own runtime call."""
     doc = load(path)
     events = doc if isinstance(doc, list) else doc.get("traceEvents", [])
     xs = [e for e in events if e.get("ph") == "X" and "dur" in e]
@@ -166,6 +168,10 @@ def operator_stats(path):
             used.add(int(corr))
             for d, kname, kernel in by_corr.get(int(corr), []):
                 n.self_dev += d
+                if kernel and kernels_by_op is not None:
+                    k = kernels_by_op.setdefault((n.name, kname), [0, 0])
+                    k[0] += 1
+                    k[1] += d
                 if kernel and uses_tc(kname):
                     n.self_tc += d
         n.dev, n.tc = n.self_dev, n.self_tc

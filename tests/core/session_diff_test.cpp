@@ -4,6 +4,7 @@
 // by the cli.diff_matches_reference test.
 #include "analysis/session_diff.h"
 #include "analysis/memory_overlay.h"
+#include "analysis/session_analyses.h"
 #include "analysis/session_diff_text.h"
 #include "import/trace_import.h"
 #include "test_util.h"
@@ -154,4 +155,101 @@ TEST(SessionDiff, MemoryOverlayStartsAtTheWindowAndKeepsThePeak) {
     const ImportResult mi300 = importTraceFile(dataPath("mi300_gaunernst_bert-small-uncased__1016001.json.gz"));
     ASSERT_TRUE(mi300.session);
     EXPECT_FALSE(memoryOverlayCurve(*mi300.session, std::nullopt).found);
+}
+
+namespace {
+
+// A one-step Kineto trace: an aten::mm whose runtime call launches a GEMM, and a kernel launched
+// after the step, outside any operator; `stack` is the mm's "Call stack" argument ("" for none).
+std::string tinyTrace(const std::string& gemm, int64_t gemmUs, const std::string& stack) {
+    const std::string stackArg = stack.empty() ? "" : R"(, "Call stack": ")" + stack + R"(")";
+    return R"({"traceEvents": [
+ {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 1000},
+ {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 10, "dur": 100, "args": {"External id": 1)" +
+           stackArg + R"(}},
+ {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 20, "dur": 5, "args": {"correlation": 7, "External id": 1}},
+ {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 1500, "dur": 5, "args": {"correlation": 8}},
+ {"ph": "X", "cat": "kernel", "name": ")" + gemm + R"(", "pid": 0, "tid": 7, "ts": 30, "dur": )" + std::to_string(gemmUs) +
+           R"(, "args": {"correlation": 7, "device": 0, "stream": 7}},
+ {"ph": "X", "cat": "kernel", "name": "fill_kernel", "pid": 0, "tid": 7, "ts": 1600, "dur": 10, "args": {"correlation": 8, "device": 0, "stream": 7}},
+ {"ph": "f", "id": 7, "pid": 0, "tid": 7, "ts": 30, "cat": "ac2g", "name": "ac2g", "bp": "e"},
+ {"ph": "s", "id": 7, "pid": 1, "tid": 1, "ts": 20, "cat": "ac2g", "name": "ac2g"},
+ {"ph": "f", "id": 8, "pid": 0, "tid": 7, "ts": 1600, "cat": "ac2g", "name": "ac2g", "bp": "e"},
+ {"ph": "s", "id": 8, "pid": 1, "tid": 1, "ts": 1500, "cat": "ac2g", "name": "ac2g"}
+]})";
+}
+
+} // namespace
+
+TEST(SessionDiff, KernelsMatchByLaunchingOperatorToo) {
+    const ImportResult a = importText(tinyTrace("volta_sgemm_128x64_nn", 40, ""), {}, "diff_a.json");
+    const ImportResult b = importText(tinyTrace("volta_sgemm_64x32_nn", 70, ""), {}, "diff_b.json");
+    ASSERT_TRUE(a.session && b.session) << a.error << b.error;
+    const SessionDiff d = computeSessionDiff(*a.session, *b.session);
+    ASSERT_EQ(d.operatorKernels.size(), 2u);
+    // The GEMM, renamed by its tile, matches under aten::mm and is the biggest change.
+    const KernelDiffRow& gemm = d.operatorKernels[0];
+    EXPECT_EQ(gemm.op, "aten::mm");
+    EXPECT_EQ(gemm.key, "volta_sgemm_*_nn");
+    EXPECT_EQ(gemm.names[0], "volta_sgemm_128x64_nn");
+    EXPECT_EQ(gemm.names[1], "volta_sgemm_64x32_nn");
+    EXPECT_EQ(gemm.deltaNs, 30000);
+    EXPECT_EQ(gemm.presence, DiffPresence::Both);
+    // The launch outside any operator has none.
+    EXPECT_EQ(d.operatorKernels[1].op, "");
+    EXPECT_EQ(d.operatorKernels[1].key, "fill_kernel");
+    EXPECT_EQ(d.operatorKernels[1].calls[0], 1u);
+    const std::string csv = sessionDiffCsv(d, DiffTable::OperatorKernels);
+    EXPECT_EQ(csv.substr(0, csv.find(',')), "operator");
+    EXPECT_NE(csv.find("aten::mm,volta_sgemm_*_nn,both,"), std::string::npos) << csv;
+}
+
+TEST(SessionDiff, ByCallStackFallsBackToNameWhenARunHasNoStacks) {
+    // Distinct files: the arguments are read from the source when the tree needs them.
+    const ImportResult withStacks = importText(tinyTrace("gemm", 40, "model.py(10): forward"), {}, "stack_a.json");
+    const ImportResult other = importText(tinyTrace("gemm", 40, "model.py(12): forward"), {}, "stack_b.json");
+    const ImportResult without = importText(tinyTrace("gemm", 50, ""), {}, "stack_none.json");
+    ASSERT_TRUE(withStacks.session && other.session && without.session);
+    SessionDiffOptions byStack;
+    byStack.operatorGrouping = OperatorGrouping::NameAndCallStack;
+    // Both runs have stacks: the moved call is a different row on each side.
+    const SessionDiff both = computeSessionDiff(*withStacks.session, *other.session, byStack);
+    EXPECT_EQ(both.operatorGrouping, OperatorGrouping::NameAndCallStack);
+    ASSERT_EQ(both.operators.size(), 2u);
+    EXPECT_NE(both.operators[0].presence, DiffPresence::Both);
+    // One run has none: matched by name, one row, a change of 10 us.
+    const SessionDiff one = computeSessionDiff(*withStacks.session, *without.session, byStack);
+    EXPECT_EQ(one.operatorGrouping, OperatorGrouping::Name);
+    EXPECT_TRUE(one.callStacks[0]);
+    EXPECT_FALSE(one.callStacks[1]);
+    ASSERT_EQ(one.operators.size(), 1u);
+    EXPECT_EQ(one.operators[0].presence, DiffPresence::Both);
+    EXPECT_EQ(one.operators[0].deltaNs, 10000);
+    EXPECT_NE(sessionDiffJson(one).find("\"operator_grouping\": \"name\""), std::string::npos);
+}
+
+TEST(SessionDiff, AnalysesOfOpenSessionsAreComputedOnceAndShared) {
+    const ImportResult r = importTraceFile(dataPath("h100_gaunernst_bert-small-uncased__1016001.json.gz"));
+    ASSERT_TRUE(r.session) << r.error;
+    SessionAnalyses a(r.session), b(r.session);
+    EXPECT_FALSE(a.overviewDataIfReady());
+    EXPECT_FALSE(a.operatorTreeIfReady(false));
+    const SessionDiff first = computeSessionDiff(a, b);
+    // The comparison filled the caches; a second one reuses them and gives the same tables.
+    const auto data = a.overviewDataIfReady();
+    const auto tree = a.operatorTreeIfReady(false);
+    ASSERT_TRUE(data && tree);
+    EXPECT_FALSE(tree->argsLoaded());
+    const SessionDiff second = computeSessionDiff(a, b);
+    EXPECT_EQ(a.overviewData(), data);
+    EXPECT_EQ(a.operatorTree(false), tree);
+    ASSERT_EQ(first.operators.size(), second.operators.size());
+    ASSERT_EQ(first.operatorKernels.size(), second.operatorKernels.size());
+    EXPECT_EQ(sessionDiffJson(first), sessionDiffJson(second));
+    // The tree with arguments, once built, serves the by-name grouping too.
+    const auto full = a.operatorTree(true);
+    EXPECT_TRUE(full->argsLoaded());
+    EXPECT_EQ(a.operatorTree(false), full);
+    // Uncached, the same result.
+    EXPECT_EQ(sessionDiffJson(computeSessionDiff(*r.session, *r.session)), sessionDiffJson(first));
 }

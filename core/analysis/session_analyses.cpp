@@ -1,0 +1,49 @@
+#include "analysis/session_analyses.h"
+
+#include "model/session.h"
+
+namespace ws {
+
+SessionAnalyses::SessionAnalyses(std::shared_ptr<const Session> session) : m_session(std::move(session)) {}
+
+template <typename T, typename Make>
+std::shared_ptr<const T> SessionAnalyses::get(Cell<T>& cell, Make make) {
+    std::lock_guard computing(cell.computing);
+    if (auto ready = peek(cell))
+        return ready;
+    auto value = std::make_shared<const T>(make());
+    std::lock_guard reading(cell.reading);
+    cell.value = value;
+    return value;
+}
+
+template <typename T>
+std::shared_ptr<const T> SessionAnalyses::peek(const Cell<T>& cell) {
+    std::lock_guard reading(cell.reading);
+    return cell.value;
+}
+
+std::shared_ptr<const OverviewData> SessionAnalyses::overviewData() {
+    return get(m_overview, [this] { return prepareOverview(*m_session); });
+}
+
+std::shared_ptr<const OperatorTree> SessionAnalyses::operatorTree(bool withArgs) {
+    if (!withArgs)
+        if (auto full = peek(m_fullTree))
+            return full;
+    return get(withArgs ? m_fullTree : m_bareTree, [this, withArgs] {
+        OperatorTreeOptions options;
+        options.readArgs = withArgs;
+        return OperatorTree::build(*m_session, options);
+    });
+}
+
+std::shared_ptr<const OverviewData> SessionAnalyses::overviewDataIfReady() const { return peek(m_overview); }
+
+std::shared_ptr<const OperatorTree> SessionAnalyses::operatorTreeIfReady(bool withArgs) const {
+    if (auto full = peek(m_fullTree); full || withArgs)
+        return full;
+    return peek(m_bareTree);
+}
+
+} // namespace ws

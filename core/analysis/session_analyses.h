@@ -1,0 +1,56 @@
+#pragma once
+
+#include "analysis/operator_tree.h"
+#include "analysis/overview.h"
+
+#include <memory>
+#include <mutex>
+
+namespace ws {
+
+class Session;
+
+/*
+ * SessionAnalyses: the whole-session analyses of one open session, computed once and shared by
+ * everything that shows them. The Overview tab, the Operators tab and a Compare tab of the same
+ * session ask it instead of each recomputing: comparing two sessions whose tabs already showed
+ * their Overview and Operators only matches rows (issue #15's "≤ 1 s after both are open").
+ *
+ * Each result is computed on the first caller's thread (the views call from their workers);
+ * concurrent callers of the same result wait for it rather than computing it twice. Results are
+ * immutable and shared, so a caller keeps what it got even if the cache is dropped.
+ */
+class SessionAnalyses {
+public:
+    explicit SessionAnalyses(std::shared_ptr<const Session> session);
+
+    const std::shared_ptr<const Session>& session() const { return m_session; }
+
+    // The Overview's per-session data (prepareOverview): any window's report is computed from it.
+    std::shared_ptr<const OverviewData> overviewData();
+    // The operator tree. Without arguments (shapes, call stacks) the tree with them also serves,
+    // once built, since the by-name grouping does not read them.
+    std::shared_ptr<const OperatorTree> operatorTree(bool withArgs);
+    // What is there already, without computing (null when not yet).
+    std::shared_ptr<const OverviewData> overviewDataIfReady() const;
+    std::shared_ptr<const OperatorTree> operatorTreeIfReady(bool withArgs) const;
+
+private:
+    template <typename T>
+    struct Cell {
+        mutable std::mutex computing; // held while computing: a second caller waits for the first
+        mutable std::mutex reading;   // guards value for the IfReady readers
+        std::shared_ptr<const T> value;
+    };
+    template <typename T, typename Make>
+    static std::shared_ptr<const T> get(Cell<T>& cell, Make make);
+    template <typename T>
+    static std::shared_ptr<const T> peek(const Cell<T>& cell);
+
+    std::shared_ptr<const Session> m_session;
+    Cell<OverviewData> m_overview;
+    Cell<OperatorTree> m_bareTree; // readArgs = false
+    Cell<OperatorTree> m_fullTree; // readArgs = true
+};
+
+} // namespace ws
