@@ -287,6 +287,26 @@
         <source>Selected range (%1)</source>
         <translation>选定范围（%1）</translation>
     </message>
+    <message>
+        <source>By operator and name</source>
+        <translation>按算子和名称</translation>
+    </message>
+    <message>
+        <source>Kernels:</source>
+        <translation>内核：</translation>
+    </message>
+    <message>
+        <source>B has no call stacks: matched by name.</source>
+        <translation>B 没有调用栈：按名称匹配。</translation>
+    </message>
+    <message>
+        <source>A has no call stacks: matched by name.</source>
+        <translation>A 没有调用栈：按名称匹配。</translation>
+    </message>
+    <message>
+        <source>Neither run has call stacks: matched by name.</source>
+        <translation>两次运行都没有调用栈：按名称匹配。</translation>
+    </message>
 </context>
 <context>
     <name>ws::DerivedCounter</name>
@@ -882,6 +902,14 @@ B：%2</translation>
     <message>
         <source>Name in B</source>
         <translation>B 中的名称</translation>
+    </message>
+    <message>
+        <source>(no operator)</source>
+        <translation>（无算子）</translation>
+    </message>
+    <message>
+        <source>Launched by</source>
+        <translation>启动算子</translation>
     </message>
 </context>
 <context>

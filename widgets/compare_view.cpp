@@ -3,6 +3,7 @@
 #include "diff_models.h"
 #include "analysis/step_ranges.h"
 #include "analysis/distributed.h"
+#include "analysis/session_analyses.h"
 #include "diff_memory_chart.h"
 #include "job_loader.h"
 #include "model/session.h"
@@ -73,6 +74,13 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_grouping->addItem(tr("By name and input shape"), static_cast<int>(OperatorGrouping::NameAndInputShape));
     m_grouping->addItem(tr("By name and call stack"), static_cast<int>(OperatorGrouping::NameAndCallStack));
     connect(m_grouping, &QComboBox::currentIndexChanged, this, [this] { compute(); });
+    m_groupingNote = new QLabel(this);
+    m_groupingNote->setObjectName(QStringLiteral("compareGroupingNote"));
+    m_kernelGrouping = new QComboBox(this);
+    m_kernelGrouping->setObjectName(QStringLiteral("compareKernelGrouping"));
+    m_kernelGrouping->addItem(tr("By name"));
+    m_kernelGrouping->addItem(tr("By operator and name"));
+    connect(m_kernelGrouping, &QComboBox::currentIndexChanged, this, [this] { showKernelGrouping(); });
 
     // Which part of each run: all of it, or one step (e.g. step 9 against step 4 of one trace).
     auto* windowRow = new QHBoxLayout;
@@ -92,14 +100,26 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     auto* groupRow = new QHBoxLayout;
     groupRow->addWidget(new QLabel(tr("Operators:"), operatorsPage));
     groupRow->addWidget(m_grouping);
+    groupRow->addWidget(m_groupingNote);
     groupRow->addStretch();
     opLayout->addLayout(groupRow);
     opLayout->addWidget(m_operatorView);
 
-    auto* kernelsPage = new QSplitter(Qt::Vertical, this);
-    kernelsPage->addWidget(m_waterfall);
-    kernelsPage->addWidget(m_kernelView);
-    kernelsPage->setStretchFactor(1, 1);
+    auto* kernelsSplit = new QSplitter(Qt::Vertical, this);
+    kernelsSplit->addWidget(m_waterfall);
+    kernelsSplit->addWidget(m_kernelView);
+    kernelsSplit->setStretchFactor(1, 1);
+    auto* kernelsPage = new QWidget(this);
+    auto* kernelsLayout = new QVBoxLayout(kernelsPage);
+    kernelsLayout->setContentsMargins(0, 4, 0, 0);
+    auto* kernelRow = new QHBoxLayout;
+    kernelRow->addWidget(new QLabel(tr("Kernels:"), kernelsPage));
+    kernelRow->addWidget(m_kernelGrouping);
+    kernelRow->addStretch();
+    kernelsLayout->addLayout(kernelRow);
+    kernelsLayout->addWidget(kernelsSplit, 1);
+    m_kernelView->horizontalHeader()->moveSection(KernelDiffModel::Operator, 0); // "Launched by" reads first
+    m_kernelView->setColumnHidden(KernelDiffModel::Operator, true);
 
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("compareTabs"));
@@ -133,8 +153,27 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
 
 void CompareView::setRuns(std::shared_ptr<const Session> a, const QString& nameA, std::shared_ptr<const Session> b,
                           const QString& nameB, const std::array<std::optional<DiffWindow>, 2>& selected) {
-    m_a = std::move(a);
-    m_b = std::move(b);
+    auto analyses = [](std::shared_ptr<const Session> s) { return s ? std::make_shared<SessionAnalyses>(std::move(s)) : nullptr; };
+    // One session against itself (two of its steps): one cache, so it is analysed once.
+    auto runA = analyses(a);
+    auto runB = a == b ? runA : analyses(std::move(b));
+    setRuns(std::move(runA), nameA, std::move(runB), nameB, selected);
+}
+
+void CompareView::showKernelGrouping() {
+    const bool byOperator = m_kernelGrouping->currentIndex() == 1;
+    m_kernels->setByOperator(byOperator);
+    m_waterfall->setDiff(m_diff, 10, byOperator);
+    m_kernelView->setColumnHidden(KernelDiffModel::Operator, !byOperator);
+    m_kernelView->resizeColumnsToContents();
+    m_kernelView->setColumnWidth(KernelDiffModel::Normalized, std::min(m_kernelView->columnWidth(KernelDiffModel::Normalized), 420));
+}
+
+void CompareView::setRuns(std::shared_ptr<SessionAnalyses> a, const QString& nameA, std::shared_ptr<SessionAnalyses> b,
+                          const QString& nameB, const std::array<std::optional<DiffWindow>, 2>& selected) {
+    m_runs = {std::move(a), std::move(b)};
+    m_a = m_runs[0] ? m_runs[0]->session() : nullptr;
+    m_b = m_runs[1] ? m_runs[1]->session() : nullptr;
     m_pair.reset();
     m_names = {tr("A: %1").arg(nameA), tr("B: %1").arg(nameB)};
     m_title->setText(tr("<b>B</b> %1 &nbsp;compared with&nbsp; <b>A</b> %2").arg(nameB.toHtmlEscaped(), nameA.toHtmlEscaped()));
@@ -172,8 +211,9 @@ void CompareView::compute() {
             options.window[s] = stepWindow(s == 0 ? *m_a : *m_b, choice.toStdString());
         }
     }
-    std::thread([a = m_a, b = m_b, options, request, pair = m_pair, names = m_names, view = QPointer<CompareView>(this)]() mutable {
-        auto diff = std::make_shared<const SessionDiff>(computeSessionDiff(*a, *b, options));
+    std::thread([runs = m_runs, a = m_a, b = m_b, options, request, pair = m_pair, names = m_names,
+                 view = QPointer<CompareView>(this)]() mutable {
+        auto diff = std::make_shared<const SessionDiff>(computeSessionDiff(*runs[0], *runs[1], options));
         if (!pair) { // the runs' distributed blocks (steps, collectives), once per pair of runs
             auto job = std::make_shared<LoadedJob>();
             job->sessions = {a, b};
@@ -195,7 +235,13 @@ void CompareView::compute() {
             v->m_headline->setDiff(diff);
             v->m_operators->setDiff(diff);
             v->m_kernels->setDiff(diff);
-            v->m_waterfall->setDiff(diff);
+            v->showKernelGrouping();
+            // By call stack, but a run has none: say why the rows are by name.
+            const auto asked = static_cast<OperatorGrouping>(v->m_grouping->currentData().toInt());
+            v->m_groupingNote->setText(asked == diff->operatorGrouping ? QString()
+                                       : diff->callStacks[0]            ? tr("B has no call stacks: matched by name.")
+                                       : diff->callStacks[1]            ? tr("A has no call stacks: matched by name.")
+                                                                        : tr("Neither run has call stacks: matched by name."));
             v->m_memory->setCurves((*memory)[0], (*memory)[1]);
             // Both timelines start at 0: the start of each run, or of its chosen step.
             v->m_pair = pair;
@@ -220,10 +266,9 @@ void CompareView::compute() {
                 v->m_steps[s]->setBreakdown(diff->breakdown[s], longestMs);
                 v->m_steps[s]->chart()->setTitle(s == 0 ? tr("A: step time breakdown") : tr("B: step time breakdown"));
             }
-            for (QTableView* t : {v->m_operatorView, v->m_kernelView})
-                t->resizeColumnsToContents();
+            v->m_operatorView->resizeColumnsToContents(); // the kernel view's were by showKernelGrouping
             // Key columns outside the grouping are empty: hidden.
-            const OperatorGrouping grouping = static_cast<OperatorGrouping>(v->m_grouping->currentData().toInt());
+            const OperatorGrouping grouping = diff->operatorGrouping;
             v->m_operatorView->setColumnHidden(OperatorDiffModel::Shapes, grouping != OperatorGrouping::NameAndInputShape);
             v->m_operatorView->setColumnHidden(OperatorDiffModel::CallStack, grouping != OperatorGrouping::NameAndCallStack);
             v->m_operatorView->setColumnWidth(OperatorDiffModel::CallStack,
@@ -233,7 +278,6 @@ void CompareView::compute() {
             v->m_headlineView->setMinimumHeight(h->horizontalHeader()->height() + 4 +
                                                 h->verticalHeader()->defaultSectionSize() * v->m_headline->rowCount());
             v->m_operatorView->setColumnWidth(OperatorDiffModel::Name, std::min(v->m_operatorView->columnWidth(0), 360));
-            v->m_kernelView->setColumnWidth(KernelDiffModel::Normalized, std::min(v->m_kernelView->columnWidth(0), 420));
             const auto change = diff->stepTimeChangePercent;
             v->m_status->setText(change ? (*change > 0 ? tr("B's mean step is %1 % slower than A's.")
                                                         : tr("B's mean step is %1 % faster than A's."))

@@ -24,6 +24,7 @@ class HeadlineDiffModel;
 class KernelDiffModel;
 class OperatorDiffModel;
 class Session;
+class SessionAnalyses;
 class StepBreakdownChart;
 
 /*
@@ -42,6 +43,9 @@ public:
     explicit CompareView(QWidget* parent = nullptr);
     // Compares b with a (a is the baseline); names are what the tab shows for each run. A run's
     // selected time range (its timeline's), when given, is offered next to its steps and chosen.
+    // With the runs' SessionAnalyses (their tabs'), what those tabs computed is reused.
+    void setRuns(std::shared_ptr<SessionAnalyses> a, const QString& nameA, std::shared_ptr<SessionAnalyses> b,
+                 const QString& nameB, const std::array<std::optional<DiffWindow>, 2>& selected = {});
     void setRuns(std::shared_ptr<const Session> a, const QString& nameA, std::shared_ptr<const Session> b,
                  const QString& nameB, const std::array<std::optional<DiffWindow>, 2>& selected = {});
     std::shared_ptr<const SessionDiff> diff() const { return m_diff; }
@@ -51,13 +55,17 @@ signals:
 
 private:
     void compute();
+    void showKernelGrouping();
 
+    std::array<std::shared_ptr<SessionAnalyses>, 2> m_runs;
     std::shared_ptr<const Session> m_a, m_b;
     std::shared_ptr<const SessionDiff> m_diff;
     int m_request = 0;
     QLabel* m_title;
     QLabel* m_status;
     QComboBox* m_grouping;
+    QComboBox* m_kernelGrouping;
+    QLabel* m_groupingNote; // why the operators are matched by name when by call stack was asked
     std::array<QComboBox*, 2> m_step{}; // all steps, or one step of each run
     QTableView* m_headlineView;
     QTableView* m_operatorView;

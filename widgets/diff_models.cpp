@@ -183,10 +183,18 @@ QVariant OperatorDiffModel::headerData(int section, Qt::Orientation orientation,
 
 // ---- kernels ----
 
+void KernelDiffModel::setByOperator(bool byOperator) {
+    if (byOperator == m_byOperator)
+        return;
+    beginResetModel();
+    m_byOperator = byOperator;
+    endResetModel();
+}
+
 QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
     if (!m_diff || !index.isValid() || index.row() >= rowCount())
         return {};
-    const KernelDiffRow& r = m_diff->kernels[static_cast<size_t>(index.row())];
+    const KernelDiffRow& r = table(*m_diff)[static_cast<size_t>(index.row())];
     const auto column = static_cast<Column>(index.column());
     if (role == Qt::ForegroundRole && column == Delta)
         return deltaColour(r.deltaNs);
@@ -199,6 +207,7 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
     const bool key = role == Qt::UserRole;
     switch (column) {
     case Normalized: return QString::fromStdString(r.key);
+    case Operator: return r.op.empty() && !key ? tr("(no operator)") : QString::fromStdString(r.op);
     case Presence: return presenceText(r.presence);
     case CallsA: return count(key, r.calls[0]);
     case CallsB: return count(key, r.calls[1]);
@@ -217,6 +226,7 @@ QVariant KernelDiffModel::headerData(int section, Qt::Orientation orientation, i
         return {};
     switch (static_cast<Column>(section)) {
     case Normalized: return tr("Kernel (normalized)");
+    case Operator: return tr("Launched by");
     case Presence: return tr("Only in");
     case CallsA: return tr("Calls A");
     case CallsB: return tr("Calls B");

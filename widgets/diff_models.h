@@ -55,17 +55,24 @@ private:
     int columns() const override { return ColumnCount; }
 };
 
+/* Kernel deltas by normalized name, or by launching operator + normalized name (setByOperator). */
 class KernelDiffModel : public DiffTableModel {
     Q_OBJECT
 public:
-    enum Column { Normalized, Presence, Delta, CallsA, CallsB, TotalA, TotalB, NameA, NameB, ColumnCount };
+    enum Column { Normalized, Operator, Presence, Delta, CallsA, CallsB, TotalA, TotalB, NameA, NameB, ColumnCount };
     using DiffTableModel::DiffTableModel;
+    void setByOperator(bool byOperator);
+    bool byOperator() const { return m_byOperator; }
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
 private:
-    size_t rows(const SessionDiff& diff) const override { return diff.kernels.size(); }
+    const std::vector<KernelDiffRow>& table(const SessionDiff& diff) const {
+        return m_byOperator ? diff.operatorKernels : diff.kernels;
+    }
+    size_t rows(const SessionDiff& diff) const override { return table(diff).size(); }
     int columns() const override { return ColumnCount; }
+    bool m_byOperator = false;
 };
 
 } // namespace ws

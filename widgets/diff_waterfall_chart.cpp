@@ -18,22 +18,23 @@ DiffWaterfallChart::DiffWaterfallChart(QWidget* parent) : QWidget(parent) {
     setMinimumHeight(kRowHeight * 4);
 }
 
-void DiffWaterfallChart::setDiff(std::shared_ptr<const SessionDiff> diff, int top) {
+void DiffWaterfallChart::setDiff(std::shared_ptr<const SessionDiff> diff, int top, bool byOperator) {
     m_bars.clear();
     if (diff && !diff->kernels.empty()) {
+        const std::vector<KernelDiffRow>& kernels = byOperator ? diff->operatorKernels : diff->kernels;
         int64_t totalA = 0, totalB = 0;
-        for (const KernelDiffRow& k : diff->kernels) {
+        for (const KernelDiffRow& k : kernels) {
             totalA += k.totalNs[0];
             totalB += k.totalNs[1];
         }
         m_bars.push_back({tr("A: kernel time"), 0, totalA, true});
         int64_t running = totalA;
-        const size_t shown = std::min<size_t>(static_cast<size_t>(std::max(top, 0)), diff->kernels.size()); // by |delta| already
+        const size_t shown = std::min<size_t>(static_cast<size_t>(std::max(top, 0)), kernels.size()); // by |delta| already
         for (size_t i = 0; i < shown; ++i) {
-            const KernelDiffRow& k = diff->kernels[i];
+            const KernelDiffRow& k = kernels[i];
             if (k.deltaNs == 0)
                 break;
-            QString label = QString::fromStdString(k.key);
+            QString label = QString::fromStdString(byOperator ? (k.op.empty() ? std::string("–") : k.op) + " · " + k.key : k.key);
             if (label.size() > 48)
                 label = label.left(45) + QStringLiteral("…");
             m_bars.push_back({label, running, running + k.deltaNs, false});

@@ -18,7 +18,8 @@ class DiffWaterfallChart : public QWidget {
     Q_OBJECT
 public:
     explicit DiffWaterfallChart(QWidget* parent = nullptr);
-    void setDiff(std::shared_ptr<const SessionDiff> diff, int top = 10);
+    // byOperator: the kernels grouped by launching operator + name (SessionDiff::operatorKernels).
+    void setDiff(std::shared_ptr<const SessionDiff> diff, int top = 10, bool byOperator = false);
 
     struct Bar {
         QString label;

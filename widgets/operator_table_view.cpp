@@ -3,6 +3,7 @@
 #include "analysis/operator_csv.h"
 #include "analysis/operator_table.h"
 #include "analysis/operator_tree.h"
+#include "analysis/session_analyses.h"
 #include "format.h"
 #include "model/session.h"
 #include "operator_table_model.h"
@@ -35,7 +36,11 @@ constexpr uint64_t kWorkerSlices = 200000;
 } // namespace
 
 OperatorTableView::OperatorTableView(TimeViewport* time, std::shared_ptr<const Session> session, QWidget* parent)
-    : QWidget(parent), m_time(time), m_session(std::move(session)), m_model(new OperatorTableModel(this)),
+    : OperatorTableView(time, session ? std::make_shared<SessionAnalyses>(std::move(session)) : nullptr, parent) {}
+
+OperatorTableView::OperatorTableView(TimeViewport* time, std::shared_ptr<SessionAnalyses> analyses, QWidget* parent)
+    : QWidget(parent), m_time(time), m_analyses(std::move(analyses)), m_session(m_analyses ? m_analyses->session() : nullptr),
+      m_model(new OperatorTableModel(this)),
       m_group(new QComboBox(this)), m_filter(new QLineEdit(this)), m_export(new QPushButton(tr("Export CSV..."), this)),
       m_header(new QLabel(this)), m_note(new QLabel(this)), m_table(new QTableView(this)), m_rangeTimer(new QTimer(this)) {
     setObjectName(QStringLiteral("operatorTableView"));
@@ -110,19 +115,20 @@ void OperatorTableView::ensureBuilt() {
         return;
     m_started = true;
     if (m_session->sliceCount() < kWorkerSlices) {
-        treeReady(std::make_shared<const OperatorTree>(OperatorTree::build(*m_session)), true);
+        treeReady(m_analyses->operatorTree(true), true);
         return;
     }
     m_header->setText(tr("Computing operators..."));
     // Two stages: the tree without arguments (about a second per million operators) fills the
     // by-name table; reading shapes and call stacks streams the whole source (measured ~8 s per
     // million operators on a 1 GB trace) and replaces the tree when done.
-    m_worker = std::thread([this, session = m_session] {
-        OperatorTreeOptions bare;
-        bare.readArgs = false;
-        auto first = std::make_shared<const OperatorTree>(OperatorTree::build(*session, bare));
-        QMetaObject::invokeMethod(this, [this, first] { treeReady(first, false); }, Qt::QueuedConnection);
-        auto full = std::make_shared<const OperatorTree>(OperatorTree::build(*session));
+    // The trees are the session's (a Compare tab may have built the first already).
+    m_worker = std::thread([this, analyses = m_analyses] {
+        if (!analyses->operatorTreeIfReady(true)) {
+            auto first = analyses->operatorTree(false);
+            QMetaObject::invokeMethod(this, [this, first] { treeReady(first, false); }, Qt::QueuedConnection);
+        }
+        auto full = analyses->operatorTree(true);
         QMetaObject::invokeMethod(this, [this, full] { treeReady(full, true); }, Qt::QueuedConnection);
     });
 }
@@ -136,7 +142,7 @@ void OperatorTableView::buildNow() {
         return;
     }
     m_started = true;
-    treeReady(std::make_shared<const OperatorTree>(OperatorTree::build(*m_session)), true);
+    treeReady(m_analyses->operatorTree(true), true);
 }
 
 void OperatorTableView::showEvent(QShowEvent* event) {

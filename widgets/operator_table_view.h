@@ -21,6 +21,7 @@ namespace ws {
 class OperatorTableModel;
 class OperatorTree;
 class Session;
+class SessionAnalyses;
 
 /*
  * The "Operators" tab: torch-tb-profiler's operator view. A group-by choice (name, name + input
@@ -39,6 +40,8 @@ class Session;
 class OperatorTableView : public QWidget {
     Q_OBJECT
 public:
+    // The session's analyses are shared with its other tabs and Compare (session_analyses.h).
+    OperatorTableView(TimeViewport* time, std::shared_ptr<SessionAnalyses> analyses, QWidget* parent = nullptr);
     OperatorTableView(TimeViewport* time, std::shared_ptr<const Session> session, QWidget* parent = nullptr);
     ~OperatorTableView() override;
 
@@ -67,6 +70,7 @@ private:
     void exportClicked();
 
     TimeViewport* m_time;
+    std::shared_ptr<SessionAnalyses> m_analyses;
     std::shared_ptr<const Session> m_session;
     std::shared_ptr<const OperatorTree> m_tree;
     OperatorTableModel* m_model;

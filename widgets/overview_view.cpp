@@ -1,6 +1,7 @@
 #include "overview_view.h"
 
 #include "analysis/overview.h"
+#include "analysis/session_analyses.h"
 #include "format.h"
 #include "model/session.h"
 #include "stat_card.h"
@@ -50,7 +51,11 @@ QString msText(double ns) { return QLocale().toString(ns / 1e6, 'f', 3); }
 } // namespace
 
 OverviewView::OverviewView(TimeViewport* time, std::shared_ptr<const Session> session, QWidget* parent)
-    : QWidget(parent), m_time(time), m_session(std::move(session)), m_debounce(new QTimer(this)),
+    : OverviewView(time, session ? std::make_shared<SessionAnalyses>(std::move(session)) : nullptr, parent) {}
+
+OverviewView::OverviewView(TimeViewport* time, std::shared_ptr<SessionAnalyses> analyses, QWidget* parent)
+    : QWidget(parent), m_time(time), m_analyses(std::move(analyses)),
+      m_session(m_analyses ? m_analyses->session() : nullptr), m_debounce(new QTimer(this)),
       m_status(new QLabel(this)), m_wholeTrace(new QPushButton(tr("Show whole trace"), this)) {
     setObjectName(QStringLiteral("overviewView"));
     m_debounce->setSingleShot(true);
@@ -160,8 +165,8 @@ void OverviewView::startWorker() {
     m_status->setText(tr("Computing the overview…"));
     // The first run prepares the session's data (a few passes over every slice); later runs for a
     // new selection only recompute the report from it. Both stay off the GUI thread.
-    m_worker = std::thread([this, session = m_session, data = m_data, range = toRange(m_time->selectedRange())] {
-        std::shared_ptr<const OverviewData> d = data ? data : std::make_shared<const OverviewData>(prepareOverview(*session));
+    m_worker = std::thread([this, analyses = m_analyses, session = m_session, data = m_data, range = toRange(m_time->selectedRange())] {
+        std::shared_ptr<const OverviewData> d = data ? data : analyses->overviewData();
         auto report = std::make_shared<const OverviewReport>(computeOverview(*session, *d, range));
         // Queued to this object: if it is destroyed first (it joins this thread), the call is dropped.
         QMetaObject::invokeMethod(this, [this, d, report] {
@@ -179,7 +184,7 @@ void OverviewView::computeNow() {
     joinWorker();
     m_started = true;
     if (!m_data)
-        m_data = std::make_shared<const OverviewData>(prepareOverview(*m_session));
+        m_data = m_analyses->overviewData();
     showReport(m_data, std::make_shared<const OverviewReport>(computeOverview(*m_session, *m_data, toRange(m_time->selectedRange()))));
 }
 

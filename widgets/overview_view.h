@@ -17,6 +17,7 @@ class QVBoxLayout;
 namespace ws {
 
 class Session;
+class SessionAnalyses;
 class StepBreakdownChart;
 struct OverviewData;
 struct OverviewReport;
@@ -36,6 +37,8 @@ struct Recommendation;
 class OverviewView : public QWidget {
     Q_OBJECT
 public:
+    // The session's analyses are shared with its other tabs and Compare (session_analyses.h).
+    OverviewView(TimeViewport* time, std::shared_ptr<SessionAnalyses> analyses, QWidget* parent = nullptr);
     OverviewView(TimeViewport* time, std::shared_ptr<const Session> session, QWidget* parent = nullptr);
     ~OverviewView() override;
 
@@ -65,6 +68,7 @@ private:
     QString recommendationEvidence(const Recommendation& r) const;
 
     TimeViewport* m_time;
+    std::shared_ptr<SessionAnalyses> m_analyses;
     std::shared_ptr<const Session> m_session;
     std::shared_ptr<const OverviewData> m_data;
     std::shared_ptr<const OverviewReport> m_report;

@@ -1,5 +1,6 @@
 #include "session_page.h"
 
+#include "analysis/session_analyses.h"
 #include "bookmark_model.h"
 #include "kernel_table_view.h"
 #include "memory_view.h"
@@ -30,7 +31,8 @@
 namespace ws {
 
 SessionPage::SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* parent)
-    : QWidget(parent), m_session(std::move(session)), m_time(new TimeViewport(this)),
+    : QWidget(parent), m_session(std::move(session)), m_analyses(std::make_shared<SessionAnalyses>(m_session->session)),
+      m_time(new TimeViewport(this)),
       m_search(new SearchBar(m_time, this)), m_timeline(new TimelineView(m_time, this)),
       m_bottomTabs(new QTabWidget(this)), m_details(new SliceDetailsView(m_time, this)),
       m_summary(new SessionSummaryView(this)), m_range(new RangeSummaryView(m_time, this)),
@@ -61,7 +63,7 @@ SessionPage::SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* 
     summaryScroll->setWidgetResizable(true);
     summaryScroll->setFrameShape(QFrame::NoFrame);
     m_bottomTabs->addTab(summaryScroll, tr("Summary"));
-    auto* overviewTab = new OverviewView(m_time, m_session->session, this);
+    auto* overviewTab = new OverviewView(m_time, m_analyses, this);
     connect(overviewTab, &OverviewView::revealRequested, m_timeline, &TimelineView::revealSlice);
     m_bottomTabs->addTab(overviewTab, tr("Overview"));
     m_bottomTabs->addTab(m_details, tr("Details"));
@@ -74,7 +76,7 @@ SessionPage::SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* 
     auto* kernelsTab = new KernelTableView(m_time, m_session->session, this);
     connect(kernelsTab, &KernelTableView::revealRequested, m_timeline, &TimelineView::revealSlice);
     m_bottomTabs->addTab(kernelsTab, tr("Kernels"));
-    auto* operatorsTab = new OperatorTableView(m_time, m_session->session, this);
+    auto* operatorsTab = new OperatorTableView(m_time, m_analyses, this);
     connect(operatorsTab, &OperatorTableView::revealRequested, m_timeline, &TimelineView::revealSlice);
     m_bottomTabs->addTab(operatorsTab, tr("Operators"));
     auto* memoryTab = new MemoryView(m_time, m_session->session, this);

@@ -17,6 +17,7 @@ struct LoadedSession;
 class BookmarkModel;
 class RangeSummaryView;
 class SearchBar;
+class SessionAnalyses;
 class SessionSummaryView;
 class SliceDetailsView;
 class StackSourceView;
@@ -34,6 +35,8 @@ public:
     explicit SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* parent = nullptr);
 
     std::shared_ptr<const LoadedSession> session() const { return m_session; }
+    // The session's analyses, shared by its Overview and Operators tabs and any Compare tab of it.
+    std::shared_ptr<SessionAnalyses> analyses() const { return m_analyses; }
     // The same session once its summary is computed (the page may be shown before that).
     void setSummarized(std::shared_ptr<const LoadedSession> session);
     TimeViewport* timeViewport() const { return m_time; }
@@ -60,6 +63,7 @@ protected:
 
 private:
     std::shared_ptr<const LoadedSession> m_session;
+    std::shared_ptr<SessionAnalyses> m_analyses;
     TimeViewport* m_time;
     SearchBar* m_search;
     TimelineView* m_timeline;

@@ -6,6 +6,7 @@
 #include "app_environment.h"
 #include "format.h"
 #include "analysis/distributed.h"
+#include "analysis/session_analyses.h"
 #include "import/capture_importer.h"
 #include "import_report_banner.h"
 #include "job_loader.h"
@@ -475,7 +476,8 @@ void MainWindow::onJobLoaded(std::shared_ptr<const LoadedJob> job) {
         auto name = [&](size_t w) {
             return job->ranks[w].rank >= 0 ? tr("rank %1").arg(job->ranks[w].rank) : QString::fromStdString(job->ranks[w].worker);
         };
-        openCompare(job->sessions[a], name(a), job->sessions[b], name(b));
+        openCompare(std::make_shared<SessionAnalyses>(job->sessions[a]), name(a), std::make_shared<SessionAnalyses>(job->sessions[b]),
+                    name(b));
     });
     const int index = m_tabs->addTab(page, page->title());
     QStringList shownInputs;
@@ -552,11 +554,12 @@ bool MainWindow::compareTabs(int a, int b) {
     for (size_t s = 0; s < 2; ++s)
         if (const auto range = pages[s]->timeViewport()->selectedRange())
             selected[s] = DiffWindow{range->start, range->end};
-    openCompare(pageA->session()->session, m_tabs->tabText(a), pageB->session()->session, m_tabs->tabText(b), selected);
+    // The pages' analyses: what their Overview and Operators tabs computed is not computed again.
+    openCompare(pageA->analyses(), m_tabs->tabText(a), pageB->analyses(), m_tabs->tabText(b), selected);
     return true;
 }
 
-void MainWindow::openCompare(std::shared_ptr<const Session> a, const QString& nameA, std::shared_ptr<const Session> b,
+void MainWindow::openCompare(std::shared_ptr<SessionAnalyses> a, const QString& nameA, std::shared_ptr<SessionAnalyses> b,
                              const QString& nameB, const std::array<std::optional<DiffWindow>, 2>& selected) {
     auto* view = new CompareView(m_tabs);
     ++m_comparing;

@@ -19,6 +19,7 @@ namespace ws {
 
 struct LoadedJob;
 struct LoadedSession;
+class SessionAnalyses;
 class ImportReportBanner;
 class JobLoader;
 class JobPage;
@@ -62,7 +63,7 @@ public:
     // narrowed to its timeline's selected range when it has one. False when either tab is not a session.
     bool compareTabs(int a, int b);
     // A Compare tab of session b against session a (the baseline), named as given.
-    void openCompare(std::shared_ptr<const Session> a, const QString& nameA, std::shared_ptr<const Session> b,
+    void openCompare(std::shared_ptr<SessionAnalyses> a, const QString& nameA, std::shared_ptr<SessionAnalyses> b,
                      const QString& nameB, const std::array<std::optional<DiffWindow>, 2>& selected = {});
     // The first two open sessions compared (command line --compare); false with fewer than two.
     bool compareFirstTwo();

@@ -1,6 +1,7 @@
 // The Compare tab (issue #15): its models pass QAbstractItemModelTester, the view shows core's
 // SessionDiff (rows, sorting by change, grouping), the waterfall walks from A's kernel time to
 // B's, and File > Compare / --compare open it from two open sessions.
+#include "analysis/session_analyses.h"
 #include "compare_view.h"
 #include "diff_memory_chart.h"
 #include "diff_models.h"
@@ -124,6 +125,26 @@ TEST(CompareView, ShowsTheDiffSortsAndRegroups) {
         running = bars[i].to;
     }
     EXPECT_EQ(running, totalB);
+    // Kernels by launching operator: the operator column appears, the rows and bars follow.
+    auto* kernelGrouping = view.findChild<QComboBox*>(QStringLiteral("compareKernelGrouping"));
+    ASSERT_NE(kernelGrouping, nullptr);
+    EXPECT_TRUE(kernels->isColumnHidden(KernelDiffModel::Operator));
+    EXPECT_EQ(kernels->model()->rowCount(), static_cast<int>(view.diff()->kernels.size()));
+    kernelGrouping->setCurrentIndex(1);
+    EXPECT_FALSE(kernels->isColumnHidden(KernelDiffModel::Operator));
+    ASSERT_EQ(kernels->model()->rowCount(), static_cast<int>(view.diff()->operatorKernels.size()));
+    EXPECT_GT(view.diff()->operatorKernels.size(), view.diff()->kernels.size()); // a kernel under several operators
+    EXPECT_EQ(kernels->model()->index(0, KernelDiffModel::Operator).data().toString().toStdString(),
+              view.diff()->operatorKernels[0].op.empty() ? "(no operator)" : view.diff()->operatorKernels[0].op);
+    EXPECT_TRUE(waterfall->bars()[1].label.contains(QStringLiteral(" · ")));
+    if (const QByteArray shot = qgetenv("WARPSCOPE_SCREENSHOT_DIR"); !shot.isEmpty()) {
+        view.findChild<QTabWidget*>(QStringLiteral("compareTabs"))->setCurrentIndex(1);
+        view.show();
+        QTest::qWait(300);
+        view.grab().save(QString::fromLocal8Bit(shot) + QStringLiteral("/compare_kernels_by_operator.png"));
+    }
+    kernelGrouping->setCurrentIndex(0);
+    EXPECT_TRUE(kernels->isColumnHidden(KernelDiffModel::Operator));
     // Timelines: the two runs as a job of two, each starting at 0.
     ASSERT_EQ(view.timelines()->offsets().size(), 2u);
     EXPECT_EQ(view.timelines()->offsets()[0], -a->startNs());
@@ -168,6 +189,10 @@ TEST(MainWindow, ComparesTwoOpenSessionsInATab) {
     // A range selected on A's timeline narrows A to it.
     auto* pageA = qobject_cast<SessionPage*>(w.findChild<QTabWidget*>()->widget(0));
     ASSERT_NE(pageA, nullptr);
+    // A's Overview tab has prepared its data: the comparison uses that, not a copy of its own.
+    ASSERT_TRUE(pageA->showTab(QStringLiteral("overview"), true));
+    const auto preparedA = pageA->analyses()->overviewDataIfReady();
+    ASSERT_TRUE(preparedA);
     const auto sessionA = pageA->session()->session;
     const int64_t mid = sessionA->startNs() + (sessionA->endNs() - sessionA->startNs()) / 2;
     pageA->timeViewport()->setSelectedRange(TimeRange{sessionA->startNs(), mid});
@@ -180,6 +205,11 @@ TEST(MainWindow, ComparesTwoOpenSessionsInATab) {
         ASSERT_TRUE(computed.wait(30000));
     }
     EXPECT_FALSE(w.isComparing());
+    EXPECT_EQ(pageA->analyses()->overviewDataIfReady(), preparedA);
+    // ... and B's tab gets what the comparison computed for it.
+    auto* pageB = qobject_cast<SessionPage*>(w.findChild<QTabWidget*>()->widget(1));
+    EXPECT_TRUE(pageB->analyses()->overviewDataIfReady());
+    EXPECT_TRUE(pageB->analyses()->operatorTreeIfReady(false));
     auto* stepA = view->findChild<QComboBox*>(QStringLiteral("stepA"));
     auto* stepB = view->findChild<QComboBox*>(QStringLiteral("stepB"));
     EXPECT_TRUE(stepA->currentText().startsWith(QStringLiteral("Selected range"))) << stepA->currentText().toStdString();
