@@ -8,6 +8,8 @@ packages=(
     g++ make cmake pkg-config file dpkg-dev
     # addr2line: symbolizing native launch stacks (capture tests)
     binutils
+    # the fuzz targets (scripts/fuzz.sh): clang with libFuzzer and the sanitizer runtimes
+    clang libclang-rt-14-dev
     # libraries (ARCHITECTURE.md "Toolchain")
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libgl-dev
     libsqlite3-dev libzstd-dev libsimdjson-dev nlohmann-json3-dev zlib1g-dev

@@ -55,7 +55,10 @@ bool InputStream::open(const std::string& path, std::shared_ptr<GrowingFile> gro
     m_fileSize = static_cast<uint64_t>(st.st_size);
     if (m_growing && m_growing->expectedSize() > 0)
         m_fileSize = static_cast<uint64_t>(m_growing->expectedSize()); // for progress: the whole object
-    m_in.reset(new char[kInBufferSize]);
+    // A small file gets a buffer its size (the analyses open their sources again for arguments;
+    // a megabyte each time is most of the work for a trace of a few KB).
+    m_inCapacity = m_growing ? kInBufferSize : std::clamp<size_t>(static_cast<size_t>(m_fileSize) + 1, 4096, kInBufferSize);
+    m_in.reset(new char[m_inCapacity]);
     refill();
     const auto* b = reinterpret_cast<const unsigned char*>(m_in.get());
     if (m_inLen >= 2 && b[0] == 0x1f && b[1] == 0x8b) {
@@ -95,7 +98,7 @@ long InputStream::readFile(char* out, size_t n) {
 bool InputStream::refill() {
     if (m_eof)
         return false;
-    const long got = readFile(m_in.get(), kInBufferSize);
+    const long got = readFile(m_in.get(), m_inCapacity);
     if (got <= 0) {
         m_eof = true;
         m_inLen = m_inPos = 0;
@@ -171,7 +174,7 @@ size_t InputStream::readRaw(char* out, size_t n) {
     while (total < n) {
         if (m_inPos == m_inLen) {
             // Large reads bypass the staging buffer.
-            if (n - total >= kInBufferSize) {
+            if (n - total >= m_inCapacity) {
                 const long got = readFile(out + total, n - total);
                 if (got <= 0) {
                     m_eof = true;

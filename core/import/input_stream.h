@@ -71,6 +71,7 @@ private:
     bool m_truncated = false;
     std::string m_error;
     std::unique_ptr<char[]> m_in;
+    size_t m_inCapacity = 0;
     size_t m_inPos = 0;
     size_t m_inLen = 0;
     std::unique_ptr<Codec> m_codec;

@@ -766,16 +766,22 @@ bool JsonEventParser::Impl::parseBatch(char* buf, size_t bufCapacity, const std:
 
     const size_t first = spans[from].first;
     const size_t last = spans[to - 1].second;
-    const char before = buf[first - 1];
+    // The byte before the first event (buf[-1] when first is 0: the caller's slack byte). Indexed
+    // from a pointer, not as buf[first - 1], whose unsigned index wraps when first is 0.
+    char* const open = buf + first - 1;
+    const char before = *open;
     const char after = buf[last];
-    buf[first - 1] = '[';
+    *open = '[';
     buf[last] = ']';
     size_t k = from;
     od::document doc;
-    simdjson::error_code err = parser.iterate(buf + first - 1, last - first + 2, bufCapacity - (first - 1)).get(doc);
-    if (!err) {
-        od::array arr;
+    simdjson::error_code err = parser.iterate(open, last - first + 2, bufCapacity + 1 - first).get(doc);
+    od::array arr;
+    if (!err)
         err = doc.get_array().get(arr);
+    // Not iterated unless it is an array: a failed get_array leaves arr unusable (simdjson assumes
+    // a valid iterator; the fuzzer reached its unreachable branch).
+    if (!err) {
         for (auto element : arr) {
             if (err)
                 break;
@@ -796,7 +802,7 @@ bool JsonEventParser::Impl::parseBatch(char* buf, size_t bufCapacity, const std:
             ++k;
         }
     }
-    buf[first - 1] = before;
+    *open = before;
     buf[last] = after;
     if (!err && k == to)
         return true;

@@ -53,7 +53,9 @@ private:
     };
     struct KeyHash {
         size_t operator()(const Key& k) const noexcept {
-            return std::hash<int64_t>()(k.pid * 1000003 ^ k.tid) ^ (size_t(k.tidString) << 16) ^ k.kind;
+            // Mixed as unsigned: a pid from a damaged file may be anything, and signed overflow is UB.
+            return std::hash<uint64_t>()(static_cast<uint64_t>(k.pid) * 1000003u ^ static_cast<uint64_t>(k.tid)) ^
+                   (size_t(k.tidString) << 16) ^ k.kind;
         }
     };
 

@@ -46,6 +46,30 @@ struct ListingDialect {
     std::function<std::string(const std::string& key)> objectUrl;
 };
 
+} // namespace
+
+std::vector<RemoteObject> parseListingPage(std::string_view body, std::string_view item, std::string_view key,
+                                           std::string_view size, std::string_view etag) {
+    std::vector<RemoteObject> objects;
+    // Appended rather than operator+ (GCC 12 warns falsely of overlapping memcpy in the latter).
+    std::string open("<"), close("</");
+    open.append(item).append(">");
+    close.append(item).append(">");
+    for (size_t at = body.find(open); at != std::string_view::npos; at = body.find(open, at + open.size())) {
+        const size_t end = body.find(close, at);
+        const std::string_view block = body.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
+        RemoteObject o;
+        o.key = xmlElementText(block, key);
+        o.size = std::strtoull(xmlElementText(block, size).c_str(), nullptr, 10);
+        o.etag = xmlElementText(block, etag);
+        if (!o.key.empty())
+            objects.push_back(std::move(o));
+    }
+    return objects;
+}
+
+namespace {
+
 // Requests pages until the last, collecting their objects; then groups them into runs.
 RemoteListing listPages(const RemoteRequest& request, const std::string& shown, const ListingDialect& d) {
     RemoteListing listing;
@@ -53,11 +77,6 @@ RemoteListing listPages(const RemoteRequest& request, const std::string& shown, 
         listing.error = request.error;
         return listing;
     }
-    std::string open(1, '<'), close("</");
-    open.append(d.item);
-    open += '>';
-    close.append(d.item);
-    close += '>';
     std::string marker;
     do {
         const HttpResponse page = HttpClient::get(d.pageUrl(marker), request.auth);
@@ -70,17 +89,9 @@ RemoteListing listPages(const RemoteRequest& request, const std::string& shown, 
             listing.error = remoteHttpMessage(page.status, page.body, request, shown);
             return listing;
         }
-        for (size_t at = page.body.find(open); at != std::string::npos; at = page.body.find(open, at + open.size())) {
-            const size_t end = page.body.find(close, at);
-            const std::string_view block =
-                std::string_view(page.body).substr(at, end == std::string::npos ? std::string::npos : end - at);
-            RemoteObject o;
-            o.key = xmlElementText(block, d.key);
-            o.size = std::strtoull(xmlElementText(block, d.size).c_str(), nullptr, 10);
-            o.etag = xmlElementText(block, d.etag);
+        for (RemoteObject& o : parseListingPage(page.body, d.item, d.key, d.size, d.etag)) {
             o.url = d.objectUrl(o.key);
-            if (!o.key.empty())
-                listing.objects.push_back(std::move(o));
+            listing.objects.push_back(std::move(o));
         }
         marker = d.nextMarker(page.body);
     } while (!marker.empty());

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ws {
@@ -34,6 +35,10 @@ struct RemoteListing {
 };
 
 RemoteListing listRemoteFolder(const std::string& url, int pageSize = 1000);
+// The objects of one listing page: each <item> element's <key>, <size> and <etag> (S3 and GCS:
+// Contents/Key/Size/ETag; Azure: Blob/Name/Content-Length/Etag); url is left empty.
+std::vector<RemoteObject> parseListingPage(std::string_view body, std::string_view item, std::string_view key,
+                                           std::string_view size, std::string_view etag);
 // Whether an object's name looks like a trace Warpscope opens.
 bool looksLikeTraceName(const std::string& key);
 

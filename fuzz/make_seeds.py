@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Writes the fuzz targets' seed corpora under fuzz/corpus/TARGET from tests/data (run once; the
+output is committed, so ./test.sh needs neither this script nor the CLI).
+
+Seeds are kept small (libFuzzer mutates small inputs far faster, and a truncated trace is itself
+an input the importers must handle): JSON traces decompressed and cut to 24 KB; SQLite exports
+rebuilt with the tables the importers read and their first rows, on 512-byte pages; capture
+streams cut to 24 KB; session files stored by `warpscope-cli import` from small traces.
+
+Usage: fuzz/make_seeds.py CLI   (CLI: a built warpscope-cli, e.g. build/test/app/cli/warpscope-cli)
+"""
+import gzip
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(ROOT, "tests", "data")
+OUT = os.path.join(ROOT, "fuzz", "corpus")
+CUT = 24 * 1024
+
+
+def read(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    return gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
+
+
+def put(target, name, data):
+    d = os.path.join(OUT, target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+def small_sqlite(src, tables, rows=12):
+    """The named tables of src (those present) with their first rows, on 512-byte pages."""
+    with tempfile.TemporaryDirectory() as tmp:
+        dst = os.path.join(tmp, "seed.sqlite")
+        out = sqlite3.connect(dst)
+        out.execute("PRAGMA page_size=512")
+        inp = sqlite3.connect(src)
+        present = {r[0]: r[1] for r in inp.execute("SELECT name, sql FROM sqlite_master WHERE type='table'")}
+        for t in tables:
+            if t not in present or not present[t]:
+                continue
+            out.execute(present[t])
+            cols = [r[1] for r in inp.execute(f'PRAGMA table_info("{t}")')]
+            marks = ",".join("?" * len(cols))
+            out.executemany(f'INSERT INTO "{t}" VALUES ({marks})', inp.execute(f'SELECT * FROM "{t}" LIMIT {rows}'))
+        out.commit()
+        out.execute("VACUUM")
+        out.close()
+        with open(dst, "rb") as f:
+            return f.read()
+
+
+def main(cli):
+    # Chrome / Kineto JSON: every small trace of tests/data, cut.
+    for name in sorted(os.listdir(DATA)):
+        if name.endswith((".json", ".json.gz")):
+            put("fuzz_chrome_json", name.replace(".gz", ""), read(os.path.join(DATA, name))[:CUT])
+    put("fuzz_chrome_json", "array_format.json", b'[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2}]')
+
+    nsys = ["StringIds", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
+            "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "NVTX_EVENTS", "OSRT_API",
+            "CUDA_GPU_MEMORY_USAGE_EVENTS", "TARGET_INFO_GPU", "TARGET_INFO_SESSION_START_TIME", "PROCESSES",
+            "META_DATA_EXPORT", "EXPORT_META_DATA", "GPU_METRICS", "TARGET_INFO_GPU_METRICS", "CUDA_CALLCHAINS"]
+    put("fuzz_nsys_sqlite", "nvfuser_h200.sqlite",
+        small_sqlite(os.path.join(DATA, "nsys", "nvfuser_report2_h200_nsys2024.6.sqlite"), nsys))
+    nvprof = ["StringTable", "Version", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
+              "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL", "CUPTI_ACTIVITY_KIND_DRIVER",
+              "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_DEVICE", "CUPTI_ACTIVITY_KIND_NAME",
+              "CUPTI_ACTIVITY_KIND_MARKER", "CUPTI_ACTIVITY_KIND_MARKER_DATA", "CUPTI_ACTIVITY_KIND_OVERHEAD"]
+    put("fuzz_nvprof_sqlite", "pyprof_nvtx.nvvp",
+        small_sqlite(os.path.join(DATA, "nvprof", "profiling-lm_pyprof_nvtx_net.sql"), nvprof))
+
+    caps = os.path.join(DATA, "captures")
+    for name in ("vector_add.wscap", "vector_add_stacks.wscap", "ddp_launcher.wscap.gz", "sigkill.wscap",
+                 "resnet18_plain.wscap.gz"):
+        put("fuzz_capture_stream", name.replace(".gz", ""), read(os.path.join(caps, name))[:CUT])
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in ("triton_example.json.gz", "cuda_event_sync_trace.json.gz", "inference_rank_1_legacy_schema.json.gz"):
+            out = os.path.join(tmp, name + ".warpscope")
+            subprocess.run([cli, "import", os.path.join(DATA, name), "-o", out], check=True, capture_output=True)
+            put("fuzz_session_file", os.path.basename(out), open(out, "rb").read())
+
+    remote = [
+        b"s3://bucket/run1/worker0.pt.trace.json.gz\0<ListBucketResult><Contents><Key>run1/w0.json</Key><Size>12</Size>"
+        b"<ETag>&quot;abc&quot;</ETag></Contents><NextContinuationToken>t&amp;1</NextContinuationToken></ListBucketResult>",
+        b"az://devstoreaccount1/traces/run/w.json?sv=1&sig=secret\0<EnumerationResults><Blobs><Blob><Name>run/w.json</Name>"
+        b"<Properties><Content-Length>5</Content-Length><Etag>0x1</Etag></Properties></Blob></Blobs><NextMarker/></EnumerationResults>",
+        b"gs://bucket/dir/\0<Error><Code>AccessDenied</Code><Message>no &#x41;ccess</Message></Error>\0"
+        b'{"type":"service_account","client_email":"a@b.iam","token_uri":"http://127.0.0.1/token","private_key":"-----BEGIN PRIVATE KEY-----\\nMIIB\\n-----END PRIVATE KEY-----\\n"}',
+        b"https://acct.blob.core.windows.net/c/b.json?se=2026&sig=x\0",
+    ]
+    for i, r in enumerate(remote):
+        put("fuzz_remote_text", f"seed{i}", r)
+    rules = [
+        b"/workspace/model/train.py\0/workspace\0/home/me/src\0code --goto %f:%l:%c\0/home/me/src/model/train.py",
+        b"~/x.py\0~\0/root\0vim +%l '%f'\0/root/x.py\0",
+        b"C:\\proj\\a.py\0C:\\proj\0/mnt/proj\0\"emacsclient\" -n +%l:%c %f %%\0",
+    ]
+    for i, r in enumerate(rules):
+        put("fuzz_source_rules", f"seed{i}", r)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
