@@ -1482,6 +1482,12 @@ B：%2</translation>
         <source>rank %1</source>
         <translation>rank %1</translation>
     </message>
+    <message numerus="yes">
+        <source>Removed %n unfinished session(s) left by imports that were interrupted</source>
+        <translation>
+            <numerusform>已删除被中断的导入留下的 %n 个未完成会话</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ws::MemoryAllocationModel</name>

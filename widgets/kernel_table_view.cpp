@@ -103,6 +103,7 @@ KernelTableView::KernelTableView(TimeViewport* time, std::shared_ptr<const Sessi
 }
 
 KernelTableView::~KernelTableView() {
+    m_closing = true; // the argument passes stop after the event they are reading
     if (m_builder.joinable())
         m_builder.join();
 }
@@ -113,7 +114,9 @@ void KernelTableView::startBuild() {
     m_started = true;
     m_hint->setText(tr("Reading kernels…"));
     m_builder = std::thread([this, session = m_session] {
-        auto table = std::make_shared<const KernelTable>(KernelTable::build(*session));
+        KernelTableOptions options;
+        options.cancel = &m_closing;
+        auto table = std::make_shared<const KernelTable>(KernelTable::build(*session, options));
         m_built = table;
         QMetaObject::invokeMethod(this, [this] { ensureBuilt(); }, Qt::QueuedConnection);
     });

@@ -4,6 +4,7 @@
 
 #include <QWidget>
 
+#include <atomic>
 #include <memory>
 #include <thread>
 
@@ -77,6 +78,7 @@ private:
     Mode m_mode = Mode::Calls;
     bool m_started = false;
     std::thread m_builder;
+    std::atomic<bool> m_closing{false};
     std::shared_ptr<const KernelTable> m_built; // written by the builder, read after join
 };
 

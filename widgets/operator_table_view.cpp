@@ -106,6 +106,7 @@ OperatorTableView::OperatorTableView(TimeViewport* time, std::shared_ptr<Session
 OperatorTableView::~OperatorTableView() {
     // The worker only reads the shared session; its result is posted to this object, and posted
     // calls to a destroyed object are dropped.
+    m_closing = true; // the argument pass stops after the event it is reading: closing does not wait for it
     if (m_worker.joinable())
         m_worker.join();
 }
@@ -128,8 +129,9 @@ void OperatorTableView::ensureBuilt() {
             auto first = analyses->operatorTree(false);
             QMetaObject::invokeMethod(this, [this, first] { treeReady(first, false); }, Qt::QueuedConnection);
         }
-        auto full = analyses->operatorTree(true);
-        QMetaObject::invokeMethod(this, [this, full] { treeReady(full, true); }, Qt::QueuedConnection);
+        auto full = analyses->operatorTree(true, &m_closing);
+        if (full) // null: closing
+            QMetaObject::invokeMethod(this, [this, full] { treeReady(full, true); }, Qt::QueuedConnection);
     });
 }
 

@@ -6,6 +6,7 @@
 #include <QWidget>
 
 #include <array>
+#include <atomic>
 #include <memory>
 #include <thread>
 
@@ -82,6 +83,7 @@ private:
     QTableView* m_table;
     QTimer* m_rangeTimer;
     std::thread m_worker;
+    std::atomic<bool> m_closing{false};
     bool m_started = false;
     bool m_complete = false;
     std::array<bool, kOperatorColumnCount> m_sized{}; // per column: initial width given

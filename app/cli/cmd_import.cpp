@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "import/trace_import.h"
 #include "model/session.h"
+#include "store/session_library.h"
 #include "store/session_store.h"
 
 #include <chrono>
@@ -11,19 +12,40 @@
 namespace ws::cli {
 
 int runImport(const std::vector<std::string>& argv) {
-    CliArgs args(argv, {"o", "output", "name"});
+    CliArgs args(argv, {"o", "output", "name", "library"});
     const char* usage = "Usage: warpscope-cli import FILE -o OUT.warpscope [--name NAME]\n"
-                        "Import a trace (or copy a session) into a Warpscope session file.\n";
+                        "       warpscope-cli import FILE --library DIR\n"
+                        "Import a trace (or copy a session) into a Warpscope session file, or into a session library as\n"
+                        "File > Open does (a trace the library already holds is not imported again).\n";
     if (args.flag("help") || args.flag("h")) {
         std::printf("%s", usage);
         return kExitOk;
     }
     const auto output = args.value("o") ? args.value("o") : args.value("output");
-    if (!args.ok() || !args.unknown({"o", "output", "name"}).empty() || args.positional().size() != 1 || !output) {
+    const auto library = args.value("library");
+    if (!args.ok() || !args.unknown({"o", "output", "name", "library"}).empty() || args.positional().size() != 1 ||
+        !output == !library) {
         std::fprintf(stderr, "%s", usage);
         return kExitUsage;
     }
     const std::string& path = args.positional()[0];
+    if (library) {
+        SessionLibrary lib(*library);
+        const SessionLibrary::OpenResult opened = lib.open(path);
+        if (!opened.session) {
+            std::fprintf(stderr, "warpscope-cli: %s: %s\n", path.c_str(), opened.error.c_str());
+            return kExitFailure;
+        }
+        if (opened.sessionPath.empty()) {
+            std::fprintf(stderr, "warpscope-cli: imported %s but could not store it: %s\n", path.c_str(),
+                         opened.storeError.c_str());
+            return kExitFailure;
+        }
+        std::printf("%s%s\n", opened.sessionPath.c_str(), opened.fromLibrary ? " (already in the library)" : "");
+        if (!opened.session->report().empty())
+            std::fprintf(stderr, "import report:\n%s", opened.session->report().toText().c_str());
+        return kExitOk;
+    }
     const auto begin = std::chrono::steady_clock::now();
     ImportResult result;
     if (!importForCli(path, result))

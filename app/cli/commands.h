@@ -9,6 +9,7 @@ namespace ws::cli {
 // exit code (cli_args.h) and prints its own usage errors to stderr.
 int runSummary(const std::vector<std::string>& args);
 int runImport(const std::vector<std::string>& args);
+int runLibrary(const std::vector<std::string>& args);
 int runBenchImport(const std::vector<std::string>& args);
 int runBenchRemote(const std::vector<std::string>& args);
 int runDump(const std::vector<std::string>& args);

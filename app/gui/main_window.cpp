@@ -7,6 +7,7 @@
 #include "format.h"
 #include "analysis/distributed.h"
 #include "analysis/session_analyses.h"
+#include "store/session_library.h"
 #include "import/capture_importer.h"
 #include "import_report_banner.h"
 #include "job_loader.h"
@@ -128,6 +129,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     m_loader->setLibraryDirectory(SessionLibraryDialog::libraryDirectory());
     m_jobLoader->setLibraryDirectory(SessionLibraryDialog::libraryDirectory());
+    cleanUpLibrary();
     connect(m_jobLoader, &JobLoader::loaded, this, &MainWindow::onJobLoaded);
     connect(m_jobLoader, &JobLoader::failed, this, &MainWindow::onFailed);
     connect(m_jobLoader, &JobLoader::cancelled, this, [this] { onCancelled(tr("the job")); });
@@ -495,6 +497,17 @@ void MainWindow::onJobLoaded(std::shared_ptr<const LoadedJob> job) {
                                  .arg(job->elapsedMs),
                              10000);
     finishOne(job->skipped.isEmpty());
+}
+
+void MainWindow::cleanUpLibrary() {
+    // What a killed import left (a store never moved into place) goes, and the status bar says so.
+    // A directory listing: quick enough for the GUI thread at startup.
+    const SessionLibrary::Cleanup done =
+        SessionLibrary(QFile::encodeName(SessionLibraryDialog::libraryDirectory()).toStdString()).cleanUp();
+    if (done.interruptedStores > 0)
+        statusBar()->showMessage(tr("Removed %n unfinished session(s) left by imports that were interrupted", nullptr,
+                                    static_cast<int>(done.interruptedStores)),
+                                 15000);
 }
 
 bool MainWindow::isLoading() const { return m_loader->isBusy() || m_jobLoader->isBusy(); }

@@ -58,6 +58,8 @@ public:
     void openJobSummaries(const QString& dir);
     int jobCount() const;
     bool isLoading() const;
+    // Removes what interrupted imports left in the library (SessionLibrary::cleanUp) and says so.
+    void cleanUpLibrary();
     int sessionCount() const;
     // Opens a Compare tab: the session of tab `b` against that of tab `a` (the baseline), each
     // narrowed to its timeline's selected range when it has one. False when either tab is not a session.

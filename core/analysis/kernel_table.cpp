@@ -109,7 +109,7 @@ void attribute(const Session& session, KernelRow& row) {
 }
 
 // Grid, block, registers and shared memory of every kernel, in one pass over the arguments.
-void readLaunchArgs(const Session& session, std::vector<KernelRow>& rows) {
+void readLaunchArgs(const Session& session, std::vector<KernelRow>& rows, const std::atomic<bool>* cancel) {
     std::vector<uint64_t> refs(rows.size());
     for (size_t i = 0; i < rows.size(); ++i) {
         const Track& track = session.tracks()[rows[i].track];
@@ -127,12 +127,12 @@ void readLaunchArgs(const Session& session, std::vector<KernelRow>& rows) {
                                      row.registers = static_cast<int32_t>(n);
                                  if (parseInt(v[3], n))
                                      row.sharedMemory = n;
-                             });
+                             }, cancel);
 }
 
 // Input shapes, dtypes and the cost estimate of every launching operator, in one pass; the cost
 // goes to the operator's longest kernel (see KernelRow).
-void readOperatorInputs(const Session& session, std::vector<KernelRow>& rows,
+void readOperatorInputs(const Session& session, std::vector<KernelRow>& rows, const std::atomic<bool>* cancel,
                         std::vector<KernelTable::InputTexts>& inputs) {
     std::unordered_map<uint64_t, uint32_t> opIndex; // (track, slice) -> index into ops
     struct Op {
@@ -176,7 +176,7 @@ void readOperatorInputs(const Session& session, std::vector<KernelRow>& rows,
                                  op.inputs = it->second;
                                  const StringId name = session.tracks()[op.track].names[op.slice];
                                  op.cost = estimateOpCost(session.str(name), parseOpInputs(v[0], v[1], v[2]));
-                             });
+                             }, cancel);
     for (uint32_t r = 0; r < rows.size(); ++r) {
         if (rowOp[r] == KernelRow::kNoInputs)
             continue;
@@ -316,8 +316,8 @@ KernelTable KernelTable::build(const Session& session, const KernelTableOptions&
         attribute(session, row);
     }
     if (table.m_argsLoaded) {
-        readLaunchArgs(session, table.m_rows);
-        readOperatorInputs(session, table.m_rows, table.m_inputs);
+        readLaunchArgs(session, table.m_rows, options.cancel);
+        readOperatorInputs(session, table.m_rows, options.cancel, table.m_inputs);
         table.m_shapeRank = textRanks(table.m_inputs, false);
         table.m_typeRank = textRanks(table.m_inputs, true);
     }

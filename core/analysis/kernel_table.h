@@ -3,6 +3,7 @@
 #include "model/string_table.h"
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -95,6 +96,8 @@ struct KernelTableOptions {
     // their operators come from event arguments, read in one pass over the source
     // (Session::forEachArgValues, ~1-2 s per GB of JSON). false skips that pass.
     bool readArgs = true;
+    // Set: the argument passes stop early (a closing view); the table is then incomplete.
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 /*

@@ -342,8 +342,9 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
                 node.callStackArg = tree.intern(values[2]);
                 tree.m_anyStacks = true;
             }
-        });
-        tree.m_argsLoaded = true;
+        }, options.cancel);
+        tree.m_cancelled = options.cancel && options.cancel->load();
+        tree.m_argsLoaded = !tree.m_cancelled;
     }
     for (const OperatorNode& node : nodes)
         if (node.pyStack != 0 && isOp(node.kind)) {

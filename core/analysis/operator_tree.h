@@ -2,6 +2,7 @@
 
 #include "model/string_table.h"
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -72,6 +73,9 @@ struct OperatorTreeOptions {
     // Collapse a parent/child pair of same-name operators where the child is the only child (tb's
     // remove_dup_nodes, autograd-profiler compatibility): one call instead of two.
     bool collapseSameName = true;
+    // Set: the argument pass stops early (a closing view); the tree is then incomplete and is
+    // thrown away (cancelled() says so).
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 /* What the build saw, for footnotes ("x % of device time not attributed to any operator"). */
@@ -126,6 +130,7 @@ public:
     std::string_view inputTypesOf(uint32_t track, uint32_t slice) const;
 
     bool argsLoaded() const { return m_argsLoaded; }
+    bool cancelled() const { return m_cancelled; }
     bool anyShapes() const { return m_anyShapes; }    // some operator had "Input Dims"
     bool anyCallStack() const { return m_anyStacks; } // some operator had a call stack
     bool hasGpuActivity() const { return m_stats.gpuActivities > 0; }
@@ -152,6 +157,7 @@ private:
     OperatorTreeStats m_stats;
     std::vector<Launch> m_launches;
     bool m_argsLoaded = false;
+    bool m_cancelled = false;
     bool m_anyShapes = false;
     bool m_anyStacks = false;
 };

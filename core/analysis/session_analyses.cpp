@@ -11,7 +11,9 @@ std::shared_ptr<const T> SessionAnalyses::get(Cell<T>& cell, Make make) {
     std::lock_guard computing(cell.computing);
     if (auto ready = peek(cell))
         return ready;
-    auto value = std::make_shared<const T>(make());
+    std::shared_ptr<const T> value = make();
+    if (!value)
+        return nullptr;
     std::lock_guard reading(cell.reading);
     cell.value = value;
     return value;
@@ -24,17 +26,19 @@ std::shared_ptr<const T> SessionAnalyses::peek(const Cell<T>& cell) {
 }
 
 std::shared_ptr<const OverviewData> SessionAnalyses::overviewData() {
-    return get(m_overview, [this] { return prepareOverview(*m_session); });
+    return get(m_overview, [this] { return std::make_shared<const OverviewData>(prepareOverview(*m_session)); });
 }
 
-std::shared_ptr<const OperatorTree> SessionAnalyses::operatorTree(bool withArgs) {
+std::shared_ptr<const OperatorTree> SessionAnalyses::operatorTree(bool withArgs, const std::atomic<bool>* cancel) {
     if (!withArgs)
         if (auto full = peek(m_fullTree))
             return full;
-    return get(withArgs ? m_fullTree : m_bareTree, [this, withArgs] {
+    return get(withArgs ? m_fullTree : m_bareTree, [this, withArgs, cancel]() -> std::shared_ptr<const OperatorTree> {
         OperatorTreeOptions options;
         options.readArgs = withArgs;
-        return OperatorTree::build(*m_session, options);
+        options.cancel = cancel;
+        auto tree = std::make_shared<const OperatorTree>(OperatorTree::build(*m_session, options));
+        return tree->cancelled() ? nullptr : tree;
     });
 }
 

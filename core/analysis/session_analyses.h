@@ -3,6 +3,7 @@
 #include "analysis/operator_tree.h"
 #include "analysis/overview.h"
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 
@@ -29,8 +30,9 @@ public:
     // The Overview's per-session data (prepareOverview): any window's report is computed from it.
     std::shared_ptr<const OverviewData> overviewData();
     // The operator tree. Without arguments (shapes, call stacks) the tree with them also serves,
-    // once built, since the by-name grouping does not read them.
-    std::shared_ptr<const OperatorTree> operatorTree(bool withArgs);
+    // once built, since the by-name grouping does not read them. Setting *cancel stops the
+    // argument pass: null is returned and nothing is kept.
+    std::shared_ptr<const OperatorTree> operatorTree(bool withArgs, const std::atomic<bool>* cancel = nullptr);
     // What is there already, without computing (null when not yet).
     std::shared_ptr<const OverviewData> overviewDataIfReady() const;
     std::shared_ptr<const OperatorTree> operatorTreeIfReady(bool withArgs) const;
@@ -42,6 +44,7 @@ private:
         mutable std::mutex reading;   // guards value for the IfReady readers
         std::shared_ptr<const T> value;
     };
+    // make() returns null when it was cancelled: nothing is kept.
     template <typename T, typename Make>
     static std::shared_ptr<const T> get(Cell<T>& cell, Make make);
     template <typename T>

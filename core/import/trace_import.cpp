@@ -160,10 +160,52 @@ TraceFormat detectFormat(const std::string& path) {
     return sniff(path).format;
 }
 
+namespace {
+
+// Size and modification time of a regular file (regular = false for anything else: a capture folder).
+struct FileState {
+    bool regular = false;
+    uint64_t size = 0;
+    int64_t mtimeNs = 0;
+    bool operator==(const FileState&) const = default;
+};
+
+FileState fileState(const std::string& path) {
+    struct stat st{};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+        return {};
+    return {true, static_cast<uint64_t>(st.st_size), int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+}
+
+ImportResult importByFormat(const std::string& path, const ImportControl& control);
+
+} // namespace
+
 ImportResult importTraceFile(const std::string& path, const ImportControl& control) {
-    ImportResult result;
     if (isRemoteUrl(path)) // downloaded into the cache (or found there), imported as it arrives
         return importRemoteTrace(path, control);
+    // A trace still being written (a job exporting it, a copy in progress) is imported as it was
+    // read, and the report says the file changed meanwhile: the result may mix old and new bytes.
+    const FileState before = control.growing ? FileState{} : fileState(path);
+    ImportResult result = importByFormat(path, control);
+    if (result.session && before.regular) {
+        const FileState after = fileState(path);
+        if (after != before) {
+            auto session = std::const_pointer_cast<Session>(result.session); // not shared with anyone yet
+            session->reportDuringImport().add(
+                "the file changed on disk while it was being imported (open it again once it is complete)",
+                after.regular ? std::to_string(before.size) + " bytes when the import started, " + std::to_string(after.size) +
+                                    " bytes at its end"
+                              : std::string("it is gone"));
+        }
+    }
+    return result;
+}
+
+namespace {
+
+ImportResult importByFormat(const std::string& path, const ImportControl& control) {
+    ImportResult result;
     const Sniff s = sniff(path);
     switch (s.format) {
     case TraceFormat::ChromeJson: return importChromeJson(path, control);
@@ -184,5 +226,7 @@ ImportResult importTraceFile(const std::string& path, const ImportControl& contr
     }
     return result;
 }
+
+} // namespace
 
 } // namespace ws

@@ -14,6 +14,7 @@
 #include "model/string_table.h"
 #include "model/track.h"
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -51,6 +52,9 @@ public:
     TraceFormat sourceFormat() const { return m_sourceFormat; }
     const std::string& sourcePath() const { return m_sourcePath; }
     const ImportReport& report() const { return m_report; }
+    // For the import that is building this session (trace_import.cpp adds what it learns after the
+    // importer returned, e.g. that the file changed meanwhile); a shared session is never changed.
+    ImportReport& reportDuringImport() { return m_report; }
     const StringTable& strings() const { return m_strings; }
     std::string_view str(StringId id) const { return m_strings.str(id); }
 
@@ -94,9 +98,10 @@ public:
     // fn(i, values) for each i with argRefs[i] != Track::kNoArgs, where values[k] is the text of
     // args[keys[k]] as args() gives it (strings unescaped, other values compact JSON), empty when
     // absent. Calls come in argRef order on the calling thread; the views die after each call.
+    // Setting *stop ends the pass after the current event (a view closing while it reads).
     using ArgValuesFn = std::function<void(size_t index, const std::vector<std::string_view>& values)>;
     void forEachArgValues(const std::vector<uint64_t>& argRefs, const std::vector<std::string>& keys,
-                          const ArgValuesFn& fn) const;
+                          const ArgValuesFn& fn, const std::atomic<bool>* stop = nullptr) const;
 
     // Enclosing slices of `slice` in its lane, outermost first (the stack a slice sits in; with
     // python_function slices this is the Python call stack, see frameForName). O(depth log n).

@@ -112,7 +112,8 @@ private:
 } // namespace
 
 void Session::forEachArgValues(const std::vector<uint64_t>& argRefs, const std::vector<std::string>& keys,
-                               const ArgValuesFn& fn) const {
+                               const ArgValuesFn& fn, const std::atomic<bool>* stop) const {
+    auto stopped = [stop] { return stop && stop->load(std::memory_order_relaxed); };
     std::vector<uint32_t> order;
     order.reserve(argRefs.size());
     for (size_t i = 0; i < argRefs.size(); ++i)
@@ -127,8 +128,11 @@ void Session::forEachArgValues(const std::vector<uint64_t>& argRefs, const std::
     if (m_eventText) {
         // Stored and SQLite-backed sessions: their sources cache by neighbourhood, so argRef order
         // is already the cheap order.
-        for (const uint32_t i : order)
+        for (const uint32_t i : order) {
+            if (stopped())
+                return;
             fn(i, extractor.extract(m_eventText->eventJson(argRefs[i])));
+        }
         return;
     }
     if (m_sourcePath.empty())
@@ -140,6 +144,8 @@ void Session::forEachArgValues(const std::vector<uint64_t>& argRefs, const std::
     uint64_t lastRef = Track::kNoArgs;
     const std::vector<std::string_view>* last = nullptr;
     for (const uint32_t i : order) {
+        if (stopped())
+            return;
         if (argRefs[i] != lastRef) { // equal refs (shared events) parse once
             lastRef = argRefs[i];
             const std::string_view object = reader.objectAt(lastRef);

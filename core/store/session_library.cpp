@@ -9,9 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -148,13 +151,40 @@ std::optional<std::string> SessionLibrary::store(const Session& session, const s
                                                  const std::atomic<bool>* cancel) const {
     std::error_code ec;
     fs::create_directories(m_directory, ec);
-    const std::string target = newSessionPath(sourcePath);
     SessionWriteOptions options;
     options.name = fs::path(sourcePath).filename().string();
     options.cancel = cancel;
-    if (!SessionStore::write(session, target, options, error))
+    options.keepExisting = true; // another process may store under the same name at the same moment
+    std::string written;
+    options.writtenPath = &written;
+    if (!SessionStore::write(session, newSessionPath(sourcePath), options, error))
         return std::nullopt;
-    return target;
+    return written;
+}
+
+SessionLibrary::Cleanup SessionLibrary::cleanUp() const {
+    Cleanup done;
+    std::error_code ec;
+    for (fs::directory_iterator it(m_directory, ec), end; !ec && it != end; it.increment(ec)) {
+        // SessionStore::write's temp files: NAME.warpscope.tmp-PID. One whose writer is gone was
+        // left by an import killed while storing (its session was never moved into place).
+        const std::string name = it->path().filename().string();
+        const size_t mark = name.rfind(".tmp-");
+        if (mark == std::string::npos || !it->is_regular_file())
+            continue;
+        const long pid = std::strtol(name.c_str() + mark + 5, nullptr, 10);
+        if (pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM))
+            continue; // still being written
+        std::error_code size;
+        const uint64_t bytes = it->file_size(size);
+        std::error_code removed;
+        if (fs::remove(it->path(), removed)) {
+            done.removedFiles.push_back(name);
+            done.interruptedStores += name.find('-', mark + 5) == std::string::npos; // not NAME.tmp-PID-journal
+            done.removedBytes += size ? 0 : bytes;
+        }
+    }
+    return done;
 }
 
 SessionLibrary::OpenResult SessionLibrary::openRemote(const std::string& url, const ImportControl& control) const {
@@ -242,15 +272,24 @@ std::optional<std::string> SessionLibrary::importSessionFile(const std::string& 
     }
     std::error_code ec;
     fs::create_directories(m_directory, ec);
-    std::string target = (fs::path(m_directory) / fs::path(file).filename()).string();
-    for (int i = 2; fs::exists(target); ++i)
-        target = (fs::path(m_directory) / (fs::path(file).stem().string() + "-" + std::to_string(i) + ".warpscope")).string();
-    fs::copy_file(file, target, ec);
+    // Copied to a temp file, then moved to a free name: never over a session another process stores.
+    fs::path name = fs::path(file).filename();
+    if (name.extension() != ".warpscope")
+        name += ".warpscope";
+    const std::string target = (fs::path(m_directory) / name).string();
+    const std::string temp = target + ".tmp-" + std::to_string(::getpid());
+    fs::copy_file(file, temp, fs::copy_options::overwrite_existing, ec);
     if (ec) {
         *error = ec.message();
+        fs::remove(temp, ec);
         return std::nullopt;
     }
-    return target;
+    std::string written;
+    if (!SessionStore::publish(temp, target, &written, error)) {
+        fs::remove(temp, ec);
+        return std::nullopt;
+    }
+    return written;
 }
 
 } // namespace ws

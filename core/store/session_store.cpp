@@ -13,9 +13,12 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fcntl.h> // AT_FDCWD for renameat2
 #include <unistd.h>
 
 namespace ws {
@@ -528,6 +531,40 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
 
 } // namespace
 
+namespace {
+
+// Moves the finished temp file to its name (see SessionWriteOptions::keepExisting).
+bool publishFile(const std::string& temp, const std::string& path, bool keepExisting, std::string* target, std::string* error) {
+    if (!keepExisting) {
+        std::error_code ec;
+        std::filesystem::rename(temp, path, ec);
+        if (ec) {
+            *error = "cannot move the session into place: " + ec.message();
+            return false;
+        }
+        *target = path;
+        return true;
+    }
+    // renameat2(RENAME_NOREPLACE) is atomic: of two processes moving to one name, one gets EEXIST.
+    const std::filesystem::path p(path);
+    for (int i = 1; i < 10000; ++i) {
+        const std::string candidate =
+            i == 1 ? path : (p.parent_path() / (p.stem().string() + "-" + std::to_string(i) + p.extension().string())).string();
+        if (::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, candidate.c_str(), RENAME_NOREPLACE) == 0) {
+            *target = candidate;
+            return true;
+        }
+        if (errno != EEXIST) {
+            *error = std::string("cannot move the session into place: ") + std::strerror(errno);
+            return false;
+        }
+    }
+    *error = "cannot move the session into place: no free name next to " + path;
+    return false;
+}
+
+} // namespace
+
 bool SessionStore::write(const Session& session, const std::string& path, const SessionWriteOptions& options,
                          std::string* error) {
     std::string ignored;
@@ -551,6 +588,12 @@ bool SessionStore::write(const Session& session, const std::string& path, const 
                 *error = db.error();
             db.close();
             std::remove(temp.c_str());
+            // SQLite says "disk I/O error" or "database or disk is full": say how full the disk is.
+            std::error_code ec;
+            const auto space = std::filesystem::space(std::filesystem::absolute(path).parent_path(), ec);
+            if (!ec && (error->find("disk") != std::string::npos || error->find("full") != std::string::npos))
+                *error += " (" + std::to_string(space.available / (1024 * 1024)) + " MB free on the disk of " +
+                          std::filesystem::absolute(path).parent_path().string() + ", or the file may not grow)";
             return false;
         }
     }
@@ -559,13 +602,13 @@ bool SessionStore::write(const Session& session, const std::string& path, const 
         ::fsync(::fileno(f));
         std::fclose(f);
     }
-    std::error_code ec;
-    std::filesystem::rename(temp, path, ec);
-    if (ec) {
-        *error = "cannot move the session into place: " + ec.message();
+    std::string target = path;
+    if (!publishFile(temp, path, options.keepExisting, &target, error)) {
         std::remove(temp.c_str());
         return false;
     }
+    if (options.writtenPath)
+        *options.writtenPath = target;
     return true;
 }
 
@@ -619,6 +662,10 @@ json parseJson(const std::map<std::string, std::string>& m, const char* key) {
 
 } // namespace
 
+bool SessionStore::publish(const std::string& temp, const std::string& path, std::string* written, std::string* error) {
+    return publishFile(temp, path, true, written, error);
+}
+
 bool SessionStore::isSessionFile(const std::string& path) {
     SqliteDatabase db;
     std::string error;
@@ -665,19 +712,25 @@ std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string
         s->m_baseTimeNs = toInt(meta, "base_time_ns");
     if (auto it = meta.find("display_time_unit"); it != meta.end())
         s->m_displayTimeUnit = it->second;
-    s->m_devices = devicesFromJson(parseJson(meta, "devices"));
-    if (const json d = parseJson(meta, "distributed"); d.is_object()) {
-        DistributedInfo info;
-        info.backend = d.value("backend", "");
-        info.rank = optionalOf<int>(d, "rank");
-        info.worldSize = optionalOf<int>(d, "world_size");
-        s->m_distributed = info;
+    // The JSON blocks of the metadata: a value of the wrong type (a damaged or hand-edited file)
+    // makes nlohmann's value() throw; that is a damaged file, not a crash.
+    try {
+        s->m_devices = devicesFromJson(parseJson(meta, "devices"));
+        if (const json d = parseJson(meta, "distributed"); d.is_object()) {
+            DistributedInfo info;
+            info.backend = d.value("backend", "");
+            info.rank = optionalOf<int>(d, "rank");
+            info.worldSize = optionalOf<int>(d, "world_size");
+            s->m_distributed = info;
+        }
+        if (const json m = parseJson(meta, "metadata"); m.is_object())
+            for (auto it = m.begin(); it != m.end(); ++it)
+                if (it.value().is_string())
+                    s->m_metadata[it.key()] = it.value().get<std::string>();
+        s->m_report = reportFromJson(parseJson(meta, "import_report"));
+    } catch (const json::exception&) {
+        return damaged("metadata");
     }
-    if (const json m = parseJson(meta, "metadata"); m.is_object())
-        for (auto it = m.begin(); it != m.end(); ++it)
-            if (it.value().is_string())
-                s->m_metadata[it.key()] = it.value().get<std::string>();
-    s->m_report = reportFromJson(parseJson(meta, "import_report"));
 
     ColumnReader columns(db);
     {

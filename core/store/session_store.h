@@ -18,6 +18,11 @@ struct SessionWriteOptions {
     int zstdLevel = 3;     // numeric columns
     int argsZstdLevel = 9; // event arguments: most of the bytes, so worth a stronger level
     const std::atomic<bool>* cancel = nullptr; // set: the write stops and leaves no file
+    // Never replace a file at the path: when one is there at the moment of the final move (another
+    // process stored a session under the same name), this one takes PATH-2, PATH-3, ... instead.
+    // The library stores with it, so two processes storing at once lose nothing.
+    bool keepExisting = false;
+    std::string* writtenPath = nullptr; // set: receives where the session went
 };
 
 /*
@@ -54,6 +59,9 @@ public:
     static std::optional<std::map<std::string, std::string>> readMeta(const std::string& path, std::string* error);
     // Whether the file is a SQLite database with Warpscope's application id.
     static bool isSessionFile(const std::string& path);
+    // Moves a finished file (written under a temp name) to `path` or, when a file is there, to the
+    // next free name PATH-2, ... (atomically: renameat2 RENAME_NOREPLACE); *written gets the name.
+    static bool publish(const std::string& temp, const std::string& path, std::string* written, std::string* error);
 };
 
 } // namespace ws
