@@ -21,37 +21,35 @@
 
 namespace ws::fuzz {
 
+namespace {
+
+using Importer = ImportResult (*)(const std::string& path, const ImportControl& control);
+
+// One importer on the input, then the analyses. One parse thread: deterministic, and no thread
+// start per input; blockBytes small so that inputs of a few KB still cross parse-block seams.
+int importAndAnalyse(Importer importer, const uint8_t* data, size_t size, const char* extension,
+                     size_t blockBytes = 0) {
+    ImportControl control;
+    control.threads = 1;
+    control.blockBytes = blockBytes;
+    const ImportResult result = importer(inputFile(data, size, extension), control);
+    if (result.session) analyse(*result.session);
+    return 0;
+}
+
+} // namespace
+
 int chromeJson(const uint8_t* data, size_t size) {
-    ImportControl control;
-    control.threads = 1;       // one parse thread: deterministic, and no thread start per input
-    control.blockBytes = 4096; // small parse blocks: inputs of a few KB still cross block seams
-    const ImportResult result = importChromeJson(inputFile(data, size, ".json"), control);
-    if (result.session) analyse(*result.session);
-    return 0;
+    return importAndAnalyse(importChromeJson, data, size, ".json", 4096);
 }
-
 int nsysSqlite(const uint8_t* data, size_t size) {
-    ImportControl control;
-    control.threads = 1; // one parse thread: deterministic, and no thread start per input
-    const ImportResult result = importNsightSqlite(inputFile(data, size, ".sqlite"), control);
-    if (result.session) analyse(*result.session);
-    return 0;
+    return importAndAnalyse(importNsightSqlite, data, size, ".sqlite");
 }
-
 int nvprofSqlite(const uint8_t* data, size_t size) {
-    ImportControl control;
-    control.threads = 1; // one parse thread: deterministic, and no thread start per input
-    const ImportResult result = importNvprofSqlite(inputFile(data, size, ".nvvp"), control);
-    if (result.session) analyse(*result.session);
-    return 0;
+    return importAndAnalyse(importNvprofSqlite, data, size, ".nvvp");
 }
-
 int captureStream(const uint8_t* data, size_t size) {
-    ImportControl control;
-    control.threads = 1; // one parse thread: deterministic, and no thread start per input
-    const ImportResult result = importCapture(inputFile(data, size, ".wscap"), control);
-    if (result.session) analyse(*result.session);
-    return 0;
+    return importAndAnalyse(importCapture, data, size, ".wscap");
 }
 
 int sessionFile(const uint8_t* data, size_t size) {
