@@ -98,6 +98,10 @@
         <source>Compare the second FILE with the first (a Compare tab).</source>
         <translation>将第二个文件与第一个进行比较（打开比较标签页）。</translation>
     </message>
+    <message>
+        <source>The settings file could not be read; it was kept as %1 and the defaults are used</source>
+        <translation>无法读取设置文件；已保留为 %1，并使用默认设置</translation>
+    </message>
 </context>
 <context>
     <name>ws::BookmarkModel</name>
@@ -1486,6 +1490,12 @@ B：%2</translation>
         <source>Removed %n unfinished session(s) left by imports that were interrupted</source>
         <translation>
             <numerusform>已删除被中断的导入留下的 %n 个未完成会话</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Moved %n unreadable session file(s) to %1</source>
+        <translation>
+            <numerusform>已将 %n 个无法读取的会话文件移至 %1</numerusform>
         </translation>
     </message>
 </context>

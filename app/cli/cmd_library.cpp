@@ -34,7 +34,9 @@ int runLibrary(const std::vector<std::string>& argv) {
         std::fprintf(stderr, "removed %zu unfinished session file(s) left by interrupted imports (%zu files, %llu bytes)\n",
                      cleaned.interruptedStores, cleaned.removedFiles.size(),
                      static_cast<unsigned long long>(cleaned.removedBytes));
-    size_t damaged = 0;
+    for (const std::string& moved : cleaned.movedAside)
+        std::fprintf(stderr, "moved an unreadable session file aside: %s\n", moved.c_str());
+    size_t damaged = cleaned.movedAside.size();
     const auto entries = library.list();
     for (const SessionLibrary::Entry& e : entries) {
         std::string state = "ok";

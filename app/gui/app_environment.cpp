@@ -1,10 +1,14 @@
 #include "app_environment.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QLibraryInfo>
+#include <QSettings>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTranslator>
 
 #ifndef WARPSCOPE_SOURCE_SAMPLES_DIR
@@ -28,6 +32,25 @@ QIcon applicationIcon() {
     for (int size : {16, 32, 48, 64, 128, 256})
         icon.addFile(QStringLiteral(":/icons/warpscope-%1.png").arg(size), QSize(size, size));
     return icon;
+}
+
+QString moveAsideUnreadableSettings() {
+    const QString fileName = QSettings().fileName();
+    if (!QFileInfo::exists(fileName))
+        return {};
+    // Parsed from a copy: QSettings keeps one parsed instance per file for the whole process, so a
+    // QSettings made earlier would hide the status of this file's first parse.
+    QTemporaryDir probeDir;
+    const QString probe = probeDir.filePath(QStringLiteral("probe.conf"));
+    if (!probeDir.isValid() || !QFile::copy(fileName, probe)) {
+        if (QFileInfo(fileName).isReadable())
+            return {}; // cannot check here: leave it
+    } else if (QSettings(probe, QSettings::IniFormat).status() == QSettings::NoError) {
+        return {};
+    }
+    const QString aside =
+        fileName + QStringLiteral(".unreadable-") + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+    return QFile::rename(fileName, aside) ? aside : QString();
 }
 
 QString sessionLibraryDir() {

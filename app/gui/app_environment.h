@@ -18,6 +18,10 @@ namespace AppEnvironment {
 void setApplicationIdentity(); // organization/application names used by QSettings and QStandardPaths
 QIcon applicationIcon();         // every bundled size of the Warpscope icon
 QString sessionLibraryDir();
+// A settings file Qt cannot read (QSettings::status() not NoError: malformed, or unreadable) is
+// renamed to FILE.unreadable-YYYYMMDD-HHMMSS so the app starts with defaults and the next save does
+// not overwrite what the user may want back; returns the new name, or an empty string.
+QString moveAsideUnreadableSettings();
 QString sampleTracePath(); // empty when no sample can be found
 // Installs Qt's and Warpscope's translators for `localeName` (e.g. "zh_CN"); returns whether a
 // Warpscope translation was found. The app calls it with QLocale().name().

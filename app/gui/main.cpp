@@ -82,7 +82,12 @@ int main(int argc, char** argv) {
     if (parser.isSet(benchTimeline))
         return ws::runTimelineBenchmark(parser.value(benchTimeline), parser.value(benchFrames).toInt());
 
+    const QString settingsAside = ws::AppEnvironment::moveAsideUnreadableSettings();
     ws::MainWindow window;
+    if (!settingsAside.isEmpty())
+        window.addStartupNote(QCoreApplication::translate("main", "The settings file could not be read; it was kept as %1 "
+                                                                  "and the defaults are used")
+                                  .arg(settingsAside));
     ws::MainWindow::StartupView startup;
     if (parser.isSet(view)) {
         const QStringList parts = parser.value(view).split(QLatin1Char(','));

@@ -504,10 +504,20 @@ void MainWindow::cleanUpLibrary() {
     // A directory listing: quick enough for the GUI thread at startup.
     const SessionLibrary::Cleanup done =
         SessionLibrary(QFile::encodeName(SessionLibraryDialog::libraryDirectory()).toStdString()).cleanUp();
+    QStringList said;
     if (done.interruptedStores > 0)
-        statusBar()->showMessage(tr("Removed %n unfinished session(s) left by imports that were interrupted", nullptr,
-                                    static_cast<int>(done.interruptedStores)),
-                                 15000);
+        said << tr("Removed %n unfinished session(s) left by imports that were interrupted", nullptr,
+                   static_cast<int>(done.interruptedStores));
+    if (!done.movedAside.empty())
+        said << tr("Moved %n unreadable session file(s) to %1", nullptr, static_cast<int>(done.movedAside.size()))
+                    .arg(QFileInfo(QFile::decodeName(done.movedAside.front().c_str())).absolutePath());
+    for (const QString& note : said)
+        addStartupNote(note);
+}
+
+void MainWindow::addStartupNote(const QString& note) {
+    m_startupNotes << note;
+    statusBar()->showMessage(m_startupNotes.join(QStringLiteral("; ")), 15000);
 }
 
 bool MainWindow::isLoading() const { return m_loader->isBusy() || m_jobLoader->isBusy(); }

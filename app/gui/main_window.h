@@ -60,6 +60,8 @@ public:
     bool isLoading() const;
     // Removes what interrupted imports left in the library (SessionLibrary::cleanUp) and says so.
     void cleanUpLibrary();
+    // A line for the status bar about something fixed at startup (shown with the others, 15 s).
+    void addStartupNote(const QString& note);
     int sessionCount() const;
     // Opens a Compare tab: the session of tab `b` against that of tab `a` (the baseline), each
     // narrowed to its timeline's selected range when it has one. False when either tab is not a session.
@@ -86,6 +88,7 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    QStringList m_startupNotes;
     void createActions();
     void createMenus();
     void updateRecentMenu();

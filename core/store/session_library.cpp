@@ -169,6 +169,19 @@ SessionLibrary::Cleanup SessionLibrary::cleanUp() const {
         // SessionStore::write's temp files: NAME.warpscope.tmp-PID. One whose writer is gone was
         // left by an import killed while storing (its session was never moved into place).
         const std::string name = it->path().filename().string();
+        if (it->path().extension() == ".warpscope" && it->is_regular_file()) {
+            std::string why;
+            if (!SessionStore::readMeta(it->path().string(), &why)) {
+                // Not listed, never opened: kept for the user to look at, out of the way.
+                const fs::path aside = fs::path(m_directory) / "damaged";
+                std::error_code made;
+                fs::create_directories(aside, made);
+                std::string moved;
+                if (SessionStore::publish(it->path().string(), (aside / name).string(), &moved, &why))
+                    done.movedAside.push_back(moved);
+            }
+            continue;
+        }
         const size_t mark = name.rfind(".tmp-");
         if (mark == std::string::npos || !it->is_regular_file())
             continue;

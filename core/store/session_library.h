@@ -70,15 +70,17 @@ public:
     // Copies a session file into the library (Import Session); returns the new path.
     std::optional<std::string> importSessionFile(const std::string& file, std::string* error) const;
 
-    // What cleanUp() removed: the temp files of stores that were killed before they finished
-    // (their sessions never became visible; the library is otherwise untouched).
+    // What cleanUp() did: removed the temp files of stores that were killed before they finished
+    // (their sessions never became visible), and moved session files it cannot read (damaged by
+    // something else: a disk error, a partial copy) into the `damaged` folder of the library.
     struct Cleanup {
         std::vector<std::string> removedFiles; // temp sessions and their SQLite journals
         size_t interruptedStores = 0;          // temp sessions among them
         uint64_t removedBytes = 0;
+        std::vector<std::string> movedAside;   // where each unreadable session went
     };
-    // Run when the app starts (and by `warpscope-cli library`), which say what it removed. Temp
-    // files of a writer that is still running are left alone.
+    // Run when the app starts (and by `warpscope-cli library`), which say what it did. Temp files
+    // of a writer that is still running are left alone.
     Cleanup cleanUp() const;
 
 private:

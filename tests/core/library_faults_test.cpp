@@ -85,13 +85,22 @@ TEST(LibraryFaults, CleanUpRemovesWhatKilledStoresLeftAndNothingElse) {
     std::ofstream(dir / (dead + "-journal")) << "j";
     const std::string alive = "y.warpscope.tmp-" + std::to_string(::getpid());
     std::ofstream(dir / alive) << "being written";
+    // A session file something else damaged (half copied): moved aside, not deleted.
+    std::ofstream(dir / "copied.warpscope") << "SQLite format 3";
     const SessionLibrary::Cleanup done = SessionLibrary(dir.string()).cleanUp();
     EXPECT_EQ(done.interruptedStores, 1u);
     EXPECT_EQ(done.removedFiles.size(), 2u);
     EXPECT_FALSE(fs::exists(dir / dead));
     EXPECT_TRUE(fs::exists(dir / alive));
     EXPECT_TRUE(fs::exists(dir / "kept.warpscope"));
+    ASSERT_EQ(done.movedAside.size(), 1u);
+    EXPECT_EQ(done.movedAside[0], (dir / "damaged" / "copied.warpscope").string());
+    EXPECT_TRUE(fs::exists(done.movedAside[0]));
+    EXPECT_FALSE(fs::exists(dir / "copied.warpscope"));
     ASSERT_EQ(SessionLibrary(dir.string()).list().size(), 1u);
+    // Nothing left to do the second time.
+    const SessionLibrary::Cleanup again = SessionLibrary(dir.string()).cleanUp();
+    EXPECT_TRUE(again.removedFiles.empty() && again.movedAside.empty());
 }
 
 TEST(LibraryFaults, AClosingViewStopsTheArgumentPass) {

@@ -10,9 +10,14 @@
 #include <QAction>
 #include <QApplication>
 #include <QDragEnterEvent>
+#include <QDir>
 #include <QDropEvent>
+#include <QFile>
+#include <QFileInfo>
 #include <QMimeData>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTranslator>
@@ -175,4 +180,32 @@ TEST(Translations, ChineseIsLoadedAndTranslatesTheMenus) {
 TEST(AppEnvironment, FindsTheBundledSample) {
     EXPECT_FALSE(AppEnvironment::sampleTracePath().isEmpty());
     EXPECT_TRUE(AppEnvironment::sessionLibraryDir().endsWith(QStringLiteral("/sessions")));
+}
+
+TEST(AppEnvironment, AnUnreadableSettingsFileIsMovedAsideNotOverwritten) {
+    // The settings of this test only: a folder of its own for QSettings' native (INI) files.
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.path());
+    const QString file = QSettings().fileName();
+    EXPECT_TRUE(AppEnvironment::moveAsideUnreadableSettings().isEmpty()); // none yet: nothing to do
+    {
+        QSettings good;
+        good.setValue(QStringLiteral("recent"), QStringLiteral("x"));
+    }
+    EXPECT_TRUE(AppEnvironment::moveAsideUnreadableSettings().isEmpty()); // readable: left alone
+    // Damaged: a section header that never closes, then bytes that are no text.
+    QDir().mkpath(QFileInfo(file).absolutePath());
+    QFile damaged(file);
+    ASSERT_TRUE(damaged.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    damaged.write(QByteArray("[General\nrecent=@Variant(\\0\\0\\0\x7f\\0\\0\\0\nkey\xff\xfe=\"unterminated\n", 58));
+    damaged.close();
+    ASSERT_NE(QSettings().status(), QSettings::NoError);
+    const QString aside = AppEnvironment::moveAsideUnreadableSettings();
+    EXPECT_TRUE(aside.startsWith(file + QStringLiteral(".unreadable-"))) << aside.toStdString();
+    EXPECT_TRUE(QFileInfo::exists(aside));
+    EXPECT_FALSE(QFileInfo::exists(file));
+    EXPECT_EQ(QSettings().status(), QSettings::NoError);
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope,
+                       QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation));
 }
