@@ -82,7 +82,6 @@ private:
     bool m_rawIsScalar = false;
     uint32_t m_depth = 0;
     size_t m_eventStart = 0;
-    uint64_t m_baseOffset = 0; // absolute offset of buffer position 0 (for messages)
     uint64_t m_consumed = 0;   // absolute offset scanned so far
     uint64_t m_nonObjectElements = 0;
     std::string m_key;
