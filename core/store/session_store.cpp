@@ -751,6 +751,8 @@ std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string
     }
     const auto stringCount = static_cast<int64_t>(s->m_strings.size());
     auto validString = [&](int64_t id) { return id >= 0 && id < stringCount; };
+    // Columns a track may lack (track.h): empty, or one value per slice.
+    auto optionalColumn = [](size_t size, size_t n) { return size == 0 || size == n; };
 
     {
         SqliteStatement q(db, "SELECT pid, pid_string, pid_is_string, name, labels, sort_index, has_sort_index, device_id "
@@ -812,7 +814,13 @@ std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string
                 t.category.size() == n && t.argRef.size() == n && (t.rowBegin.empty() ? n == 0 : t.rowBegin.back() == n) &&
                 t.rowDepth.size() + 1 == std::max<size_t>(1, t.rowBegin.size()) && t.rowLane.size() == t.rowDepth.size() &&
                 std::is_sorted(t.rowBegin.begin(), t.rowBegin.end()) && t.instantNames.size() == t.instantTs.size() &&
+                t.instantCategory.size() == t.instantTs.size() && t.instantArgRef.size() == t.instantTs.size() &&
+                optionalColumn(t.correlation.size(), n) && optionalColumn(t.externalId.size(), n) &&
+                optionalColumn(t.bytes.size(), n) && optionalColumn(t.blocksPerSm.size(), n) &&
+                optionalColumn(t.occupancy.size(), n) && validString(t.name) &&
+                (!t.tid.isString || validString(t.tid.string)) &&
                 std::all_of(t.names.begin(), t.names.end(), [&](StringId id) { return validString(id); }) &&
+                std::all_of(t.instantNames.begin(), t.instantNames.end(), [&](StringId id) { return validString(id); }) &&
                 std::all_of(t.category.begin(), t.category.end(),
                             [&](uint16_t c) { return c < s->m_categories.size(); }) &&
                 std::all_of(t.instantCategory.begin(), t.instantCategory.end(),
