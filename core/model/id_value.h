@@ -21,7 +21,8 @@ struct IdValue {
 
 struct IdValueHash {
     size_t operator()(const IdValue& v) const noexcept {
-        return std::hash<int64_t>()(v.number * 31 + v.string) ^ (v.isString ? 0x9e3779b9u : 0u);
+        // Mixed as unsigned: a pid or tid may be any 64-bit value, and signed overflow is UB.
+        return std::hash<uint64_t>()(static_cast<uint64_t>(v.number) * 31u + v.string) ^ (v.isString ? 0x9e3779b9u : 0u);
     }
 };
 
