@@ -5,6 +5,7 @@
 #include "import/chrome_json_importer.h"
 #include "import/nsys_importer.h"
 #include "import/nvprof_importer.h"
+#include "import/rocprof_importer.h"
 #include "import/trace_import.h"
 #include "model/session.h"
 #include "remote/gcs_credentials.h"
@@ -50,6 +51,10 @@ int nvprofSqlite(const uint8_t* data, size_t size) {
 }
 int captureStream(const uint8_t* data, size_t size) {
     return importAndAnalyse(importCapture, data, size, ".wscap");
+}
+
+int rocprofJson(const uint8_t* data, size_t size) {
+    return importAndAnalyse(importRocprofJson, data, size, ".rocprof.json", 4096);
 }
 
 int sessionFile(const uint8_t* data, size_t size) {
@@ -125,7 +130,7 @@ const std::vector<Entry>& entries() {
         {"fuzz_chrome_json", chromeJson},     {"fuzz_nsys_sqlite", nsysSqlite},
         {"fuzz_nvprof_sqlite", nvprofSqlite}, {"fuzz_capture_stream", captureStream},
         {"fuzz_session_file", sessionFile},   {"fuzz_remote_text", remoteText},
-        {"fuzz_source_rules", sourceRules}};
+        {"fuzz_source_rules", sourceRules},   {"fuzz_rocprof_json", rocprofJson}};
     return all;
 }
 

@@ -8,6 +8,7 @@ rebuilt with the tables the importers read and their first rows, on 512-byte pag
 streams cut to 24 KB; session files stored by `warpscope-cli import` from small traces.
 
 Usage: fuzz/make_seeds.py CLI   (CLI: a built warpscope-cli, e.g. build/test/app/cli/warpscope-cli)
+       fuzz/make_seeds.py --rocprof   (only the rocprofiler-sdk seeds)
 """
 import gzip
 import os
@@ -108,5 +109,50 @@ def main(cli):
         put("fuzz_source_rules", f"seed{i}", r)
 
 
+AGENT_KEYS = ("size", "id", "type", "gpu_index", "logical_node_type_id", "name", "product_name", "cu_count",
+              "simd_per_cu", "max_waves_per_simd", "max_waves_per_cu", "wave_front_size", "lds_size_in_kb",
+              "gfx_target_version", "local_mem_size")
+
+
+def rocprof_seeds():
+    """rocprofiler-sdk JSON: the real MI350X file reduced to a few records of each part it has, and
+    the same with the record kinds it lacks (HIP calls, roctx ranges and messages, copies,
+    allocations) in rocprofiler-sdk's schema."""
+    import json
+    tool = json.loads(read(os.path.join(DATA, "rocprof", "rocprofiler-sdk_908_results.json.gz")))["rocprofiler-sdk-tool"][0]
+    dispatches = tool["buffer_records"]["kernel_dispatch"][:6]
+    used = {d["dispatch_info"]["kernel_id"] for d in dispatches}
+    small = {
+        "metadata": {"pid": tool["metadata"]["pid"], "command": tool["metadata"]["command"][:2]},
+        "agents": [{k: a[k] for k in AGENT_KEYS if k in a} for a in (tool["agents"][0], tool["agents"][2])],
+        "strings": {"buffer_records": [{"kind": r["kind"], "operations": r["operations"][:4]}
+                                       for r in tool["strings"]["buffer_records"]],
+                    "marker_api": [{"key": 9, "value": "step"}]},
+        "kernel_symbols": [k for k in tool["kernel_symbols"] if k["kernel_id"] in used],
+        "buffer_records": {"kernel_dispatch": dispatches},
+    }
+    put("fuzz_rocprof_json", "mi350x_dispatches.json", json.dumps({"rocprofiler-sdk-tool": [small]}).encode())
+    corr = {"internal": 9, "external": 0}
+    small["buffer_records"].update({
+        "hip_api": [{"size": 72, "kind": 5, "operation": 3, "correlation_id": corr, "start_timestamp": 63857982591000,
+                     "end_timestamp": 63857982591500, "thread_id": 908}],
+        "marker_api": [{"size": 64, "kind": 7, "operation": 1, "correlation_id": corr,
+                        "start_timestamp": 63857982590000, "end_timestamp": 63857982599000, "thread_id": 908}],
+        "memory_copy": [{"size": 96, "kind": 10, "operation": 2, "thread_id": 908, "correlation_id": corr,
+                         "start_timestamp": 63857982592100, "end_timestamp": 63857982592300,
+                         "dst_agent_id": {"handle": 37946}, "src_agent_id": {"handle": 37944}, "bytes": 4096,
+                         "stream_id": {"handle": 0}}],
+        "memory_allocation": [{"size": 96, "kind": 15, "operation": 1, "thread_id": 908, "correlation_id": corr,
+                               "start_timestamp": 63857982590100, "end_timestamp": 63857982590200,
+                               "agent_id": {"handle": 37946}, "address": "0x00007f0000001000",
+                               "allocation_size": 65536, "stream_id": {"handle": 0}}],
+    })
+    put("fuzz_rocprof_json", "all_record_kinds.json", json.dumps({"rocprofiler-sdk-tool": [small]}).encode())
+
+
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if sys.argv[1:] == ["--rocprof"]:
+        rocprof_seeds()
+    else:
+        main(sys.argv[1])
+        rocprof_seeds()

@@ -2594,6 +2594,54 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <source>The program&apos;s worker processes use %1 % of a core on average (threshold %2 %) while GPU utilization is %3: preparing the input likely limits the step. Add DataLoader workers (num_workers), move augmentation to the GPU, or cache decoded samples.</source>
         <translation>程序的工作进程平均占用一个核心的 %1 %（阈值 %2 %），而 GPU 利用率只有 %3：准备输入很可能限制了步骤。请增加 DataLoader 工作进程（num_workers）、把数据增强移到 GPU 上，或缓存解码后的样本。</translation>
     </message>
+    <message>
+        <source>Est. CU Efficiency</source>
+        <translation>预估 CU 效率</translation>
+    </message>
+    <message>
+        <source>from workgroups per compute unit</source>
+        <translation>基于每个计算单元的工作组数</translation>
+    </message>
+    <message>
+        <source>needs grid and block kernel args</source>
+        <translation>需要内核的 grid 和 block 参数</translation>
+    </message>
+    <message>
+        <source>cannot be computed</source>
+        <translation>无法计算</translation>
+    </message>
+    <message>
+        <source>wavefronts, kernel-time weighted</source>
+        <translation>按波前计，以内核时间加权</translation>
+    </message>
+    <message>
+        <source>Kineto on ROCm records no register counts (rocprofiler-sdk JSON does)</source>
+        <translation>ROCm 上的 Kineto 不记录寄存器数（rocprofiler-sdk JSON 记录）</translation>
+    </message>
+    <message>
+        <source>Kernel time using matrix cores</source>
+        <translation>使用矩阵核心的内核时间</translation>
+    </message>
+    <message>
+        <source>MFMA kernels, by kernel name</source>
+        <translation>MFMA 内核，按内核名称判断</translation>
+    </message>
+    <message>
+        <source>%1 compute units</source>
+        <translation>%1 个计算单元</translation>
+    </message>
+    <message>
+        <source>compute units: %1</source>
+        <translation>计算单元：%1</translation>
+    </message>
+    <message>
+        <source>GFX version %1.%2</source>
+        <translation>GFX 版本 %1.%2</translation>
+    </message>
+    <message>
+        <source>GFX version: %1</source>
+        <translation>GFX 版本：%1</translation>
+    </message>
 </context>
 <context>
     <name>ws::RangeSummaryModel</name>

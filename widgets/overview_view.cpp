@@ -241,17 +241,34 @@ void OverviewView::rebuildDevices() {
         const QString noKernels = d.kernelCount == 0 ? tr("no kernels in this range") : absent;
         addCard(0, tr("GPU Utilization"), d.gpuUtilization ? percentText(*d.gpuUtilization * 100) : noKernels,
                 tr("kernel busy time / steps time"));
-        addCard(1, tr("Est. SM Efficiency"), d.smEfficiency ? percentText(*d.smEfficiency * 100) : absent,
-                d.smEfficiency ? tr("from blocks per SM") : tr("needs \"blocks per SM\" kernel args"));
-        addCard(2, tr("Est. Achieved Occupancy"), d.achievedOccupancy ? percentText(*d.achievedOccupancy) : absent,
-                d.achievedOccupancy ? tr("kernel-time weighted") : tr("needs occupancy kernel args"));
-        addCard(3, tr("Kernel time using Tensor Cores"), d.tensorCoreShare ? percentText(*d.tensorCoreShare * 100, 1) : noKernels,
-                tr("by kernel name"));
+        if (d.amd) {
+            addCard(1, tr("Est. CU Efficiency"), d.smEfficiency ? percentText(*d.smEfficiency * 100) : absent,
+                    d.smEfficiency ? tr("from workgroups per compute unit") : tr("needs grid and block kernel args"));
+            addCard(2, tr("Est. Achieved Occupancy"), d.achievedOccupancy ? percentText(*d.achievedOccupancy) : tr("cannot be computed"),
+                    d.achievedOccupancy ? tr("wavefronts, kernel-time weighted")
+                                        : tr("Kineto on ROCm records no register counts (rocprofiler-sdk JSON does)"));
+            addCard(3, tr("Kernel time using matrix cores"), d.tensorCoreShare ? percentText(*d.tensorCoreShare * 100, 1) : noKernels,
+                    tr("MFMA kernels, by kernel name"));
+        } else {
+            addCard(1, tr("Est. SM Efficiency"), d.smEfficiency ? percentText(*d.smEfficiency * 100) : absent,
+                    d.smEfficiency ? tr("from blocks per SM") : tr("needs \"blocks per SM\" kernel args"));
+            addCard(2, tr("Est. Achieved Occupancy"), d.achievedOccupancy ? percentText(*d.achievedOccupancy) : absent,
+                    d.achievedOccupancy ? tr("kernel-time weighted") : tr("needs occupancy kernel args"));
+            addCard(3, tr("Kernel time using Tensor Cores"), d.tensorCoreShare ? percentText(*d.tensorCoreShare * 100, 1) : noKernels,
+                    tr("by kernel name"));
+        }
         QStringList facts;
-        facts << (d.smCount ? tr("%1 SMs").arg(*d.smCount) : tr("SMs: %1").arg(absent));
-        facts << (d.memoryBytes ? tr("%1 memory").arg(formatBytes(*d.memoryBytes)) : tr("memory: %1").arg(absent));
-        facts << (d.computeMajor ? tr("compute capability %1.%2").arg(*d.computeMajor).arg(d.computeMinor.value_or(0))
-                                 : tr("compute capability: %1").arg(absent));
+        if (d.amd) {
+            facts << (d.smCount ? tr("%1 compute units").arg(*d.smCount) : tr("compute units: %1").arg(absent));
+            facts << (d.memoryBytes ? tr("%1 memory").arg(formatBytes(*d.memoryBytes)) : tr("memory: %1").arg(absent));
+            facts << (d.computeMajor ? tr("GFX version %1.%2").arg(*d.computeMajor).arg(d.computeMinor.value_or(0))
+                                     : tr("GFX version: %1").arg(absent));
+        } else {
+            facts << (d.smCount ? tr("%1 SMs").arg(*d.smCount) : tr("SMs: %1").arg(absent));
+            facts << (d.memoryBytes ? tr("%1 memory").arg(formatBytes(*d.memoryBytes)) : tr("memory: %1").arg(absent));
+            facts << (d.computeMajor ? tr("compute capability %1.%2").arg(*d.computeMajor).arg(d.computeMinor.value_or(0))
+                                     : tr("compute capability: %1").arg(absent));
+        }
         facts << tr("%1 kernels, %2").arg(formatCount(d.kernelCount), formatDuration(d.kernelNs));
         facts << (d.peakAllocatedBytes ? tr("peak allocated %1").arg(formatBytes(*d.peakAllocatedBytes))
                                        : tr("peak allocated: %1").arg(absent));

@@ -51,19 +51,24 @@ void printText(const Session& session, const OverviewReport& r) {
         std::string cc = "not in this trace";
         if (d.computeMajor)
             cc = std::to_string(*d.computeMajor) + "." + std::to_string(d.computeMinor.value_or(0));
-        std::printf("    SMs: %s   memory: %s   compute capability: %s\n",
+        std::printf(d.amd ? "    CUs: %s   memory: %s   GFX version: %s\n" : "    SMs: %s   memory: %s   compute capability: %s\n",
                     d.smCount ? std::to_string(*d.smCount).c_str() : "not in this trace",
                     d.memoryBytes ? (std::to_string(*d.memoryBytes / (1024 * 1024)) + " MiB").c_str() : "not in this trace",
                     cc.c_str());
         std::printf("    kernels: %llu, %s ms\n", static_cast<unsigned long long>(d.kernelCount),
                     ms(static_cast<double>(d.kernelNs)).c_str());
         std::printf("    GPU Utilization: %s\n", pct(d.gpuUtilization).c_str());
-        std::printf("    Est. SM Efficiency: %s\n", pct(d.smEfficiency).c_str());
+        std::printf(d.amd ? "    Est. CU Efficiency: %s\n" : "    Est. SM Efficiency: %s\n", pct(d.smEfficiency).c_str());
         if (d.achievedOccupancy)
-            std::printf("    Est. Achieved Occupancy: %.2f %%\n", *d.achievedOccupancy);
+            std::printf("    Est. Achieved Occupancy: %.2f %%%s\n", *d.achievedOccupancy, d.amd ? " (wavefronts)" : "");
         else
-            std::printf("    Est. Achieved Occupancy: not in this trace\n");
-        std::printf("    Kernel time using Tensor Cores: %s\n", pct(d.tensorCoreShare).c_str());
+            std::printf("    Est. Achieved Occupancy: %s\n",
+                        d.amd ? "cannot be computed (the trace has no register counts: Kineto on ROCm records none; "
+                                "rocprofiler-sdk JSON does)"
+                              : "not in this trace");
+        std::printf(d.amd ? "    Kernel time using matrix cores (MFMA, by kernel name): %s\n"
+                          : "    Kernel time using Tensor Cores: %s\n",
+                    pct(d.tensorCoreShare).c_str());
         if (d.peakAllocatedBytes)
             std::printf("    Peak allocated memory: %lld MiB\n", static_cast<long long>(*d.peakAllocatedBytes / (1024 * 1024)));
         else

@@ -230,12 +230,21 @@ bool kernelUsesTensorCores(std::string_view name) {
     // Tensor Core tag (tensorop, xmma; nvjet is cuBLASLt's Hopper/Blackwell GEMM family). This
     // is a heuristic in the spirit of torch-tb-profiler's allow-list, not a hardware counter:
     // custom kernels using mma.sync without such a name are missed.
+    // On AMD GPUs the matrix cores (MFMA/WMMA) play that part: Tensile and hipBLASLt name the
+    // MFMA instruction shape (Cijk_..._MI16x16x1_...), Composable Kernel its XDL pipelines.
     static const char* const kMarkers[] = {"hmma", "imma", "wgmma", "tensorop", "xmma", "nvjet",
-                                           "884", "1688", "16816", "16832"};
+                                           "884", "1688", "16816", "16832", "mfma", "wmma", "xdlops", "_xdl_"};
     const std::string lower = toLower(name);
     for (const char* m : kMarkers)
         if (lower.find(m) != std::string::npos)
             return true;
+    for (size_t at = lower.find("_mi"); at != std::string::npos; at = lower.find("_mi", at + 3)) {
+        size_t i = at + 3, digits = 0;
+        while (i < lower.size() && lower[i] >= '0' && lower[i] <= '9')
+            ++i, ++digits;
+        if (digits > 0 && i < lower.size() && lower[i] == 'x')
+            return true; // _MI32x32x8: an MFMA tile
+    }
     return false;
 }
 

@@ -167,6 +167,7 @@ DeviceOverview deviceOverview(const Session& s, const OverviewData& d, int id, i
         if (info.id != id)
             continue;
         out.name = info.name;
+        out.amd = deviceVendor(info) == DeviceInfo::Vendor::Amd;
         out.smCount = info.numSms;
         out.memoryBytes = info.totalGlobalMem;
         out.computeMajor = info.computeMajor;
@@ -301,6 +302,7 @@ std::string overviewToJson(const Session& s, const OverviewReport& r) {
         J dj;
         dj["id"] = d.id;
         dj["name"] = d.name.empty() ? J(nullptr) : J(d.name);
+        dj["vendor"] = d.amd ? "amd" : "other";
         dj["sm_count"] = opt(d.smCount);
         dj["memory_bytes"] = opt(d.memoryBytes);
         dj["compute_capability"] =

@@ -76,6 +76,9 @@ OverviewData prepareOverview(const Session& session);
 struct DeviceOverview {
     int id = 0;
     std::string name;
+    // AMD: SMs are compute units, Tensor Cores matrix cores (MFMA), the compute capability the GFX
+    // version; occupancy needs register counts that only rocprofiler-sdk records (not Kineto).
+    bool amd = false;
     std::optional<int> smCount;
     std::optional<int64_t> memoryBytes;
     std::optional<int> computeMajor;

@@ -6,6 +6,7 @@
 #include "import/nsys_importer.h"
 #include "import/nvprof_importer.h"
 #include "import/remote_import.h"
+#include "import/rocprof_importer.h"
 #include "model/session.h"
 #include "store/session_store.h"
 #include "store/sqlite_database.h"
@@ -27,13 +28,15 @@ const char* formatName(TraceFormat format) {
     case TraceFormat::WarpscopeSession: return "warpscope-session";
     case TraceFormat::WarpscopeCapture: return "warpscope-capture";
     case TraceFormat::NsightReport: return "nsight-report";
+    case TraceFormat::RocprofJson: return "rocprof-json";
     }
     return "unknown";
 }
 
 TraceFormat formatFromName(std::string_view name) {
     for (TraceFormat f : {TraceFormat::ChromeJson, TraceFormat::NsightSqlite, TraceFormat::NvprofSqlite,
-                          TraceFormat::WarpscopeSession, TraceFormat::WarpscopeCapture, TraceFormat::NsightReport})
+                          TraceFormat::WarpscopeSession, TraceFormat::WarpscopeCapture, TraceFormat::NsightReport,
+                          TraceFormat::RocprofJson})
         if (name == formatName(f))
             return f;
     return TraceFormat::Unknown;
@@ -54,6 +57,13 @@ TraceFormat classifySqlite(const std::string& path) {
         nvprof = nvprof || name.rfind("CUPTI_ACTIVITY_KIND_", 0) == 0 || name == "Version";
     }
     return nsight ? TraceFormat::NsightSqlite : nvprof ? TraceFormat::NvprofSqlite : TraceFormat::Unknown;
+}
+
+// Which JSON document this is, by its first key or shape; Chrome trace JSON unless it is sure.
+TraceFormat jsonFormat(std::string_view head) {
+    if (looksLikeRocprofJson(head))
+        return TraceFormat::RocprofJson;
+    return TraceFormat::ChromeJson;
 }
 
 // What detectFormat saw, with the sentence to show when the file cannot be imported.
@@ -95,7 +105,7 @@ Sniff sniff(const std::string& path) {
     const auto len = static_cast<size_t>(n);
     const auto* b = reinterpret_cast<const unsigned char*>(head);
     if (looksLikeJsonText(head, len)) {
-        s.format = TraceFormat::ChromeJson;
+        s.format = jsonFormat(std::string_view(head, len));
         return s;
     }
     const bool gzip = len >= 2 && b[0] == 0x1f && b[1] == 0x8b;
@@ -111,7 +121,7 @@ Sniff sniff(const std::string& path) {
             return s;
         }
         if (looksLikeJsonText(inner, got)) {
-            s.format = TraceFormat::ChromeJson;
+            s.format = jsonFormat(std::string_view(inner, got));
             return s;
         }
         if (looksLikeCaptureStream(inner, got)) {
@@ -222,6 +232,7 @@ ImportResult importByFormat(const std::string& path, const ImportControl& contro
         break;
     }
     case TraceFormat::WarpscopeCapture: return importCapture(path, control);
+    case TraceFormat::RocprofJson: return importRocprofJson(path, control);
     case TraceFormat::Unknown: result.error = s.error.empty() ? "unknown file format" : s.error; break;
     }
     return result;

@@ -25,6 +25,7 @@ enum class TraceFormat {
     WarpscopeSession,
     WarpscopeCapture,
     NsightReport,    // .nsys-rep / .qdrep: must be exported to SQLite first
+    RocprofJson,     // rocprofv3 --output-format json (plain, .gz or .zst)
 };
 
 /*
@@ -33,9 +34,9 @@ enum class TraceFormat {
  * revision, so an importer improvement reaches traces imported before it. Raise it whenever an
  * importer changes its output. 2: nsys backtraces as `Call stack`, capture launch stacks. 3: PyTorch
  * operator NVTX ranges in captures are operators. 4: host samples (the `host` activity) are counters
- * of their process; stored sessions keep their source format.
+ * of their process; stored sessions keep their source format. 5: AMD devices carry their vendor.
  */
-inline constexpr int kImportRevision = 4;
+inline constexpr int kImportRevision = 5;
 
 const char* formatName(TraceFormat format);
 // The inverse of formatName; Unknown for any other text.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -710,6 +711,41 @@ void TraceBuilder::buildFrames() {
         }
 }
 
+void TraceBuilder::alignAmdDeviceNumbers() {
+    // Kineto on ROCm numbers a GPU by its ROCm agent (CPU agents first: GPU 0 is agent 1 or 2,
+    // one per CPU socket) in pids and "device" args, but lists deviceProperties by GPU index.
+    // The agent of GPU 0 is not written anywhere, so it is bounded: GPU pids lie in
+    // [offset, offset + #devices); with a two-socket host (the usual MI-series server) when that
+    // fits, else the least offset the pids allow. deviceProperties ids are moved to agent numbers,
+    // so "GPU 2" finds its name and CU count.
+    Session& s = *m_session;
+    if (s.m_format != TraceFormat::ChromeJson || s.m_devices.empty())
+        return;
+    for (const DeviceInfo& d : s.m_devices)
+        if (deviceVendor(d) != DeviceInfo::Vendor::Amd || d.id < 0)
+            return;
+    int lowPid = INT_MAX, highPid = -1, highId = -1;
+    for (const Track& t : s.m_tracks) // GPUs with work (Kineto also labels pid 0 "GPU 0" for host rows)
+        if (t.gpu && s.m_processes[t.process].deviceId >= 0) {
+            lowPid = std::min(lowPid, s.m_processes[t.process].deviceId);
+            highPid = std::max(highPid, s.m_processes[t.process].deviceId);
+        }
+    for (const DeviceInfo& d : s.m_devices)
+        highId = std::max(highId, d.id);
+    if (highPid < 0)
+        return;
+    const int lower = std::max(0, highPid - highId), upper = lowPid;
+    if (lower > upper || upper == 0)
+        return;
+    const int offset = lower <= 2 && 2 <= upper ? 2 : lower;
+    if (offset == 0)
+        return;
+    for (DeviceInfo& d : s.m_devices)
+        d.id += offset;
+    s.m_report.addNote("AMD GPUs: Kineto numbers them by ROCm agent; device properties matched with GPU 0 as agent " +
+                       std::to_string(offset));
+}
+
 void TraceBuilder::setDevices(std::vector<DeviceInfo> devices) { m_session->m_devices = std::move(devices); }
 
 void TraceBuilder::setEventTextSource(std::shared_ptr<const EventTextSource> source) {
@@ -767,6 +803,7 @@ std::shared_ptr<Session> TraceBuilder::finish(unsigned threads) {
         if (gpuProcess[p] && !info.pid.isString && info.pid.number >= 0 && info.pid.number < 4096)
             info.deviceId = static_cast<int>(info.pid.number);
     }
+    alignAmdDeviceNumbers();
 
     lap("gpu marks");
     finalizeTracks(threads);

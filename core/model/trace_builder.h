@@ -100,6 +100,7 @@ private:
     void bindFlows(unsigned threads);
     void parseTopLevel();
     void buildFrames();
+    void alignAmdDeviceNumbers();
 
     std::unique_ptr<Session> m_session;
     std::vector<std::vector<StringId>> m_workerStrings;

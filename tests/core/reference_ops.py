@@ -22,6 +22,7 @@ Usage: python3 reference_ops.py FILE...          per-name table
 """
 import gzip
 import json
+import re
 import sys
 from collections import defaultdict
 from decimal import Decimal
@@ -30,7 +31,9 @@ RUNTIME = {"runtime", "cuda_runtime", "mtia_runtime", "glow_runtime", "xpu_runti
            "cuda_driver", "xpu_driver", "privateuse1_driver"}
 DEVICE = {"kernel", "gpu_memcpy", "memcpy", "gpu_memset", "memset"}
 OPS = {"cpu_op", "operator"}
-TC_KERNEL_MARKERS = ["hmma", "imma", "wgmma", "tensorop", "xmma", "884", "1688", "16816", "16832"]
+TC_KERNEL_MARKERS = ["hmma", "imma", "wgmma", "tensorop", "xmma", "884", "1688", "16816", "16832",
+                     "mfma", "wmma", "xdlops", "_xdl_"]  # AMD matrix cores (MFMA/WMMA, CK XDL)
+AMD_MFMA_TILE = re.compile(r"_mi\d+x")  # Tensile / hipBLASLt: Cijk_..._MI16x16x1_...
 COLLECTIVES = {p + op for p in ("nccl:", "gloo:") for op in ("broadcast", "reduce", "all_reduce", "all_gather",
                                                               "reduce_scatter")}
 
@@ -78,7 +81,7 @@ def ext_id(args):
 
 def uses_tc(kernel_name):
     low = kernel_name.lower()
-    return any(m in low for m in TC_KERNEL_MARKERS)
+    return any(m in low for m in TC_KERNEL_MARKERS) or AMD_MFMA_TILE.search(low) is not None
 
 
 class Node:

@@ -27,7 +27,14 @@ from decimal import Decimal
 RUNTIME = {"runtime", "cuda_runtime", "mtia_runtime", "glow_runtime", "xpu_runtime", "privateuse1_runtime"}
 HOST_OPS = {"cpu_op", "operator", "user_annotation"}
 ROLES = ["Kernel", "Memcpy", "Memset", "Communication", "Runtime", "DataLoader", "CPU Exec", "Other"]
-TC_MARKERS = ["hmma", "imma", "wgmma", "tensorop", "xmma", "884", "1688", "16816", "16832"]
+TC_MARKERS = ["hmma", "imma", "wgmma", "tensorop", "xmma", "884", "1688", "16816", "16832",
+              "mfma", "wmma", "xdlops", "_xdl_"]  # AMD matrix cores: MFMA/WMMA, Composable Kernel XDL
+AMD_MFMA_TILE = re.compile(r"_mi\d+x")  # Tensile / hipBLASLt: Cijk_..._MI16x16x1_...
+
+
+def uses_tensor_cores(name):
+    lower = str(name).lower()
+    return any(m in lower for m in TC_MARKERS) or AMD_MFMA_TILE.search(lower) is not None
 
 
 def ns(v):
@@ -286,7 +293,7 @@ def overview(path, sel=None):
                 dv["est_achieved_occupancy"] = num / den
             if dv["kernel_ns"] > 0:
                 tc = sum(length_in([iv(e)], lo, hi) for e in inwin
-                         if any(m in str(e.get("name", "")).lower() for m in TC_MARKERS))
+                         if uses_tensor_cores(e.get("name", "")))
                 dv["tensor_core_kernel_share"] = tc / dv["kernel_ns"]
         before, peak = None, None
         for e in events:

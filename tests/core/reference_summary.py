@@ -137,6 +137,17 @@ def summarize(path):
             ranges = (res[0][0], res[-1][1])
 
     props = {p["id"]: p for p in meta.get("deviceProperties", []) or []}
+    # Kineto on ROCm: GPU pids are ROCm agent numbers (CPU agents first), deviceProperties ids GPU
+    # indexes. The offset lies in [max pid - max id, min pid]; 2 (a two-socket host) when it fits.
+    amd = props and all(any(m in str(p.get("name", "")).lower() for m in ("amd ", "radeon", "instinct", "gfx9", "gfx1"))
+                        for p in props.values())
+    gpu_pids = {e["pid"] for e in events if e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset", "gpu_user_annotation")
+                and isinstance(e.get("pid"), int) and e["pid"] >= 0}
+    if amd and gpu_pids and min(props) >= 0:
+        lo, hi = max(0, max(gpu_pids) - max(props)), min(gpu_pids)
+        if lo <= hi and hi > 0:
+            offset = 2 if lo <= 2 <= hi else lo
+            props = {i + offset: p for i, p in props.items()}
     devs = {}
     for i, p in props.items():
         devs[i] = {"id": i, "name": p.get("name") or None, "gpu_utilization": None, "est_sm_efficiency": None,

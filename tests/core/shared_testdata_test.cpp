@@ -44,5 +44,5 @@ TEST(SharedTestData, OtherFormatsGiveClearErrors) {
               TraceFormat::NvprofSqlite);
     EXPECT_TRUE(importTraceFile((root / "nvprof_sqlite/blinkplus-nccl_4xV100_output.nvvp").string()).session);
     EXPECT_FALSE(importTraceFile((root / "other_formats/jax_0.8_conv_minimal_tw003.xplane.pb").string()).error.empty());
-    EXPECT_FALSE(importTraceFile((root / "other_formats/rocprofiler-sdk_908_results.json.gz").string()).error.empty());
+    EXPECT_EQ(detectFormat((root / "other_formats/rocprofiler-sdk_908_results.json.gz").string()), TraceFormat::RocprofJson);
 }

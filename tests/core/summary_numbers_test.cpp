@@ -59,7 +59,7 @@ const ExpectedDevice kDevices[] = {
      std::nullopt, std::nullopt, std::nullopt},
     {"step_based_trace_2543932_gpu_user_annotation.json.gz", 0, "Quadro GP100", 0.02902902902902903,
      0.0005183755515515522, 0.0, std::nullopt, std::nullopt},
-    {"torch_compile_triton_mi300.json.gz", 2, "", 0.9806991938258177, std::nullopt, std::nullopt, std::nullopt,
+    {"torch_compile_triton_mi300.json.gz", 2, "AMD Instinct MI300X", 0.9806991938258177, std::nullopt, std::nullopt, std::nullopt,
      std::nullopt},
     {"triton_example.json.gz", 0, "NVIDIA A100-PG509-200", 1.3197048013366236e-07, 1.2219146755575797e-09, 0.0,
      std::nullopt, std::nullopt},

@@ -140,7 +140,8 @@ TEST(OverviewView, SaysWhatTheTraceCannotGive) {
     EXPECT_EQ(cardValue(box, 2), QStringLiteral("not in this trace"));
     EXPECT_TRUE(box->findChild<QLabel*>(QStringLiteral("deviceFacts"))->text().contains(QStringLiteral("peak allocated: not in this trace")));
 
-    // ROCm Kineto trace: kernels carry neither blocks per SM nor occupancy.
+    // ROCm Kineto trace: kernels carry neither blocks per SM nor register counts; the card says
+    // occupancy cannot be computed for AMD from this trace, under the AMD names of the metrics.
     std::shared_ptr<const Session> rocm =
         importTraceFile(std::string(WARPSCOPE_TEST_DATA_DIR) + "/mi250_minitoy_train_ROCm6_2_kineto.json.gz").session;
     ASSERT_NE(rocm, nullptr);
@@ -150,7 +151,9 @@ TEST(OverviewView, SaysWhatTheTraceCannotGive) {
     ASSERT_NE(gpu2, nullptr);
     EXPECT_EQ(cardValue(gpu2, 0), QStringLiteral("1.19 %")); // reference_overview.py: 0.011937718
     EXPECT_EQ(cardValue(gpu2, 1), QStringLiteral("not in this trace"));
-    EXPECT_EQ(cardValue(gpu2, 2), QStringLiteral("not in this trace"));
+    EXPECT_EQ(cardValue(gpu2, 2), QStringLiteral("cannot be computed"));
+    EXPECT_EQ(gpu2->title(), QStringLiteral("GPU 2: AMD Radeon Graphics"));
+    EXPECT_TRUE(gpu2->findChild<QLabel*>(QStringLiteral("deviceFacts"))->text().contains(QStringLiteral("104 compute units")));
 }
 
 TEST(OverviewView, ManyStepsAndSliceLinks) {
