@@ -17,6 +17,15 @@ uint32_t NsysChunkWriter::string(std::string_view s) {
     return id;
 }
 
+ChunkResult NsysChunkWriter::takeChunk() {
+    ChunkResult out = std::move(m_chunk);
+    m_chunk = ChunkResult();
+    m_chunk.worker = out.worker;
+    m_chunk.firstNewString = out.firstNewString + static_cast<uint32_t>(out.newStrings.size());
+    m_tracks.clear();
+    return out;
+}
+
 uint32_t NsysChunkWriter::track(int64_t pid, int64_t tid, uint8_t kind) {
     const Key key{pid, tid, 0, kind};
     auto it = m_tracks.find(key);

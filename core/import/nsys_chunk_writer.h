@@ -41,6 +41,10 @@ public:
                         const std::function<std::string(int64_t device)>& deviceName);
 
     ChunkResult& chunk() { return m_chunk; }
+    // Hands over the chunk built so far and starts the next, so that a long import feeds the
+    // TraceBuilder piece by piece instead of holding every record twice. Later chunks refer to
+    // earlier strings by id and list only their own new strings; tracks are listed per chunk.
+    ChunkResult takeChunk();
     ImportReport& report() { return m_chunk.report; }
 
 private:

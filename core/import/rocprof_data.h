@@ -1,7 +1,9 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -9,11 +11,12 @@
 namespace ws {
 
 /*
- * RocprofData: what the rocprofiler-sdk importer keeps of a `rocprofv3 --output-format json` file,
- * in compact records (no text but names held once): enough to build the session's tracks and to
- * render each event's arguments later (RocprofEventText), so the JSON is read only once.
- * Records of every `rocprofiler-sdk-tool` element (a process) are kept together; `process`
- * indexes `processes`.
+ * RocprofData: what the rocprofiler-sdk importer keeps of a `rocprofv3 --output-format json` file
+ * once the events are in the session: the small tables (agents, kernel symbols, operation names,
+ * roctx messages) and, per event, the few fields its arguments need beyond what the session's
+ * columns hold (RocprofEventText renders them), so the JSON is read only once. Launch shapes
+ * repeat (a kernel runs with the same grid over and over), so dispatches share them by index. `process` indexes `processes` (one per
+ * `rocprofiler-sdk-tool` element).
  */
 struct RocprofAgent {
     uint64_t handle = 0;
@@ -32,7 +35,7 @@ struct RocprofAgent {
 };
 
 struct RocprofSymbol {
-    std::string name; // demangled, without the ".kd" clone suffix
+    std::string name; // demangled, without the ".kd" suffix
     std::string mangled;
     uint32_t sgprs = 0;
     uint32_t archVgprs = 0;
@@ -44,80 +47,63 @@ struct RocprofSymbol {
 struct RocprofProcess {
     int64_t pid = 0;
     std::string command;
-    // strings.buffer_records: operation names by (kind, operation).
-    std::vector<std::vector<std::string>> operationNames;
+    // strings.buffer_records: names of the record kinds and of their operations, by number.
     std::vector<std::string> kindNames;
-    std::unordered_map<uint64_t, RocprofSymbol> symbols; // by kernel_id
+    std::vector<std::vector<std::string>> operationNames;
+    std::unordered_map<uint64_t, RocprofSymbol> symbols;      // by kernel_id
     std::unordered_map<uint64_t, std::string> markerMessages; // by correlation id
 };
 
-struct RocprofDispatch {
-    int64_t start = 0;
-    int64_t end = 0;
-    uint64_t correlation = 0;
-    uint64_t external = 0;
+// How a kernel was launched: shared by the dispatches that launched it the same way.
+struct RocprofLaunchShape {
     uint64_t agent = 0;
     uint64_t queue = 0;
-    uint64_t stream = 0;
     uint64_t kernelId = 0;
-    uint64_t dispatchId = 0;
     uint32_t workgroup[3] = {0, 0, 0};
     uint32_t grid[3] = {0, 0, 0}; // work-items, as HSA counts them
-    uint32_t groupSegment = 0;    // LDS bytes of this dispatch (static + dynamic)
+    uint32_t groupSegment = 0;    // LDS bytes of the dispatch (static + dynamic)
     uint32_t privateSegment = 0;
-    uint32_t thread = 0;
     uint32_t process = 0;
+    bool operator==(const RocprofLaunchShape&) const = default;
 };
 
-// An API call (HIP, HSA, RCCL, roctx) or a roctx range.
-struct RocprofCall {
-    enum Domain : uint8_t { Hip, Hsa, Marker, Rccl };
-    int64_t start = 0;
-    int64_t end = 0;
+// Per dispatch and per call, only what the session's columns lack (the row gives the queue or
+// thread, the name the kernel or API): 16 bytes each.
+struct RocprofDispatchArgs {
     uint64_t correlation = 0;
-    uint64_t external = 0;
-    uint32_t thread = 0;
-    uint32_t process = 0;
-    uint32_t kind = 0;
+    uint32_t shape = 0; // index into RocprofData::shapes
+    uint32_t stream = 0;
+};
+
+// An API call (HIP, HSA, RCCL) or a roctx range.
+struct RocprofCallArgs {
+    uint64_t correlation = 0;
     uint32_t operation = 0;
-    Domain domain = Hip;
+    uint16_t process = 0;
+    uint16_t kind = 0;
 };
 
-struct RocprofCopy {
-    int64_t start = 0;
-    int64_t end = 0;
+struct RocprofCopyArgs {
     uint64_t correlation = 0;
-    uint64_t srcAgent = 0;
-    uint64_t dstAgent = 0;
     uint64_t bytes = 0;
-    uint64_t stream = 0;
+    uint64_t source = 0; // agent handles
+    uint64_t destination = 0;
     uint32_t thread = 0;
-    uint32_t process = 0;
-    uint32_t kind = 0;
+    uint32_t stream = 0;
     uint32_t operation = 0;
-};
-
-struct RocprofAllocation {
-    int64_t start = 0;
-    int64_t end = 0;
-    uint64_t correlation = 0;
-    uint64_t agent = 0;
-    uint64_t address = 0;
-    uint64_t bytes = 0;
-    uint32_t thread = 0;
-    uint32_t process = 0;
-    uint32_t kind = 0;
-    uint32_t operation = 0;
-    bool scratch = false;
+    uint16_t process = 0;
+    uint16_t kind = 0;
 };
 
 struct RocprofData {
     std::vector<RocprofProcess> processes;
     std::map<uint64_t, RocprofAgent> agents; // by handle
-    std::vector<RocprofDispatch> dispatches;
-    std::vector<RocprofCall> calls;
-    std::vector<RocprofCopy> copies;
-    std::vector<RocprofAllocation> allocations;
+    std::vector<RocprofLaunchShape> shapes;
+    // Deques: they grow without copying what they hold (a vector's doubling would briefly need
+    // twice the memory on a large file).
+    std::deque<RocprofDispatchArgs> dispatches;
+    std::deque<RocprofCallArgs> calls;
+    std::deque<RocprofCopyArgs> copies;
 
     RocprofProcess& process(uint32_t index) {
         if (index >= processes.size())
@@ -128,12 +114,14 @@ struct RocprofData {
         const auto it = agents.find(handle);
         return it == agents.end() ? nullptr : &it->second;
     }
+    // The tables alone (what a second pass over a file needs when they came after its events).
+    std::shared_ptr<RocprofData> tablesOnly() const;
     std::string operationName(uint32_t process, uint32_t kind, uint32_t operation) const;
     std::string kindName(uint32_t process, uint32_t kind) const;
 };
 
 // argRef of a rocprofiler-sdk event: record table in the top byte, index below.
-enum class RocprofTable : uint8_t { Dispatch = 1, Call = 2, Copy = 3, Allocation = 4 };
+enum class RocprofTable : uint8_t { Dispatch = 1, Call = 2, Copy = 3 };
 inline uint64_t rocprofArgRef(RocprofTable table, uint64_t index) {
     return (uint64_t(table) << 56) | index;
 }

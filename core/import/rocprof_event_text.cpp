@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+
 namespace ws {
 
 namespace {
@@ -35,30 +36,30 @@ std::string RocprofEventText::eventJson(uint64_t argRef) const {
     case RocprofTable::Dispatch: {
         if (index >= data.dispatches.size())
             return {};
-        const RocprofDispatch& d = data.dispatches[index];
+        const RocprofDispatchArgs& d = data.dispatches[index];
+        if (d.shape >= data.shapes.size())
+            return {};
+        const RocprofLaunchShape& k = data.shapes[d.shape];
         uint32_t groups[3];
-        for (int k = 0; k < 3; ++k) {
-            const uint32_t w = d.workgroup[k] ? d.workgroup[k] : 1;
-            groups[k] = (d.grid[k] + w - 1) / w;
+        for (int i = 0; i < 3; ++i) {
+            const uint32_t w = k.workgroup[i] ? k.workgroup[i] : 1;
+            groups[i] = static_cast<uint32_t>((uint64_t(k.grid[i]) + w - 1) / w);
         }
-        const RocprofAgent* a = data.agent(d.agent);
+        const RocprofAgent* a = data.agent(k.agent);
         if (a && a->gpuIndex >= 0)
             args["device"] = a->gpuIndex;
-        args["queue"] = d.queue;
+        args["queue"] = k.queue;
         args["stream"] = d.stream;
         args["correlation"] = d.correlation;
-        if (d.external)
-            args["external id"] = d.external;
         args["grid"] = triple(groups);
-        args["block"] = triple(d.workgroup);
-        args["grid size (work-items)"] = triple(d.grid);
-        args["dispatch id"] = d.dispatchId;
-        args["kernel id"] = d.kernelId;
-        args["shared memory"] = d.groupSegment; // LDS bytes per workgroup, Kineto's key
-        args["scratch per work-item (bytes)"] = d.privateSegment;
-        if (d.process < data.processes.size()) {
-            const auto& symbols = data.processes[d.process].symbols;
-            const auto s = symbols.find(d.kernelId);
+        args["block"] = triple(k.workgroup);
+        args["grid size (work-items)"] = triple(k.grid);
+        args["kernel id"] = k.kernelId;
+        args["shared memory"] = k.groupSegment; // LDS bytes per workgroup, Kineto's key
+        args["scratch per work-item (bytes)"] = k.privateSegment;
+        if (k.process < data.processes.size()) {
+            const auto& symbols = data.processes[k.process].symbols;
+            const auto s = symbols.find(k.kernelId);
             if (s != symbols.end()) {
                 args["registers per thread"] = s->second.archVgprs + s->second.accumVgprs;
                 args["arch VGPRs"] = s->second.archVgprs;
@@ -67,48 +68,29 @@ std::string RocprofEventText::eventJson(uint64_t argRef) const {
                 args["kernel symbol"] = s->second.mangled;
             }
         }
-        args["thread"] = d.thread;
         break;
     }
     case RocprofTable::Call: {
         if (index >= data.calls.size())
             return {};
-        const RocprofCall& c = data.calls[index];
+        const RocprofCallArgs& c = data.calls[index];
         args["correlation"] = c.correlation;
-        if (c.external)
-            args["external id"] = c.external;
         args["domain"] = data.kindName(c.process, c.kind);
         args["operation"] = data.operationName(c.process, c.kind, c.operation);
-        args["thread"] = c.thread;
         break;
     }
     case RocprofTable::Copy: {
         if (index >= data.copies.size())
             return {};
-        const RocprofCopy& c = data.copies[index];
+        const RocprofCopyArgs& c = data.copies[index];
         args["correlation"] = c.correlation;
         args["bytes"] = c.bytes;
-        if (c.end > c.start)
-            args["memory bandwidth (GB/s)"] = static_cast<double>(c.bytes) / static_cast<double>(c.end - c.start);
         args["copy kind"] = data.operationName(c.process, c.kind, c.operation);
-        addAgent(args, "source", data, c.srcAgent);
-        addAgent(args, "destination", data, c.dstAgent);
+        addAgent(args, "source", data, c.source);
+        addAgent(args, "destination", data, c.destination);
         if (c.stream)
             args["stream"] = c.stream;
         args["thread"] = c.thread;
-        break;
-    }
-    case RocprofTable::Allocation: {
-        if (index >= data.allocations.size())
-            return {};
-        const RocprofAllocation& a = data.allocations[index];
-        args["operation"] = data.operationName(a.process, a.kind, a.operation);
-        args["bytes"] = a.bytes;
-        char address[24];
-        std::snprintf(address, sizeof address, "0x%llx", static_cast<unsigned long long>(a.address));
-        args["address"] = address;
-        addAgent(args, "agent", data, a.agent);
-        args["correlation"] = a.correlation;
         break;
     }
     default:

@@ -140,54 +140,207 @@ std::string withoutCloneSuffix(std::string name) {
     return name;
 }
 
-/*
- * RocprofReader: turns each record the scanner found into a compact record of RocprofData. One
- * simdjson DOM parse per record (a few hundred bytes each), in place in the reader's block.
- */
-class RocprofReader {
-public:
-    explicit RocprofReader(ImportReport& report) : m_report(report) {}
+// The row of a GPU's copies: a tid no queue handle takes (they count from 0), sorted after the queues.
+constexpr int64_t kCopyRow = INT64_MAX - 1;
+// Events per chunk handed to the TraceBuilder while reading.
+constexpr uint64_t kChunkEvents = 1 << 16;
 
-    bool read(const JsonRecord& r);
-    RocprofData& data() { return m_data; }
-    uint64_t records() const { return m_records; }
+uint64_t correlationKey(uint32_t process, uint64_t correlation) {
+    return (uint64_t(process) << 48) ^ correlation;
+}
+
+struct LaunchShapeHash {
+    size_t operator()(const RocprofLaunchShape& s) const noexcept {
+        uint64_t h = s.agent * 0x9E3779B97F4A7C15ull ^ s.queue ^ (s.kernelId << 20) ^ s.process;
+        for (int k = 0; k < 3; ++k)
+            h = h * 1000003u ^ s.workgroup[k] ^ (uint64_t(s.grid[k]) << 32);
+        return std::hash<uint64_t>()(h ^ s.groupSegment ^ (uint64_t(s.privateSegment) << 40));
+    }
+};
+
+/*
+ * CorrelationSet: correlation keys seen. rocprofiler-sdk hands out dense ids per process, so a
+ * bitmap per process holds them in a bit each (1.3 M ids: 160 KB); ids beyond 2^26 go to a hash set.
+ */
+class CorrelationSet {
+public:
+    // True when the key was not there yet.
+    bool insert(uint64_t key) {
+        const uint64_t process = key >> 48, id = key & ((uint64_t(1) << 48) - 1);
+        if (id >= kDense || process >= 64)
+            return m_other.insert(key).second;
+        if (process >= m_bits.size())
+            m_bits.resize(process + 1);
+        std::vector<bool>& b = m_bits[process];
+        if (id >= b.size())
+            b.resize(std::max<uint64_t>(id + 1, b.size() * 2));
+        if (b[id])
+            return false;
+        b[id] = true;
+        return true;
+    }
+    bool contains(uint64_t key) const {
+        const uint64_t process = key >> 48, id = key & ((uint64_t(1) << 48) - 1);
+        if (id >= kDense || process >= 64)
+            return m_other.count(key) != 0;
+        return process < m_bits.size() && id < m_bits[process].size() && m_bits[process][id];
+    }
 
 private:
+    static constexpr uint64_t kDense = uint64_t(1) << 26;
+    std::vector<std::vector<bool>> m_bits;
+    std::unordered_set<uint64_t> m_other;
+};
+
+/*
+ * RocprofConverter: turns each record the scanner finds straight into the session's events, in
+ * chunks handed to the TraceBuilder as they fill, keeping only the small tables and the argument
+ * fields (RocprofData). rocprofv3 writes the tables (agents, strings, kernel symbols) before the
+ * buffer records, so names and shapes are known when a dispatch arrives; a file in another order
+ * still imports, with "kernel N" names (reported).
+ *
+ * Layout: each GPU is a process (pid = its GPU index, named by its product) with a row per
+ * hardware queue, as rocprofv3's own timeline groups dispatches; host calls and roctx ranges sit on
+ * their thread of the profiled process; copies on a "memory copies" row of the GPU they write to
+ * (or read from, for device-to-host). API calls that launched GPU work get a flow to it by
+ * correlation id, as Kineto's ac2g flows.
+ */
+class RocprofConverter {
+public:
+    // `tables`: the tables of an earlier pass over the file (its table records are then skipped).
+    RocprofConverter(TraceBuilder& builder, NsysChunkWriter& w, std::shared_ptr<RocprofData> tables = nullptr)
+        : m_builder(builder), m_w(w), m_tablesKnown(tables != nullptr) {
+        if (tables)
+            m_data = std::move(tables);
+        m_kernelCat = m_w.string("kernel");
+        m_copyCat = m_w.string("gpu_memcpy");
+        m_runtimeCat = m_w.string("cuda_runtime");
+        m_hsaCat = m_w.string("hsa_api");
+        m_markerCat = m_w.string("user_annotation");
+        m_rcclCat = m_w.string("rccl_api");
+        m_flowCat = m_w.string("ac2g");
+    }
+
+    bool read(const JsonRecord& r);
+    void finish();
+    std::vector<DeviceInfo> devices() const;
+    std::shared_ptr<RocprofData> data() { return m_data; }
+    uint64_t records() const { return m_records; }
+    uint64_t events() const { return m_events; }
+    // Whether a table (agents, strings, kernel symbols) came after events that needed it: the
+    // events were then converted without it, and a second pass with the tables known fixes that.
+    bool tablesLate() const { return m_tablesLate; }
+
+private:
+    enum Domain : uint8_t { kHip, kHsa, kMarker, kRccl };
+    // A GPU activity or an API call with a correlation id, kept until its flow can be decided.
+    struct FlowCandidate {
+        uint64_t key; // correlationKey
+        int64_t ts;
+        uint32_t row; // index into m_rows
+    };
+    struct PendingAllocation {
+        int64_t ts;
+        uint64_t address;
+        uint64_t bytes;
+        uint64_t agent;
+        uint32_t process;
+        uint32_t thread;
+        bool free;
+    };
+
     void readMetadata(dom::element e, RocprofProcess& p);
     void readAgent(dom::element e);
     void readSymbol(dom::element e, RocprofProcess& p);
     void readDispatch(dom::element e, uint32_t process);
-    void readCall(dom::element e, uint32_t process, RocprofCall::Domain domain);
+    void readCall(dom::element e, uint32_t process, Domain domain);
     void readCopy(dom::element e, uint32_t process);
     void readAllocation(dom::element e, uint32_t process, bool scratch);
     bool times(dom::element e, int64_t& start, int64_t& end, const char* what);
+    int gpuOf(uint64_t agent) const {
+        const RocprofAgent* a = m_data->agent(agent);
+        return a && a->type == 2 && a->gpuIndex >= 0 ? a->gpuIndex : -1;
+    }
+    int64_t hostPid(uint32_t process) const {
+        return process < m_data->processes.size() ? m_data->processes[process].pid : 0;
+    }
+    uint32_t row(int64_t pid, int64_t tid);
+    void slice(ChunkResult::Slice& s, int64_t pid, int64_t tid);
+    void flushIfFull();
+    void gpuWork(uint64_t key, int64_t ts, uint32_t row);
+    void launch(uint64_t key, int64_t ts, uint32_t row);
+    void flowEnd(const FlowCandidate& c, char ph);
+    void writeAllocations();
+    void writeNames();
 
-    ImportReport& m_report;
-    RocprofData m_data;
+    TraceBuilder& m_builder;
+    NsysChunkWriter& m_w;
+    std::shared_ptr<RocprofData> m_data = std::make_shared<RocprofData>();
     dom::parser m_parser;
-    uint64_t m_records = 0;
+    std::unordered_map<RocprofLaunchShape, uint32_t, LaunchShapeHash> m_shapeIndex;
+    std::unordered_map<uint64_t, uint32_t> m_kernelNames; // (process, kernel id) -> local string
+    std::unordered_map<uint64_t, uint32_t> m_callNames;   // (process, kind, operation) -> local string
+    std::vector<std::pair<int64_t, int64_t>> m_rows;      // (pid, tid) of the rows flows start or end on
+    std::map<std::pair<int64_t, int64_t>, uint32_t> m_rowIndex;
+    // Launch flows (rocprofv3 writes the dispatches and copies before the calls): GPU work is
+    // remembered until the first API call shows the file has calls (a kernel-only trace gets no
+    // flows), then flows are emitted as records come; calls met before their GPU work wait in
+    // m_earlyCalls. One launch per correlation id, the first call's (HIP comes before HSA).
+    std::vector<FlowCandidate> m_gpuEnds, m_earlyCalls;
+    CorrelationSet m_gpuWork, m_launched;
+    bool m_hasCalls = false;
+    std::vector<PendingAllocation> m_allocations;
+    std::set<std::pair<int, uint64_t>> m_queues;
+    std::set<int> m_copyRows;
+    uint64_t m_records = 0, m_events = 0, m_unknownAgent = 0, m_unknownKernel = 0;
+    bool m_tablesKnown = false;
+    bool m_sawEvent = false;
+    bool m_tablesLate = false;
+    uint32_t m_kernelCat, m_copyCat, m_runtimeCat, m_hsaCat, m_markerCat, m_rcclCat, m_flowCat;
 };
 
-bool RocprofReader::times(dom::element e, int64_t& start, int64_t& end, const char* what) {
+uint32_t RocprofConverter::row(int64_t pid, int64_t tid) {
+    const auto [it, fresh] = m_rowIndex.emplace(std::make_pair(pid, tid), static_cast<uint32_t>(m_rows.size()));
+    if (fresh)
+        m_rows.emplace_back(pid, tid);
+    return it->second;
+}
+
+void RocprofConverter::slice(ChunkResult::Slice& s, int64_t pid, int64_t tid) {
+    s.track = m_w.track(pid, tid);
+    m_w.noteTime(s.ts, s.ts + s.dur);
+    m_w.chunk().slices.push_back(s);
+    ++m_w.chunk().events;
+    ++m_events;
+}
+
+void RocprofConverter::flushIfFull() {
+    if (m_w.chunk().events >= kChunkEvents) {
+        ChunkResult c = m_w.takeChunk();
+        m_builder.addChunk(c);
+    }
+}
+
+bool RocprofConverter::times(dom::element e, int64_t& start, int64_t& end, const char* what) {
     start = i64(e, "start_timestamp", INT64_MIN);
     end = i64(e, "end_timestamp", INT64_MIN);
     if (start == INT64_MIN || end == INT64_MIN) {
-        m_report.add("record without start or end time (skipped)", what);
+        m_w.report().add("record without start or end time (skipped)", what);
         return false;
     }
     constexpr int64_t kMaxTime = int64_t(1) << 61; // far beyond any clock; keeps sums from overflowing
     if (start < 0 || start > kMaxTime || end < 0 || end > kMaxTime) {
-        m_report.add("record with a time out of range (skipped)", what);
+        m_w.report().add("record with a time out of range (skipped)", what);
         return false;
     }
     if (end < start) {
-        m_report.add("record ends before it starts (duration set to 0)", what);
+        m_w.report().add("record ends before it starts (duration set to 0)", what);
         end = start;
     }
     return true;
 }
 
-void RocprofReader::readMetadata(dom::element e, RocprofProcess& p) {
+void RocprofConverter::readMetadata(dom::element e, RocprofProcess& p) {
     p.pid = i64(e, "pid", 0);
     dom::array command;
     if (e.at_key("command").get_array().get(command) == simdjson::SUCCESS)
@@ -201,13 +354,15 @@ void RocprofReader::readMetadata(dom::element e, RocprofProcess& p) {
         }
 }
 
-void RocprofReader::readAgent(dom::element e) {
+void RocprofConverter::readAgent(dom::element e) {
     RocprofAgent a;
     a.handle = handle(e, "id");
     a.type = static_cast<int>(u64(e, "type"));
     a.gpuIndex = static_cast<int>(i64(e, "gpu_index", -1));
     if (a.type == 2 && a.gpuIndex < 0)
         a.gpuIndex = static_cast<int>(i64(e, "logical_node_type_id", -1));
+    if (a.gpuIndex > 4095)
+        a.gpuIndex = -1; // not a GPU number a session can hold
     a.name = str(e, "product_name");
     a.arch = str(e, "name");
     if (a.name.empty())
@@ -220,10 +375,10 @@ void RocprofReader::readAgent(dom::element e) {
     a.ldsKb = u32(e, "lds_size_in_kb");
     a.gfxVersion = u32(e, "gfx_target_version");
     a.memoryBytes = u64(e, "local_mem_size");
-    m_data.agents[a.handle] = std::move(a);
+    m_data->agents[a.handle] = std::move(a);
 }
 
-void RocprofReader::readSymbol(dom::element e, RocprofProcess& p) {
+void RocprofConverter::readSymbol(dom::element e, RocprofProcess& p) {
     RocprofSymbol s;
     s.mangled = withoutCloneSuffix(str(e, "kernel_name"));
     s.name = withoutCloneSuffix(str(e, "formatted_kernel_name"));
@@ -239,91 +394,220 @@ void RocprofReader::readSymbol(dom::element e, RocprofProcess& p) {
     p.symbols[u64(e, "kernel_id")] = std::move(s);
 }
 
-void RocprofReader::readDispatch(dom::element e, uint32_t process) {
-    RocprofDispatch d;
-    if (!times(e, d.start, d.end, "kernel_dispatch"))
+void RocprofConverter::readDispatch(dom::element e, uint32_t process) {
+    ChunkResult::Slice s;
+    int64_t start = 0, end = 0;
+    if (!times(e, start, end, "kernel_dispatch"))
         return;
-    const dom::element corr = member(e, "correlation_id");
-    d.correlation = u64(corr, "internal");
-    d.external = u64(corr, "external");
-    d.thread = static_cast<uint32_t>(u64(e, "thread_id"));
-    d.stream = handle(e, "stream_id");
-    d.process = process;
     const dom::element info = member(e, "dispatch_info");
-    if (!info.is_object()) {
-        m_report.add("kernel dispatch without dispatch_info (skipped)");
-        return;
-    }
-    d.agent = handle(info, "agent_id");
-    d.queue = handle(info, "queue_id");
-    d.kernelId = u64(info, "kernel_id");
-    d.dispatchId = u64(info, "dispatch_id");
-    d.groupSegment = u32(info, "group_segment_size");
-    d.privateSegment = u32(info, "private_segment_size");
+    RocprofLaunchShape shape;
+    shape.agent = handle(info, "agent_id");
+    shape.queue = handle(info, "queue_id");
+    shape.kernelId = u64(info, "kernel_id");
+    shape.groupSegment = u32(info, "group_segment_size");
+    shape.privateSegment = u32(info, "private_segment_size");
+    shape.process = process;
     const dom::element wg = member(info, "workgroup_size"), grid = member(info, "grid_size");
     const char* axes[3] = {"x", "y", "z"};
     for (int i = 0; i < 3; ++i) {
-        d.workgroup[i] = u32(wg, axes[i]);
-        d.grid[i] = u32(grid, axes[i]);
+        shape.workgroup[i] = u32(wg, axes[i]);
+        shape.grid[i] = u32(grid, axes[i]);
     }
-    m_data.dispatches.push_back(d);
+    const int gpu = gpuOf(shape.agent);
+    if (gpu < 0) {
+        ++m_unknownAgent;
+        return;
+    }
+    const RocprofAgent& a = m_data->agents.at(shape.agent);
+    const RocprofProcess& p = m_data->processes[process];
+    const auto sym = p.symbols.find(shape.kernelId);
+    const uint64_t nameKey = (uint64_t(process) << 48) ^ shape.kernelId;
+    auto n = m_kernelNames.find(nameKey);
+    if (n == m_kernelNames.end()) {
+        if (sym == p.symbols.end())
+            ++m_unknownKernel;
+        n = m_kernelNames
+                .emplace(nameKey, m_w.string(sym != p.symbols.end() ? sym->second.name
+                                                                      : "kernel " + std::to_string(shape.kernelId)))
+                .first;
+    }
+    const auto [shapeIt, freshShape] = m_shapeIndex.emplace(shape, static_cast<uint32_t>(m_data->shapes.size()));
+    if (freshShape)
+        m_data->shapes.push_back(shape);
+
+    RocprofDispatchArgs args;
+    args.correlation = u64(member(e, "correlation_id"), "internal");
+    args.shape = shapeIt->second;
+    args.stream = static_cast<uint32_t>(handle(e, "stream_id"));
+
+    s.ts = start;
+    s.dur = end - start;
+    s.name = n->second;
+    s.cat = m_kernelCat;
+    s.argRef = rocprofArgRef(RocprofTable::Dispatch, m_data->dispatches.size());
+    m_data->dispatches.push_back(args);
+    if (args.correlation) {
+        s.corr = static_cast<uint32_t>(args.correlation);
+        s.have |= ChunkResult::kCorr;
+        gpuWork(correlationKey(process, args.correlation), start, row(gpu, static_cast<int64_t>(shape.queue)));
+    }
+    AmdKernelShape k;
+    k.workgroupSize = uint64_t(std::max(1u, shape.workgroup[0])) * std::max(1u, shape.workgroup[1]) *
+                      std::max(1u, shape.workgroup[2]);
+    uint64_t groups = 1;
+    for (int i = 0; i < 3; ++i) {
+        const uint64_t w = std::max(1u, shape.workgroup[i]);
+        groups *= (std::max(1u, shape.grid[i]) + w - 1) / w;
+    }
+    k.workgroups = groups;
+    if (a.cuCount > 0) {
+        s.bps = static_cast<float>(static_cast<double>(groups) / a.cuCount);
+        s.have |= ChunkResult::kBps;
+    }
+    if (sym != p.symbols.end()) {
+        k.archVgprs = sym->second.archVgprs;
+        k.accumVgprs = sym->second.accumVgprs;
+        k.sgprs = sym->second.sgprs;
+        k.ldsBytes = std::max(shape.groupSegment, sym->second.groupSegment);
+        const AmdComputeUnit cu{a.cuCount, a.simdPerCu, a.maxWavesPerSimd, a.maxWavesPerCu, a.waveSize,
+                                uint64_t(a.ldsKb) * 1024};
+        if (const auto occ = amdOccupancyPercent(k, cu)) {
+            s.occ = static_cast<float>(*occ);
+            s.have |= ChunkResult::kOcc;
+        }
+    }
+    m_queues.emplace(gpu, shape.queue);
+    slice(s, gpu, static_cast<int64_t>(shape.queue));
 }
 
-void RocprofReader::readCall(dom::element e, uint32_t process, RocprofCall::Domain domain) {
-    RocprofCall c;
-    if (!times(e, c.start, c.end, "API call"))
+void RocprofConverter::readCall(dom::element e, uint32_t process, Domain domain) {
+    int64_t start = 0, end = 0;
+    if (!times(e, start, end, "API call"))
         return;
-    const dom::element corr = member(e, "correlation_id");
-    c.correlation = u64(corr, "internal");
-    c.external = u64(corr, "external");
-    c.thread = static_cast<uint32_t>(u64(e, "thread_id"));
-    c.kind = u32(e, "kind");
-    c.operation = u32(e, "operation");
-    c.process = process;
-    c.domain = domain;
-    m_data.calls.push_back(c);
+    RocprofCallArgs args;
+    args.correlation = u64(member(e, "correlation_id"), "internal");
+    const auto thread = static_cast<uint32_t>(u64(e, "thread_id"));
+    args.kind = static_cast<uint16_t>(std::min<uint32_t>(u32(e, "kind"), UINT16_MAX));
+    args.operation = u32(e, "operation");
+    args.process = static_cast<uint16_t>(process);
+    const int64_t pid = hostPid(process);
+
+    ChunkResult::Slice s;
+    s.ts = start;
+    s.dur = end - start;
+    if (domain == kMarker) {
+        // A roctx range is named by its message; the API name is the fallback.
+        const auto& messages = m_data->processes[process].markerMessages;
+        const auto m = messages.find(args.correlation);
+        s.name = m_w.string(m != messages.end() ? m->second
+                                                : m_data->operationName(process, args.kind, args.operation));
+        s.cat = m_markerCat;
+    } else {
+        const uint64_t nameKey = (uint64_t(process) << 48) ^ (uint64_t(args.kind) << 32) ^ args.operation;
+        auto n = m_callNames.find(nameKey);
+        if (n == m_callNames.end())
+            n = m_callNames.emplace(nameKey, m_w.string(m_data->operationName(process, args.kind, args.operation))).first;
+        s.name = n->second;
+        s.cat = domain == kHip ? m_runtimeCat : domain == kHsa ? m_hsaCat : m_rcclCat;
+        if (args.correlation)
+            launch(correlationKey(process, args.correlation), start, row(pid, thread));
+    }
+    s.argRef = rocprofArgRef(RocprofTable::Call, m_data->calls.size());
+    if (args.correlation) {
+        s.corr = static_cast<uint32_t>(args.correlation);
+        s.have |= ChunkResult::kCorr;
+    }
+    m_data->calls.push_back(args);
+    slice(s, pid, thread);
 }
 
-void RocprofReader::readCopy(dom::element e, uint32_t process) {
-    RocprofCopy c;
-    if (!times(e, c.start, c.end, "memory_copy"))
+void RocprofConverter::readCopy(dom::element e, uint32_t process) {
+    int64_t start = 0, end = 0;
+    if (!times(e, start, end, "memory_copy"))
         return;
-    c.correlation = u64(member(e, "correlation_id"), "internal");
-    c.thread = static_cast<uint32_t>(u64(e, "thread_id"));
-    c.srcAgent = handle(e, "src_agent_id");
-    c.dstAgent = handle(e, "dst_agent_id");
-    c.bytes = u64(e, "bytes");
-    c.stream = handle(e, "stream_id");
-    c.kind = u32(e, "kind");
-    c.operation = u32(e, "operation");
-    c.process = process;
-    m_data.copies.push_back(c);
+    RocprofCopyArgs args;
+    args.correlation = u64(member(e, "correlation_id"), "internal");
+    args.thread = static_cast<uint32_t>(u64(e, "thread_id"));
+    args.source = handle(e, "src_agent_id");
+    args.destination = handle(e, "dst_agent_id");
+    args.bytes = u64(e, "bytes");
+    args.stream = static_cast<uint32_t>(handle(e, "stream_id"));
+    args.kind = static_cast<uint16_t>(std::min<uint32_t>(u32(e, "kind"), UINT16_MAX));
+    args.operation = u32(e, "operation");
+    args.process = static_cast<uint16_t>(process);
+    const int dst = gpuOf(args.destination), src = gpuOf(args.source);
+    const int gpu = dst >= 0 ? dst : src;
+    const std::string op = m_data->operationName(process, args.kind, args.operation);
+    if (gpu < 0) {
+        m_w.report().add("memory copy between host agents (skipped)", op);
+        return;
+    }
+    // MEMORY_COPY_HOST_TO_DEVICE -> "Memcpy HtoD", Kineto's naming, so the memcpy views group them.
+    std::string name = "Memcpy";
+    if (op.find("HOST_TO_DEVICE") != std::string::npos)
+        name += " HtoD";
+    else if (op.find("DEVICE_TO_HOST") != std::string::npos)
+        name += " DtoH";
+    else if (op.find("DEVICE_TO_DEVICE") != std::string::npos)
+        name += src != dst ? " PtoP" : " DtoD";
+    else if (op.find("HOST_TO_HOST") != std::string::npos)
+        name += " HtoH";
+    ChunkResult::Slice s;
+    s.ts = start;
+    s.dur = end - start;
+    s.name = m_w.string(name);
+    s.cat = m_copyCat;
+    s.bytes = static_cast<int64_t>(std::min<uint64_t>(args.bytes, INT64_MAX));
+    s.have |= ChunkResult::kBytes;
+    s.argRef = rocprofArgRef(RocprofTable::Copy, m_data->copies.size());
+    if (args.correlation) {
+        s.corr = static_cast<uint32_t>(args.correlation);
+        s.have |= ChunkResult::kCorr;
+        gpuWork(correlationKey(process, args.correlation), start, row(gpu, kCopyRow));
+    }
+    m_data->copies.push_back(args);
+    m_copyRows.insert(gpu);
+    slice(s, gpu, kCopyRow);
 }
 
-void RocprofReader::readAllocation(dom::element e, uint32_t process, bool scratch) {
-    RocprofAllocation a;
-    if (!times(e, a.start, a.end, scratch ? "scratch_memory" : "memory_allocation"))
+void RocprofConverter::readAllocation(dom::element e, uint32_t process, bool scratch) {
+    int64_t start = 0, end = 0;
+    if (!times(e, start, end, scratch ? "scratch_memory" : "memory_allocation"))
         return;
-    a.correlation = u64(member(e, "correlation_id"), "internal");
-    a.thread = static_cast<uint32_t>(u64(e, "thread_id"));
-    a.agent = handle(e, "agent_id");
+    if (scratch)
+        return; // per-queue backing store the runtime manages: not the program's memory
+    const uint32_t kind = u32(e, "kind"), operation = u32(e, "operation");
+    const std::string op = m_data->operationName(process, kind, operation);
+    const bool free = op.find("FREE") != std::string::npos;
+    const bool alloc = op.find("ALLOC") != std::string::npos && !free;
+    if (!free && !alloc)
+        return;
+    PendingAllocation a;
+    a.ts = start;
     a.address = handle(e, "address");
     a.bytes = has(e, "allocation_size") ? u64(e, "allocation_size") : u64(e, "size");
-    a.kind = u32(e, "kind");
-    a.operation = u32(e, "operation");
+    a.agent = handle(e, "agent_id");
     a.process = process;
-    a.scratch = scratch;
-    m_data.allocations.push_back(a);
+    a.thread = static_cast<uint32_t>(u64(e, "thread_id"));
+    a.free = free;
+    m_allocations.push_back(a);
 }
 
-bool RocprofReader::read(const JsonRecord& r) {
+bool RocprofConverter::read(const JsonRecord& r) {
     dom::element e;
     if (m_parser.parse(r.text.data(), r.text.size(), false).get(e) != simdjson::SUCCESS || !e.is_object()) {
-        m_report.add("record that is not a JSON object (skipped)", "byte " + std::to_string(r.offset));
+        m_w.report().add("record that is not a JSON object (skipped)", "byte " + std::to_string(r.offset));
         return true;
     }
     ++m_records;
-    RocprofProcess& p = m_data.process(r.outerIndex);
+    if (r.outerIndex > UINT16_MAX)
+        return true; // more profiled processes than a file can sensibly hold
+    RocprofProcess& p = m_data->process(r.outerIndex);
+    const bool table = r.path < kDispatch;
+    if (table && m_tablesKnown)
+        return true;
+    m_tablesLate = m_tablesLate || (table && m_sawEvent);
+    m_sawEvent = m_sawEvent || !table;
     switch (r.path) {
     case kMetadata: readMetadata(e, p); break;
     case kAgent: readAgent(e); break;
@@ -348,268 +632,72 @@ bool RocprofReader::read(const JsonRecord& r) {
     }
     case kKernelSymbol: readSymbol(e, p); break;
     case kDispatch: readDispatch(e, r.outerIndex); break;
-    case kHipApi: readCall(e, r.outerIndex, RocprofCall::Hip); break;
-    case kHsaApi: readCall(e, r.outerIndex, RocprofCall::Hsa); break;
-    case kMarkerApi: readCall(e, r.outerIndex, RocprofCall::Marker); break;
-    case kRcclApi: readCall(e, r.outerIndex, RocprofCall::Rccl); break;
+    case kHipApi: readCall(e, r.outerIndex, kHip); break;
+    case kHsaApi: readCall(e, r.outerIndex, kHsa); break;
+    case kMarkerApi: readCall(e, r.outerIndex, kMarker); break;
+    case kRcclApi: readCall(e, r.outerIndex, kRccl); break;
     case kMemoryCopy: readCopy(e, r.outerIndex); break;
     case kMemoryAllocation: readAllocation(e, r.outerIndex, false); break;
     case kScratchMemory: readAllocation(e, r.outerIndex, true); break;
     default: break;
     }
+    flushIfFull();
     return true;
 }
 
-/*
- * The session's layout: each GPU is a process (pid = its GPU index, named by its product) with a
- * row per hardware queue, as rocprofv3's own timeline groups dispatches; host calls and roctx
- * ranges sit on their thread of the profiled process; copies on a "memory copies" row of the GPU
- * they write to (or read from, for device-to-host). API calls that launched GPU work get a flow to
- * it by correlation id, as Kineto's ac2g flows.
- */
-class RocprofSessionWriter {
-public:
-    RocprofSessionWriter(const RocprofData& data, NsysChunkWriter& w) : m_data(data), m_w(w) {}
-    void write();
-    std::vector<DeviceInfo> devices() const;
-
-private:
-    int gpuOf(uint64_t agent) const {
-        const RocprofAgent* a = m_data.agent(agent);
-        return a && a->type == 2 && a->gpuIndex >= 0 ? a->gpuIndex : -1;
-    }
-    int64_t hostPid(uint32_t process) const {
-        return process < m_data.processes.size() ? m_data.processes[process].pid : 0;
-    }
-    void flow(uint32_t track, int64_t ts, uint64_t id, char ph);
-    void writeDispatches();
-    void writeCopies();
-    void writeCalls();
-    void writeAllocations();
-    void writeNames();
-
-    const RocprofData& m_data;
-    NsysChunkWriter& m_w;
-    std::unordered_set<uint64_t> m_callCorrelations; // (process << 48) ^ correlation of API calls
-    std::unordered_set<uint64_t> m_gpuCorrelations;  // ... that launched GPU work
-    std::set<std::pair<int, uint64_t>> m_queues;
-    std::set<int> m_copyRows;
-    std::set<std::pair<int64_t, uint32_t>> m_threads;
-    uint32_t m_flowCat = 0;
-};
-
-// The row of a GPU's copies: a tid no queue handle takes (they count from 0), sorted after the queues.
-constexpr int64_t kCopyRow = INT64_MAX - 1;
-
-uint64_t correlationKey(uint32_t process, uint64_t correlation) {
-    return (uint64_t(process) << 48) ^ correlation;
-}
-
-void RocprofSessionWriter::flow(uint32_t track, int64_t ts, uint64_t id, char ph) {
+void RocprofConverter::flowEnd(const FlowCandidate& c, char ph) {
     ChunkResult::FlowEnd f;
-    f.ts = ts;
+    f.ts = c.ts;
     f.seq = m_w.nextSeq();
-    f.id = id;
-    f.track = track;
+    f.id = c.key;
+    f.track = m_w.track(m_rows[c.row].first, m_rows[c.row].second);
     f.cat = m_flowCat;
     f.ph = ph;
     f.bindEnclosing = true;
     m_w.chunk().flows.push_back(f);
+    ++m_w.chunk().events;
 }
 
-void RocprofSessionWriter::writeDispatches() {
-    const uint32_t cat = m_w.string("kernel");
-    std::unordered_map<uint64_t, uint32_t> names; // (process, kernel id) -> local string
-    uint64_t unknownAgent = 0;
-    for (size_t i = 0; i < m_data.dispatches.size(); ++i) {
-        const RocprofDispatch& d = m_data.dispatches[i];
-        const int gpu = gpuOf(d.agent);
-        if (gpu < 0) {
-            ++unknownAgent;
-            continue;
-        }
-        const RocprofProcess& p = m_data.processes[d.process];
-        const auto sym = p.symbols.find(d.kernelId);
-        const uint64_t nameKey = (uint64_t(d.process) << 48) ^ d.kernelId;
-        auto n = names.find(nameKey);
-        if (n == names.end())
-            n = names.emplace(nameKey, m_w.string(sym != p.symbols.end() ? sym->second.name
-                                                                           : "kernel " + std::to_string(d.kernelId)))
-                    .first;
-        ChunkResult::Slice s;
-        s.ts = d.start;
-        s.dur = d.end - d.start;
-        s.track = m_w.track(gpu, static_cast<int64_t>(d.queue));
-        m_queues.emplace(gpu, d.queue);
-        s.name = n->second;
-        s.cat = cat;
-        s.argRef = rocprofArgRef(RocprofTable::Dispatch, i);
-        if (d.correlation) {
-            s.corr = static_cast<uint32_t>(d.correlation);
-            s.have |= ChunkResult::kCorr;
-            const uint64_t key = correlationKey(d.process, d.correlation);
-            if (m_callCorrelations.count(key)) {
-                m_gpuCorrelations.insert(key);
-                flow(s.track, s.ts, key, 'f');
-            }
-        }
-        const RocprofAgent* agent = m_data.agent(d.agent);
-        if (!agent)
-            continue; // gpuOf found it: never taken
-        const RocprofAgent& a = *agent;
-        AmdKernelShape shape;
-        shape.workgroupSize = uint64_t(std::max(1u, d.workgroup[0])) * std::max(1u, d.workgroup[1]) * std::max(1u, d.workgroup[2]);
-        uint64_t groups = 1;
-        for (int k = 0; k < 3; ++k) {
-            const uint64_t w = std::max(1u, d.workgroup[k]);
-            groups *= (std::max(1u, d.grid[k]) + w - 1) / w;
-        }
-        shape.workgroups = groups;
-        if (a.cuCount > 0) {
-            s.bps = static_cast<float>(static_cast<double>(groups) / a.cuCount);
-            s.have |= ChunkResult::kBps;
-        }
-        if (sym != p.symbols.end()) {
-            shape.archVgprs = sym->second.archVgprs;
-            shape.accumVgprs = sym->second.accumVgprs;
-            shape.sgprs = sym->second.sgprs;
-            shape.ldsBytes = std::max(d.groupSegment, sym->second.groupSegment);
-            const AmdComputeUnit cu{a.cuCount, a.simdPerCu, a.maxWavesPerSimd, a.maxWavesPerCu, a.waveSize,
-                                    uint64_t(a.ldsKb) * 1024};
-            if (const auto occ = amdOccupancyPercent(shape, cu)) {
-                s.occ = static_cast<float>(*occ);
-                s.have |= ChunkResult::kOcc;
-            }
-        }
-        m_w.noteTime(s.ts, s.ts + s.dur);
-        m_w.chunk().slices.push_back(s);
-        ++m_w.chunk().events;
-    }
-    if (unknownAgent)
-        m_w.report().add("kernel dispatch on an agent that is not a listed GPU (skipped)", {}, unknownAgent);
+void RocprofConverter::gpuWork(uint64_t key, int64_t ts, uint32_t row) {
+    m_gpuWork.insert(key);
+    if (m_hasCalls)
+        flowEnd({key, ts, row}, 'f');
+    else
+        m_gpuEnds.push_back({key, ts, row});
 }
 
-void RocprofSessionWriter::writeCopies() {
-    const uint32_t cat = m_w.string("gpu_memcpy");
-    for (size_t i = 0; i < m_data.copies.size(); ++i) {
-        const RocprofCopy& c = m_data.copies[i];
-        const int dst = gpuOf(c.dstAgent), src = gpuOf(c.srcAgent);
-        const int gpu = dst >= 0 ? dst : src;
-        const std::string op = m_data.operationName(c.process, c.kind, c.operation);
-        if (gpu < 0) {
-            m_w.report().add("memory copy between host agents (skipped)", op);
-            continue;
+void RocprofConverter::launch(uint64_t key, int64_t ts, uint32_t row) {
+    if (!m_hasCalls) {
+        m_hasCalls = true;
+        for (const FlowCandidate& c : m_gpuEnds) {
+            flowEnd(c, 'f');
+            flushIfFull();
         }
-        ChunkResult::Slice s;
-        s.ts = c.start;
-        s.dur = c.end - c.start;
-        s.track = m_w.track(gpu, kCopyRow);
-        m_copyRows.insert(gpu);
-        // MEMORY_COPY_HOST_TO_DEVICE -> "Memcpy HtoD", Kineto's naming, so the memcpy views group them.
-        std::string name = "Memcpy";
-        if (op.find("HOST_TO_DEVICE") != std::string::npos)
-            name += " HtoD";
-        else if (op.find("DEVICE_TO_HOST") != std::string::npos)
-            name += " DtoH";
-        else if (op.find("DEVICE_TO_DEVICE") != std::string::npos)
-            name += src != dst ? " PtoP" : " DtoD";
-        else if (op.find("HOST_TO_HOST") != std::string::npos)
-            name += " HtoH";
-        s.name = m_w.string(name);
-        s.cat = cat;
-        s.bytes = static_cast<int64_t>(std::min<uint64_t>(c.bytes, INT64_MAX));
-        s.have |= ChunkResult::kBytes;
-        s.argRef = rocprofArgRef(RocprofTable::Copy, i);
-        if (c.correlation) {
-            s.corr = static_cast<uint32_t>(c.correlation);
-            s.have |= ChunkResult::kCorr;
-            const uint64_t key = correlationKey(c.process, c.correlation);
-            if (m_callCorrelations.count(key)) {
-                m_gpuCorrelations.insert(key);
-                flow(s.track, s.ts, key, 'f');
-            }
-        }
-        m_w.noteTime(s.ts, s.ts + s.dur);
-        m_w.chunk().slices.push_back(s);
-        ++m_w.chunk().events;
+        m_gpuEnds = {};
     }
+    if (!m_gpuWork.contains(key))
+        m_earlyCalls.push_back({key, ts, row});
+    else if (m_launched.insert(key))
+        flowEnd({key, ts, row}, 's');
 }
 
-void RocprofSessionWriter::writeCalls() {
-    const uint32_t runtimeCat = m_w.string("cuda_runtime"), hsaCat = m_w.string("hsa_api"),
-                   markerCat = m_w.string("user_annotation"), rcclCat = m_w.string("rccl_api");
-    // One launch flow per correlation id: from the HIP call when there is one, else the first call.
-    std::unordered_map<uint64_t, size_t> launcher;
-    for (size_t i = 0; i < m_data.calls.size(); ++i) {
-        const RocprofCall& c = m_data.calls[i];
-        const uint64_t key = correlationKey(c.process, c.correlation);
-        if (c.correlation == 0 || c.domain == RocprofCall::Marker || !m_gpuCorrelations.count(key))
-            continue;
-        auto [it, fresh] = launcher.emplace(key, i);
-        if (!fresh && m_data.calls[it->second].domain != RocprofCall::Hip && c.domain == RocprofCall::Hip)
-            it->second = i;
-    }
-    std::unordered_map<uint64_t, uint32_t> names;
-    for (size_t i = 0; i < m_data.calls.size(); ++i) {
-        const RocprofCall& c = m_data.calls[i];
-        const int64_t pid = hostPid(c.process);
-        ChunkResult::Slice s;
-        s.ts = c.start;
-        s.dur = c.end - c.start;
-        s.track = m_w.track(pid, c.thread);
-        m_threads.emplace(pid, c.thread);
-        if (c.domain == RocprofCall::Marker) {
-            // A roctx range is named by its message; the API name is the fallback.
-            const auto& messages = m_data.processes[c.process].markerMessages;
-            const auto m = messages.find(c.correlation);
-            s.name = m_w.string(m != messages.end() ? m->second : m_data.operationName(c.process, c.kind, c.operation));
-            s.cat = markerCat;
-        } else {
-            const uint64_t nameKey = (uint64_t(c.process) << 48) ^ (uint64_t(c.kind) << 24) ^ c.operation;
-            auto n = names.find(nameKey);
-            if (n == names.end())
-                n = names.emplace(nameKey, m_w.string(m_data.operationName(c.process, c.kind, c.operation))).first;
-            s.name = n->second;
-            s.cat = c.domain == RocprofCall::Hip ? runtimeCat : c.domain == RocprofCall::Hsa ? hsaCat : rcclCat;
-        }
-        s.argRef = rocprofArgRef(RocprofTable::Call, i);
-        if (c.correlation) {
-            s.corr = static_cast<uint32_t>(c.correlation);
-            s.have |= ChunkResult::kCorr;
-            const auto l = launcher.find(correlationKey(c.process, c.correlation));
-            if (l != launcher.end() && l->second == i)
-                flow(s.track, s.ts, l->first, 's');
-        }
-        m_w.noteTime(s.ts, s.ts + s.dur);
-        m_w.chunk().slices.push_back(s);
-        ++m_w.chunk().events;
-    }
-}
-
-void RocprofSessionWriter::writeAllocations() {
+void RocprofConverter::writeAllocations() {
     // Device memory as the Memory tab's curve: allocations and frees by address, with the running
     // total per GPU (rocprofiler-sdk records the runtime's allocations, not a caching allocator's).
-    std::vector<size_t> order(m_data.allocations.size());
-    for (size_t i = 0; i < order.size(); ++i)
-        order[i] = i;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t a, size_t b) { return m_data.allocations[a].start < m_data.allocations[b].start; });
+    // A FREE record carries only the address: it is paired with the allocation at that address.
+    std::stable_sort(m_allocations.begin(), m_allocations.end(),
+                     [](const PendingAllocation& a, const PendingAllocation& b) { return a.ts < b.ts; });
     std::map<int, int64_t> total;
-    // (process, address) -> (gpu, bytes): a FREE record carries only the address.
-    std::map<std::pair<uint32_t, uint64_t>, std::pair<int, uint64_t>> live;
+    std::map<std::pair<uint32_t, uint64_t>, std::pair<int, int64_t>> live; // (process, address) -> (gpu, bytes)
     uint64_t unmatchedFrees = 0;
-    for (size_t i : order) {
-        const RocprofAllocation& a = m_data.allocations[i];
+    for (const PendingAllocation& a : m_allocations) {
         int gpu = gpuOf(a.agent);
-        const std::string op = m_data.operationName(a.process, a.kind, a.operation);
-        const bool free = op.find("FREE") != std::string::npos || op.find("RECLAIM") != std::string::npos;
-        const bool alloc = op.find("ALLOC") != std::string::npos && !free;
-        if (a.scratch || (!free && !alloc) || (alloc && gpu < 0))
-            continue; // scratch is per-queue backing store, host allocations are not device memory
         int64_t delta = 0;
-        if (alloc) {
+        if (!a.free) {
+            if (gpu < 0)
+                continue; // host memory
             delta = static_cast<int64_t>(std::min<uint64_t>(a.bytes, INT64_MAX / 4));
-            live[{a.process, a.address}] = {gpu, static_cast<uint64_t>(delta)};
+            live[{a.process, a.address}] = {gpu, delta};
         } else {
             const auto it = live.find({a.process, a.address});
             if (it == live.end()) {
@@ -617,18 +705,16 @@ void RocprofSessionWriter::writeAllocations() {
                 continue;
             }
             gpu = it->second.first;
-            delta = -static_cast<int64_t>(it->second.second);
+            delta = -it->second.second;
             live.erase(it);
         }
         total[gpu] += delta;
         ChunkResult::Memory m;
-        m.ts = a.start;
+        m.ts = a.ts;
         m.addr = static_cast<int64_t>(a.address & 0x7FFFFFFFFFFFFFFFull);
         m.bytes = delta;
         m.totalAllocated = total[gpu];
-        const int64_t pid = hostPid(a.process);
-        m.track = m_w.track(pid, a.thread);
-        m_threads.emplace(pid, a.thread);
+        m.track = m_w.track(hostPid(a.process), a.thread);
         m.deviceType = 1;
         m.deviceId = static_cast<int16_t>(gpu);
         m_w.noteTime(m.ts, m.ts);
@@ -636,10 +722,12 @@ void RocprofSessionWriter::writeAllocations() {
         ++m_w.chunk().events;
     }
     if (unmatchedFrees)
-        m_w.report().addNote("free of memory allocated before the capture started (not in the curve)", {}, unmatchedFrees);
+        m_w.report().addNote("free of memory allocated before the capture started (not in the curve)", {},
+                             unmatchedFrees);
+    m_allocations = {};
 }
 
-void RocprofSessionWriter::writeNames() {
+void RocprofConverter::writeNames() {
     using K = ChunkResult::MetaKind;
     std::set<int> gpus;
     for (const auto& [gpu, queue] : m_queues) {
@@ -652,47 +740,57 @@ void RocprofSessionWriter::writeNames() {
     }
     for (int gpu : gpus) {
         m_w.meta(K::ProcessLabels, gpu, 0, m_w.string("GPU " + std::to_string(gpu)));
-        for (const auto& [handle, a] : m_data.agents)
+        for (const auto& [handle, a] : m_data->agents)
             if (a.type == 2 && a.gpuIndex == gpu && !a.name.empty())
                 m_w.meta(K::ProcessName, gpu, 0, m_w.string(a.name));
         m_w.meta(K::ProcessSortIndex, gpu, 0, 0, 0x10000000 + gpu);
     }
     std::set<int64_t> named;
-    for (const RocprofProcess& p : m_data.processes)
+    for (const RocprofProcess& p : m_data->processes)
         if (!p.command.empty() && named.insert(p.pid).second)
             m_w.meta(K::ProcessName, p.pid, 0, m_w.string(p.command));
 }
 
-void RocprofSessionWriter::write() {
-    m_flowCat = m_w.string("ac2g");
-    for (const RocprofCall& c : m_data.calls)
-        if (c.correlation && c.domain != RocprofCall::Marker)
-            m_callCorrelations.insert(correlationKey(c.process, c.correlation));
-    writeDispatches();
-    writeCopies();
-    writeCalls();
+void RocprofConverter::finish() {
+    for (const FlowCandidate& c : m_earlyCalls)
+        if (m_gpuWork.contains(c.key) && m_launched.insert(c.key))
+            flowEnd(c, 's');
+    m_earlyCalls = {};
+    m_gpuEnds = {}; // no calls in the file: no flows
     writeAllocations();
     writeNames();
+    if (m_unknownAgent)
+        m_w.report().add("kernel dispatch on an agent that is not a listed GPU (skipped)", {}, m_unknownAgent);
+    if (m_unknownKernel)
+        m_w.report().add("kernel without a symbol before its dispatches (named by its id)", {}, m_unknownKernel);
+    if (m_data->dispatches.empty() && m_data->calls.empty() && m_data->copies.empty())
+        m_w.report().add("no kernel dispatches, API calls or copies in the file (was rocprofv3 run with "
+                         "--kernel-trace or --hip-trace?)");
+    ChunkResult c = m_w.takeChunk();
+    m_builder.addChunk(c);
+    m_kernelNames = {};
+    m_callNames = {};
+    m_shapeIndex = {};
 }
 
-std::vector<DeviceInfo> RocprofSessionWriter::devices() const {
+std::vector<DeviceInfo> RocprofConverter::devices() const {
     std::vector<DeviceInfo> out;
-    for (const auto& [handle, a] : m_data.agents) {
+    for (const auto& [handle, a] : m_data->agents) {
         if (a.type != 2 || a.gpuIndex < 0)
             continue;
         DeviceInfo d;
         d.id = a.gpuIndex;
         d.name = a.name;
         if (a.cuCount)
-            d.numSms = static_cast<int>(a.cuCount);
+            d.numSms = static_cast<int>(std::min<uint32_t>(a.cuCount, INT32_MAX));
         if (a.memoryBytes)
-            d.totalGlobalMem = static_cast<int64_t>(a.memoryBytes);
+            d.totalGlobalMem = static_cast<int64_t>(std::min<uint64_t>(a.memoryBytes, INT64_MAX));
         if (a.gfxVersion) { // gfx950 is 90500: major 9, minor 5
             d.computeMajor = static_cast<int>(a.gfxVersion / 10000);
             d.computeMinor = static_cast<int>(a.gfxVersion / 100 % 100);
         }
         if (a.maxWavesPerCu && a.waveSize)
-            d.maxThreadsPerMultiprocessor = static_cast<int>(a.maxWavesPerCu * a.waveSize);
+            d.maxThreadsPerMultiprocessor = static_cast<int>(std::min<uint64_t>(uint64_t(a.maxWavesPerCu) * a.waveSize, INT32_MAX));
         d.vendor = DeviceInfo::Vendor::Amd;
         out.push_back(std::move(d));
     }
@@ -732,13 +830,44 @@ bool looksLikeRocprofJson(std::string_view head) {
     return head.substr(i, 22) == "\"rocprofiler-sdk-tool\"";
 }
 
+namespace {
+
+struct Pass {
+    std::unique_ptr<TraceBuilder> builder;
+    std::unique_ptr<NsysChunkWriter> writer;
+    std::unique_ptr<RocprofConverter> converter;
+    JsonRecordReadResult read;
+};
+
+Pass readPass(const std::string& path, const ImportControl& control, std::shared_ptr<RocprofData> tables) {
+    Pass p;
+    p.builder = std::make_unique<TraceBuilder>(path, TraceFormat::RocprofJson);
+    p.writer = std::make_unique<NsysChunkWriter>();
+    p.converter = std::make_unique<RocprofConverter>(*p.builder, *p.writer, std::move(tables));
+    RocprofConverter& c = *p.converter;
+    p.read = readJsonRecords(path, recordPaths(), control, p.writer->report(),
+                             [&c](const JsonRecord& r) { return c.read(r); });
+    return p;
+}
+
+} // namespace
+
+std::shared_ptr<RocprofData> RocprofData::tablesOnly() const {
+    auto t = std::make_shared<RocprofData>();
+    t->processes = processes;
+    t->agents = agents;
+    return t;
+}
+
 ImportResult importRocprofJson(const std::string& path, const ImportControl& control) {
     ImportResult result;
     const auto t0 = std::chrono::steady_clock::now();
-    NsysChunkWriter w;
-    RocprofReader reader(w.report());
-    const JsonRecordReadResult read =
-        readJsonRecords(path, recordPaths(), control, w.report(), [&](const JsonRecord& r) { return reader.read(r); });
+    Pass pass = readPass(path, control, nullptr);
+    // rocprofv3 writes its tables first; a file rewritten by another tool (keys sorted, say) may
+    // not: read it again with the tables known.
+    if (!pass.read.cancelled && pass.read.error.empty() && pass.converter->tablesLate())
+        pass = readPass(path, control, pass.converter->data()->tablesOnly());
+    const JsonRecordReadResult& read = pass.read;
     result.textBytes = read.textBytes;
     if (read.cancelled) {
         result.cancelled = true;
@@ -748,20 +877,15 @@ ImportResult importRocprofJson(const std::string& path, const ImportControl& con
         result.error = read.error.empty() ? "cannot read the file" : read.error;
         return result;
     }
-    if (read.firstKey != "rocprofiler-sdk-tool" && reader.records() == 0) {
+    RocprofConverter& converter = *pass.converter;
+    if (read.firstKey != "rocprofiler-sdk-tool" && converter.records() == 0) {
         result.error = "JSON, but not rocprofiler-sdk output: there is no rocprofiler-sdk-tool member";
         return result;
     }
-    auto data = std::make_shared<RocprofData>(std::move(reader.data()));
-    RocprofSessionWriter writer(*data, w);
-    writer.write();
-    if (data->dispatches.empty() && data->calls.empty() && data->copies.empty())
-        w.report().add("no kernel dispatches, API calls or copies in the file (was rocprofv3 run with --kernel-trace "
-                       "or --hip-trace?)");
-    TraceBuilder builder(path, TraceFormat::RocprofJson);
-    builder.setDevices(writer.devices());
-    builder.setEventTextSource(std::make_shared<RocprofEventText>(data));
-    builder.addChunk(w.chunk());
+    converter.finish();
+    TraceBuilder& builder = *pass.builder;
+    builder.setDevices(converter.devices());
+    builder.setEventTextSource(std::make_shared<RocprofEventText>(converter.data()));
     const double parsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const unsigned threads = control.threads ? control.threads : std::max(1u, std::thread::hardware_concurrency());
     result.session = builder.finish(threads);

@@ -576,6 +576,10 @@ void TraceBuilder::bindFlows(unsigned threads) {
     }
     uint64_t unbound = 0, noStart = 0;
     std::string unboundExample;
+    // At most one flow per end that is not a start: reserved, so that the flows do not briefly need
+    // twice their memory while the pending ends are still held (a large share of the peak).
+    s.m_flows.reserve(static_cast<size_t>(
+        std::count_if(m_flows.begin(), m_flows.end(), [](const PendingFlow& f) { return f.ph != 's'; })));
     size_t i = 0;
     while (i < m_flows.size()) {
         size_t j = i;
@@ -615,8 +619,9 @@ void TraceBuilder::bindFlows(unsigned threads) {
         s.m_report.add("flow ends without a slice to bind to (dropped)", unboundExample, unbound);
     if (noStart)
         s.m_report.addNote("flow ends without a matching start (dropped)", {}, noStart);
-    m_flows.clear();
-    m_flows.shrink_to_fit();
+    m_flows = {};
+    bound = {};
+    s.m_flows.shrink_to_fit();
     s.rebuildFlowIndex();
 }
 

@@ -145,6 +145,8 @@ TEST(RocprofImport, RealMi350xKernelTrace) {
     ASSERT_TRUE(ov.devices[0].smEfficiency);
 }
 
+// nlohmann::json writes keys sorted, so this document has its tables after its events: the importer
+// reads it a second time with the tables known.
 TEST(RocprofImport, CallsMarkersCopiesAndAllocations) {
     const std::string path = writeTemp("synthetic_rocprof.json", syntheticDocument());
     const ImportResult r = importTraceFile(path);
