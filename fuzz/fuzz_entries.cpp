@@ -6,6 +6,7 @@
 #include "import/nsys_importer.h"
 #include "import/nvprof_importer.h"
 #include "import/rocprof_importer.h"
+#include "import/torch_memory_timeline_importer.h"
 #include "import/trace_import.h"
 #include "model/session.h"
 #include "remote/gcs_credentials.h"
@@ -55,6 +56,10 @@ int captureStream(const uint8_t* data, size_t size) {
 
 int rocprofJson(const uint8_t* data, size_t size) {
     return importAndAnalyse(importRocprofJson, data, size, ".rocprof.json", 4096);
+}
+
+int memoryTimeline(const uint8_t* data, size_t size) {
+    return importAndAnalyse(importTorchMemoryTimeline, data, size, ".timeline.json", 4096);
 }
 
 int sessionFile(const uint8_t* data, size_t size) {
@@ -130,7 +135,8 @@ const std::vector<Entry>& entries() {
         {"fuzz_chrome_json", chromeJson},     {"fuzz_nsys_sqlite", nsysSqlite},
         {"fuzz_nvprof_sqlite", nvprofSqlite}, {"fuzz_capture_stream", captureStream},
         {"fuzz_session_file", sessionFile},   {"fuzz_remote_text", remoteText},
-        {"fuzz_source_rules", sourceRules},   {"fuzz_rocprof_json", rocprofJson}};
+        {"fuzz_source_rules", sourceRules},   {"fuzz_rocprof_json", rocprofJson},
+        {"fuzz_memory_timeline", memoryTimeline}};
     return all;
 }
 

@@ -23,6 +23,8 @@ int nvprofSqlite(const uint8_t* data, size_t size);
 int captureStream(const uint8_t* data, size_t size);
 // rocprofiler-sdk JSON (rocprofv3 --output-format json), read by its own streaming importer.
 int rocprofJson(const uint8_t* data, size_t size);
+// PyTorch memory timelines (export_memory_timeline: raw rows or [times, sizes]).
+int memoryTimeline(const uint8_t* data, size_t size);
 // A session file of the library (SQLite + zstd columns): its metadata, the session, and every
 // column the analyses decode.
 int sessionFile(const uint8_t* data, size_t size);

@@ -8,7 +8,7 @@ rebuilt with the tables the importers read and their first rows, on 512-byte pag
 streams cut to 24 KB; session files stored by `warpscope-cli import` from small traces.
 
 Usage: fuzz/make_seeds.py CLI   (CLI: a built warpscope-cli, e.g. build/test/app/cli/warpscope-cli)
-       fuzz/make_seeds.py --rocprof   (only the rocprofiler-sdk seeds)
+       fuzz/make_seeds.py --rocprof   (only the rocprofiler-sdk and memory timeline seeds)
 """
 import gzip
 import os
@@ -150,9 +150,28 @@ def rocprof_seeds():
     put("fuzz_rocprof_json", "all_record_kinds.json", json.dumps({"rocprofiler-sdk-tool": [small]}).encode())
 
 
+def memory_timeline_seeds():
+    """PyTorch memory timelines: the first rows of the real raw export, and the coalesced layout."""
+    import json
+    rows = json.loads(read(os.path.join(DATA, "memory_timeline", "pytorch_memory_timeline.raw.gz")))
+    put("fuzz_memory_timeline", "raw_rows.json", json.dumps(rows[:300]).encode())
+    times, sizes, live = [], [], [0] * 9
+    for ts, _action, delta, cat in rows[:1500]:
+        t = max(ts, 0) // 1000
+        live[cat + 1] += delta
+        if times and times[-1] == t:
+            sizes[-1] = list(live)
+        else:
+            times.append(t)
+            sizes.append(list(live))
+    put("fuzz_memory_timeline", "coalesced.json", json.dumps([times, sizes]).encode())
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["--rocprof"]:
         rocprof_seeds()
+        memory_timeline_seeds()
     else:
         main(sys.argv[1])
         rocprof_seeds()
+        memory_timeline_seeds()

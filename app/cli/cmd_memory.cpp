@@ -1,6 +1,7 @@
 // warpscope-cli memory: the memory view without a display (FORMATS.md 3.10): per-device peaks, or
 // the allocation table, operator statistics or curves as CSV.
 #include "analysis/kernel_csv.h"
+#include "analysis/memory_categories.h"
 #include "analysis/memory_allocations.h"
 #include "analysis/memory_curve.h"
 #include "analysis/memory_op_stats.h"
@@ -19,7 +20,7 @@ namespace ws::cli {
 
 namespace {
 
-const char* const kUsage = "Usage: warpscope-cli memory FILE [--csv allocations|ops|curve] [--device N|cpu]\n";
+const char* const kUsage = "Usage: warpscope-cli memory FILE [--csv allocations|ops|curve|categories] [--device N|cpu]\n";
 
 std::string optNs(int64_t v) { return v == MemoryEvent::kUnknown ? std::string() : std::to_string(v); }
 
@@ -101,6 +102,24 @@ void writeOps(const Session& s, const MemoryOpStats& stats, std::optional<Memory
     }
 }
 
+// A PyTorch memory timeline's categories: one row each, then the total.
+void writeCategories(const MemoryCategories& m) {
+    std::cout << "category,peak_bytes,at_total_peak_bytes,final_bytes\n";
+    for (const MemoryCategory& c : m.categories)
+        std::cout << csvField(c.name) << ',' << c.peakBytes << ',' << c.atTotalPeakBytes << ',' << c.finalBytes << '\n';
+    if (m.present)
+        std::cout << "total,," << m.peakTotalBytes << ",\n";
+}
+
+void printCategories(const Session& s, const MemoryCategories& m) {
+    std::printf("By category (PyTorch memory timeline), at the peak of %.2f GiB at %.3f ms:\n",
+                static_cast<double>(m.peakTotalBytes) / (1u << 30), static_cast<double>(m.peakTs - s.startNs()) / 1e6);
+    for (const MemoryCategory& c : m.categories)
+        std::printf("  %-16s %10.1f MiB at the peak, own peak %10.1f MiB, at the end %10.1f MiB\n", c.name.c_str(),
+                    static_cast<double>(c.atTotalPeakBytes) / (1u << 20), static_cast<double>(c.peakBytes) / (1u << 20),
+                    static_cast<double>(c.finalBytes) / (1u << 20));
+}
+
 void writeCurve(const MemoryCurves& curves, std::optional<MemoryDevice> only) {
     std::cout << "device,ts_ns,allocated_bytes,reserved_bytes\n";
     for (const MemoryCurve& c : curves.devices()) {
@@ -126,14 +145,15 @@ int runMemory(const std::vector<std::string>& argv) {
                     "(never freed in the trace) and unmatched frees. Works on Kineto [memory] events, Nsight\n"
                     "Systems CUDA memory usage events and Warpscope captures.\n"
                     "--csv allocations: one row per allocation (times in session ns, empty when unknown);\n"
-                    "--csv ops: per-operator memory statistics; --csv curve: every curve point.\n"
+                    "--csv ops: per-operator memory statistics; --csv curve: every curve point;\n"
+                    "--csv categories: a PyTorch memory timeline's categories (parameters, activations, ...).\n"
                     "--device N selects GPU N, --device cpu the host.\n",
                     kUsage);
         return kExitOk;
     }
     const std::optional<std::string> csv = args.value("csv");
     if (!args.ok() || !args.unknown({"csv", "device"}).empty() || args.positional().size() != 1 ||
-        (csv && *csv != "allocations" && *csv != "ops" && *csv != "curve")) {
+        (csv && *csv != "allocations" && *csv != "ops" && *csv != "curve" && *csv != "categories")) {
         std::fprintf(stderr, "%s", kUsage);
         return kExitUsage;
     }
@@ -162,6 +182,8 @@ int runMemory(const std::vector<std::string>& argv) {
     std::ios::sync_with_stdio(false);
     if (csv && *csv == "curve") {
         writeCurve(MemoryCurves::build(s), only);
+    } else if (csv && *csv == "categories") {
+        writeCategories(MemoryCategories::build(s));
     } else {
         const std::vector<uint32_t> ops = memoryRecordOps(s);
         if (csv && *csv == "ops") {
@@ -171,6 +193,8 @@ int runMemory(const std::vector<std::string>& argv) {
         } else {
             std::cout.flush();
             printSummary(s, MemoryCurves::build(s), MemoryAllocations::build(s, ops), only);
+            if (const MemoryCategories categories = MemoryCategories::build(s); categories.present)
+                printCategories(s, categories);
             std::fflush(stdout);
             return kExitOk;
         }

@@ -80,7 +80,7 @@ void JsonRecordScanner::fail(const std::string& why, uint64_t at) {
 void JsonRecordScanner::startValue(size_t pos, char c) {
     const uint32_t node = m_pendingNode;
     const bool container = c == '{' || c == '[';
-    if (node != kNone && m_nodes[node].wanted >= 0 && container) {
+    if (node != kNone && m_nodes[node].wanted >= 0) {
         m_capturing = true;
         m_captureStart = pos;
         m_capturePath = static_cast<uint32_t>(m_nodes[node].wanted);
@@ -90,12 +90,11 @@ void JsonRecordScanner::startValue(size_t pos, char c) {
                 m_captureOuter = f.index;
                 break;
             }
-        m_depth = 1;
-        m_state = State::Skip;
+        m_depth = container ? 1 : 0;
+        m_inString = c == '"';
+        m_state = container || m_inString ? State::Skip : State::Scalar;
         return;
     }
-    if (node != kNone && m_nodes[node].wanted >= 0)
-        ++m_mismatched;
     const bool followed = node != kNone && (!m_nodes[node].keys.empty() || m_nodes[node].element != kNone);
     if (followed && container) {
         m_frames.push_back({node, c == '[', 0});
@@ -181,7 +180,7 @@ void JsonRecordScanner::scan(const char* buf, size_t from, size_t to, std::vecto
         case State::Scalar: {
             const char c = buf[pos];
             if (c == ',' || c == '}' || c == ']' || isSpace(c))
-                m_state = m_frames.empty() ? State::Done : State::After; // the terminator is read there
+                finishValue(pos); // the terminator is read in the next state
             else
                 ++pos;
             continue;

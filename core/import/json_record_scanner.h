@@ -17,12 +17,13 @@ namespace ws {
  * array ("rocprofiler-sdk-tool[].buffer_records.kernel_dispatch[]", "[]" for the elements of a
  * top-level array). The scanner walks the text once, block by block, following the structure only
  * along the wanted paths and skipping everything else by bracket depth, and reports the byte span
- * of every complete object or array found at a wanted path. Like JsonEventScanner it never builds
+ * of every complete value found at a wanted path (objects, arrays, and scalars such as the numbers
+ * of a time array). Like JsonEventScanner it never builds
  * a DOM and needs no more than the current block: the caller keeps the bytes from openStart() on
  * when it moves to the next block, then calls shift(). O(n), a table lookup per byte.
  *
- * Scalars at a wanted path are skipped (counted in mismatched()); malformed structure stops the
- * scan (failed()), and what was reported before it stands.
+ * Malformed structure stops the scan (failed()), and what was reported before it stands. A scalar
+ * that ends the text is not reported (it may have been cut).
  */
 class JsonRecordScanner {
 public:
@@ -46,7 +47,6 @@ public:
     bool complete() const { return m_state == State::Done; }
     bool failed() const { return m_state == State::Error; }
     const std::string& error() const { return m_error; }
-    uint64_t mismatched() const { return m_mismatched; }
     // Whether the document's first value was an object whose first key was `key` (format sniffing).
     const std::string& firstKey() const { return m_firstKey; }
     // Bytes scanned so far (for "the file ends at byte N").
@@ -96,7 +96,6 @@ private:
     uint32_t m_captureOuter = 0;
     size_t m_captureStart = 0;
     uint64_t m_consumed = 0;
-    uint64_t m_mismatched = 0;
     uint32_t m_pendingNode = 0;  // node of the value about to start (resolved at the key)
     std::string m_key;
     std::string m_firstKey;

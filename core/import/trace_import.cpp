@@ -7,10 +7,12 @@
 #include "import/nvprof_importer.h"
 #include "import/remote_import.h"
 #include "import/rocprof_importer.h"
+#include "import/torch_memory_timeline_importer.h"
 #include "model/session.h"
 #include "store/session_store.h"
 #include "store/sqlite_database.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -29,6 +31,7 @@ const char* formatName(TraceFormat format) {
     case TraceFormat::WarpscopeCapture: return "warpscope-capture";
     case TraceFormat::NsightReport: return "nsight-report";
     case TraceFormat::RocprofJson: return "rocprof-json";
+    case TraceFormat::TorchMemoryTimeline: return "torch-memory-timeline";
     }
     return "unknown";
 }
@@ -36,7 +39,7 @@ const char* formatName(TraceFormat format) {
 TraceFormat formatFromName(std::string_view name) {
     for (TraceFormat f : {TraceFormat::ChromeJson, TraceFormat::NsightSqlite, TraceFormat::NvprofSqlite,
                           TraceFormat::WarpscopeSession, TraceFormat::WarpscopeCapture, TraceFormat::NsightReport,
-                          TraceFormat::RocprofJson})
+                          TraceFormat::RocprofJson, TraceFormat::TorchMemoryTimeline})
         if (name == formatName(f))
             return f;
     return TraceFormat::Unknown;
@@ -63,6 +66,8 @@ TraceFormat classifySqlite(const std::string& path) {
 TraceFormat jsonFormat(std::string_view head) {
     if (looksLikeRocprofJson(head))
         return TraceFormat::RocprofJson;
+    if (looksLikeTorchMemoryTimeline(head))
+        return TraceFormat::TorchMemoryTimeline;
     return TraceFormat::ChromeJson;
 }
 
@@ -149,8 +154,15 @@ Sniff sniff(const std::string& path) {
     for (size_t i = 0; i < len; ++i)
         if (b[i] == '\n' || b[i] == '\r' || b[i] == '\t' || (b[i] >= 0x20 && b[i] != 0x7f))
             ++printable;
-    s.error = printable == len ? "not a trace: text that is not JSON"
-                               : "not a trace: binary data that is neither JSON, gzip, zstd nor SQLite";
+    std::string lowered(head, len);
+    for (char& c : lowered)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lowered.find("<html") != std::string::npos || lowered.find("<!doctype html") != std::string::npos)
+        s.error = "an HTML page, not a trace (PyTorch's memory timeline HTML holds only a picture: export the "
+                  "timeline as .json or .raw.json.gz and open that)";
+    else
+        s.error = printable == len ? "not a trace: text that is not JSON"
+                                   : "not a trace: binary data that is neither JSON, gzip, zstd nor SQLite";
     return s;
 }
 
@@ -233,6 +245,7 @@ ImportResult importByFormat(const std::string& path, const ImportControl& contro
     }
     case TraceFormat::WarpscopeCapture: return importCapture(path, control);
     case TraceFormat::RocprofJson: return importRocprofJson(path, control);
+    case TraceFormat::TorchMemoryTimeline: return importTorchMemoryTimeline(path, control);
     case TraceFormat::Unknown: result.error = s.error.empty() ? "unknown file format" : s.error; break;
     }
     return result;

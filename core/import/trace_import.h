@@ -26,6 +26,7 @@ enum class TraceFormat {
     WarpscopeCapture,
     NsightReport,    // .nsys-rep / .qdrep: must be exported to SQLite first
     RocprofJson,     // rocprofv3 --output-format json (plain, .gz or .zst)
+    TorchMemoryTimeline, // torch.profiler export_memory_timeline (.json, .raw.json.gz)
 };
 
 /*

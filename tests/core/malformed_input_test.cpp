@@ -37,7 +37,7 @@ TEST(MalformedInput, UnreadableFilesGiveOneSentence) {
     EXPECT_EQ(importTraceFile(writeTemp("text.txt", "hello world\n")).error, "not a trace: text that is not JSON");
     EXPECT_TRUE(contains(importTraceFile(writeTemp("gz.gz", gzipBytes("hello"))).error, "does not contain JSON"));
     EXPECT_TRUE(contains(importTraceFile(writeTemp("nojson.json", R"J({"a": 1})J")).error, "no traceEvents"));
-    EXPECT_TRUE(contains(importTraceFile(writeTemp("arrays.json", "[[1,2],[3]]")).error, "not event objects"));
+    EXPECT_TRUE(contains(importTraceFile(writeTemp("arrays.json", "[[1,2],[3]]")).error, "not a PyTorch memory timeline"));
     EXPECT_FALSE(importTraceFile(writeTemp("ws.json", "   \n  ")).session);
     EXPECT_EQ(detectFormat(writeTemp("ws2.json", "  {")), TraceFormat::ChromeJson);
 }

@@ -1,0 +1,37 @@
+#pragma once
+
+#include "import/trace_import.h"
+
+#include <string>
+#include <string_view>
+
+namespace ws {
+
+/*
+ * PyTorch memory timeline import (torch.profiler's `export_memory_timeline`), both JSON layouts:
+ *
+ *   raw (`*.raw.json.gz`, export_memory_timeline_raw): rows [ts ns, action, delta bytes, category],
+ *     action 1 pre-existing (ts -1), 2 create, 3 increment version (two rows: -old +new category),
+ *     4 destroy;
+ *   coalesced (`*.json`, `*.json.gz`): [times µs, sizes], each sizes row 9 ints: 0, then the live
+ *     bytes of each category at that time.
+ *
+ * Categories by index: parameter, optimizer state, input, temporary, activation, gradient,
+ * autograd detail, unknown (_memory_profiler.py's _CATEGORY_TO_INDEX). The HTML export holds only
+ * a picture and is refused with that reason.
+ *
+ * The session gets one counter series per category ("Memory by category", bytes, shown stacked as
+ * the timeline's counter rows and summed by analysis/memory_categories) and the total as allocator
+ * records of the exported device, so the Memory tab draws its curve and finds its peak. Streamed
+ * (JsonRecordScanner); the export does not name its device: cuda:0, torch's default, is assumed
+ * and the import report says so.
+ */
+ImportResult importTorchMemoryTimeline(const std::string& path, const ImportControl& control);
+// Whether a file's first bytes (decompressed) are a memory timeline: a JSON array of arrays.
+bool looksLikeTorchMemoryTimeline(std::string_view head);
+
+// The category names, by index (8 of them).
+const char* memoryTimelineCategoryName(int index);
+inline constexpr const char* kMemoryTimelineCounter = "Memory by category";
+
+} // namespace ws
