@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -30,5 +31,11 @@ struct MemoryCategories {
 
     static MemoryCategories build(const Session& session);
 };
+
+// Walks a memory timeline's state: fn(ts, bytes per category, in the exporter's order) at every
+// time a category changes, in time order. Returns the category names (empty: no timeline). The
+// Memory tab's curve of such a session is the sum (memory_curve.h).
+std::vector<std::string> forEachMemoryTimelineState(
+    const Session& session, const std::function<void(int64_t ts, const std::vector<int64_t>& bytes)>& fn);
 
 } // namespace ws

@@ -1,5 +1,7 @@
 #include "analysis/memory_curve.h"
 
+#include "analysis/memory_categories.h"
+
 #include "model/session.h"
 
 #include <algorithm>
@@ -147,6 +149,23 @@ MemoryCurves MemoryCurves::build(const Session& session) {
         d.curve.ts.push_back(m.ts);
         d.curve.allocated.push_back(allocated);
         d.curve.reserved.push_back(reserved);
+    }
+    if (devices.empty()) {
+        // A PyTorch memory timeline has no allocator records: its curve is the sum of its
+        // categories, on the device it was exported for (torch's default, cuda:0).
+        const MemoryDevice gpu0{1, 0};
+        DeviceState d;
+        d.curve.device = gpu0;
+        forEachMemoryTimelineState(session, [&d](int64_t ts, const std::vector<int64_t>& bytes) {
+            int64_t total = 0;
+            for (int64_t b : bytes)
+                total += b;
+            d.curve.ts.push_back(ts);
+            d.curve.allocated.push_back(total);
+            ++d.curve.records;
+        });
+        if (!d.curve.ts.empty())
+            devices.emplace(gpu0, std::move(d));
     }
     MemoryCurves out;
     for (auto& [device, d] : devices) {

@@ -252,7 +252,17 @@ private:
     void readMetadata(dom::element e, RocprofProcess& p);
     void readAgent(dom::element e);
     void readSymbol(dom::element e, RocprofProcess& p);
+    // The fields of a kernel dispatch record, however they were parsed.
+    struct DispatchRecord {
+        int64_t start = 0;
+        int64_t end = 0;
+        uint64_t correlation = 0;
+        uint32_t stream = 0;
+        RocprofLaunchShape shape;
+    };
     void readDispatch(dom::element e, uint32_t process);
+    void addDispatch(DispatchRecord& d, uint32_t process);
+    bool readDispatchFast(const JsonRecord& r, uint32_t process);
     void readCall(dom::element e, uint32_t process, Domain domain);
     void readCopy(dom::element e, uint32_t process);
     void readAllocation(dom::element e, uint32_t process, bool scratch);
@@ -277,6 +287,7 @@ private:
     NsysChunkWriter& m_w;
     std::shared_ptr<RocprofData> m_data = std::make_shared<RocprofData>();
     dom::parser m_parser;
+    simdjson::ondemand::parser m_fastParser;
     std::unordered_map<RocprofLaunchShape, uint32_t, LaunchShapeHash> m_shapeIndex;
     std::unordered_map<uint64_t, uint32_t> m_kernelNames; // (process, kernel id) -> local string
     std::unordered_map<uint64_t, uint32_t> m_callNames;   // (process, kind, operation) -> local string
@@ -395,24 +406,32 @@ void RocprofConverter::readSymbol(dom::element e, RocprofProcess& p) {
 }
 
 void RocprofConverter::readDispatch(dom::element e, uint32_t process) {
-    ChunkResult::Slice s;
-    int64_t start = 0, end = 0;
-    if (!times(e, start, end, "kernel_dispatch"))
+    DispatchRecord d;
+    if (!times(e, d.start, d.end, "kernel_dispatch"))
         return;
     const dom::element info = member(e, "dispatch_info");
-    RocprofLaunchShape shape;
+    RocprofLaunchShape& shape = d.shape;
     shape.agent = handle(info, "agent_id");
     shape.queue = handle(info, "queue_id");
     shape.kernelId = u64(info, "kernel_id");
     shape.groupSegment = u32(info, "group_segment_size");
     shape.privateSegment = u32(info, "private_segment_size");
-    shape.process = process;
     const dom::element wg = member(info, "workgroup_size"), grid = member(info, "grid_size");
     const char* axes[3] = {"x", "y", "z"};
     for (int i = 0; i < 3; ++i) {
         shape.workgroup[i] = u32(wg, axes[i]);
         shape.grid[i] = u32(grid, axes[i]);
     }
+    d.correlation = u64(member(e, "correlation_id"), "internal");
+    d.stream = static_cast<uint32_t>(handle(e, "stream_id"));
+    addDispatch(d, process);
+}
+
+void RocprofConverter::addDispatch(DispatchRecord& d, uint32_t process) {
+    ChunkResult::Slice s;
+    const int64_t start = d.start, end = d.end;
+    RocprofLaunchShape& shape = d.shape;
+    shape.process = process;
     const int gpu = gpuOf(shape.agent);
     if (gpu < 0) {
         ++m_unknownAgent;
@@ -436,9 +455,9 @@ void RocprofConverter::readDispatch(dom::element e, uint32_t process) {
         m_data->shapes.push_back(shape);
 
     RocprofDispatchArgs args;
-    args.correlation = u64(member(e, "correlation_id"), "internal");
+    args.correlation = d.correlation;
     args.shape = shapeIt->second;
-    args.stream = static_cast<uint32_t>(handle(e, "stream_id"));
+    args.stream = d.stream;
 
     s.ts = start;
     s.dur = end - start;
@@ -593,7 +612,125 @@ void RocprofConverter::readAllocation(dom::element e, uint32_t process, bool scr
     m_allocations.push_back(a);
 }
 
+bool RocprofConverter::readDispatchFast(const JsonRecord& r, uint32_t process) {
+    namespace od = simdjson::ondemand;
+    if (process >= m_data->processes.size())
+        return false;
+    od::document doc;
+    if (m_fastParser.iterate(r.text.data(), r.text.size(), r.text.size() + kRecordPadding).get(doc))
+        return false;
+    od::object obj;
+    if (doc.get_object().get(obj))
+        return false;
+    DispatchRecord d;
+    bool haveStart = false, haveEnd = false, haveInfo = false;
+    auto uint = [](od::value v, uint64_t& out) { return v.get_uint64().get(out) == simdjson::SUCCESS; };
+    auto handleOf = [&uint](od::value v, uint64_t& out) {
+        od::object o;
+        if (v.get_object().get(o))
+            return false;
+        for (auto f : o) {
+            std::string_view k;
+            od::value fv;
+            if (f.unescaped_key().get(k) || f.value().get(fv))
+                return false;
+            if (k == "handle")
+                return uint(fv, out);
+        }
+        return false;
+    };
+    auto xyz = [&uint](od::value v, uint32_t out[3]) {
+        od::object o;
+        if (v.get_object().get(o))
+            return false;
+        for (auto f : o) {
+            std::string_view k;
+            od::value fv;
+            uint64_t n = 0;
+            if (f.unescaped_key().get(k) || f.value().get(fv) || !uint(fv, n) || n > UINT32_MAX || k.size() != 1)
+                return false;
+            if (k[0] >= 'x' && k[0] <= 'z')
+                out[k[0] - 'x'] = static_cast<uint32_t>(n);
+        }
+        return true;
+    };
+    for (auto field : obj) {
+        std::string_view key;
+        od::value v;
+        if (field.unescaped_key().get(key) || field.value().get(v))
+            return false;
+        uint64_t n = 0;
+        if (key == "start_timestamp") {
+            if (!uint(v, n) || n > (uint64_t(1) << 61))
+                return false;
+            d.start = static_cast<int64_t>(n);
+            haveStart = true;
+        } else if (key == "end_timestamp") {
+            if (!uint(v, n) || n > (uint64_t(1) << 61))
+                return false;
+            d.end = static_cast<int64_t>(n);
+            haveEnd = true;
+        } else if (key == "correlation_id") {
+            od::object c;
+            if (v.get_object().get(c))
+                return false;
+            for (auto cf : c) {
+                std::string_view ck;
+                od::value cv;
+                if (cf.unescaped_key().get(ck) || cf.value().get(cv))
+                    return false;
+                if (ck == "internal" && !uint(cv, d.correlation))
+                    return false;
+            }
+        } else if (key == "stream_id") {
+            if (!handleOf(v, n) || n > UINT32_MAX)
+                return false;
+            d.stream = static_cast<uint32_t>(n);
+        } else if (key == "dispatch_info") {
+            od::object info;
+            if (v.get_object().get(info))
+                return false;
+            for (auto f : info) {
+                std::string_view k;
+                od::value iv;
+                if (f.unescaped_key().get(k) || f.value().get(iv))
+                    return false;
+                bool ok = true;
+                if (k == "agent_id")
+                    ok = handleOf(iv, d.shape.agent);
+                else if (k == "queue_id")
+                    ok = handleOf(iv, d.shape.queue);
+                else if (k == "kernel_id")
+                    ok = uint(iv, d.shape.kernelId);
+                else if (k == "group_segment_size")
+                    ok = uint(iv, n) && n <= UINT32_MAX && ((d.shape.groupSegment = static_cast<uint32_t>(n)), true);
+                else if (k == "private_segment_size")
+                    ok = uint(iv, n) && n <= UINT32_MAX && ((d.shape.privateSegment = static_cast<uint32_t>(n)), true);
+                else if (k == "workgroup_size")
+                    ok = xyz(iv, d.shape.workgroup);
+                else if (k == "grid_size")
+                    ok = xyz(iv, d.shape.grid);
+                if (!ok)
+                    return false;
+            }
+            haveInfo = true;
+        }
+    }
+    if (!haveStart || !haveEnd || !haveInfo || d.end < d.start)
+        return false; // the DOM path reports what is wrong
+    addDispatch(d, process);
+    return true;
+}
+
 bool RocprofConverter::read(const JsonRecord& r) {
+    // Dispatches are nearly all of a large file: read them with On-Demand (no DOM), falling back to
+    // the DOM path for anything unusual (a missing or odd field, an error).
+    if (r.path == kDispatch && r.outerIndex <= UINT16_MAX && !m_data->processes.empty() && readDispatchFast(r, r.outerIndex)) {
+        ++m_records;
+        m_sawEvent = true;
+        flushIfFull();
+        return true;
+    }
     dom::element e;
     if (m_parser.parse(r.text.data(), r.text.size(), false).get(e) != simdjson::SUCCESS || !e.is_object()) {
         m_w.report().add("record that is not a JSON object (skipped)", "byte " + std::to_string(r.offset));
@@ -669,6 +806,8 @@ void RocprofConverter::gpuWork(uint64_t key, int64_t ts, uint32_t row) {
 void RocprofConverter::launch(uint64_t key, int64_t ts, uint32_t row) {
     if (!m_hasCalls) {
         m_hasCalls = true;
+        // Usually a launch for each GPU activity so far: their ends and as many starts.
+        m_builder.reserveFlows(2 * m_gpuEnds.size() + 2 * m_w.chunk().flows.size());
         for (const FlowCandidate& c : m_gpuEnds) {
             flowEnd(c, 'f');
             flushIfFull();

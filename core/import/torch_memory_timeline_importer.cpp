@@ -75,8 +75,9 @@ Layout detectLayout(std::string_view head) {
 }
 
 /*
- * TimelineWriter: the live bytes per category as counter samples (only where a category changes)
- * and the total as allocator records of the device, in chunks handed to the TraceBuilder.
+ * TimelineWriter: the live bytes per category as counter samples, only where a category changes
+ * (16 bytes each in the session), in chunks handed to the TraceBuilder. The total is their sum:
+ * no allocator records are made (48 bytes each, more than a raw row's text).
  */
 class TimelineWriter {
 public:
@@ -85,7 +86,6 @@ public:
         m_cat = m_w.string("memory");
         for (int c = 0; c < kCategories; ++c)
             m_series[c] = m_w.string(memoryTimelineCategoryName(c));
-        m_track = m_w.track(kPid, kPid);
     }
 
     // The state at `ts` (ns) is `live`.
@@ -94,25 +94,11 @@ public:
             m_w.report().add("time out of range (skipped)", std::to_string(ts));
             return;
         }
-        int64_t total = 0;
         for (int c = 0; c < kCategories; ++c) {
-            total += live[c];
             if (m_first || live[c] != m_live[c])
                 counter(ts, m_series[c], live[c]);
         }
-        if (m_first || total != m_total) {
-            ChunkResult::Memory m;
-            m.ts = ts;
-            m.bytes = total - m_total;
-            m.totalAllocated = total;
-            m.track = m_w.track(kPid, kPid);
-            m.deviceType = 1;
-            m.deviceId = 0;
-            m_w.chunk().memory.push_back(m);
-            ++m_w.chunk().events;
-        }
         m_live = live;
-        m_total = total;
         m_first = false;
         m_w.noteTime(ts, ts);
         ++m_samples;
@@ -125,7 +111,6 @@ public:
     void finish() {
         using K = ChunkResult::MetaKind;
         m_w.meta(K::ProcessName, kPid, 0, m_w.string("PyTorch memory timeline (cuda:0)"));
-        m_w.meta(K::ThreadName, kPid, kPid, m_w.string("allocations"));
         ChunkResult c = m_w.takeChunk();
         m_builder.addChunk(c);
     }
@@ -149,10 +134,9 @@ private:
 
     TraceBuilder& m_builder;
     NsysChunkWriter& m_w;
-    uint32_t m_name = 0, m_cat = 0, m_track = 0;
+    uint32_t m_name = 0, m_cat = 0;
     std::array<uint32_t, kCategories> m_series{};
     std::array<int64_t, kCategories> m_live{};
-    int64_t m_total = 0;
     bool m_first = true;
     uint64_t m_samples = 0;
 };

@@ -20,11 +20,10 @@ namespace ws {
  * autograd detail, unknown (_memory_profiler.py's _CATEGORY_TO_INDEX). The HTML export holds only
  * a picture and is refused with that reason.
  *
- * The session gets one counter series per category ("Memory by category", bytes, shown stacked as
- * the timeline's counter rows and summed by analysis/memory_categories) and the total as allocator
- * records of the exported device, so the Memory tab draws its curve and finds its peak. Streamed
- * (JsonRecordScanner); the export does not name its device: cuda:0, torch's default, is assumed
- * and the import report says so.
+ * The session gets one counter series per category ("Memory by category", bytes, the timeline's
+ * counter rows; analysis/memory_categories sums them), and the Memory tab draws their sum as the
+ * device's curve (memory_curve.h). Streamed (JsonRecordScanner); the export does not name its
+ * device: cuda:0, torch's default, is assumed and the import report says so.
  */
 ImportResult importTorchMemoryTimeline(const std::string& path, const ImportControl& control);
 // Whether a file's first bytes (decompressed) are a memory timeline: a JSON array of arrays.

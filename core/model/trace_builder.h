@@ -33,6 +33,10 @@ public:
     void setDevices(std::vector<DeviceInfo> devices);
     void setEventTextSource(std::shared_ptr<const EventTextSource> source);
 
+    // Room for this many more flow ends, for an importer that knows (a growing vector would briefly
+    // hold twice its size: on a large trace, a large share of the import's peak memory).
+    void reserveFlows(size_t more) { m_flows.reserve(m_flows.size() + more); }
+
     std::shared_ptr<Session> finish(unsigned threads);
     // Seconds spent in each phase of finish() (for bench-import).
     const std::vector<std::pair<std::string, double>>& timings() const { return m_timings; }

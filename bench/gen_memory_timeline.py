@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""Writes a large PyTorch memory timeline (export_memory_timeline's raw rows) for import benchmarks
+(issue #17): the real raw export of tests/data/memory_timeline repeated, each copy shifted after the
+previous one in time (its pre-existing rows only in the first), until the file has the asked size.
+
+    bench/gen_memory_timeline.py OUT.json --size 1G
+"""
+import argparse
+import gzip
+import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.join(HERE, "..", "tests", "data", "memory_timeline", "pytorch_memory_timeline.raw.gz")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out")
+    ap.add_argument("--size", default="1G")
+    args = ap.parse_args()
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    target = int(float(args.size[:-1]) * units[args.size[-1].upper()]) if args.size[-1].upper() in units else int(args.size)
+    rows = json.loads(gzip.decompress(open(SOURCE, "rb").read()))
+    timed = [r for r in rows if r[0] >= 0]
+    t0, t1 = timed[0][0], timed[-1][0]
+    with open(args.out, "w") as out:
+        out.write("[" + ", ".join(json.dumps(r) for r in rows))
+        shift, written = 0, out.tell()
+        while written < target:
+            shift += t1 - t0 + 1000
+            chunk = "".join(", [%d, %d, %d, %d]" % (r[0] + shift, r[1], r[2], r[3]) for r in timed)
+            out.write(chunk)
+            written += len(chunk)
+        out.write("]\n")
+    print("%s: %.1f MB" % (args.out, os.path.getsize(args.out) / 1e6))
+
+
+if __name__ == "__main__":
+    main()
