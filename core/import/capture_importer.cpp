@@ -290,13 +290,7 @@ ImportResult importCapture(const std::string& path, const ImportControl& control
     const double parsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (control.progress)
         control.progress(0.85);
-    const unsigned threads = std::max(1u, control.threads ? control.threads : std::thread::hardware_concurrency());
-    result.session = builder.finish(threads);
-    result.timings.emplace_back("read and convert capture streams", parsed);
-    for (const auto& t : builder.timings())
-        result.timings.push_back(t);
-    if (control.progress)
-        control.progress(1.0);
+    builder.finishInto(result, control, "read and convert capture streams", parsed);
     return result;
 }
 

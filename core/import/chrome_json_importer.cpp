@@ -246,12 +246,7 @@ ImportResult importChromeJson(const std::string& path, const ImportControl& cont
     if (control.progress)
         control.progress(0.92);
     const double parsed = since();
-    result.session = builder.finish(threads);
-    result.timings.emplace_back("read, scan, parse and merge", parsed);
-    for (const auto& t : builder.timings())
-        result.timings.push_back(t);
-    if (control.progress)
-        control.progress(1.0);
+    builder.finishInto(result, control, "read, scan, parse and merge", parsed);
     return result;
 }
 

@@ -878,11 +878,7 @@ ImportResult importNsightSqlite(const std::string& path, const ImportControl& co
     readers.clear();
     const double read = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (control.progress) control.progress(0.8);
-    result.session = builder.finish(threads);
-    result.timings.emplace_back("read tables", read);
-    for (const auto& t : builder.timings())
-        result.timings.push_back(t);
-    if (control.progress) control.progress(1.0);
+    builder.finishInto(result, control, "read tables", read);
     return result;
 }
 

@@ -543,13 +543,7 @@ ImportResult importNvprofSqlite(const std::string& path, const ImportControl& co
     builder.setEventTextSource(std::make_shared<NvprofEventText>(path));
     builder.addChunk(reader.writer().chunk());
     const double read = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const unsigned threads =
-        control.threads ? control.threads : std::max(1u, std::thread::hardware_concurrency());
-    result.session = builder.finish(threads);
-    result.timings.emplace_back("read tables", read);
-    for (const auto& t : builder.timings())
-        result.timings.push_back(t);
-    if (control.progress) control.progress(1.0);
+    builder.finishInto(result, control, "read tables", read);
     return result;
 }
 

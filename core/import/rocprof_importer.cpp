@@ -660,16 +660,11 @@ bool RocprofConverter::readDispatchFast(const JsonRecord& r, uint32_t process) {
         if (field.unescaped_key().get(key) || field.value().get(v))
             return false;
         uint64_t n = 0;
-        if (key == "start_timestamp") {
+        if (key == "start_timestamp" || key == "end_timestamp") {
             if (!uint(v, n) || n > (uint64_t(1) << 61))
                 return false;
-            d.start = static_cast<int64_t>(n);
-            haveStart = true;
-        } else if (key == "end_timestamp") {
-            if (!uint(v, n) || n > (uint64_t(1) << 61))
-                return false;
-            d.end = static_cast<int64_t>(n);
-            haveEnd = true;
+            (key[0] == 's' ? d.start : d.end) = static_cast<int64_t>(n);
+            (key[0] == 's' ? haveStart : haveEnd) = true;
         } else if (key == "correlation_id") {
             od::object c;
             if (v.get_object().get(c))
@@ -1026,13 +1021,7 @@ ImportResult importRocprofJson(const std::string& path, const ImportControl& con
     builder.setDevices(converter.devices());
     builder.setEventTextSource(std::make_shared<RocprofEventText>(converter.data()));
     const double parsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const unsigned threads = control.threads ? control.threads : std::max(1u, std::thread::hardware_concurrency());
-    result.session = builder.finish(threads);
-    result.timings.emplace_back("read, parse and convert", parsed);
-    for (const auto& t : builder.timings())
-        result.timings.push_back(t);
-    if (control.progress)
-        control.progress(1.0);
+    builder.finishInto(result, control, "read, parse and convert", parsed);
     return result;
 }
 

@@ -252,13 +252,7 @@ ImportResult importTorchMemoryTimeline(const std::string& path, const ImportCont
     report.addNote("the memory timeline does not name its device: shown as cuda:0, export_memory_timeline's default");
     out.finish();
     const double parsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const unsigned threads = control.threads ? control.threads : std::max(1u, std::thread::hardware_concurrency());
-    result.session = builder.finish(threads);
-    result.timings.emplace_back("read and convert", parsed);
-    for (const auto& t : builder.timings())
-        result.timings.push_back(t);
-    if (control.progress)
-        control.progress(1.0);
+    builder.finishInto(result, control, "read and convert", parsed);
     return result;
 }
 
