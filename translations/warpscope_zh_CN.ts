@@ -1498,6 +1498,56 @@ B：%2</translation>
             <numerusform>已将 %n 个无法读取的会话文件移至 %1</numerusform>
         </translation>
     </message>
+    <message>
+        <source>&amp;Chrome Trace (JSON)…</source>
+        <translation>&amp;Chrome 跟踪（JSON）…</translation>
+    </message>
+    <message>
+        <source>Save the session, or the range selected on the timeline, as Chrome trace JSON (Perfetto, chrome://tracing)</source>
+        <translation>将会话或时间线上选中的范围保存为 Chrome 跟踪 JSON（Perfetto、chrome://tracing）</translation>
+    </message>
+    <message>
+        <source>Summary &amp;Tables (nsys stats CSV)…</source>
+        <translation>汇总&amp;表（nsys stats CSV）…</translation>
+    </message>
+    <message>
+        <source>Save kernel, API and memory operation summaries as CSV files, as nsys stats writes them</source>
+        <translation>按 nsys stats 的格式将内核、API 和内存操作汇总保存为 CSV 文件</translation>
+    </message>
+    <message>
+        <source>Export the Selected Range as Chrome Trace</source>
+        <translation>将选中范围导出为 Chrome 跟踪</translation>
+    </message>
+    <message>
+        <source>Export Session as Chrome Trace</source>
+        <translation>将会话导出为 Chrome 跟踪</translation>
+    </message>
+    <message>
+        <source>Chrome trace JSON (*.json)</source>
+        <translation>Chrome 跟踪 JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Exporting %1…</source>
+        <translation>正在导出 %1…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Saved %1 (%2 events)</source>
+        <translation>已保存 %1（%2 个事件）</translation>
+    </message>
+    <message>
+        <source>Folder for the Summary Tables</source>
+        <translation>汇总表所在文件夹</translation>
+    </message>
+    <message numerus="yes">
+        <source>Saved %n summary tables in %1</source>
+        <translation>
+            <numerusform>已在 %1 中保存 %n 个汇总表</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ws::MemoryAllocationModel</name>

@@ -19,5 +19,6 @@ int runOverview(const std::vector<std::string>& args);
 int runMemory(const std::vector<std::string>& args);
 int runDist(const std::vector<std::string>& args);
 int runDiff(const std::vector<std::string>& args);
+int runExport(const std::vector<std::string>& args);
 
 } // namespace ws::cli

@@ -31,6 +31,8 @@ const Command kCommands[] = {
     {"bench-remote", "bench-remote URL LOCAL_FILE [--repeat N]   open a URL as the app does vs the local file; reopen",
      ws::cli::runBenchRemote},
     {"dump", "dump FILE [--slices N]   the imported model as stable text (golden-test format)", ws::cli::runDump},
+    {"export", "export FILE -o OUT.json [--from NS --to NS] [--csv-dir DIR]   Chrome trace JSON; nsys-like summary CSVs",
+     ws::cli::runExport},
     {"kernels", "kernels FILE [--csv] [--group name|op] [--no-args] [--bench]   the kernel table as CSV, or its timings",
      ws::cli::runKernels},
     {"ops", "ops FILE [--csv] [--group name|shape|stack] [--bench]   operator statistics (host/device, self/total)",

@@ -29,7 +29,14 @@
 #include "warpscope_version.h"
 #include "welcome_page.h"
 
+#include "export/chrome_export.h"
+#include "export/summary_csv.h"
+
 #include <QAction>
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <thread>
 #include <QApplication>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -205,6 +212,13 @@ void MainWindow::createActions() {
     m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     m_exportAction->setStatusTip(tr("Save the headline numbers of the current session as JSON"));
     connect(m_exportAction, &QAction::triggered, this, &MainWindow::exportSummary);
+    m_exportTraceAction = new QAction(tr("&Chrome Trace (JSON)…"), this);
+    m_exportTraceAction->setStatusTip(
+        tr("Save the session, or the range selected on the timeline, as Chrome trace JSON (Perfetto, chrome://tracing)"));
+    connect(m_exportTraceAction, &QAction::triggered, this, &MainWindow::exportChromeTraceFile);
+    m_exportCsvAction = new QAction(tr("Summary &Tables (nsys stats CSV)…"), this);
+    m_exportCsvAction->setStatusTip(tr("Save kernel, API and memory operation summaries as CSV files, as nsys stats writes them"));
+    connect(m_exportCsvAction, &QAction::triggered, this, &MainWindow::exportSummaryCsvs);
 
     m_closeAction = new QAction(tr("&Close Session"), this);
     m_closeAction->setShortcut(QKeySequence::Close);
@@ -327,6 +341,8 @@ void MainWindow::createMenus() {
     file->addSeparator();
     QMenu* exportMenu = file->addMenu(tr("&Export"));
     exportMenu->addAction(m_exportAction);
+    exportMenu->addAction(m_exportTraceAction);
+    exportMenu->addAction(m_exportCsvAction);
     file->addSeparator();
     file->addAction(m_closeAction);
     file->addAction(m_quitAction);
@@ -386,6 +402,8 @@ void MainWindow::updateRecentMenu() {
 void MainWindow::updateActions() {
     const bool hasSession = m_tabs->count() > 0;
     m_exportAction->setEnabled(hasSession);
+    m_exportTraceAction->setEnabled(hasSession);
+    m_exportCsvAction->setEnabled(hasSession);
     m_findAction->setEnabled(hasSession);
     m_fitAction->setEnabled(hasSession);
     m_collapseAction->setEnabled(hasSession);
@@ -756,6 +774,81 @@ void MainWindow::exportSummary() {
         return;
     }
     statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 10000);
+}
+
+void MainWindow::exportChromeTraceFile() {
+    auto* page = qobject_cast<SessionPage*>(m_tabs->currentWidget());
+    if (!page)
+        return;
+    const std::shared_ptr<const Session> session = page->session()->session;
+    const std::optional<TimeRange> range = page->timeViewport()->selectedRange();
+    const QString suggested = QFileInfo(page->session()->path).completeBaseName() +
+                              (range ? QStringLiteral(".range.trace.json") : QStringLiteral(".trace.json"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, range ? tr("Export the Selected Range as Chrome Trace") : tr("Export Session as Chrome Trace"),
+        QDir::home().filePath(suggested), tr("Chrome trace JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    ChromeExportOptions options;
+    if (range) {
+        options.from = range->start;
+        options.to = range->end;
+    }
+    std::atomic<bool> cancel{false}, done{false};
+    options.cancel = &cancel;
+    ChromeExportResult result;
+    // Written beside the target and moved into place: a failed or cancelled export leaves no half file.
+    const std::string partial = QFile::encodeName(path + QStringLiteral(".partial")).toStdString();
+    std::thread worker([&] {
+        std::ofstream out(partial, std::ios::binary);
+        if (out)
+            result = exportChromeTrace(*session, out, options);
+        else
+            result.error = "cannot create the file";
+        done = true;
+    });
+    QProgressDialog progress(tr("Exporting %1…").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 0, this);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(400);
+    while (!done) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 30);
+        if (progress.wasCanceled())
+            cancel = true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    worker.join();
+    progress.reset();
+    QFile::remove(path);
+    if (!result.ok || !QFile::rename(QString::fromStdString(partial), path)) {
+        QFile::remove(QString::fromStdString(partial));
+        if (!result.cancelled)
+            QMessageBox::warning(this, tr("Export failed"),
+                                 tr("Could not write %1: %2").arg(path, QString::fromStdString(result.error)));
+        return;
+    }
+    statusBar()->showMessage(tr("Saved %1 (%2 events)").arg(QDir::toNativeSeparators(path), formatCount(result.events)), 10000);
+}
+
+void MainWindow::exportSummaryCsvs() {
+    auto* page = qobject_cast<SessionPage*>(m_tabs->currentWidget());
+    if (!page)
+        return;
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder for the Summary Tables"), QDir::homePath());
+    if (dir.isEmpty())
+        return;
+    const std::optional<TimeRange> range = page->timeViewport()->selectedRange();
+    const auto files = summaryCsvFiles(*page->session()->session, range ? std::optional<int64_t>(range->start) : std::nullopt,
+                                       range ? std::optional<int64_t>(range->end) : std::nullopt);
+    for (const SummaryCsvFile& f : files) {
+        QSaveFile out(QDir(dir).filePath(QString::fromStdString(f.name)));
+        if (!out.open(QIODevice::WriteOnly) || out.write(f.text.data(), static_cast<qint64>(f.text.size())) < 0 ||
+            !out.commit()) {
+            QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1: %2").arg(out.fileName(), out.errorString()));
+            return;
+        }
+    }
+    statusBar()->showMessage(tr("Saved %n summary tables in %1", nullptr, static_cast<int>(files.size())).arg(QDir::toNativeSeparators(dir)),
+                             10000);
 }
 
 void MainWindow::closeCurrentTab() {

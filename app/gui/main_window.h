@@ -107,6 +107,8 @@ private:
     void showCompareDialog();
     void openSample();
     void exportSummary();
+    void exportChromeTraceFile();
+    void exportSummaryCsvs();
     void closeCurrentTab();
     void showShortcuts();
     void showAbout();
@@ -138,6 +140,8 @@ private:
     QAction* m_compareAction = nullptr;
     int m_comparing = 0;
     QAction* m_exportAction = nullptr;
+    QAction* m_exportTraceAction = nullptr;
+    QAction* m_exportCsvAction = nullptr;
     QAction* m_closeAction = nullptr;
     QAction* m_quitAction = nullptr;
     QAction* m_findAction = nullptr;

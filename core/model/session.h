@@ -100,6 +100,11 @@ public:
     // absent. Calls come in argRef order on the calling thread; the views die after each call.
     // Setting *stop ends the pass after the current event (a view closing while it reads).
     using ArgValuesFn = std::function<void(size_t index, const std::vector<std::string_view>& values)>;
+    // The whole event texts, read the same way: fn(i, text, argRefs[i]) in argRef order; the text
+    // dies after each call (an exporter copies what it keeps).
+    using EventJsonFn = std::function<void(size_t index, std::string_view text, uint64_t argRef)>;
+    void forEachEventJson(const std::vector<uint64_t>& argRefs, const EventJsonFn& fn,
+                          const std::atomic<bool>* stop = nullptr) const;
     void forEachArgValues(const std::vector<uint64_t>& argRefs, const std::vector<std::string>& keys,
                           const ArgValuesFn& fn, const std::atomic<bool>* stop = nullptr) const;
 

@@ -111,8 +111,8 @@ private:
 
 } // namespace
 
-void Session::forEachArgValues(const std::vector<uint64_t>& argRefs, const std::vector<std::string>& keys,
-                               const ArgValuesFn& fn, const std::atomic<bool>* stop) const {
+void Session::forEachEventJson(const std::vector<uint64_t>& argRefs, const EventJsonFn& fn,
+                               const std::atomic<bool>* stop) const {
     auto stopped = [stop] { return stop && stop->load(std::memory_order_relaxed); };
     std::vector<uint32_t> order;
     order.reserve(argRefs.size());
@@ -124,14 +124,14 @@ void Session::forEachArgValues(const std::vector<uint64_t>& argRefs, const std::
     });
     if (order.empty())
         return;
-    ArgExtractor extractor(keys);
     if (m_eventText) {
         // Stored and SQLite-backed sessions: their sources cache by neighbourhood, so argRef order
         // is already the cheap order.
         for (const uint32_t i : order) {
             if (stopped())
                 return;
-            fn(i, extractor.extract(m_eventText->eventJson(argRefs[i])));
+            const std::string text = m_eventText->eventJson(argRefs[i]);
+            fn(i, text, argRefs[i]);
         }
         return;
     }
@@ -142,18 +142,34 @@ void Session::forEachArgValues(const std::vector<uint64_t>& argRefs, const std::
         return;
     EventObjectReader reader(in);
     uint64_t lastRef = Track::kNoArgs;
-    const std::vector<std::string_view>* last = nullptr;
+    std::string_view object;
     for (const uint32_t i : order) {
         if (stopped())
             return;
-        if (argRefs[i] != lastRef) { // equal refs (shared events) parse once
+        if (argRefs[i] != lastRef) { // equal refs (shared events) are read once
             lastRef = argRefs[i];
-            const std::string_view object = reader.objectAt(lastRef);
-            last = object.empty() ? nullptr : &extractor.extract(object);
+            object = reader.objectAt(lastRef);
         }
-        if (last)
-            fn(i, *last);
+        if (!object.empty())
+            fn(i, object, lastRef);
     }
+}
+
+void Session::forEachArgValues(const std::vector<uint64_t>& argRefs, const std::vector<std::string>& keys,
+                               const ArgValuesFn& fn, const std::atomic<bool>* stop) const {
+    ArgExtractor extractor(keys);
+    uint64_t lastRef = Track::kNoArgs;
+    const std::vector<std::string_view>* last = nullptr;
+    forEachEventJson(
+        argRefs,
+        [&](size_t i, std::string_view text, uint64_t argRef) {
+            if (argRef != lastRef || m_eventText) { // equal refs (shared events) parse once
+                lastRef = argRef;
+                last = &extractor.extract(text);
+            }
+            fn(i, *last);
+        },
+        stop);
 }
 
 } // namespace ws

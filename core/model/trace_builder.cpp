@@ -724,7 +724,8 @@ void TraceBuilder::alignAmdDeviceNumbers() {
     // fits, else the least offset the pids allow. deviceProperties ids are moved to agent numbers,
     // so "GPU 2" finds its name and CU count.
     Session& s = *m_session;
-    if (s.m_format != TraceFormat::ChromeJson || s.m_devices.empty())
+    // Warpscope's own exports already number devices as their GPU pids, and say so.
+    if (s.m_format != TraceFormat::ChromeJson || s.m_devices.empty() || s.m_metadata.count("deviceIdsMatchPids"))
         return;
     for (const DeviceInfo& d : s.m_devices)
         if (deviceVendor(d) != DeviceInfo::Vendor::Amd || d.id < 0)
