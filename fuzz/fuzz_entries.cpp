@@ -7,6 +7,7 @@
 #include "import/nvprof_importer.h"
 #include "import/rocprof_importer.h"
 #include "import/torch_memory_timeline_importer.h"
+#include "import/xplane_importer.h"
 #include "import/trace_import.h"
 #include "model/session.h"
 #include "remote/gcs_credentials.h"
@@ -60,6 +61,10 @@ int rocprofJson(const uint8_t* data, size_t size) {
 
 int memoryTimeline(const uint8_t* data, size_t size) {
     return importAndAnalyse(importTorchMemoryTimeline, data, size, ".timeline.json", 4096);
+}
+
+int xplane(const uint8_t* data, size_t size) {
+    return importAndAnalyse(importXplane, data, size, ".xplane.pb");
 }
 
 int sessionFile(const uint8_t* data, size_t size) {
@@ -136,7 +141,7 @@ const std::vector<Entry>& entries() {
         {"fuzz_nvprof_sqlite", nvprofSqlite}, {"fuzz_capture_stream", captureStream},
         {"fuzz_session_file", sessionFile},   {"fuzz_remote_text", remoteText},
         {"fuzz_source_rules", sourceRules},   {"fuzz_rocprof_json", rocprofJson},
-        {"fuzz_memory_timeline", memoryTimeline}};
+        {"fuzz_memory_timeline", memoryTimeline}, {"fuzz_xplane", xplane}};
     return all;
 }
 

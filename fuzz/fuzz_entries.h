@@ -25,6 +25,8 @@ int captureStream(const uint8_t* data, size_t size);
 int rocprofJson(const uint8_t* data, size_t size);
 // PyTorch memory timelines (export_memory_timeline: raw rows or [times, sizes]).
 int memoryTimeline(const uint8_t* data, size_t size);
+// XLA/JAX XSpace protobuf (xplane.pb).
+int xplane(const uint8_t* data, size_t size);
 // A session file of the library (SQLite + zstd columns): its metadata, the session, and every
 // column the analyses decode.
 int sessionFile(const uint8_t* data, size_t size);

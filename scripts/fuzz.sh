@@ -15,13 +15,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${WARPSCOPE_FUZZ_BUILD:-build/fuzz}
 targets=(fuzz_chrome_json fuzz_nsys_sqlite fuzz_nvprof_sqlite fuzz_capture_stream fuzz_session_file fuzz_remote_text
-         fuzz_source_rules fuzz_rocprof_json fuzz_memory_timeline)
+         fuzz_source_rules fuzz_rocprof_json fuzz_memory_timeline fuzz_xplane)
 
 dict_of() {
     case "$1" in
     fuzz_chrome_json) echo fuzz/dict/json.dict ;;
     fuzz_rocprof_json) echo fuzz/dict/rocprof.dict ;;
     fuzz_memory_timeline) echo fuzz/dict/json.dict ;;
+    fuzz_xplane) echo fuzz/dict/xplane.dict ;;
     fuzz_nsys_sqlite | fuzz_nvprof_sqlite) echo fuzz/dict/sqlite.dict ;;
     fuzz_capture_stream) echo fuzz/dict/wscap.dict ;;
     fuzz_remote_text) echo fuzz/dict/xml.dict ;;

@@ -13,6 +13,8 @@ packages=(
     # libraries (ARCHITECTURE.md "Toolchain")
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libgl-dev
     libsqlite3-dev libzstd-dev libsimdjson-dev nlohmann-json3-dev zlib1g-dev
+    # XLA/JAX profiles (xplane.pb): the protobuf runtime and protoc for core/import/proto
+    libprotobuf-dev protobuf-compiler
     # remote traces (S3, GCS, Azure Blob, HTTP): libcurl with OpenSSL; openssl makes the tests' certificates
     libcurl4-openssl-dev libssl-dev openssl ca-certificates
     # curl uploads the objects of the remote-trace tests' storage servers

@@ -2665,8 +2665,8 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>按波前计，以内核时间加权</translation>
     </message>
     <message>
-        <source>Kineto on ROCm records no register counts (rocprofiler-sdk JSON does)</source>
-        <translation>ROCm 上的 Kineto 不记录寄存器数（rocprofiler-sdk JSON 记录）</translation>
+        <source>no register counts for AMD kernels in this trace (rocprofiler-sdk JSON has them)</source>
+        <translation>此跟踪中没有 AMD 内核的寄存器数（rocprofiler-sdk JSON 中有）</translation>
     </message>
     <message>
         <source>Kernel time using matrix cores</source>

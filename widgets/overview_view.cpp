@@ -246,7 +246,7 @@ void OverviewView::rebuildDevices() {
                     d.smEfficiency ? tr("from workgroups per compute unit") : tr("needs grid and block kernel args"));
             addCard(2, tr("Est. Achieved Occupancy"), d.achievedOccupancy ? percentText(*d.achievedOccupancy) : tr("cannot be computed"),
                     d.achievedOccupancy ? tr("wavefronts, kernel-time weighted")
-                                        : tr("Kineto on ROCm records no register counts (rocprofiler-sdk JSON does)"));
+                                        : tr("no register counts for AMD kernels in this trace (rocprofiler-sdk JSON has them)"));
             addCard(3, tr("Kernel time using matrix cores"), d.tensorCoreShare ? percentText(*d.tensorCoreShare * 100, 1) : noKernels,
                     tr("MFMA kernels, by kernel name"));
         } else {

@@ -63,8 +63,8 @@ void printText(const Session& session, const OverviewReport& r) {
             std::printf("    Est. Achieved Occupancy: %.2f %%%s\n", *d.achievedOccupancy, d.amd ? " (wavefronts)" : "");
         else
             std::printf("    Est. Achieved Occupancy: %s\n",
-                        d.amd ? "cannot be computed (the trace has no register counts: Kineto on ROCm records none; "
-                                "rocprofiler-sdk JSON does)"
+                        d.amd ? "cannot be computed (the trace has no register counts for its AMD kernels; "
+                                "rocprofiler-sdk JSON has them)"
                               : "not in this trace");
         std::printf(d.amd ? "    Kernel time using matrix cores (MFMA, by kernel name): %s\n"
                           : "    Kernel time using Tensor Cores: %s\n",

@@ -8,6 +8,7 @@
 #include "import/remote_import.h"
 #include "import/rocprof_importer.h"
 #include "import/torch_memory_timeline_importer.h"
+#include "import/xplane_importer.h"
 #include "model/session.h"
 #include "store/session_store.h"
 #include "store/sqlite_database.h"
@@ -32,6 +33,7 @@ const char* formatName(TraceFormat format) {
     case TraceFormat::NsightReport: return "nsight-report";
     case TraceFormat::RocprofJson: return "rocprof-json";
     case TraceFormat::TorchMemoryTimeline: return "torch-memory-timeline";
+    case TraceFormat::Xplane: return "xplane";
     }
     return "unknown";
 }
@@ -39,7 +41,7 @@ const char* formatName(TraceFormat format) {
 TraceFormat formatFromName(std::string_view name) {
     for (TraceFormat f : {TraceFormat::ChromeJson, TraceFormat::NsightSqlite, TraceFormat::NvprofSqlite,
                           TraceFormat::WarpscopeSession, TraceFormat::WarpscopeCapture, TraceFormat::NsightReport,
-                          TraceFormat::RocprofJson, TraceFormat::TorchMemoryTimeline})
+                          TraceFormat::RocprofJson, TraceFormat::TorchMemoryTimeline, TraceFormat::Xplane})
         if (name == formatName(f))
             return f;
     return TraceFormat::Unknown;
@@ -133,6 +135,10 @@ Sniff sniff(const std::string& path) {
             s.format = TraceFormat::WarpscopeCapture;
             return s;
         }
+        if (looksLikeXplane(std::string_view(inner, got))) {
+            s.format = TraceFormat::Xplane;
+            return s;
+        }
         s.error = std::string("not a trace: the ") + (gzip ? "gzip" : "zstd") + " data does not contain JSON";
         return s;
     }
@@ -144,6 +150,10 @@ Sniff sniff(const std::string& path) {
         s.format = classifySqlite(path);
         if (s.format == TraceFormat::Unknown)
             s.error = "an SQLite database that is neither an Nsight Systems nor an nvprof export";
+        return s;
+    }
+    if (looksLikeXplane(std::string_view(head, len))) {
+        s.format = TraceFormat::Xplane;
         return s;
     }
     if (len >= 32 && std::memcmp(head, "NVIDIA Tegra Profiler Report", 28) == 0) {
@@ -246,6 +256,7 @@ ImportResult importByFormat(const std::string& path, const ImportControl& contro
     case TraceFormat::WarpscopeCapture: return importCapture(path, control);
     case TraceFormat::RocprofJson: return importRocprofJson(path, control);
     case TraceFormat::TorchMemoryTimeline: return importTorchMemoryTimeline(path, control);
+    case TraceFormat::Xplane: return importXplane(path, control);
     case TraceFormat::Unknown: result.error = s.error.empty() ? "unknown file format" : s.error; break;
     }
     return result;

@@ -27,6 +27,7 @@ enum class TraceFormat {
     NsightReport,    // .nsys-rep / .qdrep: must be exported to SQLite first
     RocprofJson,     // rocprofv3 --output-format json (plain, .gz or .zst)
     TorchMemoryTimeline, // torch.profiler export_memory_timeline (.json, .raw.json.gz)
+    Xplane,          // XLA/JAX/TensorFlow XSpace protobuf (.xplane.pb, also .gz)
 };
 
 /*

@@ -81,7 +81,8 @@ INSTANTIATE_TEST_SUITE_P(EveryImporter, ChromeExportRoundTrip,
                                          "mi300_gaunernst_bert-small-uncased__1016001.json.gz",
                                          "rocprof/rocprofiler-sdk_908_results.json.gz",
                                          "nsys/nvfuser_report2_h200_nsys2024.6.sqlite",
-                                         "memory_timeline/pytorch_memory_timeline.raw.gz"));
+                                         "memory_timeline/pytorch_memory_timeline.raw.gz",
+                                         "xplane/jax_0.8_conv_minimal_tw003.xplane.pb"));
 
 TEST(ChromeExport, ArgumentsAndMetadataSurvive) {
     const ImportResult r = importTraceFile(dataPath("h100_gaunernst_bert-small-uncased__1016001.json.gz"));

@@ -1,0 +1,683 @@
+#include "import/xplane_importer.h"
+
+#include "import/input_stream.h"
+#include "import/nsys_chunk_writer.h"
+#include "model/event_text_source.h"
+#include "model/trace_builder.h"
+#include "xplane.pb.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/gzip_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <google/protobuf/wire_format_lite.h>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <chrono>
+#include <optional>
+#include <climits>
+#include <cstring>
+#include <fcntl.h>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <unistd.h>
+#include <unordered_map>
+
+namespace ws {
+
+namespace {
+
+namespace pbio = google::protobuf::io;
+using google::protobuf::internal::WireFormatLite;
+
+constexpr int64_t kHostPid = 100000; // no pid in an XSpace: the host process gets one no GPU index takes
+constexpr int64_t kMaxTime = int64_t(1) << 61;
+
+enum class PlaneKind { Host, Device, Other };
+
+// What the first pass learns of a plane: its names (which the wire puts after its lines).
+struct PlaneMeta {
+    std::string name;
+    PlaneKind kind = PlaneKind::Other;
+    int device = -1;
+    std::unordered_map<int64_t, std::string> eventNames;
+    std::unordered_map<int64_t, std::string> statNames;
+    std::map<std::string, std::string> stats; // plane stats by name, as text
+};
+
+struct Planes {
+    std::vector<PlaneMeta> planes;
+    std::vector<std::string> hostnames;
+};
+
+PlaneKind kindOf(const std::string& name, int& device) {
+    if (name.rfind("/host:", 0) == 0)
+        return PlaneKind::Host;
+    for (const char* prefix : {"/device:GPU:", "/device:TPU:", "/device:CUSTOM:"})
+        if (name.rfind(prefix, 0) == 0) {
+            const char* digits = name.c_str() + std::strlen(prefix);
+            char* end = nullptr;
+            const long d = std::strtol(digits, &end, 10);
+            if (end != digits && d >= 0 && d < 4096) {
+                device = static_cast<int>(d);
+                return PlaneKind::Device;
+            }
+        }
+    return PlaneKind::Other;
+}
+
+std::string statText(const xplane::XStat& s, const PlaneMeta& p) {
+    switch (s.value_case()) {
+    case xplane::XStat::kDoubleValue: {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.17g", s.double_value());
+        return buf;
+    }
+    case xplane::XStat::kUint64Value: return std::to_string(s.uint64_value());
+    case xplane::XStat::kInt64Value: return std::to_string(s.int64_value());
+    case xplane::XStat::kStrValue: return s.str_value();
+    case xplane::XStat::kBytesValue: return "(" + std::to_string(s.bytes_value().size()) + " bytes)";
+    case xplane::XStat::kRefValue: {
+        const auto it = p.statNames.find(static_cast<int64_t>(s.ref_value()));
+        return it == p.statNames.end() ? std::string() : it->second;
+    }
+    default: return {};
+    }
+}
+
+std::optional<int64_t> statInt(const xplane::XStat& s) {
+    switch (s.value_case()) {
+    case xplane::XStat::kUint64Value: return static_cast<int64_t>(std::min<uint64_t>(s.uint64_value(), INT64_MAX));
+    case xplane::XStat::kInt64Value: return s.int64_value();
+    case xplane::XStat::kDoubleValue:
+        return s.double_value() > -9e18 && s.double_value() < 9e18 ? std::optional<int64_t>(static_cast<int64_t>(s.double_value()))
+                                                                    : std::nullopt;
+    default: return std::nullopt;
+    }
+}
+
+// " grid:1024,1,1 block:256,1,1 private_mem:0 group_mem:49280 occ_pct:0": XLA's kernel details.
+struct KernelDetails {
+    std::array<int64_t, 3> grid{0, 0, 0};
+    std::array<int64_t, 3> block{0, 0, 0};
+    int64_t groupMem = -1;
+    double occupancy = -1;
+    bool ok = false;
+};
+
+KernelDetails parseKernelDetails(std::string_view text) {
+    KernelDetails k;
+    auto triple = [&](std::string_view key, std::array<int64_t, 3>& out) {
+        const size_t at = text.find(key);
+        if (at == std::string_view::npos)
+            return false;
+        const char* p = text.data() + at + key.size();
+        const char* end = text.data() + text.size();
+        for (int i = 0; i < 3; ++i) {
+            char* next = nullptr;
+            const std::string part(p, static_cast<size_t>(std::min<ptrdiff_t>(end - p, 24)));
+            const long long v = std::strtoll(part.c_str(), &next, 10);
+            if (next == part.c_str())
+                return false;
+            out[i] = v;
+            p += next - part.c_str();
+            if (i < 2) {
+                if (p >= end || *p != ',')
+                    return false;
+                ++p;
+            }
+        }
+        return true;
+    };
+    auto number = [&](std::string_view key, double& out) {
+        const size_t at = text.find(key);
+        if (at == std::string_view::npos)
+            return false;
+        const std::string part(text.substr(at + key.size(), 24));
+        char* next = nullptr;
+        out = std::strtod(part.c_str(), &next);
+        return next != part.c_str();
+    };
+    k.ok = triple("grid:", k.grid) && triple("block:", k.block);
+    double v = 0;
+    if (number("group_mem:", v))
+        k.groupMem = static_cast<int64_t>(v);
+    if (number("occ_pct:", v))
+        k.occupancy = v;
+    return k;
+}
+
+/*
+ * SpaceWalker: the XSpace's planes, field by field, on a plain or gzip file, calling back for each
+ * plane's fields with a CodedInputStream positioned at their value. One CodedInputStream per plane
+ * keeps protobuf's 2 GiB limit per plane rather than per file.
+ */
+class SpaceWalker {
+public:
+    bool open(const std::string& path, std::string& error) {
+        m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (m_fd < 0) {
+            error = std::string("cannot open the file: ") + std::strerror(errno);
+            return false;
+        }
+        unsigned char magic[2] = {0, 0};
+        const bool gzip = ::pread(m_fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+        m_file = std::make_unique<pbio::FileInputStream>(m_fd);
+        m_file->SetCloseOnDelete(true);
+        if (gzip)
+            m_gzip = std::make_unique<pbio::GzipInputStream>(m_file.get());
+        m_stream = gzip ? static_cast<pbio::ZeroCopyInputStream*>(m_gzip.get()) : m_file.get();
+        return true;
+    }
+
+    // onPlaneField(plane index, field, wire type, input, absolute offset of the value): returns
+    // false when it did not consume the value (it is skipped then).
+    template <class Fn>
+    bool walk(Fn&& onPlaneField, std::string& error) {
+        uint64_t base = 0;
+        int plane = 0;
+        while (true) {
+            pbio::CodedInputStream in(m_stream);
+            in.SetTotalBytesLimit(INT_MAX);
+            const uint32_t tag = in.ReadTag();
+            if (tag == 0)
+                return true; // the end of the file
+            const int field = static_cast<int>(WireFormatLite::GetTagFieldNumber(tag));
+            const auto wire = WireFormatLite::GetTagWireType(tag);
+            if (field == 1 && wire == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+                uint32_t length = 0;
+                if (!in.ReadVarint32(&length) || length > static_cast<uint32_t>(INT_MAX) - 64) {
+                    error = "a plane larger than 2 GiB (protobuf's limit) at byte " + std::to_string(base);
+                    return false;
+                }
+                const auto limit = in.PushLimit(static_cast<int>(length));
+                while (true) {
+                    const uint32_t t = in.ReadTag();
+                    if (t == 0)
+                        break;
+                    const int f = static_cast<int>(WireFormatLite::GetTagFieldNumber(t));
+                    const auto w = WireFormatLite::GetTagWireType(t);
+                    if (!onPlaneField(plane, f, w, in, base) && !WireFormatLite::SkipField(&in, t)) {
+                        error = "damaged plane at byte " + std::to_string(base + static_cast<uint64_t>(in.CurrentPosition()));
+                        return false;
+                    }
+                }
+                if (in.BytesUntilLimit() > 0) { // ReadTag stopped before the plane's end: the file is cut
+                    error = "the file ends inside a plane, at byte " +
+                            std::to_string(base + static_cast<uint64_t>(in.CurrentPosition()));
+                    return false;
+                }
+                in.PopLimit(limit);
+                ++plane;
+            } else if (field == 4 && wire == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+                std::string host;
+                uint32_t length = 0;
+                if (!in.ReadVarint32(&length) || !in.ReadString(&host, static_cast<int>(length))) {
+                    error = "the file ends inside its host names";
+                    return false;
+                }
+                m_hostnames.push_back(host);
+            } else if (!WireFormatLite::SkipField(&in, tag)) {
+                error = "damaged data at byte " + std::to_string(base);
+                return false;
+            }
+            base += static_cast<uint64_t>(in.CurrentPosition());
+        }
+    }
+    const std::vector<std::string>& hostnames() const { return m_hostnames; }
+
+private:
+    int m_fd = -1;
+    std::unique_ptr<pbio::FileInputStream> m_file;
+    std::unique_ptr<pbio::GzipInputStream> m_gzip;
+    pbio::ZeroCopyInputStream* m_stream = nullptr;
+    std::vector<std::string> m_hostnames;
+};
+
+// A length-delimited value read whole (metadata entries, events: each small).
+bool readBytes(pbio::CodedInputStream& in, std::string& out) {
+    uint32_t length = 0;
+    return in.ReadVarint32(&length) && length <= static_cast<uint32_t>(INT_MAX) && in.ReadString(&out, static_cast<int>(length));
+}
+
+/*
+ * XplaneEventText: an event's stats as {"args": {...}}, read back from the file by offset (argRef:
+ * the event's offset in the low 40 bits, its plane above, its length in the top 16), with the names
+ * kept from the import. Reads go forward on one open stream while they can (argRef order).
+ */
+class XplaneEventText : public EventTextSource {
+public:
+    XplaneEventText(std::string path, std::shared_ptr<const Planes> planes)
+        : m_path(std::move(path)), m_planes(std::move(planes)) {}
+
+    std::string eventJson(uint64_t argRef) const override {
+        const uint64_t offset = argRef & ((uint64_t(1) << 40) - 1);
+        const size_t plane = (argRef >> 40) & 0xFF;
+        const size_t length = argRef >> 48;
+        if (plane >= m_planes->planes.size() || length == 0)
+            return {};
+        std::string bytes(length, '\0');
+        {
+            std::lock_guard lock(m_mutex);
+            if (!m_in || m_in->textPosition() > offset) {
+                m_in = std::make_unique<InputStream>();
+                if (!m_in->open(m_path)) {
+                    m_in.reset();
+                    return {};
+                }
+            }
+            if (!m_in->skip(offset - m_in->textPosition()) || m_in->read(bytes.data(), length) != length) {
+                m_in.reset();
+                return {};
+            }
+        }
+        xplane::XEvent e;
+        if (!e.ParseFromString(bytes))
+            return {};
+        const PlaneMeta& p = m_planes->planes[plane];
+        nlohmann::ordered_json args = nlohmann::ordered_json::object();
+        for (const xplane::XStat& s : e.stats()) {
+            const auto name = p.statNames.find(s.metadata_id());
+            const std::string key = name != p.statNames.end() ? name->second : "stat " + std::to_string(s.metadata_id());
+            const std::string text = statText(s, p);
+            if (key == "kernel_details") {
+                const KernelDetails k = parseKernelDetails(text);
+                if (k.ok) {
+                    args["grid"] = k.grid;
+                    args["block"] = k.block;
+                }
+                if (k.groupMem >= 0)
+                    args["shared memory"] = k.groupMem;
+            }
+            if (key == "correlation_id") {
+                if (const auto v = statInt(s))
+                    args["correlation"] = *v;
+            }
+            if (const auto v = statInt(s))
+                args[key] = *v;
+            else
+                args[key] = text;
+        }
+        nlohmann::ordered_json event = nlohmann::ordered_json::object();
+        event["args"] = std::move(args);
+        return event.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    }
+
+private:
+    std::string m_path;
+    std::shared_ptr<const Planes> m_planes;
+    mutable std::mutex m_mutex;
+    mutable std::unique_ptr<InputStream> m_in;
+};
+
+/*
+ * EventWriter: the second pass's events as slices, in chunks handed to the TraceBuilder.
+ */
+class EventWriter {
+public:
+    EventWriter(TraceBuilder& builder, NsysChunkWriter& w, const Planes& planes)
+        : m_builder(builder), m_w(w), m_planes(planes) {
+        m_kernel = m_w.string("kernel");
+        m_memcpy = m_w.string("gpu_memcpy");
+        m_gpuAnnotation = m_w.string("gpu_user_annotation");
+        m_runtime = m_w.string("cuda_runtime");
+        m_cpuOp = m_w.string("cpu_op");
+        m_flowCat = m_w.string("ac2g");
+    }
+
+    void line(int plane, int64_t id, const std::string& name) {
+        m_line = id;
+        m_lineName = name;
+        m_lineTs = 0;
+        m_lineTsSet = false;
+        const PlaneMeta& p = m_planes.planes[static_cast<size_t>(plane)];
+        m_pid = p.kind == PlaneKind::Device ? p.device : kHostPid;
+        m_stream = p.kind == PlaneKind::Device && name.rfind("Stream", 0) == 0;
+    }
+    void lineTimestamp(int64_t ns) {
+        m_lineTs = ns;
+        m_lineTsSet = true;
+    }
+
+    void event(int plane, const xplane::XEvent& e, uint64_t offset, size_t length) {
+        const PlaneMeta& p = m_planes.planes[static_cast<size_t>(plane)];
+        if (e.data_case() != xplane::XEvent::kOffsetPs) {
+            ++m_aggregated;
+            return;
+        }
+        const int64_t ts = m_lineTs + e.offset_ps() / 1000, dur = e.duration_ps() / 1000;
+        if (e.offset_ps() < 0 || e.duration_ps() < 0 || ts < 0 || ts > kMaxTime || dur > kMaxTime) {
+            m_w.report().add("event with a time out of range (skipped)", m_lineName);
+            return;
+        }
+        ChunkResult::Slice s;
+        s.ts = ts;
+        s.dur = dur;
+        const auto name = p.eventNames.find(e.metadata_id());
+        std::string text = name != p.eventNames.end() ? name->second : "event " + std::to_string(e.metadata_id());
+        if (text.size() > 3 && text.compare(text.size() - 3, 3, ".kd") == 0)
+            text.resize(text.size() - 3); // AMD code object symbols
+        s.name = m_w.string(text);
+        std::optional<int64_t> correlation;
+        bool memcpy = false;
+        KernelDetails details;
+        for (const xplane::XStat& st : e.stats()) {
+            const auto sn = p.statNames.find(st.metadata_id());
+            if (sn == p.statNames.end())
+                continue;
+            if (sn->second == "correlation_id")
+                correlation = statInt(st);
+            else if (sn->second == "memcpy_details")
+                memcpy = true;
+            else if (sn->second == "kernel_details")
+                details = parseKernelDetails(statText(st, p));
+        }
+        const bool api = p.kind == PlaneKind::Host && (text.rfind("hip", 0) == 0 || text.rfind("cuda", 0) == 0 ||
+                                                     text.rfind("cu", 0) == 0);
+        if (p.kind == PlaneKind::Device)
+            s.cat = !m_stream ? m_gpuAnnotation : memcpy || text.find("emcpy") != std::string::npos ? m_memcpy : m_kernel;
+        else
+            s.cat = api ? m_runtime : m_cpuOp;
+        if (length > 0 && length < 65536 && offset < (uint64_t(1) << 40))
+            s.argRef = offset | (uint64_t(plane) << 40) | (uint64_t(length) << 48);
+        else
+            s.argRef = ~uint64_t(0);
+        if (correlation && *correlation > 0 && (api || (p.kind == PlaneKind::Device && m_stream))) {
+            s.corr = static_cast<uint32_t>(*correlation);
+            s.have |= ChunkResult::kCorr;
+            ChunkResult::FlowEnd f;
+            f.ts = ts;
+            f.seq = m_w.nextSeq();
+            f.id = static_cast<uint64_t>(*correlation);
+            f.track = m_w.track(m_pid, m_line);
+            f.cat = m_flowCat;
+            f.ph = api ? 's' : 'f';
+            f.bindEnclosing = true;
+            m_w.chunk().flows.push_back(f);
+        }
+        if (details.ok && p.kind == PlaneKind::Device) {
+            const auto cores = p.stats.find("core_count");
+            if (cores != p.stats.end() && std::atoll(cores->second.c_str()) > 0) {
+                const double blocks = static_cast<double>(details.grid[0]) * static_cast<double>(details.grid[1]) *
+                                      static_cast<double>(details.grid[2]);
+                s.bps = static_cast<float>(blocks / static_cast<double>(std::atoll(cores->second.c_str())));
+                s.have |= ChunkResult::kBps;
+            }
+            if (details.occupancy > 0) {
+                s.occ = static_cast<float>(details.occupancy);
+                s.have |= ChunkResult::kOcc;
+            }
+        }
+        s.track = m_w.track(m_pid, m_line);
+        m_rows.emplace(std::make_pair(m_pid, m_line), m_lineName);
+        m_w.noteTime(s.ts, s.ts + s.dur);
+        m_w.chunk().slices.push_back(s);
+        ++m_w.chunk().events;
+        if (!m_lineTsSet)
+            m_lineTsMissing = true;
+        if (m_w.chunk().events >= (1u << 16)) {
+            ChunkResult c = m_w.takeChunk();
+            m_builder.addChunk(c);
+        }
+    }
+
+    void finish(const std::vector<std::string>& hostnames) {
+        using K = ChunkResult::MetaKind;
+        std::set<int64_t> processes;
+        for (const auto& [row, name] : m_rows) {
+            processes.insert(row.first);
+            if (!name.empty())
+                m_w.meta(K::ThreadName, row.first, row.second, m_w.string(name));
+        }
+        for (const PlaneMeta& p : m_planes.planes) {
+            if (p.kind == PlaneKind::Device && processes.count(p.device)) {
+                m_w.meta(K::ProcessLabels, p.device, 0, m_w.string("GPU " + std::to_string(p.device)));
+                m_w.meta(K::ProcessName, p.device, 0, m_w.string(p.name));
+                m_w.meta(K::ProcessSortIndex, p.device, 0, 0, 0x10000000 + p.device);
+            }
+        }
+        if (processes.count(kHostPid))
+            m_w.meta(K::ProcessName, kHostPid, 0,
+                     m_w.string(hostnames.empty() ? std::string("host") : "host " + hostnames.front()));
+        if (m_aggregated)
+            m_w.report().addNote("aggregated events (num_occurrences, no times) left out", {}, m_aggregated);
+        if (m_lineTsMissing)
+            m_w.report().add("events before their line's timestamp in the file (times may be off)");
+        ChunkResult c = m_w.takeChunk();
+        m_builder.addChunk(c);
+    }
+
+private:
+    TraceBuilder& m_builder;
+    NsysChunkWriter& m_w;
+    const Planes& m_planes;
+    uint32_t m_kernel, m_memcpy, m_gpuAnnotation, m_runtime, m_cpuOp, m_flowCat;
+    int64_t m_pid = 0, m_line = 0, m_lineTs = 0;
+    bool m_lineTsSet = false, m_lineTsMissing = false, m_stream = false;
+    std::string m_lineName;
+    std::map<std::pair<int64_t, int64_t>, std::string> m_rows;
+    uint64_t m_aggregated = 0;
+};
+
+std::vector<DeviceInfo> devicesOf(const Planes& planes) {
+    std::vector<DeviceInfo> out;
+    for (const PlaneMeta& p : planes.planes) {
+        if (p.kind != PlaneKind::Device)
+            continue;
+        DeviceInfo d;
+        d.id = p.device;
+        auto stat = [&](const char* key) -> std::optional<int64_t> {
+            const auto it = p.stats.find(key);
+            if (it == p.stats.end() || it->second.empty())
+                return std::nullopt;
+            return std::atoll(it->second.c_str());
+        };
+        const auto vendor = p.stats.find("device_vendor");
+        const std::string v = vendor != p.stats.end() ? vendor->second : std::string();
+        d.name = v.empty() ? p.name : v + " GPU " + std::to_string(p.device);
+        if (v.find("AMD") != std::string::npos || v.find("Advanced Micro") != std::string::npos)
+            d.vendor = DeviceInfo::Vendor::Amd;
+        else if (v.find("Nvidia") != std::string::npos || v.find("NVIDIA") != std::string::npos)
+            d.vendor = DeviceInfo::Vendor::Nvidia;
+        if (const auto c = stat("core_count"); c && *c > 0 && *c < INT_MAX)
+            d.numSms = static_cast<int>(*c);
+        if (const auto m = stat("memory_size"); m && *m > 0)
+            d.totalGlobalMem = *m;
+        if (const auto m = stat("compute_cap_major"); m && *m >= 0 && *m < 1000)
+            d.computeMajor = static_cast<int>(*m);
+        if (const auto m = stat("compute_cap_minor"); m && *m >= 0 && *m < 1000)
+            d.computeMinor = static_cast<int>(*m);
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+} // namespace
+
+bool looksLikeXplane(std::string_view head) {
+    // XSpace: field 1 (a plane), length-delimited: 0x0a, a varint length, then the plane, whose id
+    // (field 1, varint) may come first and whose name (field 2) starts with "/".
+    size_t i = 0;
+    auto varint = [&](uint64_t& v) {
+        v = 0;
+        for (int shift = 0; i < head.size() && shift < 64; shift += 7) {
+            const auto b = static_cast<unsigned char>(head[i++]);
+            v |= uint64_t(b & 0x7f) << shift;
+            if (!(b & 0x80))
+                return true;
+        }
+        return false;
+    };
+    uint64_t v = 0;
+    if (head.empty() || head[i++] != 0x0a || !varint(v))
+        return false;
+    if (i < head.size() && head[i] == 0x08) {
+        ++i;
+        if (!varint(v))
+            return false;
+    }
+    if (i >= head.size() || head[i++] != 0x12 || !varint(v) || v == 0 || v > 4096)
+        return false;
+    const std::string_view name = head.substr(i, static_cast<size_t>(v));
+    return name.rfind("/host:", 0) == 0 || name.rfind("/device:", 0) == 0;
+}
+
+ImportResult importXplane(const std::string& path, const ImportControl& control) {
+    ImportResult result;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto planes = std::make_shared<Planes>();
+    std::string error;
+    // Pass 1: the planes' names and stats.
+    {
+        SpaceWalker walker;
+        if (!walker.open(path, error)) {
+            result.error = error;
+            return result;
+        }
+        std::string bytes;
+        const bool ok = walker.walk(
+            [&](int plane, int field, WireFormatLite::WireType wire, pbio::CodedInputStream& in, uint64_t) {
+                if (static_cast<size_t>(plane) >= planes->planes.size())
+                    planes->planes.resize(static_cast<size_t>(plane) + 1);
+                PlaneMeta& p = planes->planes[static_cast<size_t>(plane)];
+                if (wire != WireFormatLite::WIRETYPE_LENGTH_DELIMITED)
+                    return false;
+                if (field == 2) {
+                    if (!readBytes(in, p.name))
+                        return false;
+                    p.kind = kindOf(p.name, p.device);
+                    return true;
+                }
+                if (field == 4) {
+                    xplane::XEventMetadataEntry entry;
+                    if (!readBytes(in, bytes) || !entry.ParseFromString(bytes))
+                        return false;
+                    p.eventNames[entry.key()] = entry.value().display_name().empty() ? entry.value().name()
+                                                                                     : entry.value().display_name();
+                    return true;
+                }
+                if (field == 5) {
+                    xplane::XStatMetadataEntry entry;
+                    if (!readBytes(in, bytes) || !entry.ParseFromString(bytes))
+                        return false;
+                    p.statNames[entry.key()] = entry.value().name();
+                    return true;
+                }
+                return false;
+            },
+            error);
+        if (!ok && planes->planes.empty()) {
+            result.error = "not a readable XSpace (xplane.pb): " + error;
+            return result;
+        }
+        planes->hostnames = walker.hostnames();
+    }
+    // Plane stats name their values through the stat names, which may come after them: a second
+    // look at field 6 now that the names are known.
+    TraceBuilder builder(path, TraceFormat::Xplane);
+    NsysChunkWriter w;
+    if (!error.empty())
+        w.report().setTruncated(error);
+    {
+        SpaceWalker walker;
+        if (!walker.open(path, error)) {
+            result.error = error;
+            return result;
+        }
+        std::string bytes;
+        walker.walk(
+            [&](int plane, int field, WireFormatLite::WireType wire, pbio::CodedInputStream& in, uint64_t) {
+                if (field != 6 || wire != WireFormatLite::WIRETYPE_LENGTH_DELIMITED ||
+                    static_cast<size_t>(plane) >= planes->planes.size())
+                    return false;
+                PlaneMeta& p = planes->planes[static_cast<size_t>(plane)];
+                xplane::XStat stat;
+                if (!readBytes(in, bytes) || !stat.ParseFromString(bytes))
+                    return false;
+                const auto name = p.statNames.find(stat.metadata_id());
+                if (name != p.statNames.end())
+                    p.stats[name->second] = statText(stat, p);
+                return true;
+            },
+            error);
+    }
+    // Pass 2: the events, line by line.
+    EventWriter events(builder, w, *planes);
+    uint64_t bad = 0;
+    {
+        SpaceWalker walker;
+        if (!walker.open(path, error)) {
+            result.error = error;
+            return result;
+        }
+        std::string bytes, name;
+        walker.walk(
+            [&](int plane, int field, WireFormatLite::WireType wire, pbio::CodedInputStream& in, uint64_t base) {
+                if (field != 3 || wire != WireFormatLite::WIRETYPE_LENGTH_DELIMITED ||
+                    static_cast<size_t>(plane) >= planes->planes.size() ||
+                    planes->planes[static_cast<size_t>(plane)].kind == PlaneKind::Other)
+                    return false;
+                uint32_t length = 0;
+                if (!in.ReadVarint32(&length) || length > static_cast<uint32_t>(INT_MAX))
+                    return false;
+                const auto limit = in.PushLimit(static_cast<int>(length));
+                int64_t id = 0;
+                events.line(plane, 0, {});
+                bool damaged = false;
+                while (const uint32_t t = in.ReadTag()) {
+                    const int f = static_cast<int>(WireFormatLite::GetTagFieldNumber(t));
+                    const auto wt = WireFormatLite::GetTagWireType(t);
+                    uint64_t v = 0;
+                    if (f == 1 && wt == WireFormatLite::WIRETYPE_VARINT) {
+                        damaged = !in.ReadVarint64(&v);
+                        id = static_cast<int64_t>(v);
+                        events.line(plane, id, name);
+                    } else if (f == 2 && wt == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+                        damaged = !readBytes(in, name);
+                        events.line(plane, id, name);
+                    } else if (f == 3 && wt == WireFormatLite::WIRETYPE_VARINT) {
+                        damaged = !in.ReadVarint64(&v);
+                        events.lineTimestamp(static_cast<int64_t>(v));
+                    } else if (f == 4 && wt == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+                        uint32_t n = 0;
+                        damaged = !in.ReadVarint32(&n);
+                        const uint64_t offset = base + static_cast<uint64_t>(in.CurrentPosition());
+                        damaged = damaged || !in.ReadString(&bytes, static_cast<int>(std::min<uint32_t>(n, INT_MAX)));
+                        xplane::XEvent e;
+                        if (!damaged && e.ParseFromString(bytes))
+                            events.event(plane, e, offset, n);
+                        else
+                            ++bad;
+                    } else {
+                        damaged = !WireFormatLite::SkipField(&in, t);
+                    }
+                    if (damaged || (control.cancel && control.cancel->load()))
+                        break;
+                }
+                // What is left of a damaged or cancelled line is skipped to its end.
+                if (damaged)
+                    ++bad;
+                in.Skip(in.BytesUntilLimit());
+                in.PopLimit(limit);
+                name.clear();
+                return true;
+            },
+            error);
+    }
+    if (control.cancel && control.cancel->load()) {
+        result.cancelled = true;
+        return result;
+    }
+    if (bad)
+        w.report().add("events that do not parse (skipped)", {}, bad);
+    events.finish(planes->hostnames);
+    builder.setDevices(devicesOf(*planes));
+    builder.setEventTextSource(std::make_shared<XplaneEventText>(path, planes));
+    const double parsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    builder.finishInto(result, control, "read planes and events", parsed);
+    return result;
+}
+
+} // namespace ws
