@@ -335,6 +335,7 @@ public:
         const PlaneMeta& p = m_planes.planes[static_cast<size_t>(plane)];
         m_pid = p.kind == PlaneKind::Device ? p.device : kHostPid;
         m_stream = p.kind == PlaneKind::Device && name.rfind("Stream", 0) == 0;
+        m_rowNamed = false;
     }
     void lineTimestamp(int64_t ns) {
         m_lineTs = ns;
@@ -355,29 +356,35 @@ public:
         ChunkResult::Slice s;
         s.ts = ts;
         s.dur = dur;
-        const auto name = p.eventNames.find(e.metadata_id());
-        std::string text = name != p.eventNames.end() ? name->second : "event " + std::to_string(e.metadata_id());
-        if (text.size() > 3 && text.compare(text.size() - 3, 3, ".kd") == 0)
-            text.resize(text.size() - 3); // AMD code object symbols
-        s.name = m_w.string(text);
+        // Names and the kinds of their events, once per metadata id (millions of events share a few).
+        const uint64_t key = (uint64_t(plane) << 48) ^ static_cast<uint64_t>(e.metadata_id());
+        auto known = m_names.find(key);
+        if (known == m_names.end()) {
+            const auto name = p.eventNames.find(e.metadata_id());
+            std::string text = name != p.eventNames.end() ? name->second : "event " + std::to_string(e.metadata_id());
+            if (text.size() > 3 && text.compare(text.size() - 3, 3, ".kd") == 0)
+                text.resize(text.size() - 3); // AMD code object symbols
+            const bool api = p.kind == PlaneKind::Host && (text.rfind("hip", 0) == 0 || text.rfind("cuda", 0) == 0 ||
+                                                         text.rfind("cu", 0) == 0);
+            const bool copy = text.find("emcpy") != std::string::npos;
+            known = m_names.emplace(key, Name{m_w.string(text), api, copy}).first;
+        }
+        s.name = known->second.id;
+        const bool api = known->second.api;
         std::optional<int64_t> correlation;
-        bool memcpy = false;
+        bool memcpy = known->second.copy;
         KernelDetails details;
+        const StatIds& ids = statIds(plane, p);
         for (const xplane::XStat& st : e.stats()) {
-            const auto sn = p.statNames.find(st.metadata_id());
-            if (sn == p.statNames.end())
-                continue;
-            if (sn->second == "correlation_id")
+            if (st.metadata_id() == ids.correlation)
                 correlation = statInt(st);
-            else if (sn->second == "memcpy_details")
+            else if (st.metadata_id() == ids.memcpy)
                 memcpy = true;
-            else if (sn->second == "kernel_details")
+            else if (st.metadata_id() == ids.kernel && p.kind == PlaneKind::Device)
                 details = parseKernelDetails(statText(st, p));
         }
-        const bool api = p.kind == PlaneKind::Host && (text.rfind("hip", 0) == 0 || text.rfind("cuda", 0) == 0 ||
-                                                     text.rfind("cu", 0) == 0);
         if (p.kind == PlaneKind::Device)
-            s.cat = !m_stream ? m_gpuAnnotation : memcpy || text.find("emcpy") != std::string::npos ? m_memcpy : m_kernel;
+            s.cat = !m_stream ? m_gpuAnnotation : memcpy ? m_memcpy : m_kernel;
         else
             s.cat = api ? m_runtime : m_cpuOp;
         if (length > 0 && length < 65536 && offset < (uint64_t(1) << 40))
@@ -411,7 +418,10 @@ public:
             }
         }
         s.track = m_w.track(m_pid, m_line);
-        m_rows.emplace(std::make_pair(m_pid, m_line), m_lineName);
+        if (!m_rowNamed) {
+            m_rows.emplace(std::make_pair(m_pid, m_line), m_lineName);
+            m_rowNamed = true;
+        }
         m_w.noteTime(s.ts, s.ts + s.dur);
         m_w.chunk().slices.push_back(s);
         ++m_w.chunk().events;
@@ -450,12 +460,44 @@ public:
     }
 
 private:
+    struct Name {
+        uint32_t id; // local string
+        bool api;    // a hip/cuda API call of the host
+        bool copy;   // a memcpy
+    };
+    // The metadata ids of the stats the conversion looks at, per plane (-1: the plane has none).
+    struct StatIds {
+        int64_t correlation = -1, memcpy = -1, kernel = -1;
+    };
+    const StatIds& statIds(int plane, const PlaneMeta& p) {
+        if (static_cast<size_t>(plane) >= m_statIds.size()) {
+            m_statIds.resize(static_cast<size_t>(plane) + 1);
+            m_statIdsKnown.resize(static_cast<size_t>(plane) + 1, false);
+        }
+        StatIds& ids = m_statIds[static_cast<size_t>(plane)];
+        if (!m_statIdsKnown[static_cast<size_t>(plane)]) {
+            for (const auto& [id, name] : p.statNames) {
+                if (name == "correlation_id")
+                    ids.correlation = id;
+                else if (name == "memcpy_details")
+                    ids.memcpy = id;
+                else if (name == "kernel_details")
+                    ids.kernel = id;
+            }
+            m_statIdsKnown[static_cast<size_t>(plane)] = true;
+        }
+        return ids;
+    }
+
     TraceBuilder& m_builder;
     NsysChunkWriter& m_w;
     const Planes& m_planes;
+    std::unordered_map<uint64_t, Name> m_names;
+    std::vector<StatIds> m_statIds;
+    std::vector<bool> m_statIdsKnown;
     uint32_t m_kernel, m_memcpy, m_gpuAnnotation, m_runtime, m_cpuOp, m_flowCat;
     int64_t m_pid = 0, m_line = 0, m_lineTs = 0;
-    bool m_lineTsSet = false, m_lineTsMissing = false, m_stream = false;
+    bool m_lineTsSet = false, m_lineTsMissing = false, m_stream = false, m_rowNamed = false;
     std::string m_lineName;
     std::map<std::pair<int64_t, int64_t>, std::string> m_rows;
     uint64_t m_aggregated = 0;
@@ -612,7 +654,8 @@ ImportResult importXplane(const std::string& path, const ImportControl& control)
             result.error = error;
             return result;
         }
-        std::string bytes, name;
+        std::string name;
+        xplane::XEvent event;
         walker.walk(
             [&](int plane, int field, WireFormatLite::WireType wire, pbio::CodedInputStream& in, uint64_t base) {
                 if (field != 3 || wire != WireFormatLite::WIRETYPE_LENGTH_DELIMITED ||
@@ -641,13 +684,19 @@ ImportResult importXplane(const std::string& path, const ImportControl& control)
                         damaged = !in.ReadVarint64(&v);
                         events.lineTimestamp(static_cast<int64_t>(v));
                     } else if (f == 4 && wt == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+                        // Parsed in place (no copy), into one message reused for every event.
                         uint32_t n = 0;
-                        damaged = !in.ReadVarint32(&n);
+                        damaged = !in.ReadVarint32(&n) || n > static_cast<uint32_t>(INT_MAX);
+                        if (damaged)
+                            break;
                         const uint64_t offset = base + static_cast<uint64_t>(in.CurrentPosition());
-                        damaged = damaged || !in.ReadString(&bytes, static_cast<int>(std::min<uint32_t>(n, INT_MAX)));
-                        xplane::XEvent e;
-                        if (!damaged && e.ParseFromString(bytes))
-                            events.event(plane, e, offset, n);
+                        const auto eventLimit = in.PushLimit(static_cast<int>(n));
+                        event.Clear();
+                        const bool parsed = event.MergePartialFromCodedStream(&in) && in.BytesUntilLimit() == 0;
+                        in.Skip(in.BytesUntilLimit());
+                        in.PopLimit(eventLimit);
+                        if (parsed)
+                            events.event(plane, event, offset, n);
                         else
                             ++bad;
                     } else {
