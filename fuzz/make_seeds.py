@@ -168,57 +168,22 @@ def memory_timeline_seeds():
 
 
 def xplane_seeds():
-    """XSpace: the real JAX profile's device plane (its first 3 lines) and the head of its host plane, each
-    re-framed as a whole XSpace, so the seeds stay small and complete."""
+    """XSpace: the real JAX profile's first GPU plane and its host plane, each with its first 3 lines,
+    re-framed as a whole XSpace, so the seeds stay small and complete. The wire helpers are
+    bench/gen_xplane.py's."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("gen_xplane", os.path.join(ROOT, "bench", "gen_xplane.py"))
+    wire = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(wire)
     data = read(os.path.join(DATA, "xplane", "jax_0.8_conv_minimal_tw003.xplane.pb"))
-
-    def varint(b, i):
-        r = s = 0
-        while True:
-            c = b[i]
-            i += 1
-            r |= (c & 0x7F) << s
-            s += 7
-            if c < 0x80:
-                return r, i
-
-    def enc(n):
-        out = bytearray()
-        while True:
-            b = n & 0x7F
-            n >>= 7
-            out.append(b | (0x80 if n else 0))
-            if not n:
-                return bytes(out)
-
-    def fields(b):
-        i, out = 0, []
-        while i < len(b):
-            start = i
-            key, i = varint(b, i)
-            w = key & 7
-            if w == 0:
-                _, i = varint(b, i)
-            elif w == 2:
-                n, i = varint(b, i)
-                i += n
-            elif w == 1:
-                i += 8
-            elif w == 5:
-                i += 4
-            out.append((key >> 3, b[start:i]))
-        return out
-
-    planes = [raw for f, raw in fields(data) if f == 1]
+    planes = [value for field, _, value, _ in wire.fields(data) if field == 1]
     device = next(p for p in planes if b"/device:GPU:0" in p[:64])
     host = next(p for p in planes if b"/host:CPU" in p[:64])
     for name, plane in (("device_plane.xplane.pb", device), ("host_plane.xplane.pb", host)):
-        _, i = varint(plane, 1)  # the plane's body, after its tag and length
-        body = fields(plane[i:])
-        lines = [raw for f, raw in body if f == 3][:3]
-        small = b"".join([raw for f, raw in body if f != 3] + lines)
-        space = b"\x0a" + enc(len(small)) + small
-        put("fuzz_xplane", name, space[:60000])
+        body = wire.fields(plane)
+        lines = [raw for field, _, _, raw in body if field == 3][:3]
+        small = b"".join([raw for field, _, _, raw in body if field != 3] + lines)
+        put("fuzz_xplane", name, (b"\x0a" + wire.enc(len(small)) + small)[:60000])
 
 
 if __name__ == "__main__":

@@ -612,6 +612,22 @@ void RocprofConverter::readAllocation(dom::element e, uint32_t process, bool scr
     m_allocations.push_back(a);
 }
 
+// Calls fn(key, value) for each member of an On-Demand object; false when `v` is not an object,
+// a member does not read, or fn says so.
+template <class Fn>
+bool forEachMember(simdjson::ondemand::value v, Fn&& fn) {
+    simdjson::ondemand::object o;
+    if (v.get_object().get(o))
+        return false;
+    for (auto field : o) {
+        std::string_view key;
+        simdjson::ondemand::value value;
+        if (field.unescaped_key().get(key) || field.value().get(value) || !fn(key, value))
+            return false;
+    }
+    return true;
+}
+
 bool RocprofConverter::readDispatchFast(const JsonRecord& r, uint32_t process) {
     namespace od = simdjson::ondemand;
     if (process >= m_data->processes.size())
@@ -619,99 +635,68 @@ bool RocprofConverter::readDispatchFast(const JsonRecord& r, uint32_t process) {
     od::document doc;
     if (m_fastParser.iterate(r.text.data(), r.text.size(), r.text.size() + kRecordPadding).get(doc))
         return false;
-    od::object obj;
-    if (doc.get_object().get(obj))
+    od::value top;
+    if (doc.get_value().get(top))
         return false;
     DispatchRecord d;
     bool haveStart = false, haveEnd = false, haveInfo = false;
     auto uint = [](od::value v, uint64_t& out) { return v.get_uint64().get(out) == simdjson::SUCCESS; };
-    auto handleOf = [&uint](od::value v, uint64_t& out) {
-        od::object o;
-        if (v.get_object().get(o))
+    auto uint32 = [&uint](od::value v, uint32_t& out) {
+        uint64_t n = 0;
+        if (!uint(v, n) || n > UINT32_MAX)
             return false;
-        for (auto f : o) {
-            std::string_view k;
-            od::value fv;
-            if (f.unescaped_key().get(k) || f.value().get(fv))
-                return false;
-            if (k == "handle")
-                return uint(fv, out);
-        }
-        return false;
-    };
-    auto xyz = [&uint](od::value v, uint32_t out[3]) {
-        od::object o;
-        if (v.get_object().get(o))
-            return false;
-        for (auto f : o) {
-            std::string_view k;
-            od::value fv;
-            uint64_t n = 0;
-            if (f.unescaped_key().get(k) || f.value().get(fv) || !uint(fv, n) || n > UINT32_MAX || k.size() != 1)
-                return false;
-            if (k[0] >= 'x' && k[0] <= 'z')
-                out[k[0] - 'x'] = static_cast<uint32_t>(n);
-        }
+        out = static_cast<uint32_t>(n);
         return true;
     };
-    for (auto field : obj) {
-        std::string_view key;
-        od::value v;
-        if (field.unescaped_key().get(key) || field.value().get(v))
-            return false;
+    // {"handle": N}
+    auto handleOf = [&uint](od::value v, uint64_t& out) {
+        return forEachMember(v, [&](std::string_view k, od::value h) { return k != "handle" || uint(h, out); });
+    };
+    // {"x": .., "y": .., "z": ..}
+    auto xyz = [&uint32](od::value v, uint32_t out[3]) {
+        return forEachMember(v, [&](std::string_view k, od::value n) {
+            return k.size() != 1 || k[0] < 'x' || k[0] > 'z' || uint32(n, out[k[0] - 'x']);
+        });
+    };
+    const bool ok = forEachMember(top, [&](std::string_view key, od::value v) {
         uint64_t n = 0;
         if (key == "start_timestamp" || key == "end_timestamp") {
             if (!uint(v, n) || n > (uint64_t(1) << 61))
                 return false;
             (key[0] == 's' ? d.start : d.end) = static_cast<int64_t>(n);
             (key[0] == 's' ? haveStart : haveEnd) = true;
-        } else if (key == "correlation_id") {
-            od::object c;
-            if (v.get_object().get(c))
-                return false;
-            for (auto cf : c) {
-                std::string_view ck;
-                od::value cv;
-                if (cf.unescaped_key().get(ck) || cf.value().get(cv))
-                    return false;
-                if (ck == "internal" && !uint(cv, d.correlation))
-                    return false;
-            }
-        } else if (key == "stream_id") {
+            return true;
+        }
+        if (key == "correlation_id")
+            return forEachMember(v, [&](std::string_view k, od::value c) { return k != "internal" || uint(c, d.correlation); });
+        if (key == "stream_id") {
             if (!handleOf(v, n) || n > UINT32_MAX)
                 return false;
             d.stream = static_cast<uint32_t>(n);
-        } else if (key == "dispatch_info") {
-            od::object info;
-            if (v.get_object().get(info))
-                return false;
-            for (auto f : info) {
-                std::string_view k;
-                od::value iv;
-                if (f.unescaped_key().get(k) || f.value().get(iv))
-                    return false;
-                bool ok = true;
-                if (k == "agent_id")
-                    ok = handleOf(iv, d.shape.agent);
-                else if (k == "queue_id")
-                    ok = handleOf(iv, d.shape.queue);
-                else if (k == "kernel_id")
-                    ok = uint(iv, d.shape.kernelId);
-                else if (k == "group_segment_size")
-                    ok = uint(iv, n) && n <= UINT32_MAX && ((d.shape.groupSegment = static_cast<uint32_t>(n)), true);
-                else if (k == "private_segment_size")
-                    ok = uint(iv, n) && n <= UINT32_MAX && ((d.shape.privateSegment = static_cast<uint32_t>(n)), true);
-                else if (k == "workgroup_size")
-                    ok = xyz(iv, d.shape.workgroup);
-                else if (k == "grid_size")
-                    ok = xyz(iv, d.shape.grid);
-                if (!ok)
-                    return false;
-            }
-            haveInfo = true;
+            return true;
         }
-    }
-    if (!haveStart || !haveEnd || !haveInfo || d.end < d.start)
+        if (key != "dispatch_info")
+            return true;
+        haveInfo = true;
+        return forEachMember(v, [&](std::string_view k, od::value iv) {
+            if (k == "agent_id")
+                return handleOf(iv, d.shape.agent);
+            if (k == "queue_id")
+                return handleOf(iv, d.shape.queue);
+            if (k == "kernel_id")
+                return uint(iv, d.shape.kernelId);
+            if (k == "group_segment_size")
+                return uint32(iv, d.shape.groupSegment);
+            if (k == "private_segment_size")
+                return uint32(iv, d.shape.privateSegment);
+            if (k == "workgroup_size")
+                return xyz(iv, d.shape.workgroup);
+            if (k == "grid_size")
+                return xyz(iv, d.shape.grid);
+            return true;
+        });
+    });
+    if (!ok || !haveStart || !haveEnd || !haveInfo || d.end < d.start)
         return false; // the DOM path reports what is wrong
     addDispatch(d, process);
     return true;
