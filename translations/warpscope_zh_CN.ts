@@ -1347,8 +1347,8 @@ B：%2</translation>
         <translation>打开跟踪文件（PyTorch/Kineto、Chrome JSON、Nsight Systems 与 nvprof SQLite、采集、会话）</translation>
     </message>
     <message>
-        <source>Traces, captures and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nvvp *.sql *.wscap *.warpscope);;All files (*)</source>
-        <translation>跟踪、采集与会话 (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nvvp *.sql *.wscap *.warpscope);;所有文件 (*)</translation>
+        <source>Traces, captures and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nvvp *.sql *.pb *.wscap *.warpscope);;All files (*)</source>
+        <translation>跟踪、采集与会话 (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nvvp *.sql *.pb *.wscap *.warpscope);;所有文件 (*)</translation>
     </message>
     <message>
         <source>&lt;h3&gt;Warpscope %1&lt;/h3&gt;&lt;p&gt;A native profiler viewer for GPU and deep-learning workloads: see where GPU time goes, why the GPU idles, where memory peaks, and which line of code is responsible.&lt;/p&gt;&lt;p&gt;Built with Qt %2. Reads PyTorch/Kineto and Chrome trace JSON, Nsight Systems and nvprof SQLite, Warpscope captures and sessions.&lt;/p&gt;</source>

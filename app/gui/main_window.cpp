@@ -313,7 +313,7 @@ void MainWindow::createMenus() {
         QSettings settings;
         const QStringList files = QFileDialog::getOpenFileNames(
             this, tr("Open Job Files (one trace per rank)"), settings.value(QLatin1String(kLastDirKey), QDir::homePath()).toString(),
-            tr("Traces, captures and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nvvp *.sql *.wscap "
+            tr("Traces, captures and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nvvp *.sql *.pb *.wscap "
                "*.warpscope);;All files (*)"));
         if (files.isEmpty())
             return;
@@ -737,7 +737,7 @@ void MainWindow::showOpenDialog() {
     QSettings settings;
     const QStringList files = QFileDialog::getOpenFileNames(
         this, tr("Open Trace"), settings.value(QLatin1String(kLastDirKey), QDir::homePath()).toString(),
-        tr("Traces, captures and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nvvp *.sql *.wscap "
+        tr("Traces, captures and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nvvp *.sql *.pb *.wscap "
            "*.warpscope);;All files (*)"));
     if (files.isEmpty())
         return;
