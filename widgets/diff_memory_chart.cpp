@@ -34,7 +34,11 @@ DiffMemoryChart::DiffMemoryChart(QWidget* parent)
         s->attachAxis(m_axisX);
         s->attachAxis(m_axisY);
     }
+    // QChartView made a default chart of its own and gives up its ownership here: delete it (it
+    // leaked once per view, which LeakSanitizer reported).
+    QChart* previous = QChartView::chart();
     setChart(c);
+    delete previous;
 }
 
 void DiffMemoryChart::setCurves(const MemoryOverlayCurve& a, const MemoryOverlayCurve& b) {

@@ -52,7 +52,11 @@ MemoryChart::MemoryChart(QWidget* parent)
         s->attachAxis(m_axisX);
         s->attachAxis(m_axisY);
     }
+    // QChartView made a default chart of its own and gives up its ownership here: delete it (it
+    // leaked once per view, which LeakSanitizer reported).
+    QChart* previous = QChartView::chart();
     setChart(c);
+    delete previous;
     setRenderHint(QPainter::Antialiasing);
     setRubberBand(QChartView::NoRubberBand); // our own drag selects a time range instead of zooming
     setMouseTracking(false);
