@@ -1,4 +1,5 @@
 #include "analysis/line_totals.h"
+#include "model/saturating.h"
 
 #include "model/session.h"
 
@@ -68,7 +69,7 @@ LineTotals LineTotals::compute(const Session& s) {
     }
     auto chargeKernel = [](int64_t dur) {
         return [dur](LineCost& c) {
-            c.kernelNs += dur;
+            addSaturating(c.kernelNs, dur);
             ++c.kernels;
         };
     };

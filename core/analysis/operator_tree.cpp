@@ -1,9 +1,11 @@
 #include "analysis/operator_tree.h"
+#include "model/saturating.h"
 
 #include "analysis/kernel_table.h"
 #include "model/session.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <array>
 #include <optional>
 
@@ -182,7 +184,7 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
             for (size_t i = 0; i < track.sliceCount(); ++i)
                 if (isGpuActivity(session.kindOf(track, i))) {
                     ++tree.m_stats.gpuActivities;
-                    tree.m_stats.gpuNs += track.dur[i];
+                    addSaturating(tree.m_stats.gpuNs, track.dur[i]);
                 }
             continue;
         }

@@ -1,4 +1,5 @@
 #include "analysis/session_diff.h"
+#include "model/saturating.h"
 
 #include "analysis/operator_tree.h"
 #include "analysis/overview.h"
@@ -172,7 +173,7 @@ RunAnalysis analyseRun(SessionAnalyses& analyses, const SessionDiffOptions& opti
                 continue;
             auto& [calls, total] = run.kernels[track.names[i]];
             ++calls;
-            total += track.dur[i];
+            addSaturating(total, track.dur[i]);
         }
     }
     return run;

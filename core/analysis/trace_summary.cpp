@@ -1,4 +1,5 @@
 #include "analysis/trace_summary.h"
+#include "model/saturating.h"
 
 #include "analysis/step_ranges.h"
 #include "model/session.h"
@@ -98,7 +99,7 @@ TraceSummary summarizeSession(const Session& s) {
             switch (s.kindOf(t, i)) {
             case EventKind::Kernel: {
                 ++out.kernelCount;
-                out.kernelTotalNs += t.dur[i];
+                addSaturating(out.kernelTotalNs, t.dur[i]);
                 const int dev = p.deviceId >= 0 ? p.deviceId : -1;
                 kernels[dev].push_back({t.start[i], t.end(i), t.blocksPerSm.empty() ? NAN : t.blocksPerSm[i],
                                         t.occupancy.empty() ? NAN : t.occupancy[i]});
@@ -106,15 +107,15 @@ TraceSummary summarizeSession(const Session& s) {
             }
             case EventKind::Memcpy:
                 ++out.memcpyCount;
-                out.memcpyTotalNs += t.dur[i];
+                addSaturating(out.memcpyTotalNs, t.dur[i]);
                 if (!t.bytes.empty() && t.bytes[i] >= 0) {
-                    memcpyBytes += t.bytes[i];
+                    addSaturating(memcpyBytes, t.bytes[i]);
                     anyMemcpyBytes = true;
                 }
                 break;
             case EventKind::Memset:
                 ++out.memsetCount;
-                out.memsetTotalNs += t.dur[i];
+                addSaturating(out.memsetTotalNs, t.dur[i]);
                 break;
             case EventKind::Runtime: ++out.runtimeCalls; break;
             default: break;

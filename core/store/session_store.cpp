@@ -751,6 +751,13 @@ std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string
     }
     const auto stringCount = static_cast<int64_t>(s->m_strings.size());
     auto validString = [&](int64_t id) { return id >= 0 && id < stringCount; };
+    // A lane's rows are consecutive by depth (track.h): a row below the top follows its parent row.
+    auto rowsNested = [](const Track& t) {
+        for (size_t r = 0; r < t.rowDepth.size(); ++r)
+            if (t.rowDepth[r] > 0 && (r == 0 || t.rowLane[r - 1] != t.rowLane[r] || t.rowDepth[r - 1] + 1 != t.rowDepth[r]))
+                return false;
+        return true;
+    };
     // Columns a track may lack (track.h): empty, or one value per slice.
     auto optionalColumn = [](size_t size, size_t n) { return size == 0 || size == n; };
 
@@ -813,6 +820,7 @@ std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string
                 ok && t.process < s->m_processes.size() && t.dur.size() == n && t.names.size() == n &&
                 t.category.size() == n && t.argRef.size() == n && (t.rowBegin.empty() ? n == 0 : t.rowBegin.back() == n) &&
                 t.rowDepth.size() + 1 == std::max<size_t>(1, t.rowBegin.size()) && t.rowLane.size() == t.rowDepth.size() &&
+                rowsNested(t) &&
                 std::is_sorted(t.rowBegin.begin(), t.rowBegin.end()) && t.instantNames.size() == t.instantTs.size() &&
                 t.instantCategory.size() == t.instantTs.size() && t.instantArgRef.size() == t.instantTs.size() &&
                 optionalColumn(t.correlation.size(), n) && optionalColumn(t.externalId.size(), n) &&
