@@ -1,4 +1,5 @@
 #include "analysis/recommendations.h"
+#include "model/saturating.h"
 
 #include "analysis/overview.h"
 #include "model/session.h"
@@ -383,9 +384,9 @@ std::vector<Recommendation> computeRecommendations(const Session& s, const Overv
             if (c.end <= lo && c.start < lo)
                 continue;
             ++r.count;
-            r.ns += std::min(c.end, hi) - std::max(c.start, lo);
+            addSaturating(r.ns, std::min(c.end, hi) - std::max(c.start, lo));
             if (c.bytes > 0)
-                r.bytes += c.bytes;
+                addSaturating(r.bytes, c.bytes);
             if (c.end - c.start > longest) {
                 longest = c.end - c.start;
                 r.slice = RecommendationSlice{c.track, c.slice};
