@@ -1,4 +1,5 @@
 #include "analysis/kernel_groups.h"
+#include "model/saturating.h"
 
 #include <algorithm>
 #include <cmath>
@@ -72,8 +73,8 @@ std::vector<KernelGroup> groupKernels(const KernelTable& table, KernelGrouping g
         }
         KernelGroup& g = groups[it->second];
         ++g.calls;
-        g.totalNs += r.dur;
-        total += r.dur;
+        addSaturating(g.totalNs, r.dur);
+        addSaturating(total, r.dur);
         g.minNs = std::min(g.minNs, r.dur);
         g.maxNs = std::max(g.maxNs, r.dur);
         Weighted& w = weighted[it->second];

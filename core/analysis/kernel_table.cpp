@@ -1,4 +1,5 @@
 #include "analysis/kernel_table.h"
+#include "model/saturating.h"
 
 #include "analysis/key_order.h"
 #include "analysis/op_cost.h"
@@ -307,7 +308,7 @@ KernelTable KernelTable::build(const Session& session, const KernelTableOptions&
     std::unordered_map<StringId, bool> tensorCores;
     table.m_argsLoaded = options.readArgs;
     for (KernelRow& row : table.m_rows) {
-        table.m_totalNs += row.dur;
+        addSaturating(table.m_totalNs, row.dur);
         if (row.occupancy < 0)
             row.occupancy = std::numeric_limits<float>::quiet_NaN();
         if (row.blocksPerSm < 0)

@@ -1,4 +1,5 @@
 #include "analysis/operator_table.h"
+#include "model/saturating.h"
 
 #include "analysis/key_order.h"
 
@@ -138,12 +139,12 @@ OperatorTable OperatorTable::build(const Session& session, const OperatorTree& t
         }
         OperatorRow& row = table.m_rows[it->second];
         ++row.calls;
-        row.hostTotalNs += n.hostNs;
-        row.hostSelfNs += n.selfHostNs;
-        row.deviceTotalNs += n.deviceNs;
-        row.deviceSelfNs += n.selfDeviceNs;
-        row.tcSelfNs += n.selfTcNs;
-        row.tcTotalNs += n.tcNs;
+        addSaturating(row.hostTotalNs, n.hostNs);
+        addSaturating(row.hostSelfNs, n.selfHostNs);
+        addSaturating(row.deviceTotalNs, n.deviceNs);
+        addSaturating(row.deviceSelfNs, n.selfDeviceNs);
+        addSaturating(row.tcSelfNs, n.selfTcNs);
+        addSaturating(row.tcTotalNs, n.tcNs);
         if (row.longestNode == OperatorNode::kNone || nodes[row.longestNode].hostNs < n.hostNs)
             row.longestNode = i;
         ++table.m_totalCalls;

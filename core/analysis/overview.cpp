@@ -1,4 +1,5 @@
 #include "analysis/overview.h"
+#include "model/saturating.h"
 
 #include "analysis/kernel_table.h"
 #include "model/session.h"
@@ -184,9 +185,9 @@ DeviceOverview deviceOverview(const Session& s, const OverviewData& d, int id, i
             if (c == 0 && !(k.start >= lo && k.end == k.start))
                 continue; // ends before the window (zero-length kernels inside it still count)
             ++out.kernelCount;
-            out.kernelNs += c;
+            addSaturating(out.kernelNs, c);
             if (k.tensorCores)
-                tcNs += c;
+                addSaturating(tcNs, c);
             if (k.occupancy >= 0) { // false for NaN
                 occSum += static_cast<double>(k.occupancy) * static_cast<double>(c);
                 occDur += static_cast<double>(c);
