@@ -2967,8 +2967,8 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>内存置值</translation>
     </message>
     <message>
-        <source>CUDA runtime calls</source>
-        <translation>CUDA 运行时调用</translation>
+        <source>Runtime API calls</source>
+        <translation>运行时 API 调用</translation>
     </message>
     <message>
         <source>CPU → GPU flows</source>

@@ -47,7 +47,7 @@ SessionSummaryView::SessionSummaryView(QWidget* parent)
     addCard(QStringLiteral("kernels"), tr("GPU kernels"));
     addCard(QStringLiteral("memcpy"), tr("Memory copies"));
     addCard(QStringLiteral("memset"), tr("Memory sets"));
-    addCard(QStringLiteral("runtime"), tr("CUDA runtime calls"));
+    addCard(QStringLiteral("runtime"), tr("Runtime API calls"));
     addCard(QStringLiteral("flows"), tr("CPU → GPU flows"));
     addCard(QStringLiteral("steps"), tr("Profiler steps"));
     addCard(QStringLiteral("duration"), tr("Trace duration"));
