@@ -28,10 +28,14 @@ void arm(MainWindow& window, const QString& pngPath) {
             std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.lastError()));
         // One more turn of the event loop so layouts triggered by the load are applied before grabbing.
         // A Compare tab computes after the load: wait for it (up to a minute), then grab.
+        // The retry holds itself only through the pending timer (weakly otherwise): a function that
+        // captured its own shared_ptr would never be freed (LeakSanitizer in the sanitized e2e tests).
         auto grab = std::make_shared<std::function<void(int)>>();
-        *grab = [&window, pngPath, allOk, grab](int tries) {
+        std::weak_ptr<std::function<void(int)>> weak = grab;
+        *grab = [&window, pngPath, allOk, weak](int tries) {
             if (window.isComparing() && tries < 600) {
-                QTimer::singleShot(100, &window, [grab, tries] { (*grab)(tries + 1); });
+                if (auto self = weak.lock())
+                    QTimer::singleShot(100, &window, [self, tries] { (*self)(tries + 1); });
                 return;
             }
             QTimer::singleShot(600, &window, [&window, pngPath, allOk] {
