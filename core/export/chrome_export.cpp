@@ -101,6 +101,12 @@ private:
     void writeSlices();
     void writeSlice(const Track& t, uint32_t i, std::string_view args);
     void writeInstants();
+    void writeInstant(const Track& t, size_t i, std::string_view args);
+    // Writes the events at `where` (track, index) with the arguments of their texts, read in one
+    // pass over the source in argRef order (Session::forEachEventJson).
+    template <class Fn>
+    void writeWithArgs(const std::vector<uint64_t>& refs, const std::vector<std::pair<uint32_t, uint32_t>>& where,
+                       Fn&& write);
     void writeFlows();
     void writeCounters();
     void writeMemory();
@@ -185,8 +191,7 @@ void Writer::writeSlices() {
     for (size_t ti = 0; ti < tracks.size(); ++ti)
         m_firstSlice[ti + 1] = m_firstSlice[ti] + tracks[ti].sliceCount();
     m_kept.assign(m_firstSlice.back(), false);
-    // Slices with arguments are written as their texts come (one pass over the source, in its
-    // order); the others right away.
+    // Slices without arguments are written right away, the others as their texts come.
     std::vector<uint64_t> refs;
     std::vector<std::pair<uint32_t, uint32_t>> where;
     for (uint32_t ti = 0; ti < tracks.size() && !m_cancelled; ++ti) {
@@ -205,12 +210,18 @@ void Writer::writeSlices() {
             }
         }
     }
+    writeWithArgs(refs, where, [&](uint32_t ti, uint32_t i, std::string_view args) { writeSlice(tracks[ti], i, args); });
+}
+
+template <class Fn>
+void Writer::writeWithArgs(const std::vector<uint64_t>& refs, const std::vector<std::pair<uint32_t, uint32_t>>& where,
+                           Fn&& write) {
     std::vector<bool> done(refs.size(), false);
     std::atomic<bool> stop{false};
     m_s.forEachEventJson(
         refs,
         [&](size_t k, std::string_view text, uint64_t) {
-            writeSlice(tracks[where[k].first], where[k].second, argsOf(text));
+            write(where[k].first, where[k].second, argsOf(text));
             done[k] = true;
             if (cancelled())
                 stop = true;
@@ -219,43 +230,55 @@ void Writer::writeSlices() {
     // Events whose text could not be read back (the source moved) keep what the model has.
     for (size_t k = 0; k < refs.size() && !m_cancelled; ++k)
         if (!done[k])
-            writeSlice(tracks[where[k].first], where[k].second, {});
+            write(where[k].first, where[k].second, {});
+}
+
+void Writer::writeInstant(const Track& t, size_t i, std::string_view args) {
+    const char* scope = t.kind == Track::Kind::GlobalInstants ? "g" : t.kind == Track::Kind::ProcessInstants ? "p" : "t";
+    begin();
+    m_out << "{\"ph\": \"i\", \"s\": \"" << scope << "\", \"cat\": ";
+    writeString(m_out, m_s.str(m_s.categories()[t.instantCategory[i]].name));
+    m_out << ", \"name\": ";
+    writeString(m_out, m_s.str(t.instantNames[i]));
+    m_out << ", ";
+    if (t.kind == Track::Kind::GlobalInstants) {
+        m_out << "\"pid\": \"\", \"tid\": \"\"";
+    } else {
+        m_out << "\"pid\": ";
+        writeId(m_s.processes()[t.process].pid);
+        if (t.kind != Track::Kind::ProcessInstants) {
+            m_out << ", \"tid\": ";
+            writeId(t.tid);
+        }
+    }
+    m_out << ", \"ts\": ";
+    writeMicros(m_out, t.instantTs[i] - m_base);
+    if (!args.empty())
+        m_out << ", \"args\": " << args;
+    m_out << '}';
+    ++m_written;
 }
 
 void Writer::writeInstants() {
-    for (const Track& t : m_s.tracks()) {
-        const char* scope = t.kind == Track::Kind::GlobalInstants ? "g" : t.kind == Track::Kind::ProcessInstants ? "p" : "t";
-        for (size_t i = 0; i < t.instantTs.size() && !m_cancelled; ++i) {
+    const auto& tracks = m_s.tracks();
+    std::vector<uint64_t> refs;
+    std::vector<std::pair<uint32_t, uint32_t>> where;
+    for (uint32_t ti = 0; ti < tracks.size() && !m_cancelled; ++ti) {
+        const Track& t = tracks[ti];
+        for (uint32_t i = 0; i < t.instantTs.size(); ++i) {
             if (!pointInRange(t.instantTs[i]))
                 continue;
-            begin();
-            m_out << "{\"ph\": \"i\", \"s\": \"" << scope << "\", \"cat\": ";
-            writeString(m_out, m_s.str(m_s.categories()[t.instantCategory[i]].name));
-            m_out << ", \"name\": ";
-            writeString(m_out, m_s.str(t.instantNames[i]));
-            m_out << ", ";
-            if (t.kind == Track::Kind::GlobalInstants) {
-                m_out << "\"pid\": \"\", \"tid\": \"\"";
+            if (t.instantArgRef[i] == Track::kNoArgs) {
+                writeInstant(t, i, {});
+                if (cancelled())
+                    return;
             } else {
-                m_out << "\"pid\": ";
-                writeId(m_s.processes()[t.process].pid);
-                if (t.kind != Track::Kind::ProcessInstants) {
-                    m_out << ", \"tid\": ";
-                    writeId(t.tid);
-                }
+                refs.push_back(t.instantArgRef[i]);
+                where.emplace_back(ti, i);
             }
-            m_out << ", \"ts\": ";
-            writeMicros(m_out, t.instantTs[i] - m_base);
-            if (t.instantArgRef[i] != Track::kNoArgs) {
-                const std::string text = m_s.eventJsonAt(t.instantArgRef[i]);
-                if (const std::string_view args = argsOf(text); !args.empty())
-                    m_out << ", \"args\": " << args;
-            }
-            m_out << '}';
-            ++m_written;
-            cancelled();
         }
     }
+    writeWithArgs(refs, where, [&](uint32_t ti, uint32_t i, std::string_view args) { writeInstant(tracks[ti], i, args); });
 }
 
 void Writer::writeFlows() {

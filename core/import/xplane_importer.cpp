@@ -572,6 +572,7 @@ ImportResult importXplane(const std::string& path, const ImportControl& control)
     auto planes = std::make_shared<Planes>();
     std::string error;
     // Pass 1: the planes' names and stats.
+    std::vector<std::pair<int, xplane::XStat>> planeStats;
     {
         SpaceWalker walker;
         if (!walker.open(path, error)) {
@@ -607,6 +608,13 @@ ImportResult importXplane(const std::string& path, const ImportControl& control)
                     p.statNames[entry.key()] = entry.value().name();
                     return true;
                 }
+                if (field == 6) { // named once the pass has read the stat names, which may follow
+                    xplane::XStat stat;
+                    if (!readBytes(in, bytes) || !stat.ParseFromString(bytes))
+                        return false;
+                    planeStats.emplace_back(plane, std::move(stat));
+                    return true;
+                }
                 return false;
             },
             error);
@@ -616,35 +624,16 @@ ImportResult importXplane(const std::string& path, const ImportControl& control)
         }
         planes->hostnames = walker.hostnames();
     }
-    // Plane stats name their values through the stat names, which may come after them: a second
-    // look at field 6 now that the names are known.
+    for (const auto& [plane, stat] : planeStats) {
+        PlaneMeta& p = planes->planes[static_cast<size_t>(plane)];
+        const auto name = p.statNames.find(stat.metadata_id());
+        if (name != p.statNames.end())
+            p.stats[name->second] = statText(stat, p);
+    }
     TraceBuilder builder(path, TraceFormat::Xplane);
     NsysChunkWriter w;
     if (!error.empty())
         w.report().setTruncated(error);
-    {
-        SpaceWalker walker;
-        if (!walker.open(path, error)) {
-            result.error = error;
-            return result;
-        }
-        std::string bytes;
-        walker.walk(
-            [&](int plane, int field, WireFormatLite::WireType wire, pbio::CodedInputStream& in, uint64_t) {
-                if (field != 6 || wire != WireFormatLite::WIRETYPE_LENGTH_DELIMITED ||
-                    static_cast<size_t>(plane) >= planes->planes.size())
-                    return false;
-                PlaneMeta& p = planes->planes[static_cast<size_t>(plane)];
-                xplane::XStat stat;
-                if (!readBytes(in, bytes) || !stat.ParseFromString(bytes))
-                    return false;
-                const auto name = p.statNames.find(stat.metadata_id());
-                if (name != p.statNames.end())
-                    p.stats[name->second] = statText(stat, p);
-                return true;
-            },
-            error);
-    }
     // Pass 2: the events, line by line.
     EventWriter events(builder, w, *planes);
     uint64_t bad = 0;

@@ -20,8 +20,8 @@ namespace ws {
  * shared memory in Kineto's keys, and correlation_id linking launches to kernels (ac2g flows).
  * Device plane stats give the GPU's vendor, core count and memory.
  *
- * Two streaming passes: the first reads each plane's metadata (names, which the wire format puts
- * after the lines), the second its events one at a time; memory is the metadata and the model.
+ * Two streaming passes: the first reads each plane's metadata and stats (the names come after the
+ * lines on the wire), the second its events one at a time; memory is the metadata and the model.
  * Arguments are read back from the file by offset (XplaneEventText). A plane over 2 GiB is beyond
  * protobuf's stream limit and is reported.
  */
