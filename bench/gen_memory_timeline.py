@@ -10,6 +10,8 @@ import gzip
 import json
 import os
 
+from gen_rocprof_json import parse_size  # "1G", "300M", ...
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "..", "tests", "data", "memory_timeline", "pytorch_memory_timeline.raw.gz")
 
@@ -19,8 +21,7 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--size", default="1G")
     args = ap.parse_args()
-    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
-    target = int(float(args.size[:-1]) * units[args.size[-1].upper()]) if args.size[-1].upper() in units else int(args.size)
+    target = parse_size(args.size)
     rows = json.loads(gzip.decompress(open(SOURCE, "rb").read()))
     timed = [r for r in rows if r[0] >= 0]
     t0, t1 = timed[0][0], timed[-1][0]

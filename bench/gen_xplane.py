@@ -9,6 +9,8 @@ protobuf wire is written by hand (no protobuf module needed).
 import argparse
 import os
 
+from gen_rocprof_json import parse_size  # "1G", "300M", ...
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "..", "tests", "data", "xplane", "jax_0.8_conv_minimal_tw003.xplane.pb")
 
@@ -59,8 +61,7 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--size", default="1G")
     args = ap.parse_args()
-    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
-    target = int(float(args.size[:-1]) * units[args.size[-1].upper()]) if args.size[-1].upper() in units else int(args.size)
+    target = parse_size(args.size)
     space = fields(open(SOURCE, "rb").read())
     planes = [f for f in space if f[0] == 1]
     event_bytes = sum(len(l[3]) for p in planes for l in fields(p[2]) if l[0] == 3)
