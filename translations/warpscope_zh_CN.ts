@@ -527,6 +527,10 @@
         <source>Clocks: aligned on the start of the first common step %1 (it was %2 apart)</source>
         <translation>时钟：按首个共同步骤 %1 的开始对齐（原相差 %2）</translation>
     </message>
+    <message>
+        <source>no collective recorded on any worker (NCCL kernels or nccl:*/gloo:* ranges), so no waits: a capture records Gloo&apos;s collectives only with --torch-ops</source>
+        <translation>任何 worker 上都没有记录到集合通信（NCCL 内核或 nccl:*/gloo:* 区间），因此没有等待：capture 只有加上 --torch-ops 才会记录 Gloo 的集合通信</translation>
+    </message>
 </context>
 <context>
     <name>ws::DistributedWorkerModel</name>

@@ -223,6 +223,9 @@ void DistributedView::recompute() {
                      .arg(formatDuration(static_cast<int64_t>(result->steps[*result->fastestWorker].meanStepNs)));
     if (m_range)
         lines << tr("steps overlapping the selected range only");
+    if (result->ops.empty() && result->workers.size() > 1)
+        lines << tr("no collective recorded on any worker (NCCL kernels or nccl:*/gloo:* ranges), so no waits: "
+                    "a capture records Gloo's collectives only with --torch-ops");
     if (result->unmatchedNodes > 0)
         lines << tr("%n communication op(s) are not on every worker: their waiting time is not split", nullptr,
                     static_cast<int>(result->unmatchedNodes));

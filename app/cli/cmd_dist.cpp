@@ -139,6 +139,9 @@ void printText(const JobDistributed& job, const ClockAlignment& clock) {
     for (const StepStraggler& s : job.stragglers)
         std::printf("  step %-8s straggler rank %-4d others wait %s ms\n", s.step.c_str(), job.workers[s.worker].rank,
                     ms(s.waitNs).c_str());
+    if (job.ops.empty() && job.workers.size() > 1)
+        std::printf("Note: no collective on any worker, so no waits: none of NCCL's kernels or nccl:*/gloo:* ranges "
+                    "were recorded (a capture sees Gloo's only with --torch-ops).\n");
     if (job.unmatchedNodes > 0)
         std::printf("Note: %llu communication ops are not on every worker; their synchronizing time is not split.\n",
                     static_cast<unsigned long long>(job.unmatchedNodes));

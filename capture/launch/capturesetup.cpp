@@ -47,8 +47,19 @@ def _warpscope_switch_on(torch):
         ctx = torch.autograd.profiler.emit_nvtx(record_shapes=shapes)
         ctx.__enter__()
         globals()["_warpscope_emit_nvtx"] = ctx  # kept for the life of the process
+        # Left switched on, torch's profiler callbacks outlive the interpreter: a Gloo rank of a
+        # 2-process DDP job died with SIGSEGV at exit after "Leaked callback handle" (issue #18).
+        import atexit
+        atexit.register(_warpscope_switch_off, ctx)
     except Exception as e:  # never break the program being captured
         sys.stderr.write("warpscope: could not switch on PyTorch operator ranges: %s\n" % e)
+
+
+def _warpscope_switch_off(ctx):
+    try:
+        ctx.__exit__(None, None, None)
+    except Exception:  # the program may already have torn CUDA down; exiting matters more
+        pass
 
 
 def _warpscope_mark_steps(name):
