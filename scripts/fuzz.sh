@@ -55,10 +55,12 @@ run() {
     dict=$(dict_of "$target")
     local log="$build/$target.log"
     # -max_len: seeds are <= 64 KB; -rss_limit_mb: a trace the size of the input must not need GBs;
-    # detect_leaks: a leak is a finding too.
+    # detect_leaks: a leak is a finding too. -entropic=0: libFuzzer's entropic scheduler spent 67% of
+    # the time updating feature frequencies on these inputs (perf, fuzz_chrome_json); without it the
+    # same 3000 runs took 8.0 s instead of 24.9 s.
     local status=0
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:symbolize=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        "$build/fuzz/$target" -max_total_time="$seconds" -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
+        "$build/fuzz/$target" -entropic=0 -max_total_time="$seconds" -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$crashes/" ${dict:+-dict="$dict"} "$@" "$work" "fuzz/corpus/$target" \
         >"$log" 2>&1 || status=$?
     local execs speed cov corpus
@@ -77,6 +79,9 @@ run() {
 case "${1:-}" in
 --list)
     printf '%s\n' "${targets[@]}"
+    ;;
+--dict)
+    dict_of "${2:?TARGET}"
     ;;
 --smoke)
     seconds=${2:-5}
