@@ -4,6 +4,7 @@
 #   scripts/fuzz.sh TARGET SECONDS     a campaign on one target (fuzz_chrome_json, ... or "all")
 #   scripts/fuzz.sh --smoke SECONDS    every target for SECONDS each (./test.sh runs this)
 #   scripts/fuzz.sh --list             the targets
+#   scripts/fuzz.sh --coverage         line coverage of each target's own parser, over its corpora
 #
 # Each target starts from its committed seeds (fuzz/corpus/TARGET) and grows a working corpus in
 # build/fuzz/work/TARGET, kept between runs. A crash, a sanitizer report, a leak or a timeout
@@ -76,7 +77,58 @@ run() {
     fi
 }
 
+# The sources each target is there to exercise: its coverage is reported over these.
+sources_of() {
+    case "$1" in
+    fuzz_chrome_json) echo 'core/import/(chrome_json|json_event)' ;;
+    fuzz_nsys_sqlite) echo 'core/import/nsys_' ;;
+    fuzz_nvprof_sqlite) echo 'core/import/nvprof_' ;;
+    fuzz_capture_stream) echo 'core/import/capture_|capture/format/' ;;
+    fuzz_session_file) echo 'core/store/(session_store|column_codec)' ;;
+    fuzz_remote_text) echo 'core/remote/(remote_url|remote_listing|remote_request|gcs_credentials)' ;;
+    fuzz_source_rules) echo 'core/source/' ;;
+    fuzz_rocprof_json) echo 'core/import/(rocprof_|json_record)' ;;
+    fuzz_memory_timeline) echo 'core/import/(torch_memory_timeline|json_record)' ;;
+    fuzz_xplane) echo 'core/import/xplane_' ;;
+    esac
+}
+
+# Builds the targets with llvm-cov instrumentation (build/fuzz-cov), replays each one's corpora
+# (committed seeds and the working corpus) once, and prints line, function and branch coverage of
+# the target's own sources, then of the model and analyses it reached.
+coverage() {
+    local cov=${WARPSCOPE_FUZZ_COVERAGE_BUILD:-build/fuzz-cov}
+    if [ ! -f "$cov/CMakeCache.txt" ]; then
+        cmake -S . -B "$cov" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1" -DCMAKE_CXX_COMPILER=clang++ \
+            -DWARPSCOPE_FUZZ=ON -DWARPSCOPE_FUZZ_COVERAGE=ON -DWARPSCOPE_BUILD_GUI=OFF \
+            -DWARPSCOPE_BUILD_TESTS=OFF -DWARPSCOPE_BUILD_CAPTURE=OFF >/dev/null
+    fi
+    cmake --build "$cov" --target fuzz_targets --parallel "$(nproc)" >/dev/null
+    mkdir -p "$cov/profiles"
+    printf '%-22s %8s %-44s %s\n' target corpus "own sources: lines / functions / branches" "model+analysis lines"
+    for t in "${targets[@]}"; do
+        local profile="$cov/profiles/$t"
+        rm -f "$profile".*
+        mkdir -p "$build/work/$t"
+        LLVM_PROFILE_FILE="$profile.profraw" "$cov/fuzz/$t" -runs=0 -max_len=65536 -timeout=20 \
+            "$build/work/$t" "fuzz/corpus/$t" >"$profile.log" 2>&1 || true
+        llvm-profdata merge -sparse "$profile.profraw" -o "$profile.profdata"
+        local inputs own model
+        inputs=$(grep -oE 'INITED.*corp: [0-9]+' "$profile.log" | grep -oE '[0-9]+$' | tail -1)
+        # llvm-cov's TOTAL row: regions, missed, %, functions, missed, %, lines, missed, %, branches, missed, %.
+        own=$(llvm-cov report "$cov/fuzz/$t" -instr-profile="$profile.profdata" \
+            $(find core capture/format -name '*.cpp' | grep -E "$(sources_of "$t")" | sort) |
+            awk '/^TOTAL/ {printf "%s / %s / %s", $10, $7, $13}')
+        model=$(llvm-cov report "$cov/fuzz/$t" -instr-profile="$profile.profdata" \
+            $(find core/model core/analysis -name '*.cpp' | sort) | awk '/^TOTAL/ {print $10}')
+        printf '%-22s %8s %-44s %s\n' "$t" "${inputs:-?}" "$own" "$model"
+    done
+}
+
 case "${1:-}" in
+--coverage)
+    coverage
+    ;;
 --list)
     printf '%s\n' "${targets[@]}"
     ;;
