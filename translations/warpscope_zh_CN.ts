@@ -346,6 +346,10 @@
         <source>CPU Memory (net allocations)</source>
         <translation>CPU 内存（净分配）</translation>
     </message>
+    <message>
+        <source>Est. CU Efficiency</source>
+        <translation>估计 CU 效率</translation>
+    </message>
 </context>
 <context>
     <name>ws::DiffMemoryChart</name>
@@ -3057,6 +3061,14 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     <message>
         <source>Computing the summary…</source>
         <translation>正在计算摘要…</translation>
+    </message>
+    <message>
+        <source>Est. CU Efficiency</source>
+        <translation>估计 CU 效率</translation>
+    </message>
+    <message>
+        <source>Est. SM / CU Efficiency</source>
+        <translation>估计 SM / CU 效率</translation>
     </message>
 </context>
 <context>

@@ -16,6 +16,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <map>
 
 namespace ws {
@@ -168,6 +169,11 @@ void SessionSummaryView::fillDevices() {
         m_devices->setItem(row, 6, numberItem(bytes(d.peakReservedBytes)));
         m_devices->setItem(row, 7, numberItem(bytes(d.totalMemoryBytes)));
     }
+    // AMD's figure is the same formula over compute units: the header says which the rows hold.
+    const auto amd = std::count_if(s.devices.begin(), s.devices.end(), [](const DeviceSummary& d) { return d.amd; });
+    m_devices->horizontalHeaderItem(3)->setText(amd == 0 ? tr("Est. SM Efficiency")
+                                                : amd == static_cast<std::ptrdiff_t>(s.devices.size()) ? tr("Est. CU Efficiency")
+                                                                                             : tr("Est. SM / CU Efficiency"));
 }
 
 void SessionSummaryView::fillTracks() {

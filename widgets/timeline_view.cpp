@@ -57,6 +57,7 @@ QString shortName(std::string_view name) {
 [[maybe_unused]] const char* const kDerivedCounterNames[] = {
     QT_TRANSLATE_NOOP("ws::DerivedCounter", "GPU Utilization"),
     QT_TRANSLATE_NOOP("ws::DerivedCounter", "Est. SM Efficiency"),
+    QT_TRANSLATE_NOOP("ws::DerivedCounter", "Est. CU Efficiency"),
     QT_TRANSLATE_NOOP("ws::DerivedCounter", "GPU Memory Allocated"),
     QT_TRANSLATE_NOOP("ws::DerivedCounter", "GPU Memory Reserved"),
     QT_TRANSLATE_NOOP("ws::DerivedCounter", "CPU Memory Allocated"),

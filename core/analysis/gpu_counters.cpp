@@ -58,8 +58,9 @@ DerivedCounter utilization(uint32_t process, std::vector<Interval> kernels, int6
     return c;
 }
 
-DerivedCounter smEfficiency(uint32_t process, const std::vector<Interval>& kernels) {
-    DerivedCounter c{process, "Est. SM Efficiency", DerivedCounter::Unit::Fraction, {}, {}};
+// On AMD GPUs the same formula runs over workgroups per compute unit, and says so.
+DerivedCounter smEfficiency(uint32_t process, const std::vector<Interval>& kernels, bool amd) {
+    DerivedCounter c{process, amd ? "Est. CU Efficiency" : "Est. SM Efficiency", DerivedCounter::Unit::Fraction, {}, {}};
     std::vector<std::pair<int64_t, double>> edges;
     for (const Interval& k : kernels) {
         if (!(k.blocksPerSm > 0)) // also skips NaN
@@ -107,7 +108,11 @@ std::vector<DerivedCounter> deriveCounters(const Session& s) {
     }
     for (auto& [process, kernels] : kernelsByProcess) {
         out.push_back(utilization(process, kernels, s.startNs(), s.endNs()));
-        DerivedCounter sm = smEfficiency(process, kernels);
+        const int device = s.processes()[process].deviceId;
+        const bool amd = std::any_of(s.devices().begin(), s.devices().end(), [&](const DeviceInfo& d) {
+            return d.id == device && deviceVendor(d) == DeviceInfo::Vendor::Amd;
+        });
+        DerivedCounter sm = smEfficiency(process, kernels, amd);
         if (!sm.ts.empty())
             out.push_back(std::move(sm));
     }

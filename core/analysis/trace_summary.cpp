@@ -140,6 +140,7 @@ TraceSummary summarizeSession(const Session& s) {
         DeviceSummary& ds = devices[d.id];
         ds.id = d.id;
         ds.name = d.name;
+        ds.amd = deviceVendor(d) == DeviceInfo::Vendor::Amd;
         ds.totalMemoryBytes = d.totalGlobalMem;
     }
     for (auto& [dev, ks] : kernels) {

@@ -19,6 +19,7 @@ class Session;
 struct DeviceSummary {
     int id = 0;
     std::string name;
+    bool amd = false; // its "SM" efficiency is over compute units (DeviceInfo::Vendor)
     std::optional<double> gpuUtilization;        // fraction 0..1 (FORMATS.md 3.5)
     std::optional<double> estSmEfficiency;       // fraction 0..1 (FORMATS.md 3.6)
     std::optional<double> estAchievedOccupancy;  // percent 0..100 (FORMATS.md 3.7)

@@ -65,3 +65,16 @@ TEST(DerivedCounters, UtilizationBucketsSmEfficiencyAndMemory) {
     EXPECT_EQ(s.processes()[allocated->process].deviceId, 0);
     ASSERT_NE(find(counters, "GPU Memory Reserved"), nullptr);
 }
+
+TEST(DerivedCounters, AnAmdGpuSaysComputeUnits) {
+    // rocprofiler-sdk on MI350X: workgroups per compute unit from the grid and the agents' CU counts.
+    auto r = importTraceFile(test::dataPath("rocprof/rocprofiler-sdk_908_results.json.gz"));
+    ASSERT_NE(r.session, nullptr) << r.error;
+    const auto counters = deriveCounters(*r.session);
+    EXPECT_NE(find(counters, "Est. CU Efficiency"), nullptr);
+    EXPECT_EQ(find(counters, "Est. SM Efficiency"), nullptr);
+    // The same workload on an H100 keeps NVIDIA's name.
+    auto h = importTraceFile(test::dataPath("h100_gaunernst_bert-small-uncased__1016001.json.gz"));
+    ASSERT_NE(h.session, nullptr) << h.error;
+    EXPECT_NE(find(deriveCounters(*h.session), "Est. SM Efficiency"), nullptr);
+}

@@ -67,8 +67,20 @@ TEST(MainWindow, OpensTheSampleIntoASessionTab) {
     ASSERT_EQ(view->deviceTable()->rowCount(), static_cast<int>(session->summary.devices.size()));
     ASSERT_GE(view->deviceTable()->rowCount(), 1);
     EXPECT_TRUE(view->deviceTable()->item(0, 1)->text().contains(QStringLiteral("H100")));
+    EXPECT_EQ(view->deviceTable()->horizontalHeaderItem(3)->text(), QStringLiteral("Est. SM Efficiency"));
     EXPECT_GT(view->trackTree()->topLevelItemCount(), 0);
     EXPECT_TRUE(w.windowTitle().startsWith(QFileInfo(kSample).fileName()));
+}
+
+TEST(MainWindow, AnAmdTraceSaysComputeUnitsInTheDeviceTable) {
+    MainWindow w;
+    QSignalSpy spy(&w, &MainWindow::loadingFinished);
+    w.openFiles({QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/mi300_gaunernst_bert-small-uncased__1016001.json.gz")});
+    ASSERT_TRUE(waitLoaded(spy)) << w.lastError().toStdString();
+    auto* view = w.findChild<SessionSummaryView*>();
+    ASSERT_NE(view, nullptr);
+    ASSERT_GE(view->deviceTable()->rowCount(), 1);
+    EXPECT_EQ(view->deviceTable()->horizontalHeaderItem(3)->text(), QStringLiteral("Est. CU Efficiency"));
 }
 
 TEST(MainWindow, MissingFileReportsAnErrorAndOpensNothing) {
