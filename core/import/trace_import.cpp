@@ -167,9 +167,23 @@ Sniff sniff(const std::string& path) {
     std::string lowered(head, len);
     for (char& c : lowered)
         c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string_view firstLine = std::string_view(head, len).substr(0, std::string_view(head, len).find('\n'));
     if (lowered.find("<html") != std::string::npos || lowered.find("<!doctype html") != std::string::npos)
         s.error = "an HTML page, not a trace (PyTorch's memory timeline HTML holds only a picture: export the "
                   "timeline as .json or .raw.json.gz and open that)";
+    else if (firstLine.find("Correlation_Id") != std::string_view::npos &&
+             (firstLine.find("Start_Timestamp") != std::string_view::npos ||
+              firstLine.find("Kernel_Name") != std::string_view::npos))
+        // rocprofv3's CSV is one table per file (kernels, HIP calls, copies, ...): its JSON has them
+        // all, with the agents, in one file, so that is the form read.
+        s.error = "a rocprofv3 CSV table: Warpscope reads rocprofv3's JSON output, which holds every table in one "
+                  "file; rerun with `rocprofv3 --output-format json ...` (or `--output-format csv json` for both)";
+    else if (b[0] == 0x0a && printable < len)
+        // A protobuf whose first field is length-delimited, but not an XSpace: most likely a Perfetto
+        // trace (rocprofv3 --output-format pftrace, Perfetto's own tools).
+        s.error = "protobuf data that is not an XSpace (xplane.pb), likely a Perfetto trace (.pftrace), which "
+                  "Warpscope does not read: for rocprofv3 rerun with `--output-format json`, for PyTorch export "
+                  "the trace as JSON";
     else
         s.error = printable == len ? "not a trace: text that is not JSON"
                                    : "not a trace: binary data that is neither JSON, gzip, zstd nor SQLite";

@@ -376,11 +376,15 @@ static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled) {
     }
     std::vector<uint32_t> order(n);
     std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const auto before = [&](uint32_t a, uint32_t b) {
         if (t.start[a] != t.start[b])
             return t.start[a] < t.start[b];
         return t.dur[a] > t.dur[b];
-    });
+    };
+    // Most tracks arrive in order (a stream's kernels, an XSpace line, a thread's events from one
+    // parse block): one pass to see it instead of a sort (the sort was 0.2 s of 3.3 s on 11 M events).
+    if (!std::is_sorted(order.begin(), order.end(), before))
+        std::stable_sort(order.begin(), order.end(), before);
     // The first kNestedLanes lanes nest (a stack of open end times each); if all of them are
     // blocked, the slice goes to a flat overflow lane (depth 0 only) chosen by interval
     // partitioning with a min-heap of lane end times, so even pathological overlap stays

@@ -35,6 +35,14 @@ TEST(MalformedInput, UnreadableFilesGiveOneSentence) {
     EXPECT_EQ(importTraceFile(writeTemp("bin.dat", binary)).error,
               "not a trace: binary data that is neither JSON, gzip, zstd nor SQLite");
     EXPECT_EQ(importTraceFile(writeTemp("text.txt", "hello world\n")).error, "not a trace: text that is not JSON");
+    // rocprofv3's other outputs say what to record instead.
+    const std::string csv =
+        "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Kernel_Id\",\"Kernel_Name\",\"Correlation_Id\",\"Start_Timestamp\","
+        "\"End_Timestamp\"\n\"KERNEL_DISPATCH\",\"Agent 4\",1,7,\"Cijk_Alik\",12,100,200\n";
+    EXPECT_TRUE(contains(importTraceFile(writeTemp("run_kernel_trace.csv", csv)).error, "--output-format json"));
+    // A Perfetto trace: Trace { TracePacket packet = 1 { timestamp = 8; trusted_packet_sequence_id = 10 } }.
+    const std::string pftrace("\x0a\x06\x40\xe8\x07\x50\x01\x00", 8);
+    EXPECT_TRUE(contains(importTraceFile(writeTemp("run.pftrace", pftrace)).error, "likely a Perfetto trace"));
     EXPECT_TRUE(contains(importTraceFile(writeTemp("gz.gz", gzipBytes("hello"))).error, "does not contain JSON"));
     EXPECT_TRUE(contains(importTraceFile(writeTemp("nojson.json", R"J({"a": 1})J")).error, "no traceEvents"));
     EXPECT_TRUE(contains(importTraceFile(writeTemp("arrays.json", "[[1,2],[3]]")).error, "not a PyTorch memory timeline"));

@@ -1,6 +1,8 @@
 // XLA/JAX XSpace import (issue #17): the real JAX 0.8 profile in tests/data/xplane (kernel table
 // cross-checked by tests/core/reference_xplane.py in cli.xplane_matches_reference), launch flows,
 // arguments read back by offset, and damaged files.
+#include "analysis/overview.h"
+#include "analysis/step_ranges.h"
 #include "analysis/trace_summary.h"
 #include "import/xplane_importer.h"
 #include "test_util.h"
@@ -51,4 +53,26 @@ TEST(XplaneImport, WhatIsNotAnXspace) {
     EXPECT_TRUE(looksLikeXplane(std::string("\x0a\x10\x08\x01\x12\x09/host:CPU", 15)));
     const ImportResult r = importTraceFile(writeTemp("junk.pb", std::string("\x0a\x20\x12\x0b/device:GPU\xff\xff\xff\xff", 20)));
     EXPECT_TRUE(!r.session || r.session->report().truncated() || summarizeSession(*r.session).kernelCount == 0);
+}
+
+TEST(XplaneImport, StepMarkersBecomeProfilerSteps) {
+    // tests/data/xplane/make_steps_xplane.py: three "train" events with step_num 100..102, each
+    // around a launch whose kernel runs 5 ms of the 9 ms step.
+    const ImportResult r = importTraceFile(dataPath("xplane/steps.xplane.pb"));
+    ASSERT_TRUE(r.session) << r.error;
+    const Session& s = *r.session;
+    const Track* steps = findTrack(s, "Steps");
+    ASSERT_NE(steps, nullptr);
+    ASSERT_EQ(steps->sliceCount(), 3u);
+    EXPECT_EQ(s.str(steps->names[0]), "ProfilerStep#100");
+    EXPECT_EQ(s.kindOf(*steps, 0), EventKind::UserAnnotation);
+    // The marker keeps its own event too, and the step's arguments are the marker's.
+    EXPECT_NE(s.eventJson(*steps, 2).find("\"step_num\":102"), std::string::npos) << s.eventJson(*steps, 2);
+    const StepRanges ranges = computeStepRanges(s);
+    ASSERT_EQ(ranges.hostStepCount, 3u);
+    const OverviewReport o = computeOverview(s);
+    EXPECT_EQ(o.stepSource, OverviewReport::StepSource::Profiler);
+    ASSERT_EQ(o.breakdown.steps.size(), 3u);
+    EXPECT_EQ(o.breakdown.steps[1].label, "101");
+    EXPECT_EQ(o.breakdown.steps[1].cost[static_cast<size_t>(StepRole::Kernel)], 5'000'000);
 }
