@@ -1,5 +1,7 @@
 #include "memory_view.h"
 
+#include "detached_work.h"
+
 #include "analysis/memory_op_stats.h"
 #include "format.h"
 #include "memory_allocation_model.h"
@@ -97,12 +99,8 @@ MemoryView::MemoryView(TimeViewport* time, std::shared_ptr<const Session> sessio
     });
 }
 
-MemoryView::~MemoryView() { joinWorker(); }
-
-void MemoryView::joinWorker() {
-    if (m_worker.joinable())
-        m_worker.join();
-}
+// The worker is never waited for (startDetached): closing the tab returns at once.
+MemoryView::~MemoryView() = default;
 
 std::shared_ptr<const MemoryView::Data> MemoryView::compute(const Session& session) {
     auto d = std::make_shared<Data>();
@@ -122,20 +120,14 @@ void MemoryView::start() {
         return;
     m_started = true;
     m_status->setText(tr("Computing the memory view…"));
-    m_worker = std::thread([this, session = m_session] {
-        auto result = compute(*session);
-        // Queued to this object: if it is destroyed first (it joins this thread), the call is dropped.
-        QMetaObject::invokeMethod(this, [this, result] { present(result); }, Qt::QueuedConnection);
-    });
+    startDetached(this, [session = m_session] { return compute(*session); },
+                  [](MemoryView& view, std::shared_ptr<const Data> result) { view.present(std::move(result)); });
 }
 
 void MemoryView::computeNow() {
     if (!m_session || m_data)
         return;
-    joinWorker();
-    if (m_data)
-        return;
-    m_started = true;
+    m_started = true; // a worker still running finds m_data set and presents nothing
     present(compute(*m_session));
 }
 

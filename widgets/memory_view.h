@@ -74,7 +74,6 @@ private:
     };
     static std::shared_ptr<const Data> compute(const Session& session);
     void start();
-    void joinWorker();
     void present(std::shared_ptr<const Data> result);
     void updateForSelection();
     std::optional<MemoryDevice> currentDevice() const;
@@ -83,7 +82,6 @@ private:
     TimeViewport* m_time;
     std::shared_ptr<const Session> m_session;
     std::shared_ptr<const Data> m_data;
-    std::thread m_worker;
     bool m_started = false;
 
     QStackedWidget* m_pages;

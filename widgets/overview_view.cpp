@@ -1,5 +1,7 @@
 #include "overview_view.h"
 
+#include "detached_work.h"
+
 #include "analysis/overview.h"
 #include "analysis/session_analyses.h"
 #include "format.h"
@@ -129,12 +131,8 @@ OverviewView::OverviewView(TimeViewport* time, std::shared_ptr<SessionAnalyses> 
     layout->addWidget(scroll, 1);
 }
 
-OverviewView::~OverviewView() { joinWorker(); }
-
-void OverviewView::joinWorker() {
-    if (m_worker.joinable())
-        m_worker.join();
-}
+// The worker is never waited for (startDetached): closing the tab returns at once.
+OverviewView::~OverviewView() = default;
 
 void OverviewView::showEvent(QShowEvent* event) {
     if (!m_started && m_session) {
@@ -159,29 +157,31 @@ static std::optional<OverviewRange> toRange(const std::optional<TimeRange>& r) {
 }
 
 void OverviewView::startWorker() {
-    joinWorker();
     m_busy = true;
     m_pending = false;
     m_status->setText(tr("Computing the overview…"));
     // The first run prepares the session's data (a few passes over every slice); later runs for a
     // new selection only recompute the report from it. Both stay off the GUI thread.
-    m_worker = std::thread([this, analyses = m_analyses, session = m_session, data = m_data, range = toRange(m_time->selectedRange())] {
-        std::shared_ptr<const OverviewData> d = data ? data : analyses->overviewData();
-        auto report = std::make_shared<const OverviewReport>(computeOverview(*session, *d, range));
-        // Queued to this object: if it is destroyed first (it joins this thread), the call is dropped.
-        QMetaObject::invokeMethod(this, [this, d, report] {
-            m_busy = false;
-            showReport(d, report);
-            if (m_pending)
-                startWorker();
-        }, Qt::QueuedConnection);
-    });
+    const uint64_t generation = ++m_generation;
+    startDetached(
+        this,
+        [analyses = m_analyses, session = m_session, data = m_data, range = toRange(m_time->selectedRange())] {
+            std::shared_ptr<const OverviewData> d = data ? data : analyses->overviewData();
+            return std::make_pair(d, std::make_shared<const OverviewReport>(computeOverview(*session, *d, range)));
+        },
+        [generation](OverviewView& view, auto result) {
+            view.m_busy = false;
+            if (generation == view.m_generation) // else computeNow() showed a newer one meanwhile
+                view.showReport(result.first, result.second);
+            if (view.m_pending)
+                view.startWorker();
+        });
 }
 
 void OverviewView::computeNow() {
     if (!m_session)
         return;
-    joinWorker();
+    ++m_generation; // a worker still running delivers nothing over this
     m_started = true;
     if (!m_data)
         m_data = m_analyses->overviewData();

@@ -6,7 +6,6 @@
 
 #include <memory>
 #include <optional>
-#include <thread>
 
 class QLabel;
 class QPushButton;
@@ -58,7 +57,6 @@ protected:
 private:
     void requestCompute();
     void startWorker();
-    void joinWorker();
     void showReport(std::shared_ptr<const OverviewData> prepared, std::shared_ptr<const OverviewReport> report);
     void rebuildDevices();
     void rebuildTable();
@@ -72,7 +70,7 @@ private:
     std::shared_ptr<const Session> m_session;
     std::shared_ptr<const OverviewData> m_data;
     std::shared_ptr<const OverviewReport> m_report;
-    std::thread m_worker;
+    uint64_t m_generation = 0; // of the last report asked for; older workers' results are dropped
     bool m_busy = false;
     bool m_pending = false; // the selection changed while the worker ran
     bool m_started = false;

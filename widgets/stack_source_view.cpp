@@ -1,6 +1,7 @@
 #include "stack_source_view.h"
 
 #include "analysis/line_totals.h"
+#include "detached_work.h"
 
 #include "model/session.h"
 #include "source_pane.h"
@@ -62,15 +63,13 @@ void StackSourceView::startLineTotals() {
     if (m_totalsStarted || !m_session)
         return;
     m_totalsStarted = true;
-    m_totalsWorker = std::thread([this, session = m_session] {
-        auto totals = std::make_shared<const LineTotals>(LineTotals::compute(*session));
-        QMetaObject::invokeMethod(this, [this, totals] { m_source->setLineTotals(totals); }, Qt::QueuedConnection);
-    });
+    startDetached(this, [session = m_session] { return std::make_shared<const LineTotals>(LineTotals::compute(*session)); },
+                  [](StackSourceView& view, std::shared_ptr<const LineTotals> totals) {
+                      view.m_source->setLineTotals(std::move(totals));
+                  });
 }
 
-StackSourceView::~StackSourceView() {
-    if (m_totalsWorker.joinable())
-        m_totalsWorker.join();
-}
+// The line totals are never waited for (startDetached): closing the tab returns at once.
+StackSourceView::~StackSourceView() = default;
 
 } // namespace ws

@@ -34,7 +34,6 @@ private:
     StackView* m_stack;
     SourcePane* m_source;
     std::shared_ptr<const Session> m_session;
-    std::thread m_totalsWorker;
     bool m_totalsStarted = false;
 
     void selectionChanged();
