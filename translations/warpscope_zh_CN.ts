@@ -741,6 +741,10 @@
         <source>What the importer skipped or repaired, by kind, with the first examples:</source>
         <translation>导入器跳过或修复的内容（按类型列出，并附前几个示例）：</translation>
     </message>
+    <message>
+        <source>Kept: %1.</source>
+        <translation>已保留：%1。</translation>
+    </message>
 </context>
 <context>
     <name>ws::JobLoader</name>
@@ -1554,6 +1558,26 @@ B：%2</translation>
         <source>Saved %n summary tables in %1</source>
         <translation>
             <numerusform>已在 %1 中保存 %n 个汇总表</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 events over %2</source>
+        <translation>%1 个事件，跨度 %2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Could not open %n file(s):</source>
+        <translation>
+            <numerusform>无法打开 %n 个文件：</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more (see the details)</source>
+        <translation>
+            <numerusform>……另有 %n 个（见详细信息）</numerusform>
         </translation>
     </message>
 </context>

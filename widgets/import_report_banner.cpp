@@ -35,7 +35,7 @@ ImportReportBanner::ImportReportBanner(QWidget* parent) : QFrame(parent), m_mess
     hide();
 }
 
-void ImportReportBanner::showReport(const ImportReport& report) {
+void ImportReportBanner::showReport(const ImportReport& report, const QString& kept) {
     // Notes (what healthy traces contain too) are in the details, not worth a warning on their own.
     const uint64_t total = report.warningCount();
     if (total == 0 && !report.truncated()) {
@@ -46,6 +46,8 @@ void ImportReportBanner::showReport(const ImportReport& report) {
     if (report.truncated())
         text += QLatin1Char(' ') + tr("The file ends early (was the job killed while writing?); "
                                       "everything before the cut was imported.");
+    if (!kept.isEmpty())
+        text += QLatin1Char(' ') + tr("Kept: %1.").arg(kept);
     m_message->setText(text);
     m_details = QString::fromStdString(report.toText());
     show();

@@ -423,7 +423,7 @@ void MainWindow::updateActions() {
                                      .arg(formatCount(s.events))
                                      .arg(s.tracks.size())
                                      .arg(formatDuration(s.endNs - s.startNs)));
-        m_banner->showReport(s.report);
+        m_banner->showReport(s.report, tr("%1 events over %2").arg(formatCount(s.events), formatDuration(s.endNs - s.startNs)));
     } else {
         setWindowTitle(tr("Warpscope"));
         m_statusSession->clear();
@@ -446,6 +446,7 @@ void MainWindow::openFiles(const QStringList& paths) {
         if (!info.exists()) {
             m_lastError = tr("%1: no such file").arg(QDir::toNativeSeparators(p));
             statusBar()->showMessage(m_lastError, 10000);
+            m_batchFailures << m_lastError;
             m_batchOk = false;
             continue;
         }
@@ -459,6 +460,7 @@ void MainWindow::openFiles(const QStringList& paths) {
         m_queue.append(info.absoluteFilePath());
     }
     if (m_queue.isEmpty() && m_jobQueue.isEmpty() && !isLoading()) {
+        showBatchFailures();
         emit loadingFinished(m_batchOk);
         m_batchOk = true;
         return;
@@ -706,10 +708,29 @@ void MainWindow::onLoaded(std::shared_ptr<const LoadedSession> session) {
 void MainWindow::onFailed(const QString& path, const QString& message) {
     m_lastError = tr("Could not open %1: %2").arg(QDir::toNativeSeparators(path), message);
     statusBar()->showMessage(m_lastError, 15000);
-    auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not open trace"), m_lastError, QMessageBox::Ok, this);
+    m_batchFailures << tr("%1: %2").arg(QDir::toNativeSeparators(path), message);
+    finishOne(false);
+}
+
+// One dialog for what a batch could not open (a folder of twenty damaged traces is not twenty
+// dialogs); what did open is in its tabs, with a banner for anything an import skipped.
+void MainWindow::showBatchFailures() {
+    if (m_batchFailures.isEmpty())
+        return;
+    const qsizetype n = m_batchFailures.size();
+    const QString text = n == 1 ? m_lastError
+                                : tr("Could not open %n file(s):", nullptr, static_cast<int>(n)) + QLatin1String("\n\n") +
+                                      m_batchFailures.mid(0, 8).join(QLatin1Char('\n')) +
+                                      (n > 8 ? QLatin1String("\n") + tr("… and %n more (see the details)", nullptr, static_cast<int>(n - 8))
+                                             : QString());
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not open trace"), text,
+                                QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("openFailures"));
+    if (n > 1)
+        box->setDetailedText(m_batchFailures.join(QLatin1Char('\n')));
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open(); // window-modal, never blocks the event loop (headless runs keep going)
-    finishOne(false);
+    m_batchFailures.clear();
 }
 
 void MainWindow::onCancelled(const QString& path) {
@@ -728,6 +749,7 @@ void MainWindow::finishOne(bool ok) {
     }
     if (m_progress)
         m_progress->reset();
+    showBatchFailures();
     const bool allOk = m_batchOk;
     m_batchOk = true;
     emit loadingFinished(allOk);

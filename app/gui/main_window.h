@@ -98,6 +98,7 @@ private:
     void onLoaded(std::shared_ptr<const LoadedSession> session);
     SessionPage* pageOf(const Session* session) const;
     void onFailed(const QString& path, const QString& message);
+    void showBatchFailures();
     void onCancelled(const QString& path);
     void onJobLoaded(std::shared_ptr<const LoadedJob> job);
     void showProgress(const QString& title, const QString& label);
@@ -132,6 +133,7 @@ private:
     QString m_loadingPath;
     QString m_lastError;
     bool m_batchOk = true;
+    QStringList m_batchFailures; // "path: why" of this batch's files that did not open, one dialog at its end
     StartupView m_startupView;
 
     QAction* m_openAction = nullptr;

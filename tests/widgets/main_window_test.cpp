@@ -14,6 +14,7 @@
 #include <QDropEvent>
 #include <QFile>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
@@ -107,6 +108,29 @@ TEST(MainWindow, GarbageFileFailsWithAMessageNotACrash) {
     EXPECT_TRUE(w.lastError().contains(QStringLiteral("garbage.json"))) << w.lastError().toStdString();
 }
 
+TEST(MainWindow, ABatchWithFailuresShowsOneDialogNamingEach) {
+    // Two damaged files and a good one: the good one opens, and one dialog names both failures.
+    QTemporaryDir dir;
+    QStringList paths;
+    for (const char* name : {"cut.json", "elf.json"}) {
+        QFile f(dir.filePath(QLatin1String(name)));
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray("\x7f\x45\x4c\x46\x02\x01\x01\x00 not a trace", 20));
+        paths << f.fileName();
+    }
+    paths << kSample;
+    MainWindow w;
+    QSignalSpy spy(&w, &MainWindow::loadingFinished);
+    w.openFiles(paths);
+    EXPECT_FALSE(waitLoaded(spy));
+    EXPECT_EQ(w.sessionCount(), 1);
+    const auto boxes = w.findChildren<QMessageBox*>(QStringLiteral("openFailures"));
+    ASSERT_EQ(boxes.size(), 1);
+    EXPECT_TRUE(boxes[0]->text().contains(QStringLiteral("Could not open 2 file"))) << boxes[0]->text().toStdString();
+    EXPECT_TRUE(boxes[0]->text().contains(QStringLiteral("cut.json")));
+    EXPECT_TRUE(boxes[0]->text().contains(QStringLiteral("elf.json")));
+}
+
 TEST(MainWindow, DroppingFilesOpensThem) {
     MainWindow w;
     QSignalSpy spy(&w, &MainWindow::loadingFinished);
@@ -150,9 +174,10 @@ TEST(ImportReportBanner, ShowsOnlyForANonEmptyReport) {
     EXPECT_TRUE(banner.isHidden());
     report.add("unknown phase", "offset 12", 3);
     report.setTruncated("byte 4096");
-    banner.showReport(report);
+    banner.showReport(report, QStringLiteral("1,200 events over 3 s"));
     EXPECT_FALSE(banner.isHidden());
     EXPECT_TRUE(banner.message().contains(QStringLiteral("4")));
+    EXPECT_TRUE(banner.message().contains(QStringLiteral("Kept: 1,200 events over 3 s."))) << banner.message().toStdString();
     EXPECT_TRUE(banner.details().contains(QStringLiteral("unknown phase: 3")));
 }
 
