@@ -5,8 +5,9 @@
 #
 # Here, to pack (into the ignored device-carry/fuzz/):
 #   scripts/fuzz_device.sh --pack
-# There (through `run` with carry ["device-carry/fuzz"]), SECONDS per target, all targets at once:
-#   scripts/fuzz_device.sh --run SECONDS
+# There (through `run` with carry ["device-carry/fuzz"]), SECONDS per target, all targets at once
+# (or the TARGETs named, each with WORKERS processes):
+#   scripts/fuzz_device.sh --run SECONDS [TARGET...]
 # $OUT gets each worker's log, crashes/TARGET/ and the grown corpora (work.tar.xz, to unpack over
 # build/fuzz/work here so that the coverage report and later campaigns start from them).
 set -euo pipefail
@@ -15,6 +16,7 @@ pack=device-carry/fuzz
 
 # Workers per target: the slow importers get two, the string parsers one or two.
 workers_of() {
+    [ -n "${WORKERS:-}" ] && { echo "$WORKERS"; return; }
     case "$1" in
     fuzz_source_rules | fuzz_rocprof_json | fuzz_memory_timeline | fuzz_xplane) echo 1 ;;
     *) echo 2 ;;
@@ -30,19 +32,21 @@ case "${1:-}" in
         strip --strip-debug -o /tmp/ws-fuzz-pack/bin/$t "$build/fuzz/$t"
         ldd "$build/fuzz/$t" | awk '/=>/ {print $3} /ld-linux/ {print $1}'
     done | sort -u | xargs -I{} cp -L {} /tmp/ws-fuzz-pack/lib/
-    tar cJf "$pack/bin.tar.xz" -C /tmp/ws-fuzz-pack bin lib
+    XZ_OPT=-9e tar cJf "$pack/bin.tar.xz" -C /tmp/ws-fuzz-pack bin lib # the carry limit is 64 MiB
     tar cJf "$pack/work.tar.xz" -C "$build" work
     rm -rf /tmp/ws-fuzz-pack
     du -sh "$pack"/*
     ;;
 --run)
     seconds=${2:?SECONDS}
+    shift 2
+    chosen=${*:-$(scripts/fuzz.sh --list)}
     OUT=${OUT:-/tmp/out}
     w=/tmp/ws-fuzz && rm -rf $w && mkdir -p $w
     tar xJf "$pack/bin.tar.xz" -C $w && tar xJf "$pack/work.tar.xz" -C $w
     loader=$(ls $w/lib/ld-linux-x86-64.so.*)
     nproc
-    for t in $(scripts/fuzz.sh --list); do
+    for t in $chosen; do
         dict=$(scripts/fuzz.sh --dict $t)
         mkdir -p $w/work/$t $w/crashes/$t "$OUT/logs"
         for i in $(seq "$(workers_of $t)"); do
@@ -55,7 +59,7 @@ case "${1:-}" in
         done
     done
     wait || true
-    for t in $(scripts/fuzz.sh --list); do
+    for t in $chosen; do
         execs=$(cat "$OUT"/logs/$t.*.log | awk '/^stat::number_of_executed_units:/ {n += $2} END {print n}')
         cov=$(cat "$OUT"/logs/$t.*.log | grep -oE 'cov: [0-9]+ ft: [0-9]+' | sort -t' ' -k2 -n | tail -1)
         found=$(find $w/crashes/$t -type f | wc -l)
