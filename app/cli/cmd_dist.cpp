@@ -61,9 +61,9 @@ bool summarizeFiles(const std::vector<std::string>& files, std::vector<RankDistr
         t0 = Clock::now();
         RankDistributed r = summarizeRank(*result.session);
         r.path = f;
-        r.worker = workerNameFromFileName(f);
         if (r.rank < 0)
             r.rank = rankFromFileName(f);
+        r.worker = workerName(f);
         out.push_back(std::move(r));
         if (keep)
             keep->push_back(result.session);

@@ -56,9 +56,9 @@ int runSummary(const std::vector<std::string>& argv) {
         // job from these small files (summarized where the traces live).
         RankDistributed rank = summarizeRank(*result.session, summary);
         rank.path = path;
-        rank.worker = workerNameFromFileName(path);
         if (rank.rank < 0)
             rank.rank = rankFromFileName(path);
+        rank.worker = workerName(path);
         // The block stays compact (one line): it is columnar and can be large.
         std::string text = summaryToJson(summary, args.flag("tracks"));
         const size_t close = text.rfind('}');

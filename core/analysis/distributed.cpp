@@ -81,6 +81,13 @@ std::string workerNameFromFileName(const std::string& path) {
     return name;
 }
 
+std::string workerName(const std::string& path) {
+    const std::string name = workerNameFromFileName(path);
+    const bool pidNamed = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+                          baseName(path).find(".wscap") != std::string::npos;
+    return pidNamed ? "pid " + name : name;
+}
+
 RankDistributed summarizeRank(const Session& s) { return summarizeRank(s, summarizeSession(s)); }
 
 RankDistributed summarizeRank(const Session& s, const TraceSummary& summary) {
@@ -94,6 +101,7 @@ RankDistributed summarizeRank(const Session& s, const TraceSummary& summary) {
     }
     if (r.rank < 0)
         r.rank = rankFromFileName(r.path);
+    r.worker = workerName(r.path);
 
     const StepRanges stepRanges = computeStepRanges(s);
     const std::vector<std::string> labels = stepLabels(s, stepRanges);

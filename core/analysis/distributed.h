@@ -59,6 +59,9 @@ int rankFromFileName(const std::string& path);
 // Worker name of a tensorboard_trace_handler file `<worker>.<span>.pt.trace.json[.gz]` (tb's
 // regex), else the file name without directories and trace extensions.
 std::string workerNameFromFileName(const std::string& path);
+// The worker's display name: the file's worker name, except that a capture stream named by its pid
+// (995.wscap) is "pid 995" (the views put "rank N" before it).
+std::string workerName(const std::string& path);
 
 RankDistributed summarizeRank(const Session& session);
 // The same with the session's TraceSummary already at hand (GPU, utilization and peak memory come

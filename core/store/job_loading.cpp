@@ -47,9 +47,9 @@ void writeCachedBlock(const std::string& libraryDir, const std::string& sessionP
 
 void fillIdentity(JobRankLoad& r) {
     r.block.path = r.file;
-    r.block.worker = workerNameFromFileName(r.file);
     if (r.block.rank < 0)
         r.block.rank = rankFromFileName(r.file);
+    r.block.worker = workerName(r.file);
 }
 
 bool cancelled(const JobLoadOptions& o) { return o.cancel && o.cancel->load(); }

@@ -247,11 +247,12 @@ TEST(MainWindow, ACaptureFolderOfRanksOpensAsAJob) {
 // A job recorded on an H100 (issue #18): 2 DDP ranks over Gloo sharing one GPU, rank 1 sleeping
 // 30 ms before each forward (capture/samples/gloo_job_step.py), once as torch.profiler traces and
 // once as a warpscope-capture --torch-ops folder. Both must name rank 1 and show rank 0 waiting.
-TEST(RecordedJob, GlooTracesAndCaptureNameTheSlowRankAndLinkCollectives) {
-    for (const char* folder : {"traces", "capture"}) {
+// The same job over NCCL on two H100s (tests/data/nccl_job) waits in the AllReduce kernels.
+TEST(RecordedJob, GlooAndNcclTracesAndCapturesNameTheSlowRankAndLinkCollectives) {
+    for (const char* folder : {"gloo_job/traces", "gloo_job/capture", "nccl_job/traces", "nccl_job/capture"}) {
         SCOPED_TRACE(folder);
         JobLoader loader;
-        const QString dir = QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/gloo_job/") + QLatin1String(folder);
+        const QString dir = QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/") + QLatin1String(folder);
         auto job = loadJob(loader, [&] { return loader.load({dir}); });
         ASSERT_NE(job, nullptr);
         ASSERT_EQ(job->ranks.size(), 2u); // the capture's launcher stream is not a worker
@@ -263,7 +264,7 @@ TEST(RecordedJob, GlooTracesAndCaptureNameTheSlowRankAndLinkCollectives) {
         ASSERT_NE(result, nullptr);
         ASSERT_TRUE(result->straggler.has_value());
         EXPECT_EQ(result->workers[*result->straggler].rank, 1);
-        // Rank 0 waits for the sleep inside gloo:all_reduce: about 30 ms a step (1.1 ms of GPU work).
+        // Rank 0 waits for the sleep inside the all-reduce: about 30 ms a step (1.1 ms of GPU work).
         EXPECT_GT(result->steps[0].meanSync, 20e6);
         EXPECT_LT(result->steps[0].meanSync, 40e6);
         EXPECT_LT(result->steps[1].meanSync, 2e6);
@@ -278,6 +279,6 @@ TEST(RecordedJob, GlooTracesAndCaptureNameTheSlowRankAndLinkCollectives) {
             EXPECT_GE(n, 0);
         EXPECT_TRUE(timeline->selectionText().contains(QStringLiteral("on 2 of 2 ranks"))) << timeline->selectionText().toStdString();
         EXPECT_EQ(result->unmatchedNodes, 0u);
-        page.grab().save(QStringLiteral("/tmp/job_page_gloo_%1.png").arg(QLatin1String(folder)));
+        page.grab().save(QStringLiteral("/tmp/job_page_%1.png").arg(QString::fromLatin1(folder).replace(QLatin1Char('/'), QLatin1Char('_'))));
     }
 }
