@@ -338,8 +338,18 @@ struct RawEvent {
  */
 class WireCursor {
 public:
-    WireCursor(const uint8_t* p, const uint8_t* end) : m_p(p), m_end(end) {}
+    explicit WireCursor(std::string_view bytes)
+        : m_p(reinterpret_cast<const uint8_t*>(bytes.data())), m_end(m_p + bytes.size()) {}
     bool done() const { return m_p >= m_end; }
+    // A field's key: its number and wire type.
+    bool key(uint64_t& field, uint32_t& wire) {
+        uint64_t k = 0;
+        if (!varint(k))
+            return false;
+        field = k >> 3;
+        wire = static_cast<uint32_t>(k & 7);
+        return true;
+    }
     bool varint(uint64_t& v) {
         v = 0;
         for (int shift = 0; shift < 64 && m_p < m_end; shift += 7) {
@@ -387,16 +397,15 @@ private:
 };
 
 bool decodeStat(std::string_view bytes, const StatIds& ids, RawEvent& e) {
-    WireCursor c(reinterpret_cast<const uint8_t*>(bytes.data()), reinterpret_cast<const uint8_t*>(bytes.data()) + bytes.size());
+    WireCursor c(bytes);
     int64_t id = -1;
     std::optional<int64_t> number;
     std::string_view text;
     while (!c.done()) {
-        uint64_t key = 0, v = 0;
-        if (!c.varint(key))
+        uint64_t field = 0, v = 0;
+        uint32_t wire = 0;
+        if (!c.key(field, wire))
             return false;
-        const auto field = key >> 3;
-        const auto wire = static_cast<uint32_t>(key & 7);
         if (field == 1 && wire == 0) {
             if (!c.varint(v))
                 return false;
@@ -433,13 +442,12 @@ bool decodeStat(std::string_view bytes, const StatIds& ids, RawEvent& e) {
 
 bool decodeEvent(std::string_view bytes, const StatIds& ids, RawEvent& e) {
     e = RawEvent{};
-    WireCursor c(reinterpret_cast<const uint8_t*>(bytes.data()), reinterpret_cast<const uint8_t*>(bytes.data()) + bytes.size());
+    WireCursor c(bytes);
     while (!c.done()) {
-        uint64_t key = 0, v = 0;
-        if (!c.varint(key))
+        uint64_t field = 0, v = 0;
+        uint32_t wire = 0;
+        if (!c.key(field, wire))
             return false;
-        const auto field = key >> 3;
-        const auto wire = static_cast<uint32_t>(key & 7);
         if (wire == 0 && (field == 1 || field == 2 || field == 3 || field == 5)) {
             if (!c.varint(v))
                 return false;

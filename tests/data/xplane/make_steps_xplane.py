@@ -6,18 +6,11 @@ with an int64 `step_num` stat), around a jitted call that launches one kernel pe
 
     python3 tests/data/xplane/make_steps_xplane.py tests/data/xplane/steps.xplane.pb
 """
+import os
 import sys
 
-
-def varint(n):
-    out = bytearray()
-    n &= (1 << 64) - 1
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        out.append(b | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "bench"))
+from gen_xplane import enc as varint  # noqa: E402  (the wire's base-128 varint)
 
 
 def field(number, value):
