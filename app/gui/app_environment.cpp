@@ -79,8 +79,12 @@ bool installTranslators(QCoreApplication& app, const QString& localeName) {
     else
         delete qtTranslator;
 
+    // English needs a translator too, for its plurals ("1 item", "2 items"); the C locale is English.
+    const QString ourName = localeName == QLatin1String("C") || localeName.startsWith(QLatin1String("en"))
+                                ? QStringLiteral("en")
+                                : localeName;
     auto* ours = new QTranslator(&app);
-    if (ours->load(QStringLiteral(":/i18n/warpscope_") + localeName)) {
+    if (ours->load(QStringLiteral(":/i18n/warpscope_") + ourName)) {
         QCoreApplication::installTranslator(ours);
         return true;
     }

@@ -214,6 +214,21 @@ TEST(Translations, ChineseIsLoadedAndTranslatesTheMenus) {
     EXPECT_EQ(QCoreApplication::translate("ws::MainWindow", "&File"), QStringLiteral("&File"));
 }
 
+TEST(Translations, EnglishGetsItsPlurals) {
+    auto& app = *qApp;
+    for (const char* locale : {"en_US", "C"}) {
+        ASSERT_TRUE(AppEnvironment::installTranslators(app, QLatin1String(locale))) << locale;
+        EXPECT_EQ(QCoreApplication::translate("ws::ImportReportBanner", "The import skipped or repaired %n item(s).", nullptr, 1),
+                  QStringLiteral("The import skipped or repaired 1 item."));
+        EXPECT_EQ(QCoreApplication::translate("ws::ImportReportBanner", "The import skipped or repaired %n item(s).", nullptr, 3),
+                  QStringLiteral("The import skipped or repaired 3 items."));
+        for (QTranslator* t : app.findChildren<QTranslator*>()) {
+            QCoreApplication::removeTranslator(t);
+            delete t;
+        }
+    }
+}
+
 TEST(AppEnvironment, FindsTheBundledSample) {
     EXPECT_FALSE(AppEnvironment::sampleTracePath().isEmpty());
     EXPECT_TRUE(AppEnvironment::sessionLibraryDir().endsWith(QStringLiteral("/sessions")));

@@ -1,0 +1,167 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en">
+<context>
+    <name>ws::DistributedView</name>
+    <message numerus="yes">
+        <source>%n worker(s)</source>
+        <translation>
+            <numerusform>%n worker</numerusform>
+            <numerusform>%n workers</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n communication op(s) are not on every worker: their waiting time is not split</source>
+        <translation>
+            <numerusform>%n communication op is not on every worker: its waiting time is not split</numerusform>
+            <numerusform>%n communication ops are not on every worker: their waiting time is not split</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ws::ImportReportBanner</name>
+    <message numerus="yes">
+        <source>The import skipped or repaired %n item(s).</source>
+        <translation>
+            <numerusform>The import skipped or repaired %n item.</numerusform>
+            <numerusform>The import skipped or repaired %n items.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ws::JobPage</name>
+    <message numerus="yes">
+        <source>%1 (%n rank(s))</source>
+        <translation>
+            <numerusform>%1 (%n rank)</numerusform>
+            <numerusform>%1 (%n ranks)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ws::JobTimelineView</name>
+    <message numerus="yes">
+        <source>%n rank(s)</source>
+        <translation>
+            <numerusform>%n rank</numerusform>
+            <numerusform>%n ranks</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ws::MainWindow</name>
+    <message numerus="yes">
+        <source>Opened a job of %n rank(s) in %1 ms</source>
+        <translation>
+            <numerusform>Opened a job of %n rank in %1 ms</numerusform>
+            <numerusform>Opened a job of %n ranks in %1 ms</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Removed %n unfinished session(s) left by imports that were interrupted</source>
+        <translation>
+            <numerusform>Removed %n unfinished session left by imports that were interrupted</numerusform>
+            <numerusform>Removed %n unfinished sessions left by imports that were interrupted</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Moved %n unreadable session file(s) to %1</source>
+        <translation>
+            <numerusform>Moved %n unreadable session file to %1</numerusform>
+            <numerusform>Moved %n unreadable session files to %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s)</source>
+        <translation>
+            <numerusform>%n file</numerusform>
+            <numerusform>%n files</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Could not open %n file(s):</source>
+        <translation>
+            <numerusform>Could not open %n file:</numerusform>
+            <numerusform>Could not open %n files:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more (see the details)</source>
+        <translation>
+            <numerusform>… and %n more (see the details)</numerusform>
+            <numerusform>… and %n more (see the details)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Saved %n summary tables in %1</source>
+        <translation>
+            <numerusform>Saved %n summary table in %1</numerusform>
+            <numerusform>Saved %n summary tables in %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ws::OverviewView</name>
+    <message numerus="yes">
+        <source>Selected range: %n profiler step(s) inside it, clipped to it, %1</source>
+        <translation>
+            <numerusform>Selected range: %n profiler step inside it, clipped to it, %1</numerusform>
+            <numerusform>Selected range: %n profiler steps inside it, clipped to it, %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Whole trace: %n profiler step(s), %1</source>
+        <translation>
+            <numerusform>Whole trace: %n profiler step, %1</numerusform>
+            <numerusform>Whole trace: %n profiler steps, %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ws::RangeSummaryView</name>
+    <message numerus="yes">
+        <source>%1 to %2 (%3): %n distinct name(s)</source>
+        <translation>
+            <numerusform>%1 to %2 (%3): %n distinct name</numerusform>
+            <numerusform>%1 to %2 (%3): %n distinct names</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ws::SearchBar</name>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n match</numerusform>
+            <numerusform>%n matches</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ws::StackView</name>
+    <message numerus="yes">
+        <source>%n frame(s); none has a source location (record with with_stack=True).</source>
+        <translation>
+            <numerusform>%n frame; none has a source location (record with with_stack=True).</numerusform>
+            <numerusform>%n frames; none has a source location (record with with_stack=True).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n frame(s), innermost first. Enter shows the source, Ctrl+Enter opens the editor.</source>
+        <translation>
+            <numerusform>%n frame, innermost first. Enter shows the source, Ctrl+Enter opens the editor.</numerusform>
+            <numerusform>%n frames, innermost first. Enter shows the source, Ctrl+Enter opens the editor.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ws::TimelineView</name>
+    <message numerus="yes">
+        <source>%n events</source>
+        <translation>
+            <numerusform>%n event</numerusform>
+            <numerusform>%n events</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
