@@ -172,6 +172,7 @@ def xplane_seeds():
     re-framed as a whole XSpace, so the seeds stay small and complete. The wire helpers are
     bench/gen_xplane.py's."""
     import importlib.util
+    sys.path.insert(0, os.path.join(ROOT, "bench"))  # gen_xplane imports its sibling gen_rocprof_json
     spec = importlib.util.spec_from_file_location("gen_xplane", os.path.join(ROOT, "bench", "gen_xplane.py"))
     wire = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(wire)
