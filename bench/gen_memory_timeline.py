@@ -5,27 +5,22 @@ previous one in time (its pre-existing rows only in the first), until the file h
 
     bench/gen_memory_timeline.py OUT.json --size 1G
 """
-import argparse
 import gzip
 import json
 import os
 
-from gen_rocprof_json import parse_size  # "1G", "300M", ...
+from gen_rocprof_json import out_and_size  # OUT [--size 1G]
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "..", "tests", "data", "memory_timeline", "pytorch_memory_timeline.raw.gz")
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("out")
-    ap.add_argument("--size", default="1G")
-    args = ap.parse_args()
-    target = parse_size(args.size)
+    out_path, target = out_and_size()
     rows = json.loads(gzip.decompress(open(SOURCE, "rb").read()))
     timed = [r for r in rows if r[0] >= 0]
     t0, t1 = timed[0][0], timed[-1][0]
-    with open(args.out, "w") as out:
+    with open(out_path, "w") as out:
         out.write("[" + ", ".join(json.dumps(r) for r in rows))
         shift, written = 0, out.tell()
         while written < target:
@@ -34,7 +29,7 @@ def main():
             out.write(chunk)
             written += len(chunk)
         out.write("]\n")
-    print("%s: %.1f MB" % (args.out, os.path.getsize(args.out) / 1e6))
+    print("%s: %.1f MB" % (out_path, os.path.getsize(out_path) / 1e6))
 
 
 if __name__ == "__main__":

@@ -21,12 +21,17 @@ def parse_size(text):
     return int(float(text[:-1]) * units[text[-1].upper()]) if text[-1].upper() in units else int(text)
 
 
-def main():
+def out_and_size():
+    """The generators' command line, `OUT [--size 1G]`: the output path and the size in bytes."""
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
     ap.add_argument("--size", default="1G")
     args = ap.parse_args()
-    target = parse_size(args.size)
+    return args.out, parse_size(args.size)
+
+
+def main():
+    out_path, target = out_and_size()
     tool = json.load(gzip.open(SOURCE))["rocprofiler-sdk-tool"][0]
     dispatches = tool["buffer_records"]["kernel_dispatch"]
     span = dispatches[-1]["end_timestamp"] - dispatches[0]["start_timestamp"] + 1000
@@ -34,7 +39,7 @@ def main():
     hip_kind = kinds.index("HIP_RUNTIME_API")
     hip_op = tool["strings"]["buffer_records"][hip_kind]["operations"].index("hipLaunchKernel")
     head = {k: v for k, v in tool.items() if k != "buffer_records"}
-    with open(args.out, "w") as out:
+    with open(out_path, "w") as out:
         text = json.dumps(head)
         out.write('{"rocprofiler-sdk-tool": [' + text[:-1] + ', "buffer_records": {"kernel_dispatch": [')
         written, rep, corr = out.tell(), 0, 0
@@ -63,7 +68,7 @@ def main():
             out.write(("" if first else ",\n") + json.dumps(rec))
             first = False
         out.write("]}}]}\n")
-    print("%s: %.1f MB, %d dispatches, %d launches" % (args.out, os.path.getsize(args.out) / 1e6, corr, corr))
+    print("%s: %.1f MB, %d dispatches, %d launches" % (out_path, os.path.getsize(out_path) / 1e6, corr, corr))
 
 
 if __name__ == "__main__":

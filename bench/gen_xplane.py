@@ -6,10 +6,9 @@ protobuf wire is written by hand (no protobuf module needed).
 
     bench/gen_xplane.py OUT.xplane.pb --size 1G
 """
-import argparse
 import os
 
-from gen_rocprof_json import parse_size  # "1G", "300M", ...
+from gen_rocprof_json import out_and_size  # OUT [--size 1G]
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "..", "tests", "data", "xplane", "jax_0.8_conv_minimal_tw003.xplane.pb")
@@ -57,17 +56,13 @@ def fields(b):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("out")
-    ap.add_argument("--size", default="1G")
-    args = ap.parse_args()
-    target = parse_size(args.size)
+    out_path, target = out_and_size()
     space = fields(open(SOURCE, "rb").read())
     planes = [f for f in space if f[0] == 1]
     event_bytes = sum(len(l[3]) for p in planes for l in fields(p[2]) if l[0] == 3)
     copies = max(1, target // max(1, event_bytes))
     span_ns = 200_000_000  # the profile lasts 165 ms: copies 200 ms apart never overlap
-    with open(args.out, "wb") as out:
+    with open(out_path, "wb") as out:
         for f in space:
             if f[0] != 1:
                 out.write(f[3])
@@ -86,7 +81,7 @@ def main():
                         line += (b"\x18" + enc(v + k * span_ns)) if field == 3 else raw
                     body += b"\x1a" + enc(len(line)) + line
             out.write(b"\x0a" + enc(len(body)) + body)
-    print("%s: %.1f MB, %d copies" % (args.out, os.path.getsize(args.out) / 1e6, copies))
+    print("%s: %.1f MB, %d copies" % (out_path, os.path.getsize(out_path) / 1e6, copies))
 
 
 if __name__ == "__main__":
