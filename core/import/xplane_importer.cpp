@@ -840,31 +840,30 @@ ImportResult importXplane(const std::string& path, const ImportControl& control)
                         damaged = !in.ReadVarint64(&v);
                         events.lineTimestamp(static_cast<int64_t>(v));
                     } else if (f == 4 && wt == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
-                        // Parsed in place (no copy), into one message reused for every event.
                         uint32_t n = 0;
                         damaged = !in.ReadVarint32(&n) || n > static_cast<uint32_t>(INT_MAX);
                         if (damaged)
                             break;
                         const uint64_t offset = base + static_cast<uint64_t>(in.CurrentPosition());
-                        // In the stream's buffer when it holds the whole event, else copied out.
+                        // Decoded in the stream's buffer when it holds the whole event, else
+                        // copied out; the event (its kernel details point into those bytes) is
+                        // converted before the stream moves past them.
                         const void* direct = nullptr;
                         int available = 0;
-                        std::string_view bytes;
-                        if (in.GetDirectBufferPointer(&direct, &available) && available >= static_cast<int>(n)) {
-                            bytes = std::string_view(static_cast<const char*>(direct), n);
-                        } else {
-                            damaged = !in.ReadString(&copy, static_cast<int>(n));
-                            if (damaged)
-                                break;
-                            bytes = copy;
+                        const bool inBuffer =
+                            in.GetDirectBufferPointer(&direct, &available) && available >= static_cast<int>(n);
+                        if (!inBuffer && !in.ReadString(&copy, static_cast<int>(n))) {
+                            damaged = true;
+                            break;
                         }
-                        const bool parsed = decodeEvent(bytes, events.statIds(plane), event);
-                        if (bytes.data() == direct)
-                            in.Skip(static_cast<int>(n));
-                        if (parsed)
+                        const std::string_view bytes = inBuffer ? std::string_view(static_cast<const char*>(direct), n)
+                                                                : std::string_view(copy);
+                        if (decodeEvent(bytes, events.statIds(plane), event))
                             events.event(plane, event, offset, n);
                         else
                             ++bad;
+                        if (inBuffer)
+                            in.Skip(static_cast<int>(n));
                     } else {
                         damaged = !WireFormatLite::SkipField(&in, t);
                     }
