@@ -2485,8 +2485,12 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>按内核时间加权</translation>
     </message>
     <message>
-        <source>needs occupancy kernel args</source>
-        <translation>需要内核占用率参数</translation>
+        <source>needs occupancy or launch geometry kernel args</source>
+        <translation>需要内核占用率参数或启动配置参数</translation>
+    </message>
+    <message>
+        <source>from launch geometry and device limits, kernel-time weighted</source>
+        <translation>由启动配置和设备限制算出，按内核时间加权</translation>
     </message>
     <message>
         <source>Kernel time using Tensor Cores</source>

@@ -253,7 +253,9 @@ void OverviewView::rebuildDevices() {
             addCard(1, tr("Est. SM Efficiency"), d.smEfficiency ? percentText(*d.smEfficiency * 100) : absent,
                     d.smEfficiency ? tr("from blocks per SM") : tr("needs \"blocks per SM\" kernel args"));
             addCard(2, tr("Est. Achieved Occupancy"), d.achievedOccupancy ? percentText(*d.achievedOccupancy) : absent,
-                    d.achievedOccupancy ? tr("kernel-time weighted") : tr("needs occupancy kernel args"));
+                    !d.achievedOccupancy   ? tr("needs occupancy or launch geometry kernel args")
+                    : d.occupancyComputed ? tr("from launch geometry and device limits, kernel-time weighted")
+                                          : tr("kernel-time weighted"));
             addCard(3, tr("Kernel time using Tensor Cores"), d.tensorCoreShare ? percentText(*d.tensorCoreShare * 100, 1) : noKernels,
                     tr("by kernel name"));
         }

@@ -60,7 +60,10 @@ void printText(const Session& session, const OverviewReport& r) {
         std::printf("    GPU Utilization: %s\n", pct(d.gpuUtilization).c_str());
         std::printf(d.amd ? "    Est. CU Efficiency: %s\n" : "    Est. SM Efficiency: %s\n", pct(d.smEfficiency).c_str());
         if (d.achievedOccupancy)
-            std::printf("    Est. Achieved Occupancy: %.2f %%%s\n", *d.achievedOccupancy, d.amd ? " (wavefronts)" : "");
+            std::printf("    Est. Achieved Occupancy: %.2f %%%s\n", *d.achievedOccupancy,
+                        d.amd                 ? " (wavefronts)"
+                        : d.occupancyComputed ? " (computed from launch geometry and device limits)"
+                                              : "");
         else
             std::printf("    Est. Achieved Occupancy: %s\n",
                         d.amd ? "cannot be computed (the trace has no register counts for its AMD kernels; "

@@ -1,6 +1,7 @@
 #include "analysis/kernel_table.h"
 #include "model/saturating.h"
 
+#include "analysis/cuda_occupancy.h"
 #include "analysis/key_order.h"
 #include "analysis/op_cost.h"
 #include "model/session.h"
@@ -10,6 +11,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <tuple>
 #include <utility>
 
@@ -109,26 +111,25 @@ void attribute(const Session& session, KernelRow& row) {
     }
 }
 
-// Grid, block, registers and shared memory of every kernel, in one pass over the arguments.
+// Grid, block, registers and shared memory of every kernel, in one pass over the arguments; the
+// est. achieved occupancy from them where the trace has none (captures, Nsight Systems).
 void readLaunchArgs(const Session& session, std::vector<KernelRow>& rows, const std::atomic<bool>* cancel) {
     std::vector<uint64_t> refs(rows.size());
     for (size_t i = 0; i < rows.size(); ++i) {
         const Track& track = session.tracks()[rows[i].track];
         refs[i] = rows[i].slice < track.argRef.size() ? track.argRef[rows[i].slice] : Track::kNoArgs;
     }
-    session.forEachArgValues(refs, {"grid", "block", "registers per thread", "shared memory"},
-                             [&](size_t i, const std::vector<std::string_view>& v) {
-                                 KernelRow& row = rows[i];
-                                 int64_t n = 0;
-                                 if (!v[0].empty())
-                                     parseDim3(v[0], row.grid);
-                                 if (!v[1].empty())
-                                     parseDim3(v[1], row.block);
-                                 if (parseInt(v[2], n))
-                                     row.registers = static_cast<int32_t>(n);
-                                 if (parseInt(v[3], n))
-                                     row.sharedMemory = n;
-                             }, cancel);
+    const std::map<int, CudaSmLimits> limits = cudaSmLimitsByDevice(session);
+    forEachKernelLaunch(session, refs, [&](size_t i, const KernelLaunchArgs& a) {
+        KernelRow& row = rows[i];
+        row.grid = a.grid;
+        row.block = a.block;
+        row.registers = a.registers;
+        row.sharedMemory = a.sharedMemory;
+        if (std::isnan(row.occupancy))
+            if (const auto sm = limits.find(row.device); sm != limits.end())
+                row.occupancy = occupancyFromLaunchArgs(sm->second, a.grid, a.block, a.registers, a.sharedMemory);
+    }, cancel);
 }
 
 // Input shapes, dtypes and the cost estimate of every launching operator, in one pass; the cost
@@ -271,6 +272,24 @@ bool parseDim3(std::string_view text, std::array<int32_t, 3>& out) {
         return false;
     out = d;
     return true;
+}
+
+void forEachKernelLaunch(const Session& session, const std::vector<uint64_t>& argRefs, const KernelLaunchFn& fn,
+                         const std::atomic<bool>* cancel) {
+    session.forEachArgValues(argRefs, {"grid", "block", "registers per thread", "shared memory"},
+                             [&](size_t i, const std::vector<std::string_view>& v) {
+                                 KernelLaunchArgs a;
+                                 int64_t n = 0;
+                                 if (!v[0].empty())
+                                     parseDim3(v[0], a.grid);
+                                 if (!v[1].empty())
+                                     parseDim3(v[1], a.block);
+                                 if (parseInt(v[2], n))
+                                     a.registers = static_cast<int32_t>(n);
+                                 if (parseInt(v[3], n))
+                                     a.sharedMemory = n;
+                                 fn(i, a);
+                             }, cancel);
 }
 
 KernelTable KernelTable::build(const Session& session, const KernelTableOptions& options) {

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -94,7 +95,9 @@ struct KernelRow {
 struct KernelTableOptions {
     // Launch geometry (grid, block, registers, shared memory) of the kernels and input shapes of
     // their operators come from event arguments, read in one pass over the source
-    // (Session::forEachArgValues, ~1-2 s per GB of JSON). false skips that pass.
+    // (Session::forEachArgValues, ~1-2 s per GB of JSON); a kernel whose trace gives no occupancy
+    // (captures, Nsight Systems) gets it computed from that geometry (cuda_occupancy.h). false
+    // skips that pass.
     bool readArgs = true;
     // Set: the argument passes stop early (a closing view); the table is then incomplete.
     const std::atomic<bool>* cancel = nullptr;
@@ -151,6 +154,23 @@ private:
 
 // Tensor Core heuristic on a kernel name (see kernel_table.cpp).
 bool kernelUsesTensorCores(std::string_view name);
+
+/*
+ * KernelLaunchArgs: a kernel's launch geometry as its event arguments give it ("grid", "block",
+ * "registers per thread", "shared memory" = static + dynamic bytes, as Kineto, Nsight Systems and
+ * captures write them); the absent values of KernelRow.
+ */
+struct KernelLaunchArgs {
+    std::array<int32_t, 3> grid{};
+    std::array<int32_t, 3> block{};
+    int32_t registers = -1;
+    int64_t sharedMemory = -1;
+};
+using KernelLaunchFn = std::function<void(size_t index, const KernelLaunchArgs& args)>;
+// The launch geometry of the kernels with these argRefs, in one pass over their arguments
+// (Session::forEachArgValues: fn in argRef order, *cancel stops it).
+void forEachKernelLaunch(const Session& session, const std::vector<uint64_t>& argRefs, const KernelLaunchFn& fn,
+                         const std::atomic<bool>* cancel = nullptr);
 
 // "[x, y, z]" as in Kineto's grid/block args; false if the text is not 1..3 integers.
 bool parseDim3(std::string_view text, std::array<int32_t, 3>& out);

@@ -1,6 +1,7 @@
 #include "analysis/overview.h"
 #include "model/saturating.h"
 
+#include "analysis/cuda_occupancy.h"
 #include "analysis/kernel_table.h"
 #include "model/session.h"
 
@@ -8,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -60,6 +62,38 @@ bool isBlockingCall(std::string_view name) {
 }
 
 int64_t clipped(int64_t a, int64_t b, int64_t lo, int64_t hi) { return std::max<int64_t>(0, std::min(b, hi) - std::max(a, lo)); }
+
+// Kernels without Kineto's occupancy (captures, Nsight Systems) get it from their launch arguments
+// and their device (cuda_occupancy.h), in one pass over those kernels' arguments.
+void fillMissingOccupancy(const Session& s, OverviewData& d) {
+    struct Target {
+        OverviewKernel* kernel;
+        OverviewDevice* device;
+        const CudaSmLimits* sm;
+    };
+    const std::map<int, CudaSmLimits> limits = cudaSmLimitsByDevice(s);
+    std::vector<uint64_t> refs;
+    std::vector<Target> targets;
+    for (auto& [id, dev] : d.devices) {
+        const auto sm = limits.find(id);
+        if (sm == limits.end())
+            continue;
+        for (OverviewKernel& k : dev.kernels) {
+            const Track& t = s.tracks()[k.track];
+            if (!(k.occupancy >= 0) && k.slice < t.argRef.size() && t.argRef[k.slice] != Track::kNoArgs) {
+                refs.push_back(t.argRef[k.slice]);
+                targets.push_back({&k, &dev, &sm->second});
+            }
+        }
+    }
+    if (refs.empty())
+        return;
+    forEachKernelLaunch(s, refs, [&](size_t i, const KernelLaunchArgs& a) {
+        const Target& t = targets[i];
+        t.kernel->occupancy = occupancyFromLaunchArgs(*t.sm, a.grid, a.block, a.registers, a.sharedMemory);
+        t.device->occupancyComputed |= t.kernel->occupancy >= 0;
+    });
+}
 
 void collectDeviceData(const Session& s, OverviewData& d) {
     const size_t nStrings = s.strings().size();
@@ -119,6 +153,7 @@ void collectDeviceData(const Session& s, OverviewData& d) {
             }
         }
     }
+    fillMissingOccupancy(s, d);
     auto byStart = [](const auto& a, const auto& b) { return a.start < b.start; };
     for (auto& [id, dev] : d.devices) {
         sortRuns(dev.kernels, byStart); // streams are sorted already: merging them is cheap
@@ -199,6 +234,7 @@ DeviceOverview deviceOverview(const Session& s, const OverviewData& d, int id, i
             out.achievedOccupancy = occSum / occDur;
         if (out.kernelNs > 0)
             out.tensorCoreShare = static_cast<double>(tcNs) / static_cast<double>(out.kernelNs);
+        out.occupancyComputed = dev.occupancyComputed;
     }
     // Peak of the allocator's total inside the window, counting the level it entered the window with.
     std::optional<int64_t> before;
@@ -315,6 +351,7 @@ std::string overviewToJson(const Session& s, const OverviewReport& r) {
         dj["est_sm_efficiency"] = opt(d.smEfficiency);
         dj["est_achieved_occupancy"] = opt(d.achievedOccupancy);
         dj["tensor_core_kernel_share"] = opt(d.tensorCoreShare);
+        dj["occupancy_computed"] = d.occupancyComputed;
         dj["peak_allocated_bytes"] = opt(d.peakAllocatedBytes);
         devices.push_back(std::move(dj));
     }

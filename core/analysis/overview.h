@@ -55,6 +55,7 @@ struct OverviewDevice {
     IntervalList kernelBusy;             // union of kernels (GPU utilization)
     IntervalList gpuBusy;                // union of kernels, copies and memsets (idle gaps)
     std::vector<SmEdge> smEdges;         // empty: no kernel has "blocks per SM"
+    bool occupancyComputed = false;      // some kernels' occupancy came from their launch geometry
 };
 
 struct OverviewData {
@@ -89,6 +90,9 @@ struct DeviceOverview {
     std::optional<double> smEfficiency;      // 0..1, FORMATS.md 3.6
     std::optional<double> achievedOccupancy; // percent, FORMATS.md 3.7
     std::optional<double> tensorCoreShare;   // 0..1 of kernelNs, Tensor Core kernels by name
+    // The occupancy of some kernels is not in the trace but computed from their launch geometry
+    // and the device (captures, Nsight Systems: cuda_occupancy.h).
+    bool occupancyComputed = false;
     std::optional<int64_t> peakAllocatedBytes;
 };
 

@@ -321,7 +321,8 @@ TEST(Overview, NsysMatchesKernelTableOfTheExport) {
             weighted += std::min(running, 1.0) * static_cast<double>(edges[i + 1].first - edges[i].first);
     }
     expectNear(d.smEfficiency, weighted / static_cast<double>(r.windowEnd - r.windowStart), "Est. SM Efficiency");
-    EXPECT_FALSE(d.achievedOccupancy.has_value()); // nsys exports no occupancy
+    // nsys exports no occupancy; it is computed from the launch geometry (cuda_occupancy_test.cpp).
+    EXPECT_TRUE(d.occupancyComputed);
     EXPECT_FALSE(d.peakAllocatedBytes.has_value()); // no PyTorch allocator events
 }
 

@@ -137,7 +137,8 @@ TEST(OverviewView, SaysWhatTheTraceCannotGive) {
     ASSERT_NE(box, nullptr);
     EXPECT_NE(cardValue(box, 0), QStringLiteral("not in this trace"));
     EXPECT_NE(cardValue(box, 1), QStringLiteral("not in this trace")); // blocks per SM from the grid sizes
-    EXPECT_EQ(cardValue(box, 2), QStringLiteral("not in this trace"));
+    // Occupancy from the kernels' launch geometry (cuda_occupancy_test.cpp has the numbers).
+    EXPECT_NE(cardValue(box, 2), QStringLiteral("not in this trace"));
     EXPECT_TRUE(box->findChild<QLabel*>(QStringLiteral("deviceFacts"))->text().contains(QStringLiteral("peak allocated: not in this trace")));
 
     // ROCm Kineto trace: kernels carry neither blocks per SM nor register counts; the card says
