@@ -2493,6 +2493,10 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>由启动配置和设备限制算出，按内核时间加权</translation>
     </message>
     <message>
+        <source> · the first step (%1, more than twice the others: CUDA loading, library handles, autotuning) is left out as start-up</source>
+        <translation> · 第一步（%1，超过其余各步的两倍：CUDA 加载、库句柄创建、自动调优）作为启动阶段未计入</translation>
+    </message>
+    <message>
         <source>Kernel time using Tensor Cores</source>
         <translation>使用 Tensor Core 的内核时间</translation>
     </message>

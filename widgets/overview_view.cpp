@@ -209,6 +209,10 @@ void OverviewView::showReport(std::shared_ptr<const OverviewData> prepared, std:
             what += tr(" · the steps are ranges named like steps (e.g. NVTX \"step 3\")");
         else if (r.stepSource == OverviewReport::StepSource::LaunchPattern)
             what += tr(" · the steps were found from the repeating kernel launch pattern");
+        if (r.startup)
+            what += tr(" · the first step (%1, more than twice the others: CUDA loading, library handles, "
+                       "autotuning) is left out as start-up")
+                        .arg(formatDuration(r.startup->end - r.startup->start));
         m_status->setText(what);
     }
     rebuildDevices();

@@ -43,6 +43,9 @@ void printText(const Session& session, const OverviewReport& r) {
                 : r.stepSource == OverviewReport::StepSource::Named         ? ", steps from ranges named like steps"
                 : r.profilerSteps                                           ? ", profiler steps"
                                                                             : ", whole trace (no steps)");
+    if (r.startup)
+        std::printf("First step left out as start-up: %lld .. %lld ns (%s ms)\n", static_cast<long long>(r.startup->start),
+                    static_cast<long long>(r.startup->end), ms(static_cast<double>(r.startup->end - r.startup->start)).c_str());
     std::printf("\nDevices\n");
     if (r.devices.empty())
         std::printf("  no GPU in this trace\n");

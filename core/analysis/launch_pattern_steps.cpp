@@ -74,12 +74,35 @@ LaunchPatternSteps findLaunchPatternSteps(const Session& s) {
     for (size_t k = 0; k + 1 < at.size(); ++k)
         if (static_cast<double>(at[k + 1] - at[k]) < 0.25 * share)
             return out;
+    // An iteration begins before its anchor (the forward pass up to the first once-per-iteration
+    // kernel): the launches that precede the first anchor and repeat before the second belong to
+    // it. Set-up before the loop does not repeat there (the second iteration is preceded by the
+    // first one's optimizer step), which ends the match; at most one period less one launch.
+    size_t lead = 0;
+    if (at.size() >= 2) {
+        size_t period = at[1] - at[0];
+        for (size_t k = 1; k + 1 < at.size(); ++k)
+            period = std::min(period, at[k + 1] - at[k]);
+        while (lead < at[0] && lead + 1 < period && launches[at[0] - lead - 1].kernel == launches[at[1] - lead - 1].kernel)
+            ++lead;
+    }
+    // The last iteration ends with its last launch: one typical period after its start, or the
+    // last launch of a once-per-iteration kernel if that comes later.
+    size_t lastLaunch = lastPeriodic;
+    if (at.size() >= 2) {
+        std::vector<size_t> periods;
+        for (size_t k = 0; k + 1 < at.size(); ++k)
+            periods.push_back(at[k + 1] - at[k]);
+        std::nth_element(periods.begin(), periods.begin() + static_cast<std::ptrdiff_t>(periods.size() / 2), periods.end());
+        lastLaunch = std::max(lastLaunch, std::min(at.back() - lead + periods[periods.size() / 2] - 1, launches.size() - 1));
+    }
     for (size_t k = 0; k < at.size(); ++k) {
-        const int64_t start = launches[at[k]].start;
-        const int64_t end = k + 1 < at.size() ? launches[at[k + 1]].start : launches[lastPeriodic].end;
+        const int64_t start = launches[at[k] - lead].start;
+        const int64_t end = k + 1 < at.size() ? launches[at[k + 1] - lead].start : launches[lastLaunch].end;
         if (end > start)
             out.steps.push_back({start, end});
     }
+    out.leadLaunches = static_cast<uint32_t>(lead);
     out.iterations = static_cast<uint32_t>(out.steps.size());
     out.anchorName = anchor;
     return out;

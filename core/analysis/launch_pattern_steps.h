@@ -17,17 +17,22 @@ class Session;
  * session's flows), in call order, each named by its kernel. A training loop of N iterations
  * launches its once-per-iteration kernels (loss, optimizer, the first layer's) exactly N times and
  * a layer's kernels a multiple of N times; warm-up and set-up add kernels that occur once. So N is
- * the smallest occurrence count >= 3 shared by at least 3 distinct kernels, and the iteration
- * starts where the earliest of those kernels is launched (its calls must be spread over the
- * sequence, not bunched). Steps run from one such launch to the next; the last ends with the last
- * launch of a once-per-iteration kernel. Returns no steps when there is no such pattern.
- * O(launches log launches).
+ * the smallest occurrence count >= 3 shared by at least 3 distinct kernels; the anchor is the
+ * earliest of those kernels (its calls must be spread over the sequence, not bunched). An iteration
+ * starts at its own first launch, not at the anchor: the launches before the first anchor that
+ * repeat, in the same order, before the second one (the forward pass up to the anchor) belong to
+ * the iteration, and the set-up before the loop, which does not repeat, stays out (issue #25).
+ * Steps run from one iteration's first launch to the next one's; the last ends with its last
+ * launch (one typical period on). The first iteration is reported like the others: it is
+ * computeStepRanges that leaves a start-up iteration out. Returns no steps when there is no such
+ * pattern. O(launches log launches).
  */
 struct LaunchPatternSteps {
     std::vector<StepRange> steps; // host-side iteration ranges, by start
     uint32_t iterations = 0;
     uint32_t anchorName = 0;      // StringId of the kernel whose launches start each iteration
     uint32_t periodicKernels = 0; // distinct kernels launched exactly once per iteration
+    uint32_t leadLaunches = 0;    // launches of an iteration before its anchor
 };
 
 LaunchPatternSteps findLaunchPatternSteps(const Session& session);

@@ -287,6 +287,7 @@ OverviewReport computeOverview(const Session& s, const OverviewData& d, const st
         steps.push_back(std::move(c));
     }
     rep.profilerSteps = d.steps.hostStepCount > 0 && !steps.empty();
+    rep.startup = d.steps.startup;
     if (rep.profilerSteps)
         rep.stepSource = d.steps.patternSteps ? OverviewReport::StepSource::LaunchPattern
                          : d.steps.namedSteps ? OverviewReport::StepSource::Named
@@ -334,6 +335,8 @@ std::string overviewToJson(const Session& s, const OverviewReport& r) {
     j["profiler_steps"] = r.profilerSteps;
     static const char* const kSources[] = {"none", "profiler", "named", "launch_pattern"};
     j["step_source"] = kSources[static_cast<size_t>(r.stepSource)];
+    j["startup_left_out"] =
+        r.startup ? J{{"start_ns", r.startup->start}, {"end_ns", r.startup->end}} : J(nullptr);
     J devices = J::array();
     for (const DeviceOverview& d : r.devices) {
         J dj;

@@ -114,6 +114,8 @@ struct OverviewReport {
     // capture's repeating launch pattern.
     enum class StepSource : uint8_t { None, Profiler, Named, LaunchPattern };
     StepSource stepSource = StepSource::None;
+    // A capture's first step, left out of the steps as start-up (step_ranges.h).
+    std::optional<StepRange> startup;
     std::vector<DeviceOverview> devices;
     StepBreakdown breakdown;
     std::vector<Recommendation> recommendations;

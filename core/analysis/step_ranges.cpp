@@ -114,6 +114,22 @@ StepRanges computeStepRanges(const Session& s) {
     }
     out.hostStepCount = host.size();
     std::stable_sort(host.begin(), host.end(), [](const HostStep& x, const HostStep& y) { return x.range.start < y.range.start; });
+    // A capture's first step that is unlike the others is start-up, not a step (issue #25): the
+    // first iteration of a PyTorch program loads CUDA modules, creates cuBLAS/cuDNN handles and
+    // autotunes, so it lasts seconds where the others last milliseconds, and kept as a step it
+    // sinks every per-step number. torch.profiler leaves it out by its schedule's warm-up; a
+    // capture records from the start. Left out when it lasts more than twice the median of the
+    // others and at least two remain.
+    if (s.sourceFormat() == TraceFormat::WarpscopeCapture && (out.patternSteps || out.namedSteps) && host.size() >= 3) {
+        std::vector<int64_t> rest;
+        for (size_t k = 1; k < host.size(); ++k)
+            rest.push_back(host[k].range.end - host[k].range.start);
+        std::nth_element(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(rest.size() / 2), rest.end());
+        if (host[0].range.end - host[0].range.start > 2 * rest[rest.size() / 2]) {
+            out.startup = host[0].range;
+            host.erase(host.begin());
+        }
+    }
     if (host.empty()) {
         if (opMin <= opMax)
             host.push_back({{opMin, opMax}, {}});

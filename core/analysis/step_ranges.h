@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,7 +22,8 @@ class Session;
  * followed by a number (`step 3`, `Step#3`, `iteration_12`), at least two of them, taken from the
  * thread that has the most, nested ones dropped. `labels` holds the number of each step (empty
  * strings when the session has no marked steps). A capture with neither gets the iterations of its
- * repeating launch pattern (launch_pattern_steps.h), numbered from 0.
+ * repeating launch pattern (launch_pattern_steps.h), numbered from 0. In a capture, a first marked
+ * or found step much longer than the others is start-up and is left out (`startup`).
  */
 struct StepRange {
     int64_t start = 0;
@@ -34,6 +36,9 @@ struct StepRanges {
     uint64_t hostStepCount = 0;
     bool namedSteps = false;   // the steps are marked ranges (NVTX `step N`), not ProfilerStep#N
     bool patternSteps = false; // found from the repeating launch pattern (launch_pattern_steps.h)
+    // A capture's first marked or found step when it was left out as start-up (CUDA loading,
+    // library handles, autotuning: more than twice the median step); not in `steps`.
+    std::optional<StepRange> startup;
     bool valid() const { return !steps.empty() && steps.back().end > steps.front().start; }
     int64_t start() const { return steps.front().start; }
     int64_t end() const { return steps.back().end; }

@@ -326,23 +326,26 @@ TEST(Distributed, CaptureStreamsOfADdpRunAreAJob) {
         if (op.worker == 0)
             calls[collectiveKindName(op.kind)] = op.calls;
     }
-    // Inside the 20 steps (the ops table counts the analysed steps): DDP's gradient buckets and
-    // its buffer broadcasts; the set-up's parameter broadcast and all_gather come before step 0.
-    EXPECT_EQ(calls["all_reduce"], 58u);
-    EXPECT_EQ(calls["broadcast"], 42u);
+    // Inside the analysed steps (the ops table counts them): DDP's gradient buckets and its buffer
+    // broadcasts, 3 and 2 per step; the set-up's parameter broadcast and all_gather come before
+    // step 0, and step 0 itself is start-up (below).
+    EXPECT_EQ(calls["all_reduce"], 57u);
+    EXPECT_EQ(calls["broadcast"], 40u);
     EXPECT_EQ(calls.count("all_gather"), 0u);
     EXPECT_EQ(job.unmatchedNodes, 0u);
-    // ddp_step.py marks each of its 20 steps with an NVTX range `step i`: those are the steps.
-    ASSERT_EQ(job.workers[0].steps.size(), 20u);
-    EXPECT_EQ(job.workers[0].steps[7].label, "7");
-    EXPECT_EQ(job.workers[1].steps.size(), 20u);
+    // ddp_step.py marks each of its 20 steps with an NVTX range `step i`: those are the steps, but
+    // step 0 (NCCL and cuDNN start-up, far longer than the others) is left out (issue #25).
+    ASSERT_EQ(job.workers[0].steps.size(), 19u);
+    EXPECT_EQ(job.workers[0].steps[0].label, "1");
+    EXPECT_EQ(job.workers[0].steps[7].label, "8");
+    EXPECT_EQ(job.workers[1].steps.size(), 19u);
     // Both ranks move the same data each step (transfer within 1 %); who waits varies by step.
-    for (size_t k = 0; k < 20; ++k)
+    for (size_t k = 0; k < 19; ++k)
         EXPECT_NEAR(static_cast<double>(job.steps[0].transfer[k]), static_cast<double>(job.steps[1].transfer[k]),
                     0.01 * static_cast<double>(job.steps[0].transfer[k]) + 1000.0) << k;
-    ASSERT_EQ(job.stragglers.size(), 20u);
+    ASSERT_EQ(job.stragglers.size(), 19u);
     ASSERT_TRUE(job.straggler);
-    EXPECT_EQ(job.workers[*job.straggler].rank, 1); // the one waited on in 11 of the 20 steps
+    EXPECT_EQ(job.workers[*job.straggler].rank, 1); // the one waited on in most steps
     EXPECT_GT(job.steps[0].meanSync, job.steps[1].meanSync);
 }
 

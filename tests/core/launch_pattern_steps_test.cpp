@@ -8,6 +8,8 @@
 #include "test_util.h"
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 using namespace ws;
 using namespace ws::test;
@@ -29,13 +31,20 @@ void expectMatchesNvtxSteps(const std::string& file, uint32_t iterations) {
     EXPECT_EQ(found.iterations, iterations) << file;
     ASSERT_EQ(found.steps.size(), iterations) << file;
     EXPECT_GE(found.periodicKernels, 3u);
-    // Past the first (warm-up) step, each found iteration covers most of its marked step. Not all:
-    // an iteration is found from its first kernel launch, so CPU work before it (zero_grad, DDP's
-    // pre-forward, 2.6 ms of a 21 ms step in the DDP capture) falls into the previous iteration.
-    size_t good = 0;
-    for (size_t k = 1; k + 1 < iterations; ++k)
-        good += coverage(found.steps[k], marked.steps[k]) >= 0.8;
-    EXPECT_GE(good, iterations - 3) << file;
+    // Each found iteration past the first covers nearly all of its marked step (paired by the step
+    // number, since the marked start-up step 0 is left out of `marked`): an iteration starts at its
+    // own first launch (issue #25), so only the CPU work before that launch (zero_grad, DDP's
+    // pre-forward) falls into the previous iteration.
+    size_t good = 0, compared = 0;
+    for (size_t j = 0; j < marked.steps.size(); ++j) {
+        const size_t k = std::stoul(marked.labels[j]);
+        if (k == 0 || k + 1 >= iterations)
+            continue;
+        ++compared;
+        good += coverage(found.steps[k], marked.steps[j]) >= 0.9;
+    }
+    EXPECT_EQ(compared, iterations - 2) << file;
+    EXPECT_GE(good, compared - 1) << file;
 }
 
 } // namespace
@@ -67,8 +76,66 @@ TEST(LaunchPatternSteps, UnmarkedTrainingLoopsGetTheirIterations) {
         const StepRanges steps = computeStepRanges(*r.session);
         EXPECT_TRUE(steps.patternSteps) << file;
         EXPECT_FALSE(steps.namedSteps) << file;
-        EXPECT_GE(steps.steps.size(), 11u) << file; // the tail step may be trimmed as cut (FORMATS.md 3.3)
-        EXPECT_EQ(steps.labels.front(), "0") << file;
+        // Iteration 0 is start-up and left out; the others are all steps (the last one included:
+        // it ends with its own last launch, so it is not cut).
+        EXPECT_EQ(steps.steps.size(), 11u) << file;
+        EXPECT_EQ(steps.labels.front(), "1") << file;
+        EXPECT_EQ(steps.labels.back(), "11") << file;
+    }
+}
+
+// Issue #25: the first iteration of an unmarked program carries its start-up (lazy CUDA module
+// loading, cuBLAS/cuDNN handles, cuDNN autotuning): 0.74 s (ResNet-18) and 1.29 s (transformer)
+// against steps of 18-35 ms. It used to be step 0 and set GPU utilization at 17.6 % and 1.2 %.
+TEST(LaunchPatternSteps, StepsStartAfterStartUp) {
+    struct Case {
+        const char* file;
+        double minUtilization, maxUtilization; // of the steady steps, from their kernel time
+    };
+    for (const Case& c : {Case{"captures/resnet18_plain.wscap.gz", 0.65, 0.85},
+                          Case{"captures/transformer_plain.wscap.gz", 0.05, 0.07}}) {
+        ImportResult r = importTraceFile(dataPath(c.file));
+        ASSERT_TRUE(r.session) << r.error;
+        const StepRanges steps = computeStepRanges(*r.session);
+        ASSERT_TRUE(steps.startup) << c.file;
+        std::vector<int64_t> lengths;
+        for (const StepRange& st : steps.steps)
+            lengths.push_back(st.end - st.start);
+        std::sort(lengths.begin(), lengths.end());
+        const int64_t median = lengths[lengths.size() / 2];
+        EXPECT_GT(steps.startup->end - steps.startup->start, 20 * median) << c.file;
+        EXPECT_LE(steps.startup->end, steps.steps.front().start) << c.file;
+        // The steps are alike: none lasts twice the median.
+        EXPECT_LT(lengths.back(), 2 * median) << c.file;
+        const OverviewReport o = computeOverview(*r.session);
+        ASSERT_EQ(o.devices.size(), 1u);
+        ASSERT_TRUE(o.devices[0].gpuUtilization);
+        EXPECT_GT(*o.devices[0].gpuUtilization, c.minUtilization) << c.file;
+        EXPECT_LT(*o.devices[0].gpuUtilization, c.maxUtilization) << c.file;
+        EXPECT_EQ(o.breakdown.steps.size(), 11u) << c.file;
+        ASSERT_TRUE(o.startup);
+        EXPECT_EQ(o.startup->start, steps.startup->start);
+    }
+}
+
+// The iterations found from the launches start where the program's own steps start: the capture
+// with `--step-function train_step` marks each call (capture/samples/overhead_step.py), and each
+// found iteration past the first begins at the first launch of its step, within 2 ms of the mark
+// (the Python of zero_grad and the step's first lines before any launch).
+TEST(LaunchPatternSteps, IterationsStartAtTheirFirstLaunch) {
+    for (const char* file : {"captures/transformer_ops_pystacks.wscap.gz", "captures/resnet18.wscap.gz"}) {
+        ImportResult r = importTraceFile(dataPath(file));
+        ASSERT_TRUE(r.session) << r.error;
+        const StepRanges marked = computeStepRanges(*r.session);
+        const LaunchPatternSteps found = findLaunchPatternSteps(*r.session);
+        EXPECT_GT(found.leadLaunches, 0u) << file;
+        ASSERT_FALSE(marked.steps.empty());
+        for (size_t j = 0; j < marked.steps.size(); ++j) {
+            const size_t k = std::stoul(marked.labels[j]);
+            ASSERT_LT(k, found.steps.size());
+            EXPECT_GE(found.steps[k].start, marked.steps[j].start) << file << " step " << k;
+            EXPECT_LT(found.steps[k].start - marked.steps[j].start, 2'000'000) << file << " step " << k;
+        }
     }
 }
 

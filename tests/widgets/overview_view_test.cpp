@@ -157,6 +157,25 @@ TEST(OverviewView, SaysWhatTheTraceCannotGive) {
     EXPECT_TRUE(gpu2->findChild<QLabel*>(QStringLiteral("deviceFacts"))->text().contains(QStringLiteral("104 compute units")));
 }
 
+// An unmarked capture: the steps come from the launch pattern and the first (start-up) one is left
+// out, which the status line says.
+TEST(OverviewView, SaysTheStartUpStepIsLeftOut) {
+    std::shared_ptr<const Session> session =
+        importTraceFile(std::string(WARPSCOPE_TEST_DATA_DIR) + "/captures/resnet18_plain.wscap.gz").session;
+    ASSERT_NE(session, nullptr);
+    TimeViewport time;
+    OverviewView view(&time, session);
+    view.computeNow();
+    saveScreenshot(view, QStringLiteral("overview_resnet18_plain"));
+    auto* status = view.findChild<QLabel*>(QStringLiteral("overviewStatus"));
+    ASSERT_NE(status, nullptr);
+    EXPECT_TRUE(status->text().contains(QStringLiteral("11 profiler step"))) << status->text().toStdString();
+    EXPECT_TRUE(status->text().contains(QStringLiteral("left out as start-up"))) << status->text().toStdString();
+    auto* box = view.findChild<QGroupBox*>(QStringLiteral("deviceBox0"));
+    ASSERT_NE(box, nullptr);
+    EXPECT_EQ(cardValue(box, 0), QStringLiteral("72.00 %")); // warpscope-cli overview: was 17.64 % with the start-up step
+}
+
 TEST(OverviewView, ManyStepsAndSliceLinks) {
     const QString path = QStringLiteral(WARPSCOPE_TEST_DATA_DIR) +
                          QStringLiteral("/../../../shared/testdata/pytorch_kineto/kineto_tb_plugin/"
