@@ -2469,8 +2469,8 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>估计 SM 效率</translation>
     </message>
     <message>
-        <source>from blocks per SM</source>
-        <translation>由每 SM 线程块数得出</translation>
+        <source>estimate from blocks per SM</source>
+        <translation>由每 SM 线程块数估算</translation>
     </message>
     <message>
         <source>needs &quot;blocks per SM&quot; kernel args</source>
@@ -2491,6 +2491,22 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     <message>
         <source>from launch geometry and device limits, kernel-time weighted</source>
         <translation>由启动配置和设备限制算出，按内核时间加权</translation>
+    </message>
+    <message>
+        <source>measured (PM sampling), % of peak</source>
+        <translation>实测（PM 采样），占峰值的百分比</translation>
+    </message>
+    <message>
+        <source>SM Active</source>
+        <translation>SM 活跃度</translation>
+    </message>
+    <message>
+        <source>DRAM Bandwidth</source>
+        <translation>DRAM 带宽</translation>
+    </message>
+    <message>
+        <source>Tensor Active</source>
+        <translation>Tensor Core 活跃度</translation>
     </message>
     <message>
         <source> · the first step (%1, more than twice the others: CUDA loading, library handles, autotuning) is left out as start-up</source>

@@ -236,11 +236,11 @@ void OverviewView::rebuildDevices() {
                                   m_devices);
         box->setObjectName(QStringLiteral("deviceBox%1").arg(d.id));
         auto* grid = new QGridLayout(box);
-        auto addCard = [&](int column, const QString& caption, const QString& value, const QString& detail) {
+        auto addCard = [&](int column, const QString& caption, const QString& value, const QString& detail, int row = 0) {
             auto* card = new StatCard(caption, box);
-            card->setObjectName(QStringLiteral("card"));
+            card->setObjectName(row == 0 ? QStringLiteral("card") : QStringLiteral("measuredCard"));
             card->setValue(value, detail);
-            grid->addWidget(card, 0, column);
+            grid->addWidget(card, row, column);
         };
         const QString noKernels = d.kernelCount == 0 ? tr("no kernels in this range") : absent;
         addCard(0, tr("GPU Utilization"), d.gpuUtilization ? percentText(*d.gpuUtilization * 100) : noKernels,
@@ -255,13 +255,21 @@ void OverviewView::rebuildDevices() {
                     tr("MFMA kernels, by kernel name"));
         } else {
             addCard(1, tr("Est. SM Efficiency"), d.smEfficiency ? percentText(*d.smEfficiency * 100) : absent,
-                    d.smEfficiency ? tr("from blocks per SM") : tr("needs \"blocks per SM\" kernel args"));
+                    d.smEfficiency ? tr("estimate from blocks per SM") : tr("needs \"blocks per SM\" kernel args"));
             addCard(2, tr("Est. Achieved Occupancy"), d.achievedOccupancy ? percentText(*d.achievedOccupancy) : absent,
                     !d.achievedOccupancy   ? tr("needs occupancy or launch geometry kernel args")
                     : d.occupancyComputed ? tr("from launch geometry and device limits, kernel-time weighted")
                                           : tr("kernel-time weighted"));
             addCard(3, tr("Kernel time using Tensor Cores"), d.tensorCoreShare ? percentText(*d.tensorCoreShare * 100, 1) : noKernels,
                     tr("by kernel name"));
+            // Measured by the GPU (a capture's PM sampling), under the estimates they correspond to.
+            auto addMeasured = [&](MeasuredCounter c, int column, const QString& caption) {
+                if (const std::optional<double>& v = d.measuredValue(c))
+                    addCard(column, caption, percentText(*v), tr("measured (PM sampling), % of peak"), 1);
+            };
+            addMeasured(MeasuredCounter::SmActive, 1, tr("SM Active"));
+            addMeasured(MeasuredCounter::DramBandwidth, 2, tr("DRAM Bandwidth"));
+            addMeasured(MeasuredCounter::TensorActive, 3, tr("Tensor Active"));
         }
         QStringList facts;
         if (d.amd) {
@@ -281,7 +289,7 @@ void OverviewView::rebuildDevices() {
         auto* info = new QLabel(facts.join(QStringLiteral("  ·  ")), box);
         info->setObjectName(QStringLiteral("deviceFacts"));
         info->setWordWrap(true);
-        grid->addWidget(info, 1, 0, 1, 4);
+        grid->addWidget(info, 2, 0, 1, 4);
         m_devicesLayout->addWidget(box);
     }
 }

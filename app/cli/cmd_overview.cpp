@@ -75,6 +75,10 @@ void printText(const Session& session, const OverviewReport& r) {
         std::printf(d.amd ? "    Kernel time using matrix cores (MFMA, by kernel name): %s\n"
                           : "    Kernel time using Tensor Cores: %s\n",
                     pct(d.tensorCoreShare).c_str());
+        static const char* const kMeasured[kMeasuredCounterCount] = {"SM Active", "Tensor Active", "DRAM Bandwidth"};
+        for (size_t m = 0; m < kMeasuredCounterCount; ++m)
+            if (d.measured[m])
+                std::printf("    %s (measured, PM sampling): %.2f %% of peak\n", kMeasured[m], *d.measured[m]);
         if (d.peakAllocatedBytes)
             std::printf("    Peak allocated memory: %lld MiB\n", static_cast<long long>(*d.peakAllocatedBytes / (1024 * 1024)));
         else

@@ -95,6 +95,40 @@ void fillMissingOccupancy(const Session& s, OverviewData& d) {
     });
 }
 
+// The measured counters of each device (MeasuredCounter): PM sampling series of a capture.
+void collectMeasuredCounters(const Session& s, OverviewData& d) {
+    static constexpr std::string_view kNames[kMeasuredCounterCount] = {"sm_active", "tensor_active", "dram_bandwidth"};
+    for (size_t ci = 0; ci < s.counters().size(); ++ci) {
+        const CounterSeries& c = s.counters()[ci];
+        const int device = s.processes()[c.process].deviceId;
+        if (device < 0 || c.ts.empty() || s.str(c.category) != "pm_sampling")
+            continue;
+        for (size_t m = 0; m < kMeasuredCounterCount; ++m)
+            if (s.str(c.name) == kNames[m])
+                d.devices[device].measured[m] = static_cast<int32_t>(ci);
+    }
+}
+
+// Time-weighted mean of a sampled counter over [lo, hi): sample i holds over [ts[i], ts[i+1]), the
+// last one for as long as the one before it; nullopt when no sample covers any of the window.
+std::optional<double> sampledMean(const CounterSeries& c, int64_t lo, int64_t hi) {
+    const size_t n = c.ts.size();
+    if (n < 2 || hi <= lo)
+        return std::nullopt;
+    auto it = std::upper_bound(c.ts.begin(), c.ts.end(), lo);
+    size_t i = it == c.ts.begin() ? 0 : static_cast<size_t>(it - c.ts.begin()) - 1;
+    double weighted = 0, covered = 0;
+    for (; i < n && c.ts[i] < hi; ++i) {
+        const int64_t end = i + 1 < n ? c.ts[i + 1] : c.ts[i] + (c.ts[i] - c.ts[i - 1]);
+        const auto len = static_cast<double>(clipped(c.ts[i], end, lo, hi));
+        weighted += c.value[i] * len;
+        covered += len;
+    }
+    if (covered <= 0)
+        return std::nullopt;
+    return weighted / covered;
+}
+
 void collectDeviceData(const Session& s, OverviewData& d) {
     const size_t nStrings = s.strings().size();
     std::vector<uint8_t> kernelFlags(nStrings, 0xff); // bit 0 tensor cores, bit 1 gemm-like
@@ -154,6 +188,7 @@ void collectDeviceData(const Session& s, OverviewData& d) {
         }
     }
     fillMissingOccupancy(s, d);
+    collectMeasuredCounters(s, d);
     auto byStart = [](const auto& a, const auto& b) { return a.start < b.start; };
     for (auto& [id, dev] : d.devices) {
         sortRuns(dev.kernels, byStart); // streams are sorted already: merging them is cheap
@@ -236,6 +271,10 @@ DeviceOverview deviceOverview(const Session& s, const OverviewData& d, int id, i
             out.tensorCoreShare = static_cast<double>(tcNs) / static_cast<double>(out.kernelNs);
         out.occupancyComputed = dev.occupancyComputed;
     }
+    if (dit != d.devices.end() && hi > lo)
+        for (size_t m = 0; m < kMeasuredCounterCount; ++m)
+            if (dit->second.measured[m] >= 0)
+                out.measured[m] = sampledMean(s.counters()[static_cast<size_t>(dit->second.measured[m])], lo, hi);
     // Peak of the allocator's total inside the window, counting the level it entered the window with.
     std::optional<int64_t> before;
     for (const MemoryEvent& m : s.memoryEvents()) {
@@ -355,6 +394,9 @@ std::string overviewToJson(const Session& s, const OverviewReport& r) {
         dj["est_achieved_occupancy"] = opt(d.achievedOccupancy);
         dj["tensor_core_kernel_share"] = opt(d.tensorCoreShare);
         dj["occupancy_computed"] = d.occupancyComputed;
+        dj["measured_sm_active_pct"] = opt(d.measuredValue(MeasuredCounter::SmActive));
+        dj["measured_tensor_active_pct"] = opt(d.measuredValue(MeasuredCounter::TensorActive));
+        dj["measured_dram_bandwidth_pct"] = opt(d.measuredValue(MeasuredCounter::DramBandwidth));
         dj["peak_allocated_bytes"] = opt(d.peakAllocatedBytes);
         devices.push_back(std::move(dj));
     }

@@ -5,6 +5,7 @@
 #include "analysis/step_ranges.h"
 #include "model/string_table.h"
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -49,6 +50,11 @@ struct SmEdge {
     double delta = 0;
 };
 
+// GPU counters measured by the hardware: a capture's `pm` activity (CUPTI PM sampling) records
+// them as % of peak (capture/README.md: sm_active, tensor_active, dram_bandwidth).
+enum class MeasuredCounter : uint8_t { SmActive, TensorActive, DramBandwidth };
+inline constexpr size_t kMeasuredCounterCount = 3;
+
 struct OverviewDevice {
     std::vector<OverviewKernel> kernels; // sorted by start
     int64_t maxKernelNs = 0;             // to find the kernels overlapping a window by binary search
@@ -56,6 +62,8 @@ struct OverviewDevice {
     IntervalList gpuBusy;                // union of kernels, copies and memsets (idle gaps)
     std::vector<SmEdge> smEdges;         // empty: no kernel has "blocks per SM"
     bool occupancyComputed = false;      // some kernels' occupancy came from their launch geometry
+    // Index into Session::counters() of each measured counter of the device, -1 when not recorded.
+    std::array<int32_t, kMeasuredCounterCount> measured{-1, -1, -1};
 };
 
 struct OverviewData {
@@ -93,6 +101,10 @@ struct DeviceOverview {
     // The occupancy of some kernels is not in the trace but computed from their launch geometry
     // and the device (captures, Nsight Systems: cuda_occupancy.h).
     bool occupancyComputed = false;
+    // Measured (MeasuredCounter), % of peak: the time-weighted mean of the samples over the window,
+    // each sample holding until the next; empty when the counter was not recorded there.
+    std::array<std::optional<double>, kMeasuredCounterCount> measured;
+    const std::optional<double>& measuredValue(MeasuredCounter c) const { return measured[static_cast<size_t>(c)]; }
     std::optional<int64_t> peakAllocatedBytes;
 };
 

@@ -4,7 +4,9 @@
 #include "overview_view.h"
 #include "stat_card.h"
 #include "step_breakdown_chart.h"
+#include "wscapfixtures.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QGroupBox>
 #include <QLabel>
@@ -140,6 +142,7 @@ TEST(OverviewView, SaysWhatTheTraceCannotGive) {
     // Occupancy from the kernels' launch geometry (cuda_occupancy_test.cpp has the numbers).
     EXPECT_NE(cardValue(box, 2), QStringLiteral("not in this trace"));
     EXPECT_TRUE(box->findChild<QLabel*>(QStringLiteral("deviceFacts"))->text().contains(QStringLiteral("peak allocated: not in this trace")));
+    EXPECT_TRUE(box->findChildren<StatCard*>(QStringLiteral("measuredCard")).isEmpty()); // no PM sampling
 
     // ROCm Kineto trace: kernels carry neither blocks per SM nor register counts; the card says
     // occupancy cannot be computed for AMD from this trace, under the AMD names of the metrics.
@@ -155,6 +158,36 @@ TEST(OverviewView, SaysWhatTheTraceCannotGive) {
     EXPECT_EQ(cardValue(gpu2, 2), QStringLiteral("cannot be computed"));
     EXPECT_EQ(gpu2->title(), QStringLiteral("GPU 2: AMD Radeon Graphics"));
     EXPECT_TRUE(gpu2->findChild<QLabel*>(QStringLiteral("deviceFacts"))->text().contains(QStringLiteral("104 compute units")));
+}
+
+// A capture with PM sampling (issue #25): the measured SM Active, DRAM Bandwidth and Tensor Active
+// under the estimates, with the numbers core computes (capture_overview_test.cpp).
+TEST(OverviewView, MeasuredCountersOfACaptureBesideTheEstimates) {
+    const std::string path = wstest::tempPath("pm_overview.wscap");
+    wstest::writeFile(path, wstest::pmSamplingStream());
+    std::shared_ptr<const Session> session = importTraceFile(path).session;
+    ASSERT_NE(session, nullptr);
+    TimeViewport time;
+    time.setSessionRange(session->startNs(), session->endNs());
+    OverviewView view(&time, session);
+    view.computeNow();
+    saveScreenshot(view, QStringLiteral("overview_pm"));
+    auto* box = view.findChild<QGroupBox*>(QStringLiteral("deviceBox0"));
+    ASSERT_NE(box, nullptr);
+    EXPECT_EQ(cardValue(box, 2), QStringLiteral("29.17 %")); // occupancy: (25 + 12.5 + 50) / 3
+    const QList<StatCard*> measured = box->findChildren<StatCard*>(QStringLiteral("measuredCard"));
+    ASSERT_EQ(measured.size(), 3);
+    EXPECT_EQ(measured[0]->value(), QStringLiteral("39.18 %")); // SM Active: 572 / 14.6
+    EXPECT_EQ(measured[1]->value(), QStringLiteral("16.81 %")); // DRAM Bandwidth: 245.4 / 14.6
+    EXPECT_EQ(measured[2]->value(), QStringLiteral("25.00 %")); // Tensor Active
+    // The selected range recomputes them: [T0 + 2 ms, T0 + 10 ms) averages 40 % SM Active.
+    time.setSelectedRange(TimeRange{static_cast<int64_t>(wstest::kPmT0 + 2 * wstest::kPmMs),
+                                    static_cast<int64_t>(wstest::kPmT0 + 10 * wstest::kPmMs)});
+    view.computeNow();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete); // the previous report's boxes
+    box = view.findChild<QGroupBox*>(QStringLiteral("deviceBox0"));
+    ASSERT_NE(box, nullptr);
+    EXPECT_EQ(box->findChildren<StatCard*>(QStringLiteral("measuredCard")).value(0)->value(), QStringLiteral("40.00 %"));
 }
 
 // An unmarked capture: the steps come from the launch pattern and the first (start-up) one is left
