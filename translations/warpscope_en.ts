@@ -147,6 +147,13 @@
         </translation>
     </message>
     <message numerus="yes">
+        <source>%n frame(s); none has a source location (record the capture with warpscope-capture --py-stacks, or New Capture&apos;s &quot;Python call stacks&quot;).</source>
+        <translation>
+            <numerusform>%n frame; none has a source location (record the capture with warpscope-capture --py-stacks, or New Capture&apos;s &quot;Python call stacks&quot;).</numerusform>
+            <numerusform>%n frames; none has a source location (record the capture with warpscope-capture --py-stacks, or New Capture&apos;s &quot;Python call stacks&quot;).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>%n frame(s), innermost first. Enter shows the source, Ctrl+Enter opens the editor.</source>
         <translation>
             <numerusform>%n frame, innermost first. Enter shows the source, Ctrl+Enter opens the editor.</numerusform>

@@ -3367,6 +3367,12 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         </translation>
     </message>
     <message numerus="yes">
+        <source>%n frame(s); none has a source location (record the capture with warpscope-capture --py-stacks, or New Capture&apos;s &quot;Python call stacks&quot;).</source>
+        <translation>
+            <numerusform>%n 个栈帧；都没有源码位置（请用 warpscope-capture --py-stacks 采集，或在“新建采集”中勾选“Python 调用栈”）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>%n frame(s), innermost first. Enter shows the source, Ctrl+Enter opens the editor.</source>
         <translation>
             <numerusform>%n 个栈帧，最内层在前。Enter 显示源码，Ctrl+Enter 打开编辑器。</numerusform>

@@ -46,6 +46,7 @@ StackView::StackView(QWidget* parent)
     m_tree->header()->setSectionResizeMode(1, QHeaderView::Stretch);
     m_tree->header()->setSectionResizeMode(2, QHeaderView::Interactive);
     m_tree->setTextElideMode(Qt::ElideLeft);
+    m_header->setObjectName(QStringLiteral("stackHeader"));
     m_header->setText(tr("Select a slice to see its stack."));
     m_header->setWordWrap(true);
 
@@ -98,8 +99,14 @@ void StackView::setSlice(std::optional<SliceRef> slice) {
     if (m_stack.frames.empty())
         m_header->setText(tr("No stack for this slice."));
     else if (m_stack.firstSourceFrame < 0)
-        m_header->setText(tr("%n frame(s); none has a source location (record with with_stack=True).",
-                             nullptr, static_cast<int>(m_stack.frames.size())));
+        // What records source locations depends on what recorded the session: torch.profiler's
+        // with_stack, or a capture's Python stacks.
+        m_header->setText(m_session->sourceFormat() == TraceFormat::WarpscopeCapture
+                              ? tr("%n frame(s); none has a source location (record the capture with "
+                                   "warpscope-capture --py-stacks, or New Capture's \"Python call stacks\").",
+                                   nullptr, static_cast<int>(m_stack.frames.size()))
+                              : tr("%n frame(s); none has a source location (record with with_stack=True).",
+                                   nullptr, static_cast<int>(m_stack.frames.size())));
     else
         m_header->setText(
             tr("%n frame(s), innermost first. Enter shows the source, Ctrl+Enter opens the editor.", nullptr,

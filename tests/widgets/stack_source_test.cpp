@@ -100,6 +100,44 @@ TEST_F(StackSourceTest, StackTabShowsKernelStackOfSample) {
     FAIL() << "no kernel with a Python source frame";
 }
 
+// A stack without a source line says how to record one, in the words of what recorded the session:
+// torch.profiler's with_stack=True, or the capture's Python stacks (issue #25).
+TEST_F(StackSourceTest, NoSourceHintNamesTheRecordersOption) {
+    struct Case {
+        QString file;
+        QString hint, notHint;
+    };
+    const Case cases[] = {
+        {QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/captures/transformer_plain.wscap.gz"), QStringLiteral("--py-stacks"),
+         QStringLiteral("with_stack")},
+        // torch.profiler (CPU + CUDA) without with_stack: operators, no source lines.
+        {QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/captures/transformer_prof6.json.gz"), QStringLiteral("with_stack=True"),
+         QStringLiteral("--py-stacks")},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.file.toStdString());
+        std::shared_ptr<const Session> session = importTraceFile(c.file.toStdString()).session;
+        ASSERT_NE(session, nullptr);
+        StackView view;
+        view.setSession(session);
+        auto* header = view.findChild<QLabel*>(QStringLiteral("stackHeader"));
+        ASSERT_NE(header, nullptr);
+        bool found = false;
+        for (uint32_t ti = 0; ti < session->tracks().size() && !found; ++ti) {
+            const Track& t = session->tracks()[ti];
+            for (uint32_t i = 0; i < t.sliceCount() && !found; ++i) {
+                if (session->kindOf(t, i) != EventKind::Kernel)
+                    continue;
+                view.setSlice(SliceRef{ti, i});
+                found = !view.stack().frames.empty() && view.stack().firstSourceFrame < 0;
+            }
+        }
+        ASSERT_TRUE(found) << "no kernel stack without a source line";
+        EXPECT_TRUE(header->text().contains(c.hint)) << header->text().toStdString();
+        EXPECT_FALSE(header->text().contains(c.notHint)) << header->text().toStdString();
+    }
+}
+
 TEST_F(StackSourceTest, SourcePaneMarksTheLineAndFollowsPathRules) {
     QTemporaryDir dir;
     const QString local =
