@@ -1870,8 +1870,12 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>CUDA 运行时 API</translation>
     </message>
     <message>
-        <source>CUDA driver API</source>
-        <translation>CUDA 驱动 API</translation>
+        <source>Driver launches (cuBLASLt, cuDNN, Triton)</source>
+        <translation>驱动层内核启动（cuBLASLt、cuDNN、Triton）</translation>
+    </message>
+    <message>
+        <source>CUDA driver API (all calls)</source>
+        <translation>CUDA 驱动 API（全部调用）</translation>
     </message>
     <message>
         <source>Synchronization</source>

@@ -21,6 +21,7 @@ inline constexpr ActivityName kActivityNames[] = {
     {"memory", ActMemory},   {"nvtx", ActNvtx},         {"overhead", ActOverhead},
     {"nvml", ActNvml},       {"pm", ActPmSampling},     {"extcorr", ActExternalCorrelation},
     {"allapi", ActChattyApi}, {"stacks", ActStacks}, {"host", ActHost}, {"pystacks", ActPyStacks},
+    {"launches", ActLaunches},
     {"api", ActRuntime | ActDriver},
 };
 
@@ -30,10 +31,11 @@ inline constexpr ActivityName kActivityNames[] = {
 // ("stacks": a backtrace per launch; "pystacks": a profile function on every Python call), and the
 // driver API and synchronization records: with those two, CUPTI intercepts every driver call and
 // every wait, which cost 1.16-1.45x the step time of PyTorch training steps where the rest costs
-// 1.03-1.13x (capture/README.md, issue #13). The runtime API still records every launch, copy and
-// synchronize call; add "driver" for programs that launch through the driver API (Triton, JAX).
-inline constexpr uint32_t kDefaultActivities =
-    ActKernel | ActMemcpy | ActMemset | ActRuntime | ActMemory | ActNvtx | ActOverhead | ActNvml | ActHost;
+// 1.03-1.13x (capture/README.md, issue #13). The runtime API records every runtime launch, copy and
+// synchronize call, and "launches" the kernel and graph launches that go to the driver directly
+// (cuBLASLt, cuDNN, Triton, JAX), intercepting those calls only (issue #25).
+inline constexpr uint32_t kDefaultActivities = ActKernel | ActMemcpy | ActMemset | ActRuntime | ActMemory | ActNvtx |
+                                               ActOverhead | ActNvml | ActHost | ActLaunches;
 inline constexpr uint32_t kAllActivities = kDefaultActivities | ActDriver | ActSync | ActPmSampling |
                                            ActExternalCorrelation | ActChattyApi | ActStacks | ActPyStacks;
 

@@ -111,6 +111,7 @@ enum ActivityBit : uint32_t {
     ActStacks = 1u << 13,    // native call stack at each kernel / graph launch (CallStack records)
     ActHost = 1u << 14,      // CPU use of the process and its children, its RSS, host memory (MetricSample, source Host)
     ActPyStacks = 1u << 15,  // CPython frames at each launch, memcpy, memset and allocation call (PyFrame/PyStack)
+    ActLaunches = 1u << 16,  // driver-API kernel and graph launches as Api records, without the rest of the driver domain
 };
 
 enum class ApiDomain : uint8_t { Runtime = 0, Driver = 1 };

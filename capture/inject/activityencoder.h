@@ -22,6 +22,8 @@ public:
     // Emits NVTX ranges that never ended (end = 0). Call once at the end of the stream.
     void finish(std::string& out);
     uint32_t intern(std::string_view text, std::string& out);
+    // The String id of an API call's name (domain: wscap::ApiDomain).
+    uint32_t apiName(uint8_t domain, uint32_t cbid, std::string& out);
     uint64_t records() const { return m_records; }
 
 private:
@@ -46,7 +48,6 @@ private:
     };
 
     void encodeRecord(const CUpti_Activity* record, std::string& out);
-    uint32_t apiName(uint8_t domain, uint32_t cbid, std::string& out);
     void marker(const CUpti_ActivityMarker2& m, std::string& out);
     void markerData(const CUpti_ActivityMarkerData2& d);
     void emitMarker(uint32_t id, const PendingMarker& p, std::string& out);

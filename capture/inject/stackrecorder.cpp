@@ -18,55 +18,6 @@ using namespace wscap;
 
 namespace {
 
-// The launch calls whose stacks are worth having: every way a kernel or graph reaches the GPU.
-constexpr CUpti_CallbackId kRuntimeLaunches[] = {
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_v3020,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernelMultiDevice_v9000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
-    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000, // what <<<...>>> compiles to with CUDA 13
-    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
-};
-constexpr CUpti_CallbackId kDriverLaunches[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuLaunch,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-};
-
-// Runtime calls that move or allocate memory: their Python stacks say which line copied or allocated.
-constexpr CUpti_CallbackId kRuntimeMemoryCalls[] = {
-    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020,
-    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020,
-    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_v3020,
-    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyPeerAsync_v4000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaMemset_v3020,
-    CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020,
-    CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_ptsz_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020,
-    CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_v11020,
-    CUPTI_RUNTIME_TRACE_CBID_cudaMallocHost_v3020,
-    CUPTI_RUNTIME_TRACE_CBID_cudaHostAlloc_v3020,
-};
-
-// Runtime launches in progress on this thread: their inner driver launch is the same launch.
-thread_local int t_runtimeDepth = 0;
-
 uint32_t threadId() {
     thread_local const uint32_t tid = static_cast<uint32_t>(::syscall(SYS_gettid));
     return tid;
@@ -120,60 +71,29 @@ std::string buildId(const dl_phdr_info* info) {
 
 } // namespace
 
-bool StackRecorder::start(int nativeDepth, int pythonDepth, std::string* why) {
+void StackRecorder::configure(int nativeDepth, int pythonDepth) {
     m_depth = std::clamp(nativeDepth, 0, kMaxFrames);
     m_pythonDepth = std::clamp(pythonDepth, 0, PythonStacks::kMaxFrames);
-    if (!m_subscribed) {
-        // backtrace() loads libgcc_s and allocates on its first call: do that here, not in a launch.
-        void* warm[4];
-        ::backtrace(warm, 4);
-        const auto self = reinterpret_cast<uint64_t>(&StackRecorder::onCallback);
-        for (const Module& m : scanModules())
-            if (self >= m.start && self < m.end) {
-                m_selfStart = m.start;
-                m_selfEnd = m.end;
-            }
-        const CUptiResult r = cuptiSubscribe(&m_subscriber, &StackRecorder::onCallback, this);
-        if (r != CUPTI_SUCCESS) {
-            const char* text = nullptr;
-            cuptiGetResultString(r, &text);
-            *why = std::string("cuptiSubscribe failed: ") + (text ? text : "unknown error") +
-                   " (another CUDA profiler in the process?); call stacks are not recorded";
-            return false;
+    if (m_configured)
+        return;
+    m_configured = true;
+    // backtrace() loads libgcc_s and allocates on its first call: do that here, not in a launch.
+    void* warm[4];
+    ::backtrace(warm, 4);
+    // This library's code leads every backtrace (the callback, this recorder): found by an address in it.
+    const auto self = reinterpret_cast<uint64_t>(&hashStack);
+    for (const Module& m : scanModules())
+        if (self >= m.start && self < m.end) {
+            m_selfStart = m.start;
+            m_selfEnd = m.end;
         }
-        m_subscribed = true;
-        for (CUpti_CallbackId id : kRuntimeLaunches)
-            cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
-        for (CUpti_CallbackId id : kRuntimeMemoryCalls)
-            cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
-        for (CUpti_CallbackId id : kDriverLaunches)
-            cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
-    }
-    m_enabled = true;
-    return true;
 }
 
-void CUPTIAPI StackRecorder::onCallback(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
-                                        const void* data) {
-    auto* self = static_cast<StackRecorder*>(userdata);
-    const auto* cb = static_cast<const CUpti_CallbackData*>(data);
-    if (!cb)
-        return;
-    const bool entry = cb->callbackSite == CUPTI_API_ENTER;
-    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
-        if (!entry) {
-            if (t_runtimeDepth > 0)
-                --t_runtimeDepth;
-            return;
-        }
-        ++t_runtimeDepth;
-    } else if (domain != CUPTI_CB_DOMAIN_DRIVER_API || !entry || t_runtimeDepth > 0) {
-        return;
-    }
-    if (!self->m_enabled.load(std::memory_order_relaxed))
+void StackRecorder::onCall(uint8_t domain, uint32_t cbid, uint32_t correlationId) {
+    if (!m_enabled.load(std::memory_order_relaxed))
         return;
     try {
-        self->record(domain == CUPTI_CB_DOMAIN_RUNTIME_API ? 0 : 1, cbid, cb->correlationId);
+        record(domain, cbid, correlationId);
     } catch (...) {
         // Out of memory: this launch has no stack. Nothing may escape into CUDA.
     }

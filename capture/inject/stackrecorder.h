@@ -14,9 +14,9 @@
 namespace ws {
 
 /*
- * StackRecorder: the "stacks" and "pystacks" activities. Subscribes to CUPTI's runtime and driver API
- * callbacks for the kernel and graph launch calls and the runtime's memcpy, memset and allocation
- * calls, and at the ENTRY of each takes the calling thread's return addresses with backtrace()
+ * StackRecorder: the "stacks" and "pystacks" activities. At the ENTRY of every kernel and graph launch
+ * call of the runtime and the driver and of the runtime's memcpy, memset and allocation calls
+ * (LaunchCallbacks calls it), takes the calling thread's return addresses with backtrace()
  * (innermost first, this library's own frames dropped, at most 32) and/or its CPython frames
  * (PythonStacks, only while the thread holds the GIL).
  *
@@ -28,8 +28,8 @@ namespace ws {
  * launcher can symbolize after exit without touching the target. Nothing is symbolized in the
  * process: addr2line runs afterwards (capture/launch/stacksymbolizer.h).
  *
- * A runtime launch (cudaLaunchKernel) calls the driver underneath; a thread-local depth counter
- * keeps that inner driver callback from recording a second stack. Driver-only launches (Triton,
+ * A runtime launch (cudaLaunchKernel) calls the driver underneath; LaunchCallbacks keeps that inner
+ * driver call from recording a second stack. Driver-only launches (cuBLASLt, cuDNN, Triton,
  * cuLaunchKernel from C++) get their own.
  *
  * Threads: the callback runs on application threads; take() on the writer thread. The loader lock
@@ -39,13 +39,16 @@ class StackRecorder {
 public:
     static constexpr int kMaxFrames = 32;
 
-    // Subscribes (once) and enables the callbacks. False with *why when CUPTI refuses, e.g.
-    // because another tool already subscribed (CUPTI allows one subscriber per process).
+    // Sets the depths; the first call also prepares backtrace() and finds this library's own frames.
     // nativeDepth: frames kept per native stack (1..kMaxFrames; 0 = none); fewer frames unwind faster.
     // pythonDepth: Python frames kept per stack (0 = none).
-    bool start(int nativeDepth, int pythonDepth, std::string* why);
-    // Stops recording; callbacks that are already running finish, later ones return at once.
+    void configure(int nativeDepth, int pythonDepth);
+    void start() { m_enabled = true; }
+    // Stops recording; calls that are already recording finish, later ones return at once.
     void stop() { m_enabled = false; }
+    // At the entry of a launch (domain 0 runtime, 1 driver; a runtime launch's inner driver call is
+    // not passed) or of a runtime memory call, on the calling thread (LaunchCallbacks).
+    void onCall(uint8_t domain, uint32_t cbid, uint32_t correlationId);
     // Moves the encoded records (Module, StackDef, PyFrame, PyStack, CallStack) gathered so far to
     // the end of out.
     void take(std::string& out);
@@ -60,8 +63,6 @@ private:
         std::string buildId;
     };
 
-    static void CUPTIAPI onCallback(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
-                                    const void* data);
     void record(uint8_t domain, uint32_t cbid, uint32_t correlationId);
     static std::vector<Module> scanModules();
     bool covered(uint64_t address) const;
@@ -69,8 +70,7 @@ private:
     uint32_t findStack(uint64_t hash, const uint64_t* addresses, int count) const;
     uint32_t nativeStack();
 
-    CUpti_SubscriberHandle m_subscriber = nullptr;
-    bool m_subscribed = false;
+    bool m_configured = false;
     std::atomic<bool> m_enabled{false};
     std::atomic<uint64_t> m_launches{0};
     int m_depth = kMaxFrames; // native frames, 0 = no native stacks

@@ -3,6 +3,7 @@
 #include "format/activitylist.h"
 #include "format/wscapcodec.h"
 #include "inject/apifilter.h"
+#include "inject/ittrecorder.h"
 #include "inject/nvtxrecorder.h"
 
 #include <cerrno>
@@ -221,22 +222,42 @@ bool Tracer::enableActivities() {
     }
     if (!(m_config.activities & ActChattyApi))
         disableChattyApiRecords(m_config.activities & ActRuntime, m_config.activities & ActDriver);
-    if (m_config.activities & (ActStacks | ActPyStacks)) {
-        // Optional: without stacks the capture is still complete, so a refusal is only a warning.
-        std::string why;
-        const int native = (m_config.activities & ActStacks) ? static_cast<int>(m_config.stackDepth) : 0;
-        const int python = (m_config.activities & ActPyStacks) ? static_cast<int>(m_config.pythonStackDepth) : 0;
-        if (!m_stacks.start(native, python, &why))
-            report(ErrorSeverity::Warning, "stacks", 0, why);
-    }
+    startCallbacks();
     NvtxRecorder::instance().setRecording(m_config.activities & ActNvtx);
+    IttRecorder::instance().setRecording(m_config.activities & ActNvtx);
     m_collecting = true;
     return true;
 }
 
+void Tracer::startCallbacks() {
+    // With `driver`, CUPTI records every driver call, launches included.
+    const bool launches = (m_config.activities & ActLaunches) && !(m_config.activities & ActDriver);
+    const bool stacks = m_config.activities & (ActStacks | ActPyStacks);
+    if (!launches && !stacks)
+        return;
+    if (stacks)
+        m_stacks.configure((m_config.activities & ActStacks) ? static_cast<int>(m_config.stackDepth) : 0,
+                           (m_config.activities & ActPyStacks) ? static_cast<int>(m_config.pythonStackDepth) : 0);
+    // Optional: without them the capture is still complete for runtime launches, so a refusal is a warning.
+    std::string why;
+    if (!m_callbacks.start(launches ? &m_launches : nullptr, stacks ? &m_stacks : nullptr, &why)) {
+        report(ErrorSeverity::Warning, "callbacks", 0,
+               why + (launches ? "; kernels launched through the driver API (cuBLASLt, cuDNN, Triton) get no launching "
+                                 "call, operator or stack"
+                               : "") +
+                   (stacks ? "; call stacks are not recorded" : ""));
+        return;
+    }
+    m_launches.setRecording(launches);
+    if (stacks)
+        m_stacks.start();
+}
+
 void Tracer::disableActivities() {
     m_stacks.stop();
+    m_launches.setRecording(false);
     NvtxRecorder::instance().setRecording(false);
+    IttRecorder::instance().setRecording(false);
     for (CUpti_ActivityKind kind : m_enabledKinds)
         cuptiActivityDisable(kind);
     m_enabledKinds.clear();
@@ -248,9 +269,15 @@ void Tracer::writeThreadRecords() {
     m_stacks.take(chunk[0]);
     {
         std::lock_guard<std::mutex> lock(m_encoderMutex);
-        NvtxRecorder::instance().take(
+        const auto intern = [this](std::string_view name, std::string& out) { return m_encoder.intern(name, out); };
+        NvtxRecorder::instance().take(static_cast<uint32_t>(m_pid), intern, chunk[0]);
+        IttRecorder::instance().take(static_cast<uint32_t>(m_pid), intern, chunk[0]);
+        m_launches.take(
             static_cast<uint32_t>(m_pid),
-            [this](std::string_view name, std::string& out) { return m_encoder.intern(name, out); }, chunk[0]);
+            [this](uint32_t cbid, std::string& out) {
+                return m_encoder.apiName(static_cast<uint8_t>(ApiDomain::Driver), cbid, out);
+            },
+            chunk[0]);
     }
     if (!chunk[0].empty())
         writeQueued(std::move(chunk));
@@ -482,6 +509,7 @@ void Tracer::finalize() {
 void Tracer::forkedChild() {
     m_forked = true;
     NvtxRecorder::instance().setRecording(false);
+    IttRecorder::instance().setRecording(false);
     m_writer.close();
     m_closed = true;
     // The writer and sampler threads were not copied into the child. Their std::thread objects are

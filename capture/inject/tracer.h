@@ -6,6 +6,8 @@
 #include "inject/chunkqueue.h"
 #include "inject/injectconfig.h"
 #include "inject/hostsampler.h"
+#include "inject/launchcallbacks.h"
+#include "inject/launchrecorder.h"
 #include "inject/nvmlsampler.h"
 #include "inject/pmsampler.h"
 #include "inject/stackrecorder.h"
@@ -62,6 +64,7 @@ private:
     bool check(CUptiResult result, const char* where, bool fatal);
     void report(wscap::ErrorSeverity severity, const std::string& where, int code, const std::string& message);
     bool enableActivities();
+    void startCallbacks(); // the launch callbacks of the "launches", "stacks" and "pystacks" activities
     void disableActivities();
     void writerLoop();
     void runWriter();
@@ -71,7 +74,7 @@ private:
     std::string streamPath() const;
     void writeStreamHeader();
     void stopSamplers();
-    void writeThreadRecords(); // what the program's threads recorded: call stacks, NVTX push/pop ranges
+    void writeThreadRecords(); // what the program's threads recorded: call stacks, driver launches, NVTX ranges
 
     InjectConfig m_config;
     std::mutex m_initMutex;
@@ -85,7 +88,9 @@ private:
     NvmlSampler m_nvml;
     HostSampler m_host;
     PmSampler m_pm;
-    StackRecorder m_stacks; // the "stacks" activity (opt-in)
+    StackRecorder m_stacks;     // the "stacks" and "pystacks" activities (opt-in)
+    LaunchRecorder m_launches;  // the "launches" activity: driver-API launches
+    LaunchCallbacks m_callbacks; // the one CUPTI subscriber, feeding both
     std::thread m_writerThread;
 
     std::atomic<bool> m_collecting{false};    // activity kinds are enabled

@@ -27,8 +27,9 @@ constexpr const char* kTorchHookDir = ".warpscope-python";
 
 // The startup hook. Python runs sitecustomize at start-up; this one (0) with WARPSCOPE_PY_STACKS
 // attaches the injection library's Python stack recorder (inject/pythonstacks.h), (1) with WARPSCOPE_TORCH_OPS
-// waits for the program to import torch, then enters torch.autograd.profiler.emit_nvtx for the rest
-// of the run, so every operator is an NVTX range the capture records, and (2) with
+// waits for the program to import torch, then enters torch.autograd.profiler.emit_itt (when the
+// injection library is PyTorch's ITT collector; emit_nvtx for shapes or otherwise) for the rest of
+// the run, so every operator is a range the capture records, and (2) with
 // WARPSCOPE_STEP_FUNCTION wraps every call of the function of that name in a `step N` NVTX range
 // (sys.monitoring, Python 3.12+: a function that does not match costs one event, ever). No change
 // to the program. Then it runs the sitecustomize it shadows, if any.
@@ -39,13 +40,43 @@ import sys
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+def _warpscope_itt_ranges(torch):
+    """emit_itt, entered, when PyTorch's ITT ranges reach the injection library (one operator is run
+    to see that they do); else None."""
+    if os.environ.get("WARPSCOPE_TORCH_OPS_VIA", "itt") != "itt":
+        return None
+    ctx = None
+    try:
+        import ctypes
+        if not torch.profiler.itt.is_available():
+            return None
+        seen = ctypes.CDLL(os.environ["CUDA_INJECTION64_PATH"]).warpscope_itt_tasks_seen
+        ctx = torch.autograd.profiler.emit_itt()
+        ctx.__enter__()
+        torch.zeros(1)
+        if seen() == 1:
+            return ctx
+    except Exception:
+        pass
+    if ctx is not None:
+        try:
+            ctx.__exit__(None, None, None)
+        except Exception:
+            pass
+    return None
+
+
 def _warpscope_switch_on(torch):
     if os.environ.get("WARPSCOPE_TORCH_OPS") not in ("ops", "shapes"):
         return
     try:
         shapes = os.environ.get("WARPSCOPE_TORCH_OPS") == "shapes"
-        ctx = torch.autograd.profiler.emit_nvtx(record_shapes=shapes)
-        ctx.__enter__()
+        # ITT ranges carry the operator's name only and cost far less than emit_nvtx's formatted
+        # text; shapes (and a PyTorch without ITT) need emit_nvtx.
+        ctx = None if shapes else _warpscope_itt_ranges(torch)
+        if ctx is None:
+            ctx = torch.autograd.profiler.emit_nvtx(record_shapes=shapes)
+            ctx.__enter__()
         globals()["_warpscope_emit_nvtx"] = ctx  # kept for the life of the process
         # Left switched on, torch's profiler callbacks outlive the interpreter: a Gloo rank of a
         # 2-process DDP job died with SIGSEGV at exit after "Leaked callback handle" (issue #18).
@@ -262,6 +293,13 @@ std::vector<std::pair<std::string, std::string>> environment(const CaptureSettin
         env.emplace_back("PYTHONPATH", path);
         if (settings.torchOps > 0)
             env.emplace_back("WARPSCOPE_TORCH_OPS", settings.torchOps > 1 ? "shapes" : "ops");
+        if (settings.torchOps == 1) {
+            // Operators without shapes go through PyTorch's ITT ranges into this library
+            // (inject/ittrecorder.h); the ITT part loads the collector named here, taking the
+            // functions of the groups named (ITT's tasks are in "structure").
+            env.emplace_back("INTEL_LIBITTNOTIFY64", injectPath);
+            env.emplace_back("INTEL_ITTNOTIFY_GROUPS", "structure");
+        }
         if (!settings.stepFunction.empty())
             env.emplace_back("WARPSCOPE_STEP_FUNCTION", settings.stepFunction);
         if (settings.activityBits & wscap::ActPyStacks)

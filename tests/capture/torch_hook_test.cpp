@@ -36,6 +36,12 @@ TEST(TorchHook, EnvironmentPutsTheHookFirstOnPythonPath) {
     ::unsetenv("PYTHONPATH");
     EXPECT_EQ(envValue(env, "PYTHONPATH"), "/tmp/cap/.warpscope-python:/site/mine");
     EXPECT_EQ(envValue(env, "WARPSCOPE_TORCH_OPS"), "shapes");
+    EXPECT_EQ(envValue(env, "INTEL_LIBITTNOTIFY64"), ""); // shapes need emit_nvtx
+    s.torchOps = 1;
+    const auto ops = capturesetup::environment(s, "/lib/inject.so");
+    EXPECT_EQ(envValue(ops, "WARPSCOPE_TORCH_OPS"), "ops");
+    EXPECT_EQ(envValue(ops, "INTEL_LIBITTNOTIFY64"), "/lib/inject.so"); // PyTorch's ITT part loads it
+    EXPECT_EQ(envValue(ops, "INTEL_ITTNOTIFY_GROUPS"), "structure");
     s.torchOps = 0;
     EXPECT_EQ(envValue(capturesetup::environment(s, "/lib/inject.so"), "PYTHONPATH"), "");
 }
@@ -46,7 +52,6 @@ TEST(TorchHook, SwitchesOnEmitNvtxWhenTheProgramImportsTorch) {
     const std::string root = wstest::tempPath("torch_hook");
     std::system(("rm -rf '" + root + "' && mkdir -p '" + root + "/fake/torch/autograd'").c_str());
     // A stand-in torch: emit_nvtx(record_shapes=...) writes what it was asked into a file on __enter__.
-    writeFile(root + "/fake/torch/__init__.py", "from . import autograd\n");
     writeFile(root + "/fake/torch/autograd/__init__.py", "from . import profiler\n");
     writeFile(root + "/fake/torch/autograd/profiler.py",
               "import os\n"
@@ -55,7 +60,19 @@ TEST(TorchHook, SwitchesOnEmitNvtxWhenTheProgramImportsTorch) {
               "        self.shapes = record_shapes\n"
               "    def __enter__(self):\n"
               "        open(os.environ['HOOK_OUT'], 'w').write('entered shapes=%s' % self.shapes)\n"
-              "        return self\n");
+              "        return self\n"
+              "class emit_itt:\n"
+              "    def __enter__(self):\n"
+              "        open(os.environ['HOOK_OUT'], 'w').write('entered itt')\n"
+              "        return self\n"
+              "    def __exit__(self, *args):\n"
+              "        open(os.environ['HOOK_OUT'], 'w').write('left itt')\n");
+    // torch.profiler.itt.is_available() says what HOOK_ITT says.
+    std::system(("mkdir -p '" + root + "/fake/torch/profiler'").c_str());
+    writeFile(root + "/fake/torch/profiler/__init__.py", "from . import itt\n");
+    writeFile(root + "/fake/torch/profiler/itt.py",
+              "import os\ndef is_available():\n    return os.environ.get('HOOK_ITT') == '1'\n");
+    writeFile(root + "/fake/torch/__init__.py", "from . import autograd, profiler\ndef zeros(n):\n    return [0] * n\n");
     // The program's own sitecustomize, which the hook must still run.
     std::system(("mkdir -p '" + root + "/site'").c_str());
     writeFile(root + "/site/sitecustomize.py", "import os\nopen(os.environ['HOOK_OUT'] + '.site', 'w').write('ran')\n");
@@ -85,6 +102,22 @@ TEST(TorchHook, SwitchesOnEmitNvtxWhenTheProgramImportsTorch) {
                               "' python3 -c 'print(1)' > /dev/null";
     ASSERT_EQ(std::system(plain.c_str()), 0);
     EXPECT_EQ(wstest::readFile(out), "");
+
+    // Operators without shapes: ITT ranges when PyTorch has ITT and the injection library is its
+    // collector; emit_nvtx when either is missing or WARPSCOPE_TORCH_OPS_VIA=nvtx asks for it.
+    auto run = [&](const std::string& extra) {
+        std::remove(out.c_str());
+        const std::string c = "cd '" + root + "/fake' && HOOK_OUT='" + out + "' PYTHONPATH='" +
+                              envValue(env, "PYTHONPATH") + "' WARPSCOPE_TORCH_OPS=ops " + extra +
+                              " python3 -c 'import torch' > /dev/null";
+        EXPECT_EQ(std::system(c.c_str()), 0);
+        return wstest::readFile(out);
+    };
+    const std::string stub = std::string("CUDA_INJECTION64_PATH='") + WSCAP_ITT_COLLECTOR_STUB + "'";
+    EXPECT_EQ(run(stub + " HOOK_ITT=1"), "left itt"); // kept for the whole run, left at exit
+    EXPECT_EQ(run(stub + " HOOK_ITT=0"), "entered shapes=False");
+    EXPECT_EQ(run(stub + " HOOK_ITT=1 WARPSCOPE_TORCH_OPS_VIA=nvtx"), "entered shapes=False");
+    EXPECT_EQ(run("CUDA_INJECTION64_PATH=/no/such/library.so HOOK_ITT=1"), "entered shapes=False");
 }
 
 TEST(TorchHook, PythonStacksAndTheStepFunctionNeedTheHook) {

@@ -1,0 +1,144 @@
+#include "inject/launchcallbacks.h"
+
+#include "inject/launchrecorder.h"
+#include "inject/stackrecorder.h"
+
+#include <string>
+
+namespace ws {
+
+namespace {
+
+// Every way a kernel or graph reaches the GPU.
+constexpr CUpti_CallbackId kRuntimeLaunches[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernelMultiDevice_v9000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000, // what <<<...>>> compiles to with CUDA 13
+    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
+};
+constexpr CUpti_CallbackId kDriverLaunches[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+};
+
+// Runtime calls that move or allocate memory: their Python stacks say which line copied or allocated.
+constexpr CUpti_CallbackId kRuntimeMemoryCalls[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyPeerAsync_v4000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemset_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_v11020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMallocHost_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaHostAlloc_v3020,
+};
+
+// Runtime launches and memory calls in progress on this thread: a driver launch inside one is that
+// call's own (cudaLaunchKernel calls cuLaunchKernel), recorded by the runtime activity already.
+thread_local int t_runtimeDepth = 0;
+// The start of the driver launch in progress on this thread (launches do not nest in the driver).
+thread_local uint64_t t_driverStart = 0;
+
+uint64_t now() {
+    uint64_t ts = 0;
+    cuptiGetTimestamp(&ts);
+    return ts;
+}
+
+} // namespace
+
+bool LaunchCallbacks::start(LaunchRecorder* launches, StackRecorder* stacks, std::string* why) {
+    if (launches)
+        m_launches.store(launches);
+    if (stacks)
+        m_stacks.store(stacks);
+    if (!m_subscribed) {
+        const CUptiResult r = cuptiSubscribe(&m_subscriber, &LaunchCallbacks::onCallback, this);
+        if (r != CUPTI_SUCCESS) {
+            const char* text = nullptr;
+            cuptiGetResultString(r, &text);
+            *why = std::string("cuptiSubscribe failed: ") + (text ? text : "unknown error") +
+                   " (another CUDA profiler in the process?)";
+            return false;
+        }
+        m_subscribed = true;
+        for (CUpti_CallbackId id : kRuntimeLaunches)
+            cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
+        for (CUpti_CallbackId id : kDriverLaunches)
+            cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+    }
+    // Memory calls matter only to stacks (which line copied or allocated): not intercepted otherwise.
+    if (stacks && !m_memoryCalls) {
+        m_memoryCalls = true;
+        for (CUpti_CallbackId id : kRuntimeMemoryCalls)
+            cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
+    }
+    return true;
+}
+
+void CUPTIAPI LaunchCallbacks::onCallback(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                          const void* data) {
+    auto* self = static_cast<LaunchCallbacks*>(userdata);
+    const auto* cb = static_cast<const CUpti_CallbackData*>(data);
+    if (!cb)
+        return;
+    const bool entry = cb->callbackSite == CUPTI_API_ENTER;
+    StackRecorder* stacks = self->m_stacks.load(std::memory_order_relaxed);
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+        if (!entry) {
+            if (t_runtimeDepth > 0)
+                --t_runtimeDepth;
+            return;
+        }
+        ++t_runtimeDepth;
+        if (stacks)
+            stacks->onCall(0, cbid, cb->correlationId);
+        return;
+    }
+    if (domain != CUPTI_CB_DOMAIN_DRIVER_API || t_runtimeDepth > 0)
+        return;
+    LaunchRecorder* launches = self->m_launches.load(std::memory_order_relaxed);
+    if (entry) {
+        if (stacks)
+            stacks->onCall(1, cbid, cb->correlationId);
+        // Taken last, so the stack's cost is not the launch's.
+        if (launches && launches->recording())
+            t_driverStart = now();
+        return;
+    }
+    if (!launches || !launches->recording() || t_driverStart == 0)
+        return;
+    LaunchRecorder::Launch l;
+    l.start = t_driverStart;
+    l.end = now();
+    l.cbid = cbid;
+    l.correlationId = cb->correlationId;
+    l.returnValue = cb->functionReturnValue ? static_cast<uint32_t>(*static_cast<const CUresult*>(cb->functionReturnValue))
+                                            : 0;
+    t_driverStart = 0;
+    launches->add(l);
+}
+
+} // namespace ws

@@ -1,0 +1,65 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+/*
+ * LaunchRecorder: the "launches" activity. Records the kernel and graph launches that reach the
+ * driver API directly (cuLaunchKernel, cuLaunchKernelEx, cuGraphLaunch, ...) as the same Api records
+ * CUPTI's driver activity writes, without recording the rest of the driver domain.
+ *
+ * Why: cuBLASLt (the nvjet matmuls of bf16 training), cuDNN (fused attention), Triton
+ * (torch.compile), CUTLASS and JAX launch through the driver, not the runtime. Without a launching
+ * API call their kernels have no thread, no flow, no operator and no Python line; but the whole
+ * driver domain costs 10-30 % of a PyTorch step (issue #13), since CUPTI then intercepts every
+ * driver call PyTorch makes. Here only the launch calls are intercepted (LaunchCallbacks), and a
+ * launch costs two timestamps and a push into the calling thread's own buffer under that buffer's
+ * uncontended lock, as NvtxRecorder does for ranges. The writer thread takes the buffers at each
+ * flush and encodes Api records (domain driver), so the importer sees what it sees with `driver`.
+ *
+ * A driver launch made inside a runtime launch (cudaLaunchKernel calls the driver) is the runtime
+ * call's own launch and is not recorded (LaunchCallbacks keeps the depth). With the `driver`
+ * activity on, CUPTI records these calls itself and this recorder stays off.
+ */
+class LaunchRecorder {
+public:
+    struct Launch {
+        uint64_t start;
+        uint64_t end;
+        uint32_t cbid;
+        uint32_t correlationId;
+        uint32_t returnValue;
+    };
+
+    void setRecording(bool on) { m_recording.store(on, std::memory_order_relaxed); }
+    bool recording() const { return m_recording.load(std::memory_order_relaxed); }
+    // Application threads, from LaunchCallbacks at a driver launch's exit.
+    void add(const Launch& launch);
+    // Writer thread: the finished launches as Api records appended to out; apiName gives the String id
+    // of a driver call's name (appending its String record to out when new).
+    void take(uint32_t processId, const std::function<uint32_t(uint32_t cbid, std::string&)>& apiName,
+              std::string& out);
+    uint64_t launches() const { return m_launches.load(std::memory_order_relaxed); }
+
+private:
+    struct ThreadBuffer {
+        std::mutex mutex;
+        uint32_t threadId = 0;
+        std::vector<Launch> launches; // finished, not yet taken
+    };
+    std::shared_ptr<ThreadBuffer> registerThread(uint32_t threadId);
+
+    std::atomic<bool> m_recording{false};
+    std::atomic<uint64_t> m_launches{0};
+    std::mutex m_threadsMutex;
+    std::vector<std::shared_ptr<ThreadBuffer>> m_threads;
+};
+
+} // namespace ws
