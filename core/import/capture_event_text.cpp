@@ -201,7 +201,7 @@ std::string CaptureEventText::eventJson(uint64_t argRef) const {
         // A PyTorch operator range (emit_nvtx): its shapes and autograd sequence number, as
         // torch.profiler names them.
         if (const std::string rangeName = str(r.nameId); !rangeName.empty())
-            if (const auto op = parseTorchNvtxRange(rangeName)) {
+            if (const auto op = torchOperatorRange(str(r.domainId), rangeName)) {
                 if (!op->sizes.empty())
                     if (json dims = json::parse(op->sizes, nullptr, false); dims.is_array())
                         a["Input Dims"] = std::move(dims);

@@ -331,9 +331,10 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         const std::string* text = m_strings.count(r.nameId) ? &m_strings[r.nameId] : nullptr;
         uint32_t name = r.nameId && text ? intern(*text) : 0;
         uint32_t category = m_catUser;
-        // PyTorch's own operator ranges (emit_nvtx, `--torch-ops`) are operators.
+        // PyTorch's own operator ranges (emit_nvtx, `--torch-ops`) are operators; other domains' never.
+        const auto domain = r.domainId ? m_strings.find(r.domainId) : m_strings.end();
         if (text)
-            if (const auto op = parseTorchNvtxRange(*text)) {
+            if (const auto op = torchOperatorRange(domain == m_strings.end() ? std::string_view() : domain->second, *text)) {
                 name = intern(std::string(op->name));
                 category = m_catCpuOp;
             }

@@ -18,6 +18,19 @@ size_t matchingBracket(std::string_view s, size_t open) {
     return std::string_view::npos;
 }
 
+// PyTorch's operator namespaces: a range named so is an operator even without emit_nvtx's fields.
+bool inTorchNamespace(std::string_view name) {
+    const size_t colons = name.find("::");
+    if (colons == std::string_view::npos)
+        return false;
+    const std::string_view ns = name.substr(0, colons);
+    for (std::string_view known : {"aten", "c10d", "_c10d_functional", "c10d_functional", "autograd", "prim",
+                                   "torchvision", "quantized", "profiler", "inductor", "cuda", "_quantized"})
+        if (ns == known)
+            return true;
+    return false;
+}
+
 } // namespace
 
 std::optional<TorchNvtxOp> parseTorchNvtxRange(std::string_view s) {
@@ -33,7 +46,7 @@ std::optional<TorchNvtxOp> parseTorchNvtxRange(std::string_view s) {
     if (op.name.empty())
         return std::nullopt;
     if (fields == std::string_view::npos)
-        return op.name.find("::") != std::string_view::npos ? std::optional<TorchNvtxOp>(op) : std::nullopt;
+        return inTorchNamespace(op.name) ? std::optional<TorchNvtxOp>(op) : std::nullopt;
     std::string_view rest = s.substr(fields);
     if (const size_t at = rest.find(", seq = "); at != std::string_view::npos) {
         const char* b = rest.data() + at + 8;
@@ -47,6 +60,21 @@ std::optional<TorchNvtxOp> parseTorchNvtxRange(std::string_view s) {
             op.sizes = rest.substr(open, close + 1 - open);
     }
     return op;
+}
+
+std::optional<TorchNvtxOp> torchOperatorRange(std::string_view domain, std::string_view rangeName) {
+    if (domain == kTorchIttDomain) {
+        // emit_itt names an operator and nothing else; its record_function ranges
+        // ("Optimizer.step#AdamW.step", "ProfilerStep#3") are annotations, as in torch.profiler.
+        if (rangeName.find("::") == std::string_view::npos)
+            return std::nullopt;
+        TorchNvtxOp op;
+        op.name = rangeName;
+        return op;
+    }
+    if (!domain.empty())
+        return std::nullopt;
+    return parseTorchNvtxRange(rangeName);
 }
 
 } // namespace ws

@@ -13,7 +13,13 @@ namespace ws {
  * (torch/csrc/profiler/util.cpp getNvtxStr). A capture shows them as operators (cpu_op) named
  * <op>, with the sizes as "Input Dims" and seq as "Sequence number", so the kernel and operator
  * tables fill as they do for torch.profiler traces. A range is taken for an operator when its name
- * carries one of those fields or the op name is namespaced (`aten::`, `c10d::`, `autograd::`).
+ * carries one of those fields or the op name is in one of PyTorch's namespaces (`aten::`, `c10d::`,
+ * `autograd::`, ...).
+ *
+ * Only ranges of the default domain can be PyTorch's (emit_nvtx pushes there). Other libraries name
+ * their own domains' ranges the same way (CCCL's `cub::DeviceRadixSort::SortPairs`, NCCL's
+ * `ncclAllReduce`): those stay annotations, so a kernel's operator is the framework's, as in
+ * torch.profiler, never the library's range inside it (issue #25).
  */
 struct TorchNvtxOp {
     std::string_view name;   // "aten::addmm"
@@ -22,5 +28,13 @@ struct TorchNvtxOp {
 };
 
 std::optional<TorchNvtxOp> parseTorchNvtxRange(std::string_view rangeName);
+// The domain of PyTorch's ITT ranges (`torch.autograd.profiler.emit_itt`), which a capture's
+// `--torch-ops` records when the injection library is PyTorch's ITT collector: one range per
+// operator named "<op>" alone, and one per record_function.
+inline constexpr std::string_view kTorchIttDomain = "PyTorch";
+
+// The operator a range of a domain stands for: parseTorchNvtxRange in the default domain (""), a
+// namespaced name in kTorchIttDomain, none in any other domain.
+std::optional<TorchNvtxOp> torchOperatorRange(std::string_view domain, std::string_view rangeName);
 
 } // namespace ws

@@ -37,3 +37,32 @@ TEST(TorchNvtx, OtherRangesAreNotOperators) {
     EXPECT_FALSE(parseTorchNvtxRange(""));
     EXPECT_FALSE(parseTorchNvtxRange(", seq = 3"));
 }
+
+// Issue #25: CCCL's and NCCL's own ranges (their domains) are never the operator, and a bare
+// namespaced name is an operator only in one of PyTorch's namespaces.
+TEST(TorchNvtx, OnlyTheDefaultDomainAndTorchNamespacesGiveOperators) {
+    EXPECT_FALSE(torchOperatorRange("CCCL", "cub::DeviceRadixSort::SortPairs"));
+    EXPECT_FALSE(torchOperatorRange("NCCL", "aten::addmm, seq = 1, op_id = 2"));
+    EXPECT_FALSE(torchOperatorRange("", "cub::DeviceScan::ExclusiveScan"));
+    EXPECT_FALSE(torchOperatorRange("", "thrust::sort"));
+    const auto op = torchOperatorRange("", "aten::embedding_dense_backward, seq = 4, op_id = 9");
+    ASSERT_TRUE(op);
+    EXPECT_EQ(op->name, "aten::embedding_dense_backward");
+    EXPECT_TRUE(torchOperatorRange("", "c10d::allreduce_"));
+    // A user's own op registered in its own namespace carries emit_nvtx's fields.
+    EXPECT_TRUE(torchOperatorRange("", "mylib::fused_thing, op_id = 12"));
+}
+
+// Issue #25: `--torch-ops` through PyTorch's ITT ranges: the op's name alone, in the domain "PyTorch".
+TEST(TorchNvtx, IttRangesOfPyTorchAreOperatorsWhenNamespaced) {
+    const auto op = torchOperatorRange("PyTorch", "aten::addmm");
+    ASSERT_TRUE(op);
+    EXPECT_EQ(op->name, "aten::addmm");
+    EXPECT_FALSE(op->sequence);
+    const auto bwd = torchOperatorRange("PyTorch", "autograd::engine::evaluate_function: AddmmBackward0");
+    ASSERT_TRUE(bwd);
+    EXPECT_EQ(bwd->name, "autograd::engine::evaluate_function: AddmmBackward0");
+    EXPECT_TRUE(torchOperatorRange("PyTorch", "mylib::fused_thing")); // any namespace: it is PyTorch's own range
+    EXPECT_FALSE(torchOperatorRange("PyTorch", "Optimizer.step#AdamW.step"));
+    EXPECT_FALSE(torchOperatorRange("PyTorch", "ProfilerStep#3"));
+}
