@@ -10,7 +10,9 @@
 #include <cupti_target.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <dlfcn.h>
 
 namespace ws {
@@ -82,7 +84,23 @@ void PmSampler::start(int deviceIndex, uint32_t intervalUs, ChunkQueue* queue, R
     m_thread = std::thread([this] { run(); });
 }
 
+namespace {
+std::atomic<PmSampler*> g_running{nullptr}; // the sampler whose thread runs, for the exit handler
+} // namespace
+
+void PmSampler::registerExitStop(PmSampler* sampler) {
+    g_running = sampler;
+    static std::once_flag once;
+    std::call_once(once, [] {
+        std::atexit([] {
+            if (PmSampler* p = g_running.exchange(nullptr))
+                p->stop();
+        });
+    });
+}
+
 void PmSampler::stop() {
+    std::lock_guard<std::mutex> stopping(m_stopMutex); // the exit handler and the tracer may both stop
     if (!m_thread.joinable())
         return;
     {
@@ -119,9 +137,17 @@ bool PmSampler::waitForContext() {
 }
 
 void PmSampler::run() {
-    Session s;
+    // Never freed: sampling is never stopped (below), so CUPTI may still hold the configuration and
+    // counter data images it was given until the driver releases the context at the end.
+    Session& s = *new Session;
     if (!waitForContext() || !setUp(s))
         return;
+    // Exit handlers run last-registered first. CUPTI's profiler registers its own teardown during
+    // setUp (cuptiProfilerInitialize), after the tracer's handler: left running until the tracer's
+    // finalize, this thread decoded into a torn-down sampler and corrupted the heap at exit
+    // (issue #25: "malloc(): unsorted double linked list corrupted", no Footer). Registered now,
+    // this stop runs before CUPTI's teardown.
+    registerExitStop(this);
     std::unique_lock<std::mutex> lock(m_mutex);
     while (!m_stop) {
         m_cv.wait_for(lock, std::chrono::milliseconds(100), [this] { return m_stop; });

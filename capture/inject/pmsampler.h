@@ -42,12 +42,15 @@ private:
     bool waitForContext();
     bool setUp(Session& s);
     void decode(Session& s);
+    // Stops the sampler in an exit handler that runs before the ones registered so far.
+    static void registerExitStop(PmSampler* sampler);
 
     int m_device = 0;
     uint32_t m_intervalUs = 1000;
     ChunkQueue* m_queue = nullptr;
     Report m_report;
     std::thread m_thread;
+    std::mutex m_stopMutex;
     std::mutex m_mutex;
     std::condition_variable m_cv;
     bool m_stop = false;
