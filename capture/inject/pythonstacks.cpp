@@ -1,9 +1,11 @@
 #include "inject/pythonstacks.h"
 
 #include "format/wscapcodec.h"
+#include "inject/pyframewalker.h"
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <dlfcn.h>
 #include <mutex>
 #include <unordered_set>
@@ -64,10 +66,15 @@ struct Api {
 
 Api g_api;
 std::atomic<bool> g_attached{false};
+// Frames read directly at each call (the walker), or kept by the profile function when the walker
+// does not know this interpreter.
+PyFrameWalker g_walker;
+std::atomic<bool> g_walking{false};
 
 struct CodeInfo {
     std::string function;
     std::string file;
+    uint64_t fingerprint = 0; // the walker's identity of the code object at this address
 };
 // Names of every code object seen, written under the GIL, read by launches on any thread.
 std::mutex g_codesMutex;
@@ -189,6 +196,14 @@ bool PythonStacks::attach(std::string* why) {
         *why = "no usable CPython (3.9 or later) in this process";
         return false;
     }
+    std::string walkerWhy;
+    if (g_api.addr2Line && g_walker.probe(&walkerWhy)) {
+        g_walking = true;
+        g_attached = true;
+        return true;
+    }
+    std::fprintf(stderr, "[warpscope] note: Python stacks are kept by a profile function on every Python call "
+                         "(slower): %s\n", walkerWhy.c_str());
     if (g_api.setProfileAllThreads)
         g_api.setProfileAllThreads(&onProfile, nullptr);
     else
@@ -200,16 +215,26 @@ bool PythonStacks::attach(std::string* why) {
 bool PythonStacks::attached() { return g_attached.load(std::memory_order_relaxed); }
 
 uint32_t PythonStacks::frameId(const void* code, int lasti, int line, std::string& out) {
-    const std::pair<const void*, int> key{code, lasti >= 0 ? lasti : -1 - line};
+    // With the walker, code objects are not kept alive: a later one at the same address differs in
+    // its fingerprint, so it is a key too.
+    const uint64_t fingerprint = g_walking ? g_walker.fingerprint(code) : 0;
+    const Position key{code, lasti >= 0 ? lasti : -1 - line, fingerprint};
     if (const auto it = m_byPosition.find(key); it != m_byPosition.end())
         return it->second;
-    if (lasti >= 0)
+    if (lasti >= 0 || g_walking)
         line = g_api.addr2Line(const_cast<void*>(code), lasti); // reads the immutable line table only
     CodeInfo info;
     {
         std::lock_guard<std::mutex> lock(g_codesMutex);
         if (const auto it = g_codes.find(code); it != g_codes.end())
             info = it->second;
+    }
+    if (g_walking && (info.fingerprint != fingerprint || info.file.empty())) {
+        info = CodeInfo{};
+        g_walker.describe(code, &info.function, &info.file);
+        info.fingerprint = fingerprint;
+        std::lock_guard<std::mutex> lock(g_codesMutex);
+        g_codes[code] = info;
     }
     std::string text = std::to_string(line);
     text += '\0';
@@ -236,14 +261,21 @@ uint32_t PythonStacks::frameId(const void* code, int lasti, int line, std::strin
 uint32_t PythonStacks::capture(int depth, std::string& out) {
     if (!attached())
         return 0;
-    const std::vector<ShadowFrame>& frames = shadow().frames;
-    if (frames.empty())
-        return 0;
     uint64_t ids[kMaxFrames];
     int n = 0;
     const int limit = std::clamp(depth, 1, kMaxFrames);
-    for (size_t i = frames.size(); i-- > 0 && n < limit;)
-        ids[n++] = frameId(frames[i].code, frames[i].lasti, frames[i].line, out);
+    if (g_walking) {
+        PyFrameWalker::Frame frames[PyFrameWalker::kMaxDepth];
+        const int walked = g_walker.walk(frames, std::min(limit, PyFrameWalker::kMaxDepth));
+        for (int i = 0; i < walked; ++i)
+            ids[n++] = frameId(frames[i].code, frames[i].lasti, 0, out);
+    } else {
+        const std::vector<ShadowFrame>& frames = shadow().frames;
+        for (size_t i = frames.size(); i-- > 0 && n < limit;)
+            ids[n++] = frameId(frames[i].code, frames[i].lasti, frames[i].line, out);
+    }
+    if (n == 0)
+        return 0;
     const uint64_t hash = hashFrames(ids, n);
     std::vector<uint32_t>& candidates = m_stackIdsByHash[hash];
     for (uint32_t id : candidates) {

@@ -10,24 +10,27 @@ namespace ws {
 /*
  * PythonStacks: the CPython call stack of a thread at a CUDA call (the "pystacks" activity).
  *
- * The obvious way, walking the thread's frames through the C API at the launch, does not work for
- * PyTorch: its Python bindings release the GIL before running an operator, so at the kernel launch
- * the thread holds no GIL and may not touch Python objects (reference counts, frame objects created
- * on demand). So the stack is kept as it changes instead: a C-level profile function
- * (PyEval_SetProfileAllThreads, Python 3.12+; PyEval_SetProfile for the attaching thread before)
- * runs with the GIL held at every Python call, return and call of a C function, and keeps a
- * per-thread shadow stack of (code object, position of the current call). At a launch the thread's
- * own shadow stack is read with no Python call at all; the line of a position comes from
- * PyCode_Addr2Line, which only reads the code object's immutable line table. Names and files are
- * read once per code object under the GIL (at its first call), and the code object is kept alive
- * (one reference) so its address stays a valid key.
+ * On CPython 3.11 to 3.13 the thread's frames are read at the launch itself (PyFrameWalker): no
+ * Python call, no reference count and no GIL, only the calling thread's own frames, which cannot
+ * change while it is inside the CUDA call. The Python program runs at full speed between launches;
+ * each launch costs a walk of its frames and a cache lookup per frame.
  *
- * attach() is called by the Python start-up hook through ctypes.PyDLL (GIL held), because
- * installing a profile function needs the GIL. The API is found at run time with dlsym, so the
+ * Elsewhere, or when the walker's checks of this interpreter's layout fail, the stack is kept as it
+ * changes instead: PyTorch's bindings release the GIL before running an operator, so at the kernel
+ * launch the thread may not touch Python objects (reference counts, frame objects created on
+ * demand). A C-level profile function (PyEval_SetProfileAllThreads, Python 3.12+; PyEval_SetProfile
+ * for the attaching thread before) runs with the GIL held at every Python call, return and call of
+ * a C function, and keeps a per-thread shadow stack of (code object, position of the current call).
+ * At a launch the thread's own shadow stack is read with no Python call at all; the line of a
+ * position comes from PyCode_Addr2Line, which only reads the code object's immutable line table.
+ * Names and files are read once per code object under the GIL (at its first call), and the code
+ * object is kept alive (one reference) so its address stays a valid key.
+ *
+ * attach() is called by the Python start-up hook through ctypes.PyDLL (GIL held), because the
+ * walker's checks and installing a profile function need the GIL. The API is found at run time with dlsym, so the
  * library links against no Python; in a process without it nothing happens.
  *
- * Cost: the profile function on every Python-level call and return (a few hash lookups), which is
- * why this is an opt-in activity; see capture/README.md for the measured overhead.
+ * Cost: see capture/README.md for the measured overhead of both ways.
  *
  * capture() is not thread-safe for the shared tables: the caller serializes it (StackRecorder).
  */
@@ -35,7 +38,8 @@ class PythonStacks {
 public:
     static constexpr int kMaxFrames = 64;
 
-    // Installs the profile function; false with *why when there is no usable CPython. GIL held.
+    // Checks the walker, else installs the profile function; false with *why when there is no usable
+    // CPython. GIL held, from a method of the start-up hook (the walker checks the caller's frames).
     static bool attach(std::string* why);
     static bool attached();
 
@@ -44,15 +48,21 @@ public:
     uint32_t capture(int depth, std::string& out);
 
 private:
+    struct Position {
+        const void* code;
+        int offset; // lasti, or -1 - line
+        uint64_t fingerprint;
+        bool operator==(const Position&) const = default;
+    };
     struct KeyHash {
-        size_t operator()(const std::pair<const void*, int>& k) const {
-            return std::hash<const void*>()(k.first) * 31u + static_cast<size_t>(k.second);
+        size_t operator()(const Position& k) const {
+            return (std::hash<const void*>()(k.code) * 31u + static_cast<size_t>(k.offset)) ^ k.fingerprint;
         }
     };
 
     uint32_t frameId(const void* code, int lasti, int line, std::string& out);
 
-    std::unordered_map<std::pair<const void*, int>, uint32_t, KeyHash> m_byPosition; // (code, lasti|line) -> frame
+    std::unordered_map<Position, uint32_t, KeyHash> m_byPosition; // (code, lasti|line, fingerprint) -> frame
     std::unordered_map<std::string, uint32_t> m_frameIds;                  // "line\0file\0function" -> frame
     std::unordered_map<uint64_t, std::vector<uint32_t>> m_stackIdsByHash; // hash -> candidate stack ids
     std::vector<std::vector<uint64_t>> m_stacks;                           // stack id - 1 -> frame ids

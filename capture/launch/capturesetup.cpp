@@ -141,12 +141,18 @@ def _warpscope_mark_steps(name):
     mon.set_events(tool, mon.events.PY_START)
 
 
-if os.environ.get("WARPSCOPE_PY_STACKS") == "1":
-    # Python call stacks: the injection library's profile function keeps each thread's stack; it
-    # must be installed with the GIL held, hence PyDLL (ctypes.CDLL would release it).
-    try:
+class _WarpscopePythonStacks:
+    def attach(self):
+        """Python call stacks: the injection library checks its frame reader against this method's
+        frames (a method: its name and qualified name differ), else installs a profile function.
+        Both need the GIL held, hence PyDLL (ctypes.CDLL would release it)."""
         import ctypes
-        if not ctypes.PyDLL(os.environ["CUDA_INJECTION64_PATH"]).warpscope_python_attach():
+        return ctypes.PyDLL(os.environ["CUDA_INJECTION64_PATH"]).warpscope_python_attach()
+
+
+if os.environ.get("WARPSCOPE_PY_STACKS") == "1":
+    try:
+        if not _WarpscopePythonStacks().attach():
             sys.stderr.write("warpscope: Python call stacks are not recorded\n")
     except Exception as e:
         sys.stderr.write("warpscope: could not attach the Python stack recorder: %s\n" % e)

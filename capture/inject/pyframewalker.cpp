@@ -1,0 +1,308 @@
+#include "inject/pyframewalker.h"
+
+#include <cstring>
+#include <dlfcn.h>
+#include <vector>
+
+namespace ws {
+
+namespace {
+
+using PyObj = void; // CPython's PyObject, only through pointers
+
+template <class T> T load(const void* base, int offset) {
+    T v;
+    std::memcpy(&v, static_cast<const char*>(base) + offset, sizeof v);
+    return v;
+}
+
+template <class F> F lookup(const char* name) { return reinterpret_cast<F>(::dlsym(RTLD_DEFAULT, name)); }
+
+// Layouts of CPython's internals by minor version (Include/internal/pycore_frame.h, cpython/pystate.h,
+// cpython/unicodeobject.h); probe() checks each against the public API before any is used.
+struct Layout {
+    int frameCode, framePrevious, frameInstr, frameOwner; // _PyInterpreterFrame; owner -1: none
+    bool viaCframe;                                       // tstate->cframe->current_frame (3.11, 3.12)
+    int cframeFrame;                                      // offset of current_frame in _PyCFrame
+    int asciiData, compactData;                           // sizeof(PyASCIIObject), sizeof(PyCompactUnicodeObject)
+};
+constexpr Layout kLayout311{32, 48, 56, -1, true, 8, 48, 72};
+constexpr Layout kLayout312{0, 8, 56, 70, true, 0, 40, 56};
+constexpr Layout kLayout313{0, 8, 56, 70, false, 0, 40, 56};
+constexpr char kOwnedByCStack = 3; // FRAME_OWNED_BY_CSTACK (3.12+): the interpreter's entry shim frames
+constexpr int kPyFrameObjectFFrame = 24; // PyFrameObject.f_frame, after PyObject_HEAD and f_back
+constexpr int kObType = 8;               // PyObject.ob_type
+
+void appendUtf8(std::string& out, uint32_t cp) {
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        out += static_cast<char>(0xc0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3f));
+    } else if (cp < 0x10000) {
+        out += static_cast<char>(0xe0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+        out += static_cast<char>(0x80 | (cp & 0x3f));
+    } else {
+        out += static_cast<char>(0xf0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+        out += static_cast<char>(0x80 | (cp & 0x3f));
+    }
+}
+
+// The public API probe() checks against (all present since 3.11).
+struct ProbeApi {
+    PyObj* (*getFrame)() = lookup<PyObj* (*)()>("PyEval_GetFrame");          // borrowed
+    PyObj* (*frameBack)(PyObj*) = lookup<PyObj* (*)(PyObj*)>("PyFrame_GetBack"); // new reference
+    PyObj* (*frameCode)(PyObj*) = lookup<PyObj* (*)(PyObj*)>("PyFrame_GetCode"); // new reference
+    int (*frameLasti)(PyObj*) = lookup<int (*)(PyObj*)>("PyFrame_GetLasti");
+    PyObj* (*getAttr)(PyObj*, const char*) = lookup<PyObj* (*)(PyObj*, const char*)>("PyObject_GetAttrString");
+    const char* (*utf8)(PyObj*) = lookup<const char* (*)(PyObj*)>("PyUnicode_AsUTF8");
+    void (*decRef)(PyObj*) = lookup<void (*)(PyObj*)>("Py_DecRef");
+    void (*errClear)() = lookup<void (*)()>("PyErr_Clear");
+    bool complete() const { return getFrame && frameBack && frameCode && frameLasti && getAttr && utf8 && decRef && errClear; }
+};
+
+} // namespace
+
+const void* PyFrameWalker::currentFrame(const void* tstate) const {
+    const void* p = load<const void*>(tstate, m_tstateFrame);
+    if (m_viaCframe && p)
+        p = load<const void*>(p, m_cframeFrame);
+    return p;
+}
+
+int PyFrameWalker::walk(Frame* out, int max) const {
+    if (!m_ready)
+        return 0;
+    const void* tstate = m_threadState();
+    if (!tstate)
+        return 0;
+    const char* f = static_cast<const char*>(currentFrame(tstate));
+    int n = 0;
+    for (int guard = 0; f && n < max && guard < 4 * kMaxDepth; ++guard) {
+        const char* code = load<const char*>(f, m_frameCode);
+        const bool shim = m_frameOwner >= 0 && load<char>(f, m_frameOwner) == kOwnedByCStack;
+        if (!shim && code && load<const void*>(code, kObType) == m_codeType) {
+            const long lasti = load<const char*>(f, m_frameInstr) - (code + m_codeBase);
+            out[n++] = Frame{code, lasti >= 0 && lasti < (1l << 30) ? static_cast<int>(lasti) : -1};
+        }
+        f = load<const char*>(f, m_framePrevious);
+    }
+    return n;
+}
+
+bool PyFrameWalker::readString(const void* unicode, std::string* out) const {
+    if (!unicode || load<const void*>(unicode, kObType) != m_strType)
+        return false;
+    const auto length = load<int64_t>(unicode, 16);
+    const auto state = load<uint32_t>(unicode, 32); // interned:2, kind:3, compact:1, ascii:1
+    const uint32_t kind = (state >> 2) & 7;
+    const bool compact = (state >> 5) & 1, ascii = (state >> 6) & 1;
+    if (!compact || length < 0 || length > (1 << 20))
+        return false;
+    const char* base = static_cast<const char*>(unicode);
+    if (ascii) {
+        out->assign(base + m_asciiData, static_cast<size_t>(length));
+        return true;
+    }
+    out->clear();
+    const char* data = base + m_compactData;
+    for (int64_t i = 0; i < length; ++i) {
+        uint32_t cp;
+        if (kind == 1)
+            cp = load<uint8_t>(data, static_cast<int>(i));
+        else if (kind == 2)
+            cp = load<uint16_t>(data, static_cast<int>(2 * i));
+        else if (kind == 4)
+            cp = load<uint32_t>(data, static_cast<int>(4 * i));
+        else
+            return false;
+        appendUtf8(*out, cp);
+    }
+    return true;
+}
+
+bool PyFrameWalker::describe(const void* code, std::string* function, std::string* file) const {
+    if (!readString(load<const void*>(code, m_codeQualname), function) || function->empty())
+        readString(load<const void*>(code, m_codeName), function);
+    return readString(load<const void*>(code, m_codeFile), file);
+}
+
+uint64_t PyFrameWalker::fingerprint(const void* code) const {
+    const auto a = reinterpret_cast<uint64_t>(load<const void*>(code, m_codeQualname));
+    const auto b = reinterpret_cast<uint64_t>(load<const void*>(code, m_codeFile));
+    return (a * 0x9e3779b97f4a7c15ull) ^ (b + 0x632be59bd9b4e019ull + (a << 6));
+}
+
+bool PyFrameWalker::probe(std::string* why) {
+    m_ready = false;
+    const auto* version = static_cast<const unsigned long*>(::dlsym(RTLD_DEFAULT, "Py_Version"));
+    const unsigned long v = version ? *version : 0;
+    const int major = static_cast<int>((v >> 24) & 0xff), minor = static_cast<int>((v >> 16) & 0xff);
+    const Layout* layout = major != 3 ? nullptr : minor == 11 ? &kLayout311 : minor == 12 ? &kLayout312
+                                                 : minor == 13 ? &kLayout313 : nullptr;
+    if (!layout) {
+        *why = "reading frames needs CPython 3.11 to 3.13";
+        return false;
+    }
+    ProbeApi api;
+    m_threadState = lookup<void* (*)()>("PyGILState_GetThisThreadState");
+    m_codeType = ::dlsym(RTLD_DEFAULT, "PyCode_Type");
+    m_strType = ::dlsym(RTLD_DEFAULT, "PyUnicode_Type");
+    if (!api.complete() || !m_threadState || !m_codeType || !m_strType) {
+        *why = "the CPython API it checks against is missing";
+        return false;
+    }
+    m_frameCode = layout->frameCode;
+    m_framePrevious = layout->framePrevious;
+    m_frameInstr = layout->frameInstr;
+    m_frameOwner = layout->frameOwner;
+    m_viaCframe = layout->viaCframe;
+    m_cframeFrame = layout->cframeFrame;
+    m_asciiData = layout->asciiData;
+    m_compactData = layout->compactData;
+
+    // The attaching call's frames, through the public API: (frame object, its interpreter frame).
+    PyObj* top = api.getFrame();
+    if (!top) {
+        *why = "no Python frame to check against";
+        return false;
+    }
+    const void* topFrame = load<const void*>(top, kPyFrameObjectFFrame);
+    const void* tstate = m_threadState();
+    if (!tstate || !topFrame) {
+        *why = "no thread state";
+        return false;
+    }
+    // The thread state's pointer to the current frame: directly (3.13), or through the current
+    // _PyCFrame (3.11, 3.12), which lies in the thread state or on this thread's C stack.
+    const char* ts = static_cast<const char*>(tstate);
+    const char here = 0;
+    const auto stack = reinterpret_cast<uintptr_t>(&here);
+    m_tstateFrame = -1;
+    for (int k = 0; k < 512 && m_tstateFrame < 0; k += 8) {
+        const char* w = load<const char*>(ts, k);
+        if (!m_viaCframe) {
+            if (w == topFrame)
+                m_tstateFrame = k;
+            continue;
+        }
+        const bool inState = w >= ts && w < ts + 4096;
+        const auto address = reinterpret_cast<uintptr_t>(w);
+        const bool onStack = address > stack - (8u << 20) && address < stack + (8u << 20);
+        if ((inState || onStack) && load<const void*>(w, m_cframeFrame) == topFrame)
+            m_tstateFrame = k;
+    }
+    if (m_tstateFrame < 0) {
+        *why = "the thread state's current frame was not found";
+        return false;
+    }
+
+    // The code object fields: the offsets of the name, qualified name and file (each found exactly
+    // once), from the innermost code object, whose name and qualified name differ (the hook attaches
+    // from a method).
+    auto attribute = [&](const void* code, const char* name) {
+        PyObj* o = api.getAttr(const_cast<void*>(code), name);
+        if (!o)
+            api.errClear();
+        return o;
+    };
+    auto text = [&](PyObj* o) {
+        const char* t = o ? api.utf8(o) : nullptr;
+        if (!t)
+            api.errClear();
+        return std::string(t ? t : "");
+    };
+    auto findField = [&](const void* code, PyObj* value) {
+        int found = -1;
+        for (int k = 16; k < 256; k += 8)
+            if (load<const void*>(code, k) == value) {
+                if (found >= 0)
+                    return -1; // ambiguous
+                found = k;
+            }
+        return found;
+    };
+    {
+        PyObj* code = api.frameCode(top);
+        PyObj* name = attribute(code, "co_name");
+        PyObj* qualname = attribute(code, "co_qualname");
+        PyObj* file = attribute(code, "co_filename");
+        m_codeName = name ? findField(code, name) : -1;
+        m_codeQualname = qualname && qualname != name ? findField(code, qualname) : -1;
+        m_codeFile = file ? findField(code, file) : -1;
+        for (PyObj* o : {name, qualname, file, code})
+            if (o)
+                api.decRef(o);
+    }
+    if (m_codeName < 0 || m_codeQualname < 0 || m_codeFile < 0) {
+        *why = "the code object's name fields were not found";
+        return false;
+    }
+
+    // The public chain (frame objects; shims skipped) against the walk, frame by frame: the code
+    // object, its name and file, and the position (which gives the bytecode's offset in the code
+    // object, the same for every code object).
+    struct Expected {
+        const void* code;
+        int lasti;
+        std::string function, file;
+    };
+    std::vector<Expected> expected;
+    m_codeBase = -1;
+    std::string failure;
+    PyObj* held = nullptr; // the frame object we own a reference to (top is borrowed)
+    for (PyObj* f = top; f && expected.size() < static_cast<size_t>(kMaxDepth);) {
+        PyObj* code = api.frameCode(f);
+        PyObj* qualname = attribute(code, "co_qualname");
+        PyObj* file = attribute(code, "co_filename");
+        Expected e{code, api.frameLasti(f), text(qualname), text(file)};
+        for (PyObj* o : {qualname, file, code})
+            if (o)
+                api.decRef(o);
+        if (e.lasti >= 0 && failure.empty()) {
+            const char* instr = load<const char*>(load<const void*>(f, kPyFrameObjectFFrame), m_frameInstr);
+            const long base = instr - static_cast<const char*>(e.code) - e.lasti;
+            if (m_codeBase < 0 && base > 0 && base < 1024)
+                m_codeBase = static_cast<int>(base);
+            else if (base != m_codeBase)
+                failure = "the bytecode of frame " + std::to_string(expected.size()) + " lies elsewhere";
+        }
+        expected.push_back(std::move(e));
+        PyObj* back = api.frameBack(f);
+        if (held)
+            api.decRef(held);
+        held = f = back;
+    }
+    if (held)
+        api.decRef(held);
+    if (failure.empty() && (expected.size() < 2 || m_codeBase < 0))
+        failure = "too few frames to check";
+    if (failure.empty()) {
+        m_ready = true;
+        Frame walked[kMaxDepth];
+        const int n = walk(walked, kMaxDepth);
+        if (n != static_cast<int>(expected.size()))
+            failure = "the walk found " + std::to_string(n) + " frames, the API " + std::to_string(expected.size());
+        for (int i = 0; i < n && failure.empty(); ++i) {
+            const Expected& e = expected[static_cast<size_t>(i)];
+            std::string function, file;
+            if (walked[i].code != e.code)
+                failure = "frame " + std::to_string(i) + " has another code object";
+            else if (e.lasti >= 0 && walked[i].lasti != e.lasti)
+                failure = "frame " + std::to_string(i) + " is at another position";
+            else if (!describe(walked[i].code, &function, &file) || function != e.function || file != e.file)
+                failure = "frame " + std::to_string(i) + " reads as " + function + " in " + file;
+        }
+    }
+    if (!failure.empty()) {
+        m_ready = false;
+        *why = "frame layout check failed: " + failure;
+        return false;
+    }
+    return true;
+}
+
+} // namespace ws

@@ -1,0 +1,70 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace ws {
+
+/*
+ * PyFrameWalker: reads the calling thread's CPython frames at a CUDA call without the GIL and
+ * without calling into the interpreter (issue #25: Python stacks at a fraction of the profile
+ * function's cost).
+ *
+ * Why it is safe: the frames read are the calling thread's own, and that thread is inside the CUDA
+ * call, so none of them can be pushed, popped or freed meanwhile; each frame holds a strong
+ * reference to its code object, whose name, file and line table are immutable. Nothing is written
+ * and no reference count is touched, so the thread needs no GIL (PyTorch releases it before
+ * running an operator). This is how out-of-process samplers (py-spy) read stacks, from inside.
+ *
+ * Why it is careful: the structs read (_PyInterpreterFrame, PyThreadState's frame pointer, the code
+ * object's fields, compact strings) are CPython internals that change between minor versions.
+ * probe() (GIL held, from the attaching Python call) takes the known layout of 3.11, 3.12 or 3.13
+ * and checks every offset against the public API on the live frames of the attaching call: the
+ * thread state's current frame, the code object of two frames, their positions (PyFrame_GetLasti),
+ * the code's name, qualified name and file. Any disagreement, or another version, and probe()
+ * says why and the caller keeps the profile function (inject/pythonstacks.h).
+ */
+class PyFrameWalker {
+public:
+    static constexpr int kMaxDepth = 64;
+
+    struct Frame {
+        const void* code; // the code object (kept alive by the frame while it is read)
+        int lasti;        // byte offset of the current instruction, -1 when unknown
+    };
+
+    // GIL held, called from Python code (at least two Python frames on the stack). False with *why
+    // when this interpreter's layout is not one this walker knows or a check fails.
+    bool probe(std::string* why);
+    bool ready() const { return m_ready; }
+
+    // The calling thread's frames, innermost first, at most max (<= kMaxDepth); 0 when the thread
+    // has no Python state or runs no Python code. No GIL needed.
+    int walk(Frame* out, int max) const;
+    // The code object's names (UTF-8). No GIL needed while a frame of this thread holds the code.
+    bool describe(const void* code, std::string* function, std::string* file) const;
+    // Identity of a code object beyond its address (its name and file objects), so that a
+    // cache keyed by address does not serve a later code object allocated at the same place.
+    uint64_t fingerprint(const void* code) const;
+
+private:
+    bool readString(const void* unicode, std::string* out) const;
+    const void* currentFrame(const void* tstate) const;
+
+    bool m_ready = false;
+    int m_minor = 0;
+    // _PyInterpreterFrame
+    int m_frameCode = 0, m_framePrevious = 0, m_frameInstr = 0, m_frameOwner = -1;
+    // PyThreadState -> frame: *(tstate + m_tstateFrame), then + m_cframeFrame when m_viaCframe
+    int m_tstateFrame = -1, m_cframeFrame = 0;
+    bool m_viaCframe = false;
+    // PyCodeObject
+    int m_codeBase = 0, m_codeName = -1, m_codeQualname = -1, m_codeFile = -1;
+    // compact str: data offsets of ASCII and non-ASCII strings
+    int m_asciiData = 0, m_compactData = 0;
+    const void* m_codeType = nullptr; // &PyCode_Type
+    const void* m_strType = nullptr;  // &PyUnicode_Type
+    void* (*m_threadState)() = nullptr; // PyGILState_GetThisThreadState
+};
+
+} // namespace ws
