@@ -64,9 +64,12 @@ std::optional<TorchNvtxOp> parseTorchNvtxRange(std::string_view s) {
 
 std::optional<TorchNvtxOp> torchOperatorRange(std::string_view domain, std::string_view rangeName) {
     if (domain == kTorchIttDomain) {
-        // emit_itt names an operator and nothing else; its record_function ranges
-        // ("Optimizer.step#AdamW.step", "ProfilerStep#3") are annotations, as in torch.profiler.
-        if (rangeName.find("::") == std::string_view::npos)
+        // emit_itt names the range and nothing else. Operators are not always namespaced (autograd's
+        // "ViewBackward0", "detach", Inductor's "triton_poi_fused_gelu_view_10", all cpu_op in
+        // torch.profiler); PyTorch's own record_function ranges carry a '#'
+        // ("Optimizer.step#AdamW.step", "ProfilerStep#3", "enumerate(DataLoader)#...") and stay
+        // annotations. A program's own record_function without '#' cannot be told from an operator.
+        if (rangeName.empty() || rangeName.find('#') != std::string_view::npos)
             return std::nullopt;
         TorchNvtxOp op;
         op.name = rangeName;

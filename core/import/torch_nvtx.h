@@ -30,11 +30,12 @@ struct TorchNvtxOp {
 std::optional<TorchNvtxOp> parseTorchNvtxRange(std::string_view rangeName);
 // The domain of PyTorch's ITT ranges (`torch.autograd.profiler.emit_itt`), which a capture's
 // `--torch-ops` records when the injection library is PyTorch's ITT collector: one range per
-// operator named "<op>" alone, and one per record_function.
+// operator (of any RecordFunction: aten ops, autograd nodes, Inductor's kernels) named alone, and one
+// per record_function.
 inline constexpr std::string_view kTorchIttDomain = "PyTorch";
 
-// The operator a range of a domain stands for: parseTorchNvtxRange in the default domain (""), a
-// namespaced name in kTorchIttDomain, none in any other domain.
+// The operator a range of a domain stands for: parseTorchNvtxRange in the default domain (""), any
+// name without '#' in kTorchIttDomain (PyTorch's own annotations carry one), none in other domains.
 std::optional<TorchNvtxOp> torchOperatorRange(std::string_view domain, std::string_view rangeName);
 
 } // namespace ws

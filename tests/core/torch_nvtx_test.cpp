@@ -54,7 +54,8 @@ TEST(TorchNvtx, OnlyTheDefaultDomainAndTorchNamespacesGiveOperators) {
 }
 
 // Issue #25: `--torch-ops` through PyTorch's ITT ranges: the op's name alone, in the domain "PyTorch".
-TEST(TorchNvtx, IttRangesOfPyTorchAreOperatorsWhenNamespaced) {
+// What torch.profiler calls cpu_op is an operator; its user annotations (with a '#') are not.
+TEST(TorchNvtx, IttRangesOfPyTorchAreOperatorsButItsAnnotations) {
     const auto op = torchOperatorRange("PyTorch", "aten::addmm");
     ASSERT_TRUE(op);
     EXPECT_EQ(op->name, "aten::addmm");
@@ -63,6 +64,10 @@ TEST(TorchNvtx, IttRangesOfPyTorchAreOperatorsWhenNamespaced) {
     ASSERT_TRUE(bwd);
     EXPECT_EQ(bwd->name, "autograd::engine::evaluate_function: AddmmBackward0");
     EXPECT_TRUE(torchOperatorRange("PyTorch", "mylib::fused_thing")); // any namespace: it is PyTorch's own range
+    EXPECT_TRUE(torchOperatorRange("PyTorch", "ViewBackward0"));
+    EXPECT_TRUE(torchOperatorRange("PyTorch", "detach"));
+    EXPECT_TRUE(torchOperatorRange("PyTorch", "triton_poi_fused_gelu_view_10")); // Inductor's kernel ranges
     EXPECT_FALSE(torchOperatorRange("PyTorch", "Optimizer.step#AdamW.step"));
     EXPECT_FALSE(torchOperatorRange("PyTorch", "ProfilerStep#3"));
+    EXPECT_FALSE(torchOperatorRange("PyTorch", "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"));
 }
