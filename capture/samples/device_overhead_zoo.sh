@@ -1,0 +1,46 @@
+#!/bin/bash
+# GPU-machine overhead rounds (issue #25): each workload uninstrumented, under the default capture,
+# with --py-stacks, with --py-stacks --torch-ops (ITT ranges, and emit_nvtx for comparison) and
+# under torch.profiler (CPU + CUDA), interleaved: every round runs every configuration once, in an
+# order rotated from round to round.
+# Prints `round R WORKLOAD CONFIG RESULT {...median_ms...}` lines; overhead_table.py reads them.
+#   WORKLOADS="gpt resnet18 transformer" ROUNDS=5 bash capture/samples/device_overhead_zoo.sh
+set -u
+OUT=${OUT:-/tmp/out}; B=/tmp/b; S=capture/samples; C=$B/warpscope-capture
+WORKLOADS=${WORKLOADS:-gpt resnet18 transformer}; ROUNDS=${ROUNDS:-5}
+CONFIGS=${CONFIGS:-plain default pystacks ops_pystacks ops_pystacks_nvtx profiler}
+export WS_STEPS=${WS_STEPS:-60} WS_WARMUP=${WS_WARMUP:-10}
+mkdir -p "$OUT"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
+[ -x $C ] || { cmake -S capture -B $B -DCMAKE_BUILD_TYPE=Release > /dev/null && cmake --build $B -j16 2>&1 | grep -E "warning|error"; }
+ls $C > /dev/null || exit 1
+# The zoo's workloads run with zoo.py; resnet18 and transformer are the issue #13 table's (overhead_step.py).
+program() {
+  case $1 in
+    resnet18|transformer) echo "python3 $S/overhead_step.py $1 $2" ;;
+    *) echo "python3 $S/zoo.py $1 $2" ;;
+  esac
+}
+read -r -a configs <<< "$CONFIGS"
+for round in $(seq $ROUNDS); do
+  for w in $WORKLOADS; do
+    # Each round starts at another configuration, so none always runs first (the first run of a
+    # round measured slower in earlier runs, whatever it was).
+    for i in $(seq 0 $(( ${#configs[@]} - 1 ))); do
+      c=${configs[$(( (i + round) % ${#configs[@]} ))]}
+      rm -rf /tmp/oc
+      case $c in
+        plain) cmd="$(program $w plain)" ;;
+        profiler) cmd="$(program $w profiler)" ;;
+        default) cmd="$C -q -o /tmp/oc -- $(program $w plain)" ;;
+        pystacks) cmd="$C -q --py-stacks -o /tmp/oc -- $(program $w plain)" ;;
+        ops_pystacks) cmd="$C -q --py-stacks --torch-ops -o /tmp/oc -- $(program $w plain)" ;;
+        ops_pystacks_nvtx) cmd="env WARPSCOPE_TORCH_OPS_VIA=nvtx $C -q --py-stacks --torch-ops -o /tmp/oc -- $(program $w plain)" ;;
+        ops) cmd="$C -q --torch-ops -o /tmp/oc -- $(program $w plain)" ;;
+      esac
+      # PIN (e.g. PIN=2-9) runs every configuration on the same cores, away from the machine's others.
+      [ -n "${PIN:-}" ] && cmd="taskset -c $PIN $cmd"
+      echo "round $round $w $c $($cmd 2>&1 | grep RESULT)"
+    done
+  done
+done
+date -u
