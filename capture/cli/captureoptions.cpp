@@ -125,8 +125,8 @@ bool CaptureOptions::parse(const std::vector<std::string>& args, CaptureOptions*
     }
     std::string bad;
     if (!wscap::parseActivities(o.activities, &o.activityBits, &bad)) {
-        *error = "unknown activity '" + bad + "' (known: kernel, memcpy, memset, runtime, driver, api, sync, "
-                 "memory, nvtx, overhead, nvml, pm, extcorr, allapi, stacks, pystacks, host, default, all, none)";
+        *error = "unknown activity '" + bad + "' (known: kernel, memcpy, memset, runtime, launches, driver, api, "
+                 "sync, memory, nvtx, overhead, nvml, pm, extcorr, allapi, stacks, pystacks, host, default, all, none)";
         return false;
     }
     if (o.stacks)
@@ -158,25 +158,29 @@ std::string CaptureOptions::usage(const std::string& program) {
            "\n"
            "  -o, --output OUT       directory for the capture streams (created if missing)\n"
            "      --activities LIST  what to record, comma-separated (default: default):\n"
-           "                         kernel memcpy memset runtime driver api sync memory nvtx\n"
-           "                         overhead nvml pm extcorr allapi stacks pystacks host, or\n"
-           "                         default/all/none; -NAME removes. default = kernel memcpy\n"
-           "                         memset runtime memory nvtx overhead nvml host (driver and\n"
-           "                         sync cost 10-30% more on PyTorch steps; add driver for\n"
-           "                         Triton or JAX launches; allapi = query-only calls such as\n"
-           "                         cudaGetDevice)\n"
+           "                         kernel memcpy memset runtime launches driver api sync\n"
+           "                         memory nvtx overhead nvml pm extcorr allapi stacks pystacks\n"
+           "                         host, or default/all/none; -NAME removes. default = kernel\n"
+           "                         memcpy memset runtime launches memory nvtx overhead nvml\n"
+           "                         host, 1.04-1.12x of a PyTorch step (launches = the driver's\n"
+           "                         kernel launches of cuBLASLt, cuDNN, Triton, NCCL; driver =\n"
+           "                         every driver call and sync cost 10-30% more; allapi =\n"
+           "                         query-only calls such as cudaGetDevice)\n"
            "      --stacks           also record the native call stack of each kernel launch\n"
            "                         (same as adding 'stacks'); symbolized with addr2line\n"
            "                         after PROGRAM exits (file:line where it has debug info)\n"
            "      --stack-depth N    frames per launch stack, 1-32 (default 32; fewer cost less)\n"
            "      --py-stacks        Python programs: also record the Python call stack (file,\n"
            "                         line, function) of each launch, copy, memset and allocation\n"
-           "                         made while holding the GIL (same as adding 'pystacks';\n"
-           "                         a few microseconds per call, see capture/README.md)\n"
+           "                         (same as adding 'pystacks'); read from the thread's frames\n"
+           "                         at each call on Python 3.11-3.13 (up to 1.16x of a step),\n"
+           "                         else kept by a profile function on every Python call\n"
            "      --torch-ops[=shapes]  PyTorch programs: record which operator launched each\n"
-           "                         kernel (torch's own NVTX range per operator, switched on\n"
-           "                         by a startup hook; adds 'nvtx'); =shapes also records\n"
-           "                         input shapes. Costs CPU time per operator (see capture/README.md)\n"
+           "                         kernel (torch's own ITT range per operator, switched on\n"
+           "                         by a startup hook; adds 'nvtx'); =shapes records input\n"
+           "                         shapes through NVTX ranges instead. Costs CPU time per\n"
+           "                         operator: with --py-stacks 1.1-1.5x of a PyTorch step,\n"
+           "                         against torch.profiler's 1.2-1.9x (see capture/README.md)\n"
            "      --step-function NAME  Python 3.12+: mark every call of the function NAME (or\n"
            "                         a qualified name like Trainer.step) as a training step\n"
            "                         (adds 'nvtx'); without it steps come from optimizer steps\n"

@@ -13,6 +13,9 @@ Workloads:
   graph      the same model's whole step (forward, backward, capturable AdamW) in one CUDA graph
   resnet50   ResNet-50, channels_last, AMP (fp16 + GradScaler), SGD
   loader     ResNet-18 fed by a DataLoader whose 2 workers do CPU work per sample: input-bound
+  ddp        the GPT step under DistributedDataParallel over NCCL, one GPU per rank, started by
+             `torchrun --nproc_per_node 2 zoo.py ddp MODE`; each rank's trace is WS_TRACE with
+             ".rankN" before its extension
 
 WS_STEPS measured steps (default 6) after WS_WARMUP (default 3; compile and graph warm up before
 that too). The profiler records only the measured steps; a capture records everything, so a
@@ -30,6 +33,11 @@ STEPS = int(os.environ.get("WS_STEPS", "6"))
 WARMUP = int(os.environ.get("WS_WARMUP", "3"))
 torch.manual_seed(0)
 dev = "cuda"
+if WORKLOAD == "ddp":
+    import torch.distributed as dist
+    dist.init_process_group("nccl")
+    dev = "cuda:%d" % int(os.environ.get("LOCAL_RANK", "0"))
+    torch.cuda.set_device(dev)
 
 
 class Block(nn.Module):
@@ -63,9 +71,11 @@ class GPT(nn.Module):
         return self.head(self.ln(x))
 
 
-def gpt_step(backend="cudnn", compiled=False, capturable=False):
+def gpt_step(backend="cudnn", compiled=False, capturable=False, ddp=False):
     from torch.nn.attention import SDPBackend, sdpa_kernel
     model = GPT().to(dev)
+    if ddp:
+        model = torch.nn.parallel.DistributedDataParallel(model, device_ids=[torch.cuda.current_device()])
     opt = torch.optim.AdamW(model.parameters(), lr=1e-4, capturable=capturable)
     idx = torch.randint(0, 8192, (8, 512), device=dev)
     tgt = torch.randint(0, 8192, (8, 512), device=dev)
@@ -145,6 +155,7 @@ MAKERS = {
     "graph": graph_step,
     "resnet50": resnet50_step,
     "loader": loader_step,
+    "ddp": lambda: gpt_step("cudnn", ddp=True),
 }
 if WORKLOAD not in MAKERS:
     sys.exit("unknown workload %s (one of %s)" % (WORKLOAD, ", ".join(MAKERS)))
@@ -166,7 +177,13 @@ for i in range(STEPS):
     times.append(time.perf_counter() - t0)
 if prof:
     prof.__exit__(None, None, None)
-    if os.environ.get("WS_TRACE"):
-        prof.export_chrome_trace(os.environ["WS_TRACE"])
+    trace = os.environ.get("WS_TRACE")
+    if trace and WORKLOAD == "ddp":
+        root, ext = os.path.splitext(trace)
+        trace = "%s.rank%d%s" % (root, torch.distributed.get_rank(), ext)
+    if trace:
+        prof.export_chrome_trace(trace)
 print("RESULT " + json.dumps({"workload": WORKLOAD, "mode": MODE, "steps": STEPS,
                               "median_ms": 1e3 * statistics.median(times)}), flush=True)
+if WORKLOAD == "ddp":
+    torch.distributed.destroy_process_group()

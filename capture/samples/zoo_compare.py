@@ -34,8 +34,8 @@ def short(name, n=60):
     return name if len(name) <= n else name[: n - 1] + "…"
 
 
-def main():
-    cli, capture, trace = sys.argv[1:4]
+def compare(cli, capture, trace):
+    """The comparison as a dict (see the keys below)."""
     cap, ref = kernels(cli, capture), kernels(cli, trace)
     cap_by = by_name_from_end(cap)
     pairs, missing, missing_names = [], 0, collections.Counter()
@@ -64,17 +64,26 @@ def main():
         "missing_kernels": dict(missing_names.most_common(8)),
         "operator_matched": matched,
         "operator_match_pct": round(100.0 * matched / max(1, len(ref)), 2),
+        "operator_match_pct_of_paired": round(100.0 * matched / max(1, len(pairs)), 2),
         "mismatched_time_pct": round(100.0 * sum(wrong_time.values()) / time_total, 2),
         "top_mismatches": [
             {"trace_op": k[0], "capture_op": k[1], "kernel": k[2], "count": n, "time_ns": wrong_time[k]}
             for k, n in [(k, wrong[k]) for k, _ in wrong_time.most_common(8)]
         ],
     }
+    return result
+
+
+def main():
+    cli, capture, trace = sys.argv[1:4]
+    result = compare(cli, capture, trace)
+    matched, ref, pairs, missing = (result["operator_matched"], result["trace_kernels"], result["paired"],
+                                    result["missing_in_capture"])
     if "--json" in sys.argv:
         print(json.dumps(result, indent=1))
         return
     print("%s: %d of %d kernels (%.2f %%) get torch.profiler's operator; %d paired, %d missing in the capture"
-          % (capture, matched, len(ref), result["operator_match_pct"], len(pairs), missing))
+          % (capture, matched, ref, result["operator_match_pct"], pairs, missing))
     for name, n in result["missing_kernels"].items():
         print("  missing in the capture: %d x %s" % (n, name))
     for m in result["top_mismatches"]:
@@ -82,4 +91,5 @@ def main():
               % (m["count"], m["time_ns"] / 1e6, short(m["trace_op"], 34), short(m["capture_op"], 34), m["kernel"]))
 
 
-main()
+if __name__ == "__main__":
+    main()
