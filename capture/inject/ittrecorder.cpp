@@ -5,8 +5,6 @@
 #include <cupti.h>
 
 #include <cstring>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 namespace ws {
 
@@ -103,47 +101,23 @@ void IttRecorder::end(const Domain*) {
     t.open.pop_back();
     if (o.start == 0 || !o.name || !m_recording.load(std::memory_order_relaxed))
         return;
-    const uint64_t end = now();
-    // The buffer outlives the thread (the recorder keeps it) so a finished thread's ranges are written.
-    thread_local std::shared_ptr<ThreadBuffer> buffer;
     try {
-        if (!buffer)
-            buffer = registerThread(static_cast<uint32_t>(::syscall(SYS_gettid)));
-        std::lock_guard<std::mutex> lock(buffer->mutex);
-        buffer->ranges.push_back(Range{o.start, end, o.name, o.domain});
+        m_buffers.add(Range{o.start, now(), o.name, o.domain});
     } catch (...) {
         return; // out of memory: this range is lost; nothing may escape into the program
     }
     m_ranges.fetch_add(1, std::memory_order_relaxed);
 }
 
-std::shared_ptr<IttRecorder::ThreadBuffer> IttRecorder::registerThread(uint32_t threadId) {
-    auto buffer = std::make_shared<ThreadBuffer>();
-    buffer->threadId = threadId;
-    std::lock_guard<std::mutex> lock(m_threadsMutex);
-    m_threads.push_back(buffer);
-    return buffer;
-}
-
 void IttRecorder::take(uint32_t processId, const std::function<uint32_t(std::string_view, std::string&)>& intern,
                        std::string& out) {
-    std::vector<std::shared_ptr<ThreadBuffer>> threads;
-    {
-        std::lock_guard<std::mutex> lock(m_threadsMutex);
-        threads = m_threads;
-    }
     auto nameId = [&](const void* key, const char* text) {
         auto [it, added] = m_nameIds.emplace(key, 0);
         if (added)
             it->second = intern(text ? text : "", out);
         return it->second;
     };
-    for (const auto& b : threads) {
-        std::vector<Range> ranges;
-        {
-            std::lock_guard<std::mutex> lock(b->mutex);
-            ranges.swap(b->ranges);
-        }
+    m_buffers.drain([&](uint32_t threadId, const std::vector<Range>& ranges) {
         for (const Range& range : ranges) {
             NvtxRangeRecord o;
             o.start = range.start;
@@ -151,12 +125,12 @@ void IttRecorder::take(uint32_t processId, const std::function<uint32_t(std::str
             o.nameId = nameId(range.name, range.name->strA);
             o.domainId = range.domain ? nameId(range.domain, range.domain->nameA) : 0;
             o.processId = processId;
-            o.threadId = b->threadId;
-            o.endThreadId = b->threadId;
+            o.threadId = threadId;
+            o.endThreadId = threadId;
             o.markerId = m_nextMarkerId++;
             appendRecord(out, o);
         }
-    }
+    });
 }
 
 } // namespace ws

@@ -1,9 +1,10 @@
 #pragma once
 
+#include "inject/threadbuffers.h"
+
 #include <atomic>
 #include <cstdint>
 #include <functional>
-#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -75,13 +76,7 @@ private:
         const StringHandle* name;
         const Domain* domain;
     };
-    struct ThreadBuffer {
-        std::mutex mutex;
-        uint32_t threadId = 0;
-        std::vector<Range> ranges; // finished, not yet taken
-    };
     IttRecorder() = default;
-    std::shared_ptr<ThreadBuffer> registerThread(uint32_t threadId);
 
     std::atomic<bool> m_recording{false};
     std::atomic<bool> m_tasksSeen{false};
@@ -90,8 +85,7 @@ private:
     std::vector<Domain*> m_domains;
     std::vector<StringHandle*> m_handles;
     std::unordered_map<std::string, StringHandle*> m_handlesByName;
-    std::mutex m_threadsMutex;
-    std::vector<std::shared_ptr<ThreadBuffer>> m_threads;
+    ThreadBuffers<Range> m_buffers; // finished ranges, not yet taken
     uint32_t m_nextMarkerId = 0x40000000u; // apart from CUPTI's and NvtxRecorder's marker ids
     std::unordered_map<const void*, uint32_t> m_nameIds; // writer thread: handle or domain -> String id
 };

@@ -1,12 +1,11 @@
 #pragma once
 
+#include "inject/threadbuffers.h"
+
 #include <atomic>
 #include <cstdint>
 #include <functional>
-#include <memory>
-#include <mutex>
 #include <string>
-#include <vector>
 
 namespace ws {
 
@@ -49,17 +48,9 @@ public:
     uint64_t launches() const { return m_launches.load(std::memory_order_relaxed); }
 
 private:
-    struct ThreadBuffer {
-        std::mutex mutex;
-        uint32_t threadId = 0;
-        std::vector<Launch> launches; // finished, not yet taken
-    };
-    std::shared_ptr<ThreadBuffer> registerThread(uint32_t threadId);
-
     std::atomic<bool> m_recording{false};
     std::atomic<uint64_t> m_launches{0};
-    std::mutex m_threadsMutex;
-    std::vector<std::shared_ptr<ThreadBuffer>> m_threads;
+    ThreadBuffers<Launch> m_buffers;
 };
 
 } // namespace ws
