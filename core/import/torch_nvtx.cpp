@@ -31,6 +31,25 @@ bool inTorchNamespace(std::string_view name) {
     return false;
 }
 
+// emit_itt names a range and nothing else, so its scope comes from the name. Operators are not
+// always namespaced (autograd's "ViewBackward0", "detach", Inductor's "triton_poi_fused_gelu_view_10"
+// are cpu_op in torch.profiler). PyTorch's own record_function ranges, user_annotation there, are
+// "Optimizer.step#AdamW.step", "ProfilerStep#3", "enumerate(DataLoader)#..." (a '#'), a process
+// group's "nccl:all_reduce" (one colon) and "DistributedDataParallel.forward" (a dotted name). A
+// program's own record_function named otherwise cannot be told from an operator.
+bool isTorchAnnotation(std::string_view name) {
+    if (name.find('#') != std::string_view::npos)
+        return true;
+    if (name.find(':') != std::string_view::npos && name.find("::") == std::string_view::npos)
+        return true;
+    if (name.find('.') == std::string_view::npos)
+        return false;
+    for (char c : name)
+        if (!(c == '.' || c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+            return false;
+    return true;
+}
+
 } // namespace
 
 std::optional<TorchNvtxOp> parseTorchNvtxRange(std::string_view s) {
@@ -64,12 +83,7 @@ std::optional<TorchNvtxOp> parseTorchNvtxRange(std::string_view s) {
 
 std::optional<TorchNvtxOp> torchOperatorRange(std::string_view domain, std::string_view rangeName) {
     if (domain == kTorchIttDomain) {
-        // emit_itt names the range and nothing else. Operators are not always namespaced (autograd's
-        // "ViewBackward0", "detach", Inductor's "triton_poi_fused_gelu_view_10", all cpu_op in
-        // torch.profiler); PyTorch's own record_function ranges carry a '#'
-        // ("Optimizer.step#AdamW.step", "ProfilerStep#3", "enumerate(DataLoader)#...") and stay
-        // annotations. A program's own record_function without '#' cannot be told from an operator.
-        if (rangeName.empty() || rangeName.find('#') != std::string_view::npos)
+        if (rangeName.empty() || isTorchAnnotation(rangeName))
             return std::nullopt;
         TorchNvtxOp op;
         op.name = rangeName;

@@ -35,7 +35,7 @@ std::optional<TorchNvtxOp> parseTorchNvtxRange(std::string_view rangeName);
 inline constexpr std::string_view kTorchIttDomain = "PyTorch";
 
 // The operator a range of a domain stands for: parseTorchNvtxRange in the default domain (""), any
-// name without '#' in kTorchIttDomain (PyTorch's own annotations carry one), none in other domains.
+// name but those of PyTorch's own annotations in kTorchIttDomain, none in other domains.
 std::optional<TorchNvtxOp> torchOperatorRange(std::string_view domain, std::string_view rangeName);
 
 } // namespace ws

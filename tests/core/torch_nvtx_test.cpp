@@ -54,7 +54,7 @@ TEST(TorchNvtx, OnlyTheDefaultDomainAndTorchNamespacesGiveOperators) {
 }
 
 // Issue #25: `--torch-ops` through PyTorch's ITT ranges: the op's name alone, in the domain "PyTorch".
-// What torch.profiler calls cpu_op is an operator; its user annotations (with a '#') are not.
+// What torch.profiler calls cpu_op is an operator; its user annotations are not.
 TEST(TorchNvtx, IttRangesOfPyTorchAreOperatorsButItsAnnotations) {
     const auto op = torchOperatorRange("PyTorch", "aten::addmm");
     ASSERT_TRUE(op);
@@ -70,4 +70,10 @@ TEST(TorchNvtx, IttRangesOfPyTorchAreOperatorsButItsAnnotations) {
     EXPECT_FALSE(torchOperatorRange("PyTorch", "Optimizer.step#AdamW.step"));
     EXPECT_FALSE(torchOperatorRange("PyTorch", "ProfilerStep#3"));
     EXPECT_FALSE(torchOperatorRange("PyTorch", "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"));
+    // A DDP step: record_param_comms is the collective's operator, its process group's title and
+    // DDP's forward are annotations (cpu_op and user_annotation in torch.profiler's trace of the job).
+    EXPECT_TRUE(torchOperatorRange("PyTorch", "record_param_comms"));
+    EXPECT_TRUE(torchOperatorRange("PyTorch", "c10d::allreduce_"));
+    EXPECT_FALSE(torchOperatorRange("PyTorch", "nccl:all_reduce"));
+    EXPECT_FALSE(torchOperatorRange("PyTorch", "DistributedDataParallel.forward"));
 }
