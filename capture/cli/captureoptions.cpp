@@ -154,7 +154,8 @@ bool CaptureOptions::parse(const std::vector<std::string>& args, CaptureOptions*
 std::string CaptureOptions::usage(const std::string& program) {
     return "Usage: " + program + " [OPTIONS] -o OUT -- PROGRAM [ARGS...]\n"
            "Run PROGRAM with Warpscope's CUPTI injection library and record what it does on the GPU.\n"
-           "Each CUDA process (every rank of a distributed job) writes OUT/<pid>.wscap.\n"
+           "Each CUDA process (every rank of a distributed job) writes OUT/<host>-<pid>.wscap\n"
+           "(never replacing a file: -2, -3, ... when one exists).\n"
            "\n"
            "  -o, --output OUT       directory for the capture streams (created if missing)\n"
            "      --activities LIST  what to record, comma-separated (default: default):\n"

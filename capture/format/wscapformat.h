@@ -36,7 +36,7 @@ namespace ws::wscap {
  * Names (kernels, APIs, NVTX strings and domains, metric units) are interned: a String record
  * defines id -> text before any record that uses the id; id 0 means "none".
  *
- * One file per process: the launcher's output directory OUT holds OUT/<pid>.wscap.
+ * One file per process: the launcher's output directory OUT holds OUT/<host>-<pid>.wscap.
  */
 
 inline constexpr char kMagic[8] = {'W', 'S', 'C', 'A', 'P', '\0', '\r', '\n'};

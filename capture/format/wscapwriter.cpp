@@ -18,8 +18,44 @@ bool WscapWriter::open(const std::string& path, std::string* error) {
         *error = "cannot create " + path + ": " + std::strerror(errno);
         return false;
     }
+    return started(error);
+}
+
+bool WscapWriter::createNew(const std::string& dir, const std::string& stem, std::string* path, std::string* error) {
+    close();
+    constexpr int kMaxTries = 10000;
+    for (int n = 1; n <= kMaxTries; ++n) {
+        std::string candidate = dir;
+        candidate.append("/").append(stem);
+        if (n > 1)
+            candidate.append("-").append(std::to_string(n));
+        candidate.append(".wscap");
+        m_fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (m_fd >= 0) {
+            *path = candidate;
+            return started(error);
+        }
+        if (errno != EEXIST) {
+            *error = "cannot create " + candidate + ": " + std::strerror(errno);
+            return false;
+        }
+    }
+    *error = "cannot create a stream in " + dir + ": " + std::to_string(kMaxTries) + " named " + stem + " exist";
+    return false;
+}
+
+bool WscapWriter::started(std::string* error) {
     m_bytes = 0;
     return write(fileHeader(), error);
+}
+
+std::string streamStem(const std::string& hostname, uint32_t pid) {
+    std::string host = hostname.empty() ? std::string("host") : hostname;
+    for (char& c : host)
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+              c == '-'))
+            c = '_';
+    return host + "-" + std::to_string(pid);
 }
 
 bool WscapWriter::write(const std::string& bytes, std::string* error) {

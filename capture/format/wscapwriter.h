@@ -20,6 +20,10 @@ public:
     ~WscapWriter();
 
     bool open(const std::string& path, std::string* error);
+    // Creates a stream that did not exist in `dir`, never replacing one: <stem>.wscap, else
+    // <stem>-2.wscap, <stem>-3.wscap, ... (O_EXCL, so two processes on two hosts writing into one
+    // shared folder, or two captures into one folder, each get their own file). *path is the file.
+    bool createNew(const std::string& dir, const std::string& stem, std::string* path, std::string* error);
     bool write(const std::string& framedRecords, std::string* error);
     template <class R> bool writeRecord(const R& record, std::string* error) {
         std::string bytes;
@@ -32,8 +36,14 @@ public:
     uint64_t bytesWritten() const { return m_bytes; }
 
 private:
+    bool started(std::string* error);
+
     int m_fd = -1;
     uint64_t m_bytes = 0;
 };
+
+// The stem of a process's stream: "<host>-<pid>", the host name reduced to letters, digits, '.', '_'
+// and '-' (others become '_'), so pids of different hosts never share a name.
+std::string streamStem(const std::string& hostname, uint32_t pid);
 
 } // namespace ws::wscap

@@ -11,7 +11,7 @@ namespace ws {
  * that warpscope-capture (or the GUI's launcher) sets. Bad values fall back to defaults and are
  * reported in warnings, never fatal: the host program must run regardless.
  *
- *   WARPSCOPE_OUTPUT        directory for <pid>.wscap (created if missing), default "."
+ *   WARPSCOPE_OUTPUT        directory for <host>-<pid>.wscap (created if missing), default "."
  *   WARPSCOPE_ACTIVITIES    activity list (format/activitylist.h), default "default"
  *   WARPSCOPE_SAMPLE_HZ     NVML sampling rate, 0 = off, default 10
  *   WARPSCOPE_FLUSH_MS      period of CUPTI flushes and file writes, default 500

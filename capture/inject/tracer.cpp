@@ -99,9 +99,6 @@ uint64_t Tracer::timestamp() const {
     return ts;
 }
 
-std::string Tracer::streamPath() const {
-    return m_config.outputDir + "/" + std::to_string(m_pid) + ".wscap";
-}
 
 void Tracer::report(ErrorSeverity severity, const std::string& where, int code, const std::string& message) {
     ErrorRecord e;
@@ -171,7 +168,12 @@ bool Tracer::initialize() {
     m_config = InjectConfig::fromEnvironment(&warnings);
     ::mkdir(m_config.outputDir.c_str(), 0755); // EEXIST is fine; open() reports real problems
     std::string error;
-    if (!m_writer.open(streamPath(), &error)) {
+    // <host>-<pid>.wscap, never replacing a stream: the processes of a multi-node job writing into
+    // one shared folder may have equal pids, and a second run may write into the same folder.
+    char host[256] = {};
+    ::gethostname(host, sizeof(host) - 1);
+    std::string path;
+    if (!m_writer.createNew(m_config.outputDir, streamStem(host, static_cast<uint32_t>(m_pid)), &path, &error)) {
         std::fprintf(stderr, "[warpscope] error: %s; nothing is captured for process %d\n", error.c_str(), m_pid);
         m_closed = true;
         return false;

@@ -41,7 +41,7 @@ namespace ws {
  * Fork: a child of fork() inherits the tracer's memory but none of its threads. It closes the
  * parent's file without writing to it and traces nothing (CUDA is unusable after fork anyway); a
  * child that execs is a new process and, with the environment inherited, is injected afresh into
- * its own <pid>.wscap.
+ * its own <host>-<pid>.wscap.
  */
 class Tracer {
 public:
@@ -71,7 +71,6 @@ private:
     void writeQueued(std::vector<std::string>&& chunks);
     void closeStream(wscap::FooterReason reason);
     uint64_t timestamp() const;
-    std::string streamPath() const;
     void writeStreamHeader();
     void stopSamplers();
     void writeThreadRecords(); // what the program's threads recorded: call stacks, driver launches, NVTX ranges

@@ -12,7 +12,7 @@ namespace ws {
  * the GUI's New Capture dialog both express it. Zero / negative values mean "library default".
  */
 struct CaptureSettings {
-    std::string outputDir;      // absolute; the library writes <outputDir>/<pid>.wscap
+    std::string outputDir;      // absolute; the library writes <outputDir>/<host>-<pid>.wscap
     uint32_t activityBits = 0;  // wscap::ActivityBit
     int64_t sampleHz = -1;      // NVML sampling rate; -1: default, 0: off
     int64_t flushMs = 0;

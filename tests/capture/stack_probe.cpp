@@ -4,7 +4,7 @@
 // without a GPU. Built with -g -O0 so every line below is where the debug info says it is.
 //
 //   wscap_stack_probe FILE   write FILE
-//   wscap_stack_probe        write $WARPSCOPE_OUTPUT/<pid>.wscap (as under warpscope-capture)
+//   wscap_stack_probe        write $WARPSCOPE_OUTPUT/<host>-<pid>.wscap (as under warpscope-capture)
 //
 // A String record (id 1) holds "<file>:<line of the probeLeaf call in probeMiddle>", and (id 2)
 // "<line of the probeMiddle call in main>", the truth the tests compare addr2line's answer with.
@@ -85,11 +85,10 @@ __attribute__((noinline)) void probeMiddle() {
 
 int main(int argc, char** argv) {
     std::string path;
+    const char* out = std::getenv("WARPSCOPE_OUTPUT");
     if (argc > 1) {
         path = argv[1];
-    } else if (const char* out = std::getenv("WARPSCOPE_OUTPUT")) {
-        path = std::string(out) + "/" + std::to_string(::getpid()) + ".wscap";
-    } else {
+    } else if (!out) {
         std::fprintf(stderr, "usage: wscap_stack_probe FILE\n");
         return 2;
     }
@@ -103,7 +102,11 @@ int main(int argc, char** argv) {
     appendRecord(g_records, FooterRecord{});
     WscapWriter w;
     std::string error;
-    if (!w.open(path, &error) || !w.write(g_records, &error)) {
+    char host[256] = {};
+    ::gethostname(host, sizeof(host) - 1);
+    const bool opened = !path.empty() ? w.open(path, &error)
+                                      : w.createNew(out, streamStem(host, static_cast<uint32_t>(::getpid())), &path, &error);
+    if (!opened || !w.write(g_records, &error)) {
         std::fprintf(stderr, "%s\n", error.c_str());
         return 1;
     }

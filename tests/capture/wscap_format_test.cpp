@@ -380,3 +380,42 @@ TEST(ActivityList, StacksAreOptIn) {
     EXPECT_FALSE(isLaunchPlumbingModule("/opt/torch/lib/libcudnn.so.9"));
     EXPECT_FALSE(isLaunchPlumbingModule("/tmp/bs/vector_add"));
 }
+
+// Issue #26: the processes of a multi-node job writing into one shared folder can have equal pids,
+// and a second capture can write into the same folder: a stream is <host>-<pid>.wscap, created only
+// if it does not exist, else <host>-<pid>-2.wscap and so on. Nothing is ever replaced.
+TEST(WscapFormat, StreamsNeverReplaceOneAnother) {
+    EXPECT_EQ(streamStem("gpu7.cluster-a", 4242), "gpu7.cluster-a-4242");
+    EXPECT_EQ(streamStem("odd host/name", 7), "odd_host_name-7");
+    EXPECT_EQ(streamStem("", 7), "host-7");
+    const std::string dir = wstest::tempPath("exclusive");
+    std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str());
+    std::vector<std::string> paths;
+    {
+        WscapWriter first, second, third;
+        std::string path, error;
+        ASSERT_TRUE(first.createNew(dir, "node1-1000", &path, &error)) << error;
+        paths.push_back(path);
+        ASSERT_TRUE(first.writeRecord(StringRecord{1, "first"}, &error)) << error;
+        ASSERT_TRUE(second.createNew(dir, "node1-1000", &path, &error)) << error; // same host and pid
+        paths.push_back(path);
+        ASSERT_TRUE(third.createNew(dir, "node2-1000", &path, &error)) << error; // same pid, other host
+        paths.push_back(path);
+    }
+    EXPECT_EQ(paths, (std::vector<std::string>{dir + "/node1-1000.wscap", dir + "/node1-1000-2.wscap",
+                                               dir + "/node2-1000.wscap"}));
+    // The first stream kept its record: the second writer did not truncate it.
+    WscapReader reader;
+    std::string error;
+    ASSERT_TRUE(reader.open(paths[0], &error)) << error;
+    RawRecord r;
+    ASSERT_EQ(reader.next(&r), WscapReader::Status::Record);
+    StringRecord s;
+    ASSERT_TRUE(r.decode(&s));
+    EXPECT_EQ(s.text, "first");
+    // A folder that cannot be written says so.
+    WscapWriter w;
+    std::string path;
+    EXPECT_FALSE(w.createNew(dir + "/missing", "node1-1", &path, &error));
+    EXPECT_NE(error.find("cannot create"), std::string::npos) << error;
+}

@@ -367,3 +367,10 @@ TEST(Distributed, TracesWithoutFlowEventsLinkByCorrelation) {
     for (const CommOpStats& op : job.ops)
         EXPECT_GT(op.kernelNs, 0) << op.name; // every op found its kernels
 }
+
+// Issue #26: a stream is named <host>-<pid>.wscap, so the workers of a multi-node job keep their host.
+TEST(Distributed, CaptureStreamWorkersAreNamedByHostAndPid) {
+    EXPECT_EQ(workerName("/shared/run1/gpu7.cluster-4242.wscap"), "gpu7.cluster-4242");
+    EXPECT_EQ(workerName("/shared/run1/gpu7-4242-2.wscap.gz"), "gpu7-4242-2");
+    EXPECT_EQ(workerName("/old/capture/4242.wscap"), "pid 4242"); // streams of format 1.2 captures
+}
