@@ -13,6 +13,7 @@ namespace {
 struct DeviceSpan {
     int64_t start = INT64_MAX;
     int64_t end = INT64_MIN;
+    int64_t busy = 0; // summed durations of the activities
     uint64_t count = 0;
     bool matched = false;
 };
@@ -23,6 +24,83 @@ struct HostStep {
 };
 
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+// The outermost of `ranges` (sorted by start), dropping the ones nested in a kept one.
+std::vector<StepRange> outermost(std::vector<StepRange> ranges) {
+    std::sort(ranges.begin(), ranges.end(), [](const StepRange& x, const StepRange& y) { return x.start < y.start; });
+    std::vector<StepRange> out;
+    for (const StepRange& r : ranges)
+        if (out.empty() || r.start >= out.back().end)
+            out.push_back(r);
+    return out;
+}
+
+/*
+ * Iterations from PyTorch's annotation of every optimizer.step() (`Optimizer.step#AdamW.step`) and
+ * optimizer.zero_grad() (`Optimizer.zero_grad#AdamW.zero_grad`) on one thread, outermost ranges by
+ * start. A step runs from the end of one optimizer step to the end of the next, as ProfilerStep#N
+ * wraps a whole iteration that ends with its optimizer step. Where the first one starts is not
+ * marked: at the earliest zero_grad before the first optimizer step when the loop calls zero_grad
+ * (the usual `zero_grad(); forward; backward; step()`), else it is no step (the first optimizer
+ * step's end only opens the second). When the loop calls zero_grad once per iteration and an
+ * interval holds more, an optimizer.step() was skipped (GradScaler does after an overflow, commonly
+ * in the first iterations of fp16 training): the interval is split at the extra zero_grads, where
+ * both sides last at least half the typical step. `leading` counts the steps before the first
+ * optimizer step's end (0 to a few).
+ */
+struct OptimizerIterations {
+    std::vector<StepRange> steps;
+    size_t leading = 0;
+};
+
+OptimizerIterations optimizerIterations(const std::vector<StepRange>& steps, const std::vector<StepRange>& zeroGrads) {
+    OptimizerIterations out;
+    const size_t n = steps.size();
+    // The zero_grads between the end of optimizer step i-1 and the start of step i (i = 0: all
+    // before it); one inside an optimizer step (a closure's) is not counted.
+    std::vector<std::vector<int64_t>> between(n);
+    size_t i = 0;
+    for (const StepRange& z : zeroGrads) {
+        while (i < n && z.start >= steps[i].start)
+            ++i;
+        if (i == n)
+            break;
+        if (i == 0 || z.start >= steps[i - 1].end)
+            between[i].push_back(z.start);
+    }
+    std::vector<size_t> counts;
+    std::vector<int64_t> periods;
+    for (size_t k = 1; k < n; ++k) {
+        counts.push_back(between[k].size());
+        periods.push_back(steps[k].end - steps[k - 1].end);
+    }
+    auto median = [](auto v) {
+        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+        return v[v.size() / 2];
+    };
+    const size_t perIteration = median(counts);
+    const int64_t halfPeriod = median(periods) / 2;
+    auto add = [&](int64_t from, int64_t to, const std::vector<int64_t>& zs) {
+        for (size_t k = 1; perIteration == 1 && k < zs.size(); ++k)
+            if (zs[k] - from >= halfPeriod && to - zs[k] >= halfPeriod) {
+                out.steps.push_back({from, zs[k]});
+                from = zs[k];
+            }
+        out.steps.push_back({from, to});
+    };
+    if (perIteration >= 1 && !between[0].empty()) {
+        // From the zero_grad of the first iteration: the earliest one, or with several per
+        // iteration the first of the last group.
+        std::vector<int64_t>& zs = between[0];
+        if (perIteration > 1)
+            zs.erase(zs.begin(), zs.end() - static_cast<std::ptrdiff_t>(std::min(zs.size(), perIteration)));
+        add(zs.front(), steps[0].end, zs);
+        out.leading = out.steps.size();
+    }
+    for (size_t k = 1; k < n; ++k)
+        add(steps[k - 1].end, steps[k].end, between[k]);
+    return out;
+}
 
 } // namespace
 
@@ -52,6 +130,8 @@ StepRanges computeStepRanges(const Session& s) {
     std::vector<HostStep> host;
     // Marked step ranges (`step N`) per track, used only when there is no ProfilerStep#N.
     std::unordered_map<uint32_t, std::vector<HostStep>> named;
+    // PyTorch's optimizer.step() and zero_grad() ranges per track, for sessions without marked steps.
+    std::unordered_map<uint32_t, std::vector<StepRange>> optimizerSteps, zeroGrads;
     int64_t opMin = INT64_MAX, opMax = INT64_MIN, allMin = INT64_MAX, allMax = INT64_MIN;
     std::unordered_map<uint32_t, DeviceSpan> device; // by correlation
     std::vector<std::pair<int64_t, int64_t>> uncorrelated;
@@ -67,6 +147,10 @@ StepRanges computeStepRanges(const Session& s) {
                     host.push_back({{a, b}, std::string(n.substr(13))});
                 else if (const std::string_view number = stepNumberOfRangeName(n); !number.empty())
                     named[static_cast<uint32_t>(&t - s.tracks().data())].push_back({{a, b}, std::string(number)});
+                else if (n.rfind("Optimizer.step#", 0) == 0)
+                    optimizerSteps[static_cast<uint32_t>(&t - s.tracks().data())].push_back({a, b});
+                else if (n.rfind("Optimizer.zero_grad#", 0) == 0)
+                    zeroGrads[static_cast<uint32_t>(&t - s.tracks().data())].push_back({a, b});
             }
             if (k == EventKind::CpuOp || k == EventKind::PythonFunction ||
                 (k == EventKind::UserAnnotation && s.str(t.names[i]).rfind("ProfilerStep#", 0) == 0)) {
@@ -82,6 +166,7 @@ StepRanges computeStepRanges(const Session& s) {
                 DeviceSpan& d = device[corr];
                 d.start = std::min(d.start, a);
                 d.end = std::max(d.end, b);
+                d.busy += b - a;
                 ++d.count;
             }
         }
@@ -104,6 +189,47 @@ StepRanges computeStepRanges(const Session& s) {
             out.namedSteps = true;
         }
     }
+    // Without marked steps, the iterations between PyTorch's optimizer steps (issue #25: a
+    // torch.compile loop, whose Inductor autotuning and compilation launches hide the launch
+    // pattern), from the thread with the most of them (lowest track on ties). Not when more device
+    // work is launched after the last optimizer step than between the first and the last: then they
+    // mark only part of the run (the eager warm-up before a CUDA graph replays the whole step). Not
+    // in a torch.profiler (Chrome JSON) trace: without ProfilerStep#N its profiled region is its one
+    // step, as torch-tb-profiler has it.
+    size_t optimizerLeading = 0;
+    if (host.empty() && !optimizerSteps.empty() && s.sourceFormat() != TraceFormat::ChromeJson) {
+        uint32_t bestTrack = 0;
+        size_t bestCount = 0;
+        for (auto& [track, ranges] : optimizerSteps) {
+            ranges = outermost(std::move(ranges));
+            if (ranges.size() > bestCount || (ranges.size() == bestCount && track < bestTrack)) {
+                bestTrack = track;
+                bestCount = ranges.size();
+            }
+        }
+        if (bestCount >= 2) {
+            const OptimizerIterations found =
+                optimizerIterations(optimizerSteps[bestTrack], outermost(std::move(zeroGrads[bestTrack])));
+            const int64_t from = found.steps.front().start, to = found.steps.back().end;
+            int64_t inside = 0, after = 0;
+            for (const Track& t : s.tracks()) {
+                if (t.gpu || t.correlation.empty())
+                    continue;
+                for (size_t i = 0; i < t.sliceCount(); ++i) {
+                    if (t.start[i] < from || t.correlation[i] == Track::kNoId || s.kindOf(t, i) != EventKind::Runtime)
+                        continue;
+                    if (auto it = device.find(t.correlation[i]); it != device.end())
+                        (t.start[i] < to ? inside : after) += it->second.busy;
+                }
+            }
+            if (after <= inside) {
+                for (size_t k = 0; k < found.steps.size(); ++k)
+                    host.push_back({found.steps[k], std::to_string(found.leading > 0 ? k : k + 1)});
+                optimizerLeading = found.leading;
+                out.namedSteps = out.optimizerSteps = true;
+            }
+        }
+    }
     // A capture of a program that marks nothing: the repeating launch pattern (issue #13). Only for
     // captures: a profiler trace without steps is one profiled region by choice (tb-profiler's rule).
     if (host.empty() && s.sourceFormat() == TraceFormat::WarpscopeCapture) {
@@ -120,15 +246,19 @@ StepRanges computeStepRanges(const Session& s) {
     // sinks every per-step number. torch.profiler leaves it out by its schedule's warm-up; a
     // capture records from the start. Left out when it lasts more than twice the median of the
     // others and at least two remain.
-    if (s.sourceFormat() == TraceFormat::WarpscopeCapture && (out.patternSteps || out.namedSteps) && host.size() >= 3) {
+    // Optimizer steps: the steps before the first optimizer step's end that are this long are all
+    // start-up (a zero_grad before the loop and the first iteration).
+    for (size_t dropped = 0; s.sourceFormat() == TraceFormat::WarpscopeCapture && (out.patternSteps || out.namedSteps) &&
+                             host.size() >= 3 && (dropped == 0 || dropped < optimizerLeading);
+         ++dropped) {
         std::vector<int64_t> rest;
         for (size_t k = 1; k < host.size(); ++k)
             rest.push_back(host[k].range.end - host[k].range.start);
         std::nth_element(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(rest.size() / 2), rest.end());
-        if (host[0].range.end - host[0].range.start > 2 * rest[rest.size() / 2]) {
-            out.startup = host[0].range;
-            host.erase(host.begin());
-        }
+        if (host[0].range.end - host[0].range.start <= 2 * rest[rest.size() / 2])
+            break;
+        out.startup = StepRange{out.startup ? out.startup->start : host[0].range.start, host[0].range.end};
+        host.erase(host.begin());
     }
     if (host.empty()) {
         if (opMin <= opMax)

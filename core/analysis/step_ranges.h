@@ -21,9 +21,24 @@ class Session;
  * common): host user annotations or ops named step/iteration/iter/train_step/training_step/batch
  * followed by a number (`step 3`, `Step#3`, `iteration_12`), at least two of them, taken from the
  * thread that has the most, nested ones dropped. `labels` holds the number of each step (empty
- * strings when the session has no marked steps). A capture with neither gets the iterations of its
- * repeating launch pattern (launch_pattern_steps.h), numbered from 0. In a capture, a first marked
- * or found step much longer than the others is start-up and is left out (`startup`).
+ * strings when the session has no marked steps).
+ *
+ * Without those, PyTorch's own annotation of optimizer.step() (`Optimizer.step#AdamW.step`: a
+ * capture with --torch-ops, Nsight Systems with PyTorch's NVTX ranges; issue #25) gives the
+ * iterations of the thread that has the most. A step runs from the end of one optimizer step to the
+ * end of the next, as ProfilerStep#N ends with its optimizer step; the first starts at the
+ * `Optimizer.zero_grad#` before it (else the first optimizer step only opens the second), and an
+ * interval holding an extra zero_grad (an optimizer.step() that GradScaler skipped) is split there.
+ * They are numbered from 0 by order and count as marked steps (`namedSteps` and `optimizerSteps`).
+ * Not used when more device work is launched after the last optimizer step than between the first
+ * and the last (the eager warm-up of a step that a CUDA graph then replays), nor in a torch.profiler
+ * (Chrome JSON) trace: without ProfilerStep#N its profiled region is one step, as in tb-profiler.
+ *
+ * A capture with none of these gets the iterations of its repeating launch pattern
+ * (launch_pattern_steps.h), numbered from 0. In a capture, a first marked or found step much longer
+ * than the others is start-up and is left out (`startup`); with optimizer steps, so are all the
+ * steps before the first optimizer step's end that are that long (set-up after an early zero_grad,
+ * then the first iteration).
  */
 struct StepRange {
     int64_t start = 0;
@@ -36,6 +51,7 @@ struct StepRanges {
     uint64_t hostStepCount = 0;
     bool namedSteps = false;   // the steps are marked ranges (NVTX `step N`), not ProfilerStep#N
     bool patternSteps = false; // found from the repeating launch pattern (launch_pattern_steps.h)
+    bool optimizerSteps = false; // between PyTorch's Optimizer.step# ranges (namedSteps is set too)
     // A capture's first marked or found step when it was left out as start-up (CUDA loading,
     // library handles, autotuning: more than twice the median step); not in `steps`.
     std::optional<StepRange> startup;
