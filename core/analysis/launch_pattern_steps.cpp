@@ -14,7 +14,46 @@ struct Launch {
     int64_t start = 0;
     int64_t end = 0;
     StringId kernel = kEmptyString;
+    int64_t kernelEnd = 0;  // the end of the last kernel this call launched
+    int64_t kernelTime = 0; // the kernels' summed duration
+    uint32_t kernels = 1;   // how many kernels this call launched (a graph launch: many)
 };
+
+// A program that replays one CUDA graph per iteration (the whole step captured) has no repeating
+// per-kernel pattern on the host: one call per iteration. Its replays are the iterations when one
+// graph (named by its first kernel) is replayed at least 3 times and its replays hold most of the
+// kernel time. Steps run from one replay to the next; the last ends with its last kernel.
+LaunchPatternSteps graphReplaySteps(const std::vector<Launch>& calls) {
+    LaunchPatternSteps out;
+    std::unordered_map<StringId, std::pair<uint32_t, int64_t>> graphs; // first kernel -> replays, time
+    int64_t total = 0;
+    for (const Launch& l : calls) {
+        total += l.kernelTime;
+        if (l.kernels > 1) {
+            auto& g = graphs[l.kernel];
+            ++g.first;
+            g.second += l.kernelTime;
+        }
+    }
+    StringId best = kEmptyString;
+    for (const auto& [name, g] : graphs)
+        if (g.first >= 3 && 2 * g.second > total && (best == kEmptyString || g.first > graphs[best].first))
+            best = name;
+    if (best == kEmptyString)
+        return out;
+    std::vector<const Launch*> replays;
+    for (const Launch& l : calls)
+        if (l.kernels > 1 && l.kernel == best)
+            replays.push_back(&l);
+    for (size_t k = 0; k < replays.size(); ++k) {
+        const int64_t end = k + 1 < replays.size() ? replays[k + 1]->start : replays[k]->kernelEnd;
+        if (end > replays[k]->start)
+            out.steps.push_back({replays[k]->start, end});
+    }
+    out.iterations = static_cast<uint32_t>(out.steps.size());
+    out.anchorName = best;
+    return out;
+}
 
 } // namespace
 
@@ -29,13 +68,29 @@ LaunchPatternSteps findLaunchPatternSteps(const Session& s) {
         const EventKind k = s.kindOf(from, f.fromSlice);
         if (k != EventKind::Runtime && k != EventKind::Driver)
             continue;
-        launches.push_back({from.start[f.fromSlice], from.end(f.fromSlice), to.names[f.toSlice]});
+        const int64_t kernelStart = to.start[f.toSlice], kernelEnd = to.end(f.toSlice);
+        launches.push_back({from.start[f.fromSlice], from.end(f.fromSlice), to.names[f.toSlice], kernelEnd,
+                            kernelEnd - kernelStart, 1});
     }
-    std::sort(launches.begin(), launches.end(), [](const Launch& a, const Launch& b) { return a.start < b.start; });
-    // A graph launch reaches many kernels from one call: one symbol per call is enough.
-    launches.erase(std::unique(launches.begin(), launches.end(),
-                               [](const Launch& a, const Launch& b) { return a.start == b.start && a.end == b.end; }),
-                   launches.end());
+    std::sort(launches.begin(), launches.end(), [](const Launch& a, const Launch& b) {
+        return a.start != b.start ? a.start < b.start : a.kernelEnd - a.kernelTime < b.kernelEnd - b.kernelTime;
+    });
+    // A graph launch reaches many kernels from one call: one symbol per call (its first kernel) is
+    // enough; the call keeps the count, the time and the end of all of them.
+    std::vector<Launch> calls;
+    for (const Launch& l : launches) {
+        if (!calls.empty() && calls.back().start == l.start && calls.back().end == l.end) {
+            Launch& c = calls.back();
+            ++c.kernels;
+            c.kernelTime += l.kernelTime;
+            c.kernelEnd = std::max(c.kernelEnd, l.kernelEnd);
+        } else {
+            calls.push_back(l);
+        }
+    }
+    launches = std::move(calls);
+    if (LaunchPatternSteps replays = graphReplaySteps(launches); !replays.steps.empty())
+        return replays;
     if (launches.size() < 9)
         return out;
 

@@ -26,6 +26,10 @@ class Session;
  * launch (one typical period on). The first iteration is reported like the others: it is
  * computeStepRanges that leaves a start-up iteration out. Returns no steps when there is no such
  * pattern. O(launches log launches).
+ *
+ * A loop that replays one CUDA graph per iteration launches one call per iteration: when a graph
+ * (named by its first kernel) is replayed at least 3 times and its replays hold most of the kernel
+ * time, its replays are the iterations (issue #25's CUDA-graphed step).
  */
 struct LaunchPatternSteps {
     std::vector<StepRange> steps; // host-side iteration ranges, by start

@@ -1,0 +1,46 @@
+"""The capture zoo's recordings (tests/data/captures/zoo, issue #25) against torch.profiler's traces of
+the same programs: every workload's kernels get torch.profiler's operator, those launched from Python
+have a Python line, and the Overview finds steps and computes occupancy.
+
+  python3 check_zoo.py WARPSCOPE_CLI WSCAP_DUMP ZOO_DIR
+
+Uses capture/samples/zoo_compare.py and zoo_python_lines.py, the scripts the GPU-machine runs use.
+Exits 1 naming every workload that misses a goal.
+"""
+import json, os, subprocess, sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(here, "..", "..", "capture", "samples"))
+from zoo_compare import compare  # noqa: E402
+from zoo_python_lines import python_lines  # noqa: E402
+
+cli, dump, zoo = sys.argv[1:4]
+# The workloads and how many steps the Overview must find at least (a capture records warm-up and
+# measured steps: 3 + 6, the first one left out as start-up).
+WORKLOADS = {"gpt": 6, "graph": 6, "resnet50": 6, "loader": 6, "ddp_rank0": 6, "compile": 6}
+failures = []
+for name, min_steps in WORKLOADS.items():
+    capture = os.path.join(zoo, name + ".wscap.gz")
+    trace = os.path.join(zoo, name + ".pt.trace.json.gz")
+    r = compare(cli, capture, trace)
+    total, from_python, with_line, _ = python_lines(dump, capture)
+    overview = json.loads(subprocess.run([cli, "overview", capture, "--json"], check=True, capture_output=True,
+                                         text=True).stdout)
+    steps = len(overview["breakdown"].get("steps", []))
+    occupancy = [d.get("est_achieved_occupancy") for d in overview["devices"]]
+    line_pct = 100.0 * with_line / max(1, from_python)
+    print("%-9s operators %6.2f %% of %d paired kernels (%d of the trace's %d missing), Python lines %6.2f %% of %d, "
+          "steps %d, occupancy %s" % (name, r["operator_match_pct_of_paired"], r["paired"], r["missing_in_capture"],
+                                      r["trace_kernels"], line_pct, from_python, steps, occupancy))
+    if r["operator_match_pct_of_paired"] < 99 or r["missing_in_capture"] > 0.01 * r["trace_kernels"]:
+        failures.append("%s: operators match %.2f %% (%s)" % (name, r["operator_match_pct_of_paired"],
+                                                              r["top_mismatches"][:3]))
+    if from_python == 0 or line_pct < 99:
+        failures.append("%s: %.2f %% of %d kernels have a Python line" % (name, line_pct, from_python))
+    if steps < min_steps:
+        failures.append("%s: %d steps, expected at least %d" % (name, steps, min_steps))
+    if not occupancy or any(o is None or not (0 < o <= 100) for o in occupancy):
+        failures.append("%s: occupancy %s" % (name, occupancy))
+for f in failures:
+    print("FAIL", f)
+sys.exit(1 if failures else 0)
