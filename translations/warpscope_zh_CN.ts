@@ -2697,6 +2697,10 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation> · 步骤由重复的内核启动模式识别得出</translation>
     </message>
     <message>
+        <source> · the steps run from one optimizer step to the next (PyTorch&apos;s Optimizer.step ranges)</source>
+        <translation> · 每个步骤从一次优化器步骤到下一次（PyTorch 的 Optimizer.step 范围）</translation>
+    </message>
+    <message>
         <source>DataLoader workers are busy while the GPU waits</source>
         <translation>GPU 等待时 DataLoader 工作进程很忙</translation>
     </message>

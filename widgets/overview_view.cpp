@@ -207,6 +207,8 @@ void OverviewView::showReport(std::shared_ptr<const OverviewData> prepared, std:
                                    : tr("Whole trace: no profiler steps, the trace's %1 counts as one step").arg(span);
         if (r.stepSource == OverviewReport::StepSource::Named)
             what += tr(" · the steps are ranges named like steps (e.g. NVTX \"step 3\")");
+        else if (r.stepSource == OverviewReport::StepSource::Optimizer)
+            what += tr(" · the steps run from one optimizer step to the next (PyTorch's Optimizer.step ranges)");
         else if (r.stepSource == OverviewReport::StepSource::LaunchPattern)
             what += tr(" · the steps were found from the repeating kernel launch pattern");
         if (r.startup)

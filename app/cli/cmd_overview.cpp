@@ -41,6 +41,7 @@ void printText(const Session& session, const OverviewReport& r) {
                 r.selection ? ", selected range"
                 : r.stepSource == OverviewReport::StepSource::LaunchPattern ? ", steps from the repeating launch pattern"
                 : r.stepSource == OverviewReport::StepSource::Named         ? ", steps from ranges named like steps"
+                : r.stepSource == OverviewReport::StepSource::Optimizer     ? ", steps between the optimizer's steps"
                 : r.profilerSteps                                           ? ", profiler steps"
                                                                             : ", whole trace (no steps)");
     if (r.startup)

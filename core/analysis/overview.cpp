@@ -328,8 +328,9 @@ OverviewReport computeOverview(const Session& s, const OverviewData& d, const st
     rep.profilerSteps = d.steps.hostStepCount > 0 && !steps.empty();
     rep.startup = d.steps.startup;
     if (rep.profilerSteps)
-        rep.stepSource = d.steps.patternSteps ? OverviewReport::StepSource::LaunchPattern
-                         : d.steps.namedSteps ? OverviewReport::StepSource::Named
+        rep.stepSource = d.steps.patternSteps     ? OverviewReport::StepSource::LaunchPattern
+                         : d.steps.optimizerSteps ? OverviewReport::StepSource::Optimizer
+                         : d.steps.namedSteps     ? OverviewReport::StepSource::Named
                                               : OverviewReport::StepSource::Profiler;
     if (range && steps.empty() && range->end > range->start) {
         StepCosts c;
@@ -372,7 +373,7 @@ std::string overviewToJson(const Session& s, const OverviewReport& r) {
     j["selection"] = r.selection;
     j["window"] = {{"start_ns", r.windowStart}, {"end_ns", r.windowEnd}, {"duration_ns", r.windowEnd - r.windowStart}};
     j["profiler_steps"] = r.profilerSteps;
-    static const char* const kSources[] = {"none", "profiler", "named", "launch_pattern"};
+    static const char* const kSources[] = {"none", "profiler", "named", "launch_pattern", "optimizer"};
     j["step_source"] = kSources[static_cast<size_t>(r.stepSource)];
     j["startup_left_out"] =
         r.startup ? J{{"start_ns", r.startup->start}, {"end_ns", r.startup->end}} : J(nullptr);

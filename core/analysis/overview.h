@@ -122,9 +122,9 @@ struct OverviewReport {
     int64_t windowStart = 0;
     int64_t windowEnd = 0;
     bool profilerSteps = false; // the window has steps (else the trace or the range is one step)
-    // Where the steps come from (step_ranges.h): ProfilerStep#N, ranges named like steps, or a
-    // capture's repeating launch pattern.
-    enum class StepSource : uint8_t { None, Profiler, Named, LaunchPattern };
+    // Where the steps come from (step_ranges.h): ProfilerStep#N, ranges named like steps, PyTorch's
+    // optimizer steps, or a capture's repeating launch pattern.
+    enum class StepSource : uint8_t { None, Profiler, Named, LaunchPattern, Optimizer };
     StepSource stepSource = StepSource::None;
     // A capture's first step, left out of the steps as start-up (step_ranges.h).
     std::optional<StepRange> startup;

@@ -116,7 +116,7 @@ TEST(OptimizerSteps, EachStepEndsWithItsOptimizerStepsDeviceWork) {
         EXPECT_EQ(steps.steps[k].end, t0 + 920 * kUs) << k;
     }
     const OverviewReport o = computeOverview(*r.session);
-    EXPECT_EQ(o.stepSource, OverviewReport::StepSource::Named);
+    EXPECT_EQ(o.stepSource, OverviewReport::StepSource::Optimizer);
     EXPECT_EQ(o.breakdown.steps.size(), 4u);
 }
 
