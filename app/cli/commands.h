@@ -20,5 +20,6 @@ int runMemory(const std::vector<std::string>& args);
 int runDist(const std::vector<std::string>& args);
 int runDiff(const std::vector<std::string>& args);
 int runExport(const std::vector<std::string>& args);
+int runFlame(const std::vector<std::string>& args);
 
 } // namespace ws::cli

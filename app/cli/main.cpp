@@ -43,6 +43,8 @@ const Command kCommands[] = {
      ws::cli::runMemory},
     {"dist", "dist PATH...|--summaries DIR [--json|--csv workers|steps|ops] [--bench]   distributed job: overlap, waits, collectives",
      ws::cli::runDist},
+    {"flame", "flame FILE [--weight cpu|gpu|alloc] [--folded] [--bottom-up] [--from NS --to NS] [--bench]   flame graph by call stack",
+     ws::cli::runFlame},
 };
 
 void printHelp(FILE* out) {

@@ -1,0 +1,482 @@
+#include "analysis/flame_graph.h"
+
+#include "analysis/memory_allocations.h"
+#include "model/saturating.h"
+#include "model/session.h"
+
+#include <algorithm>
+#include <string_view>
+#include <unordered_map>
+
+namespace ws {
+
+const char* flameWeightName(FlameWeight weight) {
+    switch (weight) {
+    case FlameWeight::Cpu:
+        return "cpu";
+    case FlameWeight::Gpu:
+        return "gpu";
+    case FlameWeight::Alloc:
+        break;
+    }
+    return "alloc";
+}
+
+std::optional<FlameWeight> flameWeightFromName(std::string_view name) {
+    for (FlameWeight w : {FlameWeight::Cpu, FlameWeight::Gpu, FlameWeight::Alloc})
+        if (name == flameWeightName(w)) return w;
+    return std::nullopt;
+}
+
+const char* flameWeightUnit(FlameWeight weight) {
+    return weight == FlameWeight::Alloc ? "bytes" : "ns";
+}
+
+namespace {
+
+constexpr uint32_t kNone = FlameNode::kNone;
+
+std::string frameTextOf(const FlameFrame& f) {
+    std::string out = f.function;
+    if (!f.file.empty()) {
+        out += " (" + f.file;
+        if (f.line > 0) out += ":" + std::to_string(f.line);
+        out += ")";
+    }
+    return out;
+}
+
+} // namespace
+
+/*
+ * FlameGraphBuilder: the stack trie while samples come in. Nodes are (frame, parent, self); a
+ * child is found through one hash map keyed by (parent, frame), so adding a stack of depth d costs
+ * O(d) expected. finish() sums totals children-to-parents (children are created after their
+ * parents, so one backward pass), drops zero-weight nodes and orders the tree.
+ */
+class FlameGraphBuilder {
+public:
+    FlameGraphBuilder() { m_raw.push_back({kNone, kNone, 0}); }
+    explicit FlameGraphBuilder(std::vector<FlameFrame> frames) : FlameGraphBuilder() {
+        m_frames = std::move(frames);
+    }
+
+    uint32_t frame(std::string_view function, std::string_view file, int32_t line) {
+        std::string key;
+        key.reserve(function.size() + file.size() + 16);
+        key.append(function).push_back('\0');
+        key.append(file).push_back('\0');
+        key += std::to_string(line);
+        auto [it, inserted] =
+            m_frameIndex.try_emplace(std::move(key), static_cast<uint32_t>(m_frames.size()));
+        if (inserted) m_frames.push_back({std::string(function), std::string(file), line});
+        return it->second;
+    }
+
+    uint32_t child(uint32_t node, uint32_t frame) {
+        const uint64_t key = (uint64_t(node) << 32) | frame;
+        auto [it, inserted] = m_children.try_emplace(key, static_cast<uint32_t>(m_raw.size()));
+        if (inserted) m_raw.push_back({frame, node, 0});
+        return it->second;
+    }
+
+    // `count` weighted events end at `node`.
+    void addSelf(uint32_t node, int64_t weight, uint64_t count = 1) {
+        addSaturating(m_raw[node].self, weight);
+        m_samples += count;
+    }
+
+    FlameGraph finish(FlameWeight weight, bool bottomUp, std::string emptyReason) {
+        FlameGraph g;
+        g.m_weight = weight;
+        g.m_bottomUp = bottomUp;
+        g.m_samples = m_samples;
+        std::vector<int64_t> total(m_raw.size());
+        for (size_t i = 0; i < m_raw.size(); ++i)
+            total[i] = m_raw[i].self;
+        for (size_t i = m_raw.size(); i-- > 1;)
+            addSaturating(total[m_raw[i].parent], total[i]);
+        std::vector<std::vector<uint32_t>> children(m_raw.size());
+        for (uint32_t i = 1; i < m_raw.size(); ++i)
+            if (total[i] != 0) children[m_raw[i].parent].push_back(i);
+        std::vector<std::string> texts(m_frames.size());
+        for (size_t f = 0; f < m_frames.size(); ++f)
+            texts[f] = frameTextOf(m_frames[f]);
+        // Pre-order, heaviest child first: a child's index stays above its parent's.
+        g.m_nodes.reserve(m_raw.size());
+        std::vector<std::pair<uint32_t, uint32_t>> todo{{0, kNone}}; // raw node, new parent
+        while (!todo.empty()) {
+            const auto [raw, parent] = todo.back();
+            todo.pop_back();
+            const auto index = static_cast<uint32_t>(g.m_nodes.size());
+            FlameNode n;
+            n.frame = m_raw[raw].frame;
+            n.parent = parent;
+            n.total = total[raw];
+            n.self = m_raw[raw].self;
+            g.m_nodes.push_back(std::move(n));
+            if (parent != kNone) g.m_nodes[parent].children.push_back(index);
+            std::vector<uint32_t>& kids = children[raw];
+            std::sort(kids.begin(), kids.end(), [&](uint32_t a, uint32_t b) {
+                if (total[a] != total[b]) return total[a] > total[b];
+                return texts[m_raw[a].frame] < texts[m_raw[b].frame];
+            });
+            for (auto it = kids.rbegin(); it != kids.rend(); ++it)
+                todo.push_back({*it, index});
+        }
+        g.m_frames = std::move(m_frames);
+        if (g.root().total == 0 && g.m_samples == 0) g.m_emptyReason = std::move(emptyReason);
+        return g;
+    }
+
+private:
+    struct RawNode {
+        uint32_t frame;
+        uint32_t parent;
+        int64_t self;
+    };
+    std::vector<RawNode> m_raw;
+    std::vector<FlameFrame> m_frames;
+    std::unordered_map<std::string, uint32_t> m_frameIndex;
+    std::unordered_map<uint64_t, uint32_t> m_children;
+    uint64_t m_samples = 0;
+};
+
+namespace {
+
+/*
+ * The Python call tree of one thread by time containment: its python_function slices sorted by
+ * (start, longer first) are pushed on a stack after popping those that ended at or before the new
+ * start, so the stack is the chain of enclosing frames; queries (times, sorted) are answered in the
+ * same sweep with the innermost enclosing slice's trie node. O((slices + queries) log) for the sort.
+ */
+class PythonSweep {
+public:
+    PythonSweep(const Session& s, FlameGraphBuilder& b) : m_s(s), m_b(b) {}
+
+    struct Query {
+        int64_t ts;
+        uint32_t index;
+    };
+
+    // onSlice(slice, node, enclosingSlice or kNone); onQuery(query index, node or kNone).
+    template <typename OnSlice, typename OnQuery>
+    void run(const Track& t, std::vector<Query>& queries, OnSlice&& onSlice, OnQuery&& onQuery) {
+        std::vector<uint32_t> py;
+        for (uint32_t i = 0; i < t.sliceCount(); ++i)
+            if (m_s.kindOf(t, i) == EventKind::PythonFunction) py.push_back(i);
+        std::sort(py.begin(), py.end(), [&t](uint32_t a, uint32_t b) {
+            if (t.start[a] != t.start[b]) return t.start[a] < t.start[b];
+            if (t.dur[a] != t.dur[b]) return t.dur[a] > t.dur[b];
+            return a < b;
+        });
+        std::sort(queries.begin(), queries.end(), [](const Query& a, const Query& b) {
+            return a.ts != b.ts ? a.ts < b.ts : a.index < b.index;
+        });
+        struct Open {
+            uint32_t slice;
+            int64_t end;
+            uint32_t node;
+        };
+        std::vector<Open> open;
+        auto popEnded = [&](int64_t ts) {
+            while (!open.empty() && open.back().end <= ts)
+                open.pop_back();
+        };
+        size_t q = 0;
+        auto answerBefore = [&](int64_t limit, bool all) {
+            for (; q < queries.size() && (all || queries[q].ts < limit); ++q) {
+                popEnded(queries[q].ts);
+                onQuery(queries[q].index, open.empty() ? kNone : open.back().node);
+            }
+        };
+        for (uint32_t p : py) {
+            answerBefore(t.start[p], false);
+            popEnded(t.start[p]);
+            const uint32_t parent = open.empty() ? 0 : open.back().node;
+            const uint32_t node = m_b.child(parent, frameOf(t.names[p]));
+            onSlice(p, node, open.empty() ? kNone : open.back().slice);
+            open.push_back({p, t.end(p), node});
+        }
+        answerBefore(0, true);
+    }
+
+private:
+    uint32_t frameOf(StringId name) {
+        auto [it, inserted] = m_frameOfName.try_emplace(name, 0);
+        if (inserted) {
+            if (const SourceFrame* f = m_s.frameForName(name))
+                it->second = m_b.frame(m_s.str(f->function), m_s.str(f->file), f->line);
+            else
+                it->second = m_b.frame(m_s.str(name), {}, 0);
+        }
+        return it->second;
+    }
+
+    const Session& m_s;
+    FlameGraphBuilder& m_b;
+    std::unordered_map<StringId, uint32_t> m_frameOfName;
+};
+
+/* Trie leaves of `Call stack` texts (innermost first), each distinct text parsed once. */
+class CallStackPaths {
+public:
+    explicit CallStackPaths(FlameGraphBuilder& b) : m_b(b) {}
+
+    // kNone for an empty stack.
+    uint32_t leaf(std::string_view text) {
+        if (text.empty()) return kNone;
+        auto it = m_leaf.find(std::string(text));
+        if (it != m_leaf.end()) return it->second;
+        const std::vector<StackFrameText> frames = parseCallStackText(text);
+        uint32_t node = frames.empty() ? kNone : 0;
+        for (auto f = frames.rbegin(); f != frames.rend(); ++f)
+            node = m_b.child(node, m_b.frame(f->function, f->file, f->line));
+        m_leaf.emplace(std::string(text), node);
+        return node;
+    }
+
+private:
+    FlameGraphBuilder& m_b;
+    std::unordered_map<std::string, uint32_t> m_leaf;
+};
+
+bool inside(const FlameOptions& o, int64_t ts) {
+    return ts >= o.from && ts < o.to;
+}
+
+struct Sample {
+    uint32_t track;  // the CPU track whose stack it has (launch or allocation thread)
+    int64_t ts;      // where on that track the stack is read
+    uint64_t argRef; // the slice whose `Call stack` is the fallback, or kNoArgs
+    int64_t weight;
+    uint32_t node = kNone;
+};
+
+// Stacks of samples on CPU tracks: the Python chain at their time, else their `Call stack` text.
+void resolveStacks(const Session& s, FlameGraphBuilder& b, std::vector<Sample>& samples,
+                   const FlameOptions& o) {
+    std::vector<std::vector<PythonSweep::Query>> byTrack(s.tracks().size());
+    for (uint32_t i = 0; i < samples.size(); ++i)
+        byTrack[samples[i].track].push_back({samples[i].ts, i});
+    PythonSweep sweep(s, b);
+    for (uint32_t t = 0; t < byTrack.size(); ++t) {
+        if (o.cancel && o.cancel->load()) return;
+        if (!byTrack[t].empty())
+            sweep.run(
+                s.tracks()[t], byTrack[t], [](uint32_t, uint32_t, uint32_t) {},
+                [&](uint32_t i, uint32_t node) { samples[i].node = node; });
+    }
+    std::vector<uint64_t> refs;
+    std::vector<uint32_t> which;
+    for (uint32_t i = 0; i < samples.size(); ++i)
+        if (samples[i].node == kNone && samples[i].argRef != Track::kNoArgs) {
+            refs.push_back(samples[i].argRef);
+            which.push_back(i);
+        }
+    if (refs.empty()) return;
+    CallStackPaths paths(b);
+    s.forEachArgValues(
+        refs, {"Call stack"},
+        [&](size_t k, const std::vector<std::string_view>& v) { samples[which[k]].node = paths.leaf(v[0]); },
+        o.cancel);
+}
+
+uint64_t argRefOf(const Track& t, uint32_t slice) {
+    return slice < t.argRef.size() ? t.argRef[slice] : Track::kNoArgs;
+}
+
+void buildGpu(const Session& s, FlameGraphBuilder& b, const FlameOptions& o) {
+    // The flow ending at each kernel: its launch (the first, as the kernel table's attribution).
+    std::unordered_map<uint64_t, uint32_t> launchOf;
+    for (uint32_t fi = 0; fi < s.flows().size(); ++fi) {
+        const Flow& f = s.flows()[fi];
+        if (f.toTrack < s.tracks().size() && f.fromTrack < s.tracks().size() &&
+            f.fromSlice < s.tracks()[f.fromTrack].sliceCount())
+            launchOf.try_emplace((uint64_t(f.toTrack) << 32) | f.toSlice, fi);
+    }
+    std::vector<Sample> samples;
+    int64_t noStack = 0;
+    uint64_t noStackCount = 0;
+    for (uint32_t ti = 0; ti < s.tracks().size(); ++ti) {
+        const Track& t = s.tracks()[ti];
+        if (!t.gpu) continue;
+        for (uint32_t i = 0; i < t.sliceCount(); ++i) {
+            if (s.kindOf(t, i) != EventKind::Kernel || !inside(o, t.start[i])) continue;
+            auto it = launchOf.find((uint64_t(ti) << 32) | i);
+            if (it == launchOf.end()) {
+                addSaturating(noStack, t.dur[i]);
+                ++noStackCount;
+                continue;
+            }
+            const Flow& f = s.flows()[it->second];
+            const Track& lt = s.tracks()[f.fromTrack];
+            samples.push_back({f.fromTrack, lt.start[f.fromSlice], argRefOf(lt, f.fromSlice), t.dur[i]});
+        }
+    }
+    resolveStacks(s, b, samples, o);
+    const uint32_t noStackFrame = b.frame("(no stack)", {}, 0);
+    for (const Sample& x : samples) {
+        if (x.node != kNone) {
+            b.addSelf(x.node, x.weight);
+        } else {
+            addSaturating(noStack, x.weight);
+            ++noStackCount;
+        }
+    }
+    if (noStackCount) {
+        b.addSelf(b.child(0, noStackFrame), noStack, noStackCount);
+    }
+}
+
+void buildCpu(const Session& s, FlameGraphBuilder& b, const FlameOptions& o) {
+    PythonSweep sweep(s, b);
+    std::vector<PythonSweep::Query> none;
+    std::vector<std::pair<uint32_t, int64_t>> nodeSelf; // per python slice of the track: node, self
+    std::unordered_map<uint32_t, uint32_t> indexOf;     // slice -> index into nodeSelf
+    for (const Track& t : s.tracks()) {
+        if (o.cancel && o.cancel->load()) return;
+        if (t.gpu) continue;
+        nodeSelf.clear();
+        indexOf.clear();
+        std::vector<uint32_t> order;
+        sweep.run(
+            t, none,
+            [&](uint32_t slice, uint32_t node, uint32_t enclosing) {
+                indexOf[slice] = static_cast<uint32_t>(nodeSelf.size());
+                order.push_back(slice);
+                nodeSelf.push_back({node, t.dur[slice]});
+                if (enclosing != kNone) {
+                    // The part of the child inside its parent (a partial overlap counts once).
+                    const int64_t overlap = std::min(t.end(slice), t.end(enclosing)) - t.start[slice];
+                    int64_t& parentSelf = nodeSelf[indexOf[enclosing]].second;
+                    parentSelf = std::max<int64_t>(0, parentSelf - std::max<int64_t>(0, overlap));
+                }
+            },
+            [](uint32_t, uint32_t) {});
+        for (size_t k = 0; k < order.size(); ++k)
+            if (inside(o, t.start[order[k]])) b.addSelf(nodeSelf[k].first, nodeSelf[k].second);
+    }
+}
+
+void buildAlloc(const Session& s, FlameGraphBuilder& b, const FlameOptions& o) {
+    std::vector<Sample> samples;
+    const auto& events = s.memoryEvents();
+    for (uint32_t i = 0; i < events.size(); ++i) {
+        const MemoryEvent& m = events[i];
+        if (m.bytes == MemoryEvent::kUnknown || m.bytes <= 0 || m.track >= s.tracks().size() ||
+            !inside(o, m.ts))
+            continue;
+        const Track& t = s.tracks()[m.track];
+        const uint32_t enclosing = t.enclosingSlice(m.ts);
+        samples.push_back(
+            {m.track, m.ts, enclosing == Track::kNoId ? Track::kNoArgs : argRefOf(t, enclosing), m.bytes});
+    }
+    resolveStacks(s, b, samples, o);
+    // No Python stack and no `Call stack` (Kineto without with_stack, captures without --py-stacks):
+    // the operators enclosing the record stand in for the frames.
+    const uint32_t noStackFrame = b.frame("(no stack)", {}, 0);
+    for (size_t k = 0; k < samples.size(); ++k) {
+        Sample& x = samples[k];
+        if (x.node == kNone) {
+            const Track& t = s.tracks()[x.track];
+            uint32_t node = 0;
+            for (uint32_t op : operatorStackAt(s, t, x.ts))
+                node = b.child(node, b.frame(s.str(t.names[op]), {}, 0));
+            x.node = node != 0 ? node : b.child(0, noStackFrame);
+        }
+        b.addSelf(x.node, x.weight);
+    }
+}
+
+bool hasKind(const Session& s, EventKind kind) {
+    for (const Track& t : s.tracks())
+        for (size_t i = 0; i < t.sliceCount(); ++i)
+            if (s.kindOf(t, i) == kind) return true;
+    return false;
+}
+
+} // namespace
+
+FlameGraph FlameGraph::build(const Session& s, const FlameOptions& o) {
+    FlameGraphBuilder b;
+    std::string reason;
+    switch (o.weight) {
+    case FlameWeight::Gpu:
+        buildGpu(s, b, o);
+        if (!hasKind(s, EventKind::Kernel)) reason = "no kernels in this session";
+        break;
+    case FlameWeight::Cpu:
+        buildCpu(s, b, o);
+        if (!hasKind(s, EventKind::PythonFunction))
+            reason = "no python_function events: record with torch.profiler(with_stack=True); a capture "
+                     "records Python stacks only at CUDA calls (see --weight gpu)";
+        break;
+    case FlameWeight::Alloc:
+        buildAlloc(s, b, o);
+        if (s.memoryEvents().empty())
+            reason = "no allocation records: record with torch.profiler(profile_memory=True)";
+        break;
+    }
+    if (reason.empty()) reason = "nothing of this weight starts in the range";
+    FlameGraph g = b.finish(o.weight, false, reason);
+    return o.bottomUp ? g.inverted() : g;
+}
+
+std::string FlameGraph::frameText(uint32_t frame) const {
+    return frame < m_frames.size() ? frameTextOf(m_frames[frame]) : std::string();
+}
+
+std::vector<uint32_t> FlameGraph::path(uint32_t node) const {
+    std::vector<uint32_t> out;
+    for (uint32_t n = node; n != 0 && n < m_nodes.size(); n = m_nodes[n].parent)
+        out.push_back(n);
+    std::reverse(out.begin(), out.end());
+    return out;
+}
+
+FlameGraph FlameGraph::inverted() const {
+    FlameGraphBuilder b(m_frames);
+    for (uint32_t n = 1; n < m_nodes.size(); ++n) {
+        if (m_nodes[n].self == 0) continue;
+        // Innermost first: the frame with the self weight becomes the root's child.
+        uint32_t at = 0;
+        for (uint32_t k = n; k != 0; k = m_nodes[k].parent)
+            at = b.child(at, m_nodes[k].frame);
+        b.addSelf(at, m_nodes[n].self);
+    }
+    FlameGraph g = b.finish(m_weight, !m_bottomUp, m_emptyReason);
+    g.m_samples = m_samples;
+    return g;
+}
+
+std::string FlameGraph::folded() const {
+    std::vector<std::string> texts(m_frames.size());
+    for (size_t f = 0; f < m_frames.size(); ++f) {
+        texts[f] = frameTextOf(m_frames[f]);
+        for (char& c : texts[f])
+            if (c == ';')
+                c = ',';
+            else if (c == '\n' || c == '\r')
+                c = ' ';
+    }
+    // Nodes are in pre-order, so walking them by index keeps `open` the chain of the current node's
+    // ancestors and `prefix` their frames' text: O(nodes * depth) characters, never all paths at once.
+    std::string out;
+    std::string prefix;
+    std::vector<std::pair<uint32_t, size_t>> open; // node, prefix length before its frame
+    for (uint32_t n = 1; n < m_nodes.size(); ++n) {
+        const FlameNode& node = m_nodes[n];
+        while (!open.empty() && open.back().first != node.parent) {
+            prefix.resize(open.back().second);
+            open.pop_back();
+        }
+        open.push_back({n, prefix.size()});
+        if (!prefix.empty()) prefix += ';';
+        prefix += texts[node.frame];
+        if (node.self != 0) out.append(prefix).append(" ").append(std::to_string(node.self)).push_back('\n');
+    }
+    return out;
+}
+
+} // namespace ws

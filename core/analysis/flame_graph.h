@@ -1,0 +1,111 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ws {
+
+class Session;
+
+/* What a flame graph weighs: host Python time, GPU time by launching stack, or bytes allocated. */
+enum class FlameWeight : uint8_t { Cpu, Gpu, Alloc };
+
+const char* flameWeightName(FlameWeight weight); // "cpu", "gpu", "alloc"
+std::optional<FlameWeight> flameWeightFromName(std::string_view name);
+const char* flameWeightUnit(FlameWeight weight); // "ns" or "bytes"
+
+/* One distinct frame: a function with its file and line where the source names them (line 0 and
+ * an empty file when not: "nn.Module: Linear_0", an operator name, "(no stack)"). */
+struct FlameFrame {
+    std::string function;
+    std::string file;
+    int32_t line = 0;
+};
+
+/* One node of the tree: a frame under its parent. total = self + the children's totals. */
+struct FlameNode {
+    static constexpr uint32_t kNone = 0xffffffffu;
+    uint32_t frame = kNone;  // index into FlameGraph::frames(); kNone for the root
+    uint32_t parent = kNone; // kNone for the root
+    int64_t total = 0;
+    int64_t self = 0;               // weight of the samples whose path ends here
+    std::vector<uint32_t> children; // heaviest first (ties by frame text)
+};
+
+struct FlameOptions {
+    FlameWeight weight = FlameWeight::Gpu;
+    // Only what starts inside [from, to): kernels, python_function slices, allocation records.
+    int64_t from = INT64_MIN;
+    int64_t to = INT64_MAX;
+    bool bottomUp = false;
+    const std::atomic<bool>* cancel = nullptr; // set: build stops early, returns what it has
+};
+
+/*
+ * FlameGraph: weighted call stacks merged into a tree, root -> outermost caller -> ... -> innermost
+ * frame (top-down), or innermost frames as the roots' children (bottom-up, the inverted tree).
+ *
+ * Samples, by weight:
+ *  - Gpu: each kernel's duration, on the stack of the CPU call that launched it (its incoming flow,
+ *    as the kernel table's attribution). The stack is the chain of python_function slices enclosing
+ *    the launch on its thread (torch.profiler with_stack=True); without one, the launch's `Call stack`
+ *    argument (Warpscope captures with --py-stacks, Nsight Systems backtraces), innermost first.
+ *    Kernels whose launch has neither go to one "(no stack)" child of the root, so the root total
+ *    is exactly the kernels' time.
+ *  - Cpu: the self time of every python_function slice (its duration less that of the
+ *    python_function slices nested in it), on its stack of enclosing python_function slices. Traces
+ *    and captures without python_function events give an empty graph and emptyReason().
+ *  - Alloc: the bytes of each allocation record (> 0), on the Python stack at the record (the
+ *    python_function chain on its thread; Kineto), else the `Call stack` of the slice enclosing it
+ *    (a capture's API call), else — the format records no stack for allocations — the enclosing
+ *    operator path (cpu_op / user annotation names, outermost first) as the frames, else "(no stack)".
+ * "Encloses" is time containment on the thread: start <= t < end, found by one sweep per thread over
+ * its python_function slices sorted by (start, longest first); a slice that starts inside another
+ * is its child.
+ *
+ * Weights are int64 (ns or bytes) and sums saturate. Nodes with zero total are left out.
+ * Cost: O(n log n) in the python_function slices, kernels and allocations, plus one bulk pass over
+ * the launches' arguments when they carry `Call stack` text; stacks repeat, so each distinct
+ * `Call stack` text is parsed once. Memory: O(distinct stack prefixes).
+ */
+class FlameGraph {
+public:
+    static FlameGraph build(const Session& session, const FlameOptions& options);
+
+    FlameWeight weight() const { return m_weight; }
+    bool bottomUp() const { return m_bottomUp; }
+    // Node 0 is the root; a child's index is larger than its parent's.
+    const std::vector<FlameNode>& nodes() const { return m_nodes; }
+    const FlameNode& root() const { return m_nodes[0]; }
+    const std::vector<FlameFrame>& frames() const { return m_frames; }
+    // Weighted events behind the graph (kernels, python_function slices, allocation records).
+    uint64_t sampleCount() const { return m_samples; }
+    // Why the graph is empty when the session has nothing of this weight; empty otherwise.
+    const std::string& emptyReason() const { return m_emptyReason; }
+
+    // "function (file:line)", or the function alone where the source gives no location.
+    std::string frameText(uint32_t frame) const;
+    // Frames from the root's child down to `node`, in tree order.
+    std::vector<uint32_t> path(uint32_t node) const;
+    // The inverted tree (bottom-up of a top-down graph, and back).
+    FlameGraph inverted() const;
+    // One line per node with self weight: "frame1;frame2;...;frameN weight", in tree order
+    // (outermost first for a top-down graph): what flamegraph.pl, speedscope and Hotspot read.
+    // ';' and line breaks in frame text become ',' and ' '.
+    std::string folded() const;
+
+private:
+    friend class FlameGraphBuilder;
+    FlameWeight m_weight = FlameWeight::Gpu;
+    bool m_bottomUp = false;
+    std::vector<FlameNode> m_nodes;
+    std::vector<FlameFrame> m_frames;
+    uint64_t m_samples = 0;
+    std::string m_emptyReason;
+};
+
+} // namespace ws
