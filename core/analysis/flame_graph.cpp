@@ -245,10 +245,14 @@ bool inside(const FlameOptions& o, int64_t ts) {
     return ts >= o.from && ts < o.to;
 }
 
+uint64_t argRefOf(const Track& t, uint32_t slice) {
+    return slice < t.argRef.size() ? t.argRef[slice] : Track::kNoArgs;
+}
+
 struct Sample {
-    uint32_t track;  // the CPU track whose stack it has (launch or allocation thread)
-    int64_t ts;      // where on that track the stack is read
-    uint64_t argRef; // the slice whose `Call stack` is the fallback, or kNoArgs
+    uint32_t track; // the CPU track whose stack it has (launch or allocation thread)
+    int64_t ts;     // where on that track the stack is read
+    uint32_t slice; // the slice there whose `Call stack` is the fallback, or Track::kNoId
     int64_t weight;
     uint32_t node = kNone;
 };
@@ -267,23 +271,36 @@ void resolveStacks(const Session& s, FlameGraphBuilder& b, std::vector<Sample>& 
                 s.tracks()[t], byTrack[t], [](uint32_t, uint32_t, uint32_t) {},
                 [&](uint32_t i, uint32_t node) { samples[i].node = node; });
     }
+    // Without Python frames: the `Call stack` of the slice itself, else of the innermost enclosing
+    // operator that has one (legacy with_stack traces put it on the cpu_op), as callStackFor reads it.
     std::vector<uint64_t> refs;
-    std::vector<uint32_t> which;
-    for (uint32_t i = 0; i < samples.size(); ++i)
-        if (samples[i].node == kNone && samples[i].argRef != Track::kNoArgs) {
-            refs.push_back(samples[i].argRef);
-            which.push_back(i);
-        }
+    std::vector<std::pair<uint32_t, uint32_t>> which; // sample, rank (0: the slice itself)
+    for (uint32_t i = 0; i < samples.size(); ++i) {
+        const Sample& x = samples[i];
+        if (x.node != kNone || x.slice == Track::kNoId) continue;
+        const Track& t = s.tracks()[x.track];
+        refs.push_back(argRefOf(t, x.slice));
+        which.push_back({i, 0});
+        const std::vector<uint32_t> chain = s.ancestors(t, x.slice);
+        uint32_t rank = 1;
+        for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+            if (s.kindOf(t, *it) == EventKind::CpuOp) {
+                refs.push_back(argRefOf(t, *it));
+                which.push_back({i, rank++});
+            }
+    }
     if (refs.empty()) return;
     CallStackPaths paths(b);
+    std::vector<uint32_t> bestRank(samples.size(), UINT32_MAX);
     s.forEachArgValues(
         refs, {"Call stack"},
-        [&](size_t k, const std::vector<std::string_view>& v) { samples[which[k]].node = paths.leaf(v[0]); },
+        [&](size_t k, const std::vector<std::string_view>& v) {
+            const auto [i, rank] = which[k];
+            if (v[0].empty() || rank >= bestRank[i]) return;
+            bestRank[i] = rank;
+            samples[i].node = paths.leaf(v[0]);
+        },
         o.cancel);
-}
-
-uint64_t argRefOf(const Track& t, uint32_t slice) {
-    return slice < t.argRef.size() ? t.argRef[slice] : Track::kNoArgs;
 }
 
 void buildGpu(const Session& s, FlameGraphBuilder& b, const FlameOptions& o) {
@@ -311,7 +328,7 @@ void buildGpu(const Session& s, FlameGraphBuilder& b, const FlameOptions& o) {
             }
             const Flow& f = s.flows()[it->second];
             const Track& lt = s.tracks()[f.fromTrack];
-            samples.push_back({f.fromTrack, lt.start[f.fromSlice], argRefOf(lt, f.fromSlice), t.dur[i]});
+            samples.push_back({f.fromTrack, lt.start[f.fromSlice], f.fromSlice, t.dur[i]});
         }
     }
     resolveStacks(s, b, samples, o);
@@ -369,8 +386,7 @@ void buildAlloc(const Session& s, FlameGraphBuilder& b, const FlameOptions& o) {
             continue;
         const Track& t = s.tracks()[m.track];
         const uint32_t enclosing = t.enclosingSlice(m.ts);
-        samples.push_back(
-            {m.track, m.ts, enclosing == Track::kNoId ? Track::kNoArgs : argRefOf(t, enclosing), m.bytes});
+        samples.push_back({m.track, m.ts, enclosing, m.bytes});
     }
     resolveStacks(s, b, samples, o);
     // No Python stack and no `Call stack` (Kineto without with_stack, captures without --py-stacks):

@@ -1,0 +1,236 @@
+#include "analysis/flame_graph.h"
+#include "test_util.h"
+
+#include <gtest/gtest.h>
+#include <map>
+#include <string>
+
+namespace ws {
+namespace {
+
+/*
+ * Thread 1: main (0..100 us) holds f (10..50), which launches K1 (10 us) and allocates 4096 B, and a
+ * built-in (60..80), which launches K2 (7 us). A launch outside any Python frame (K3, 3 us), a kernel
+ * without a launch (K4, 2 us) and an allocation inside an operator only (512 B).
+ */
+const char* const kTrace = R"({"traceEvents":[
+  {"ph":"X","cat":"python_function","name":"main.py(10): main","pid":1,"tid":1,"ts":0,"dur":100},
+  {"ph":"X","cat":"python_function","name":"main.py(20): f","pid":1,"tid":1,"ts":10,"dur":40},
+  {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":20,"dur":5,"args":{"correlation":1}},
+  {"ph":"X","cat":"python_function","name":"<built-in method foo>","pid":1,"tid":1,"ts":60,"dur":20},
+  {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":65,"dur":5,"args":{"correlation":2}},
+  {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":150,"dur":5,"args":{"correlation":3}},
+  {"ph":"X","cat":"cpu_op","name":"aten::empty","pid":1,"tid":1,"ts":110,"dur":20},
+  {"ph":"X","cat":"kernel","name":"K1","pid":0,"tid":7,"ts":30,"dur":10,"args":{"correlation":1,"stream":7}},
+  {"ph":"X","cat":"kernel","name":"K2","pid":0,"tid":7,"ts":80,"dur":7,"args":{"correlation":2,"stream":7}},
+  {"ph":"X","cat":"kernel","name":"K3","pid":0,"tid":7,"ts":200,"dur":3,"args":{"correlation":3,"stream":7}},
+  {"ph":"X","cat":"kernel","name":"K4","pid":0,"tid":7,"ts":300,"dur":2,"args":{"stream":7}},
+  {"ph":"s","cat":"ac2g","id":1,"pid":1,"tid":1,"ts":20,"name":"ac2g"},
+  {"ph":"f","cat":"ac2g","id":1,"pid":0,"tid":7,"ts":30,"name":"ac2g","bp":"e"},
+  {"ph":"s","cat":"ac2g","id":2,"pid":1,"tid":1,"ts":65,"name":"ac2g"},
+  {"ph":"f","cat":"ac2g","id":2,"pid":0,"tid":7,"ts":80,"name":"ac2g","bp":"e"},
+  {"ph":"s","cat":"ac2g","id":3,"pid":1,"tid":1,"ts":150,"name":"ac2g"},
+  {"ph":"f","cat":"ac2g","id":3,"pid":0,"tid":7,"ts":200,"name":"ac2g","bp":"e"},
+  {"ph":"i","s":"t","cat":"cpu_instant_event","name":"[memory]","pid":1,"tid":1,"ts":25,
+   "args":{"Addr":100,"Bytes":4096,"Device Type":1,"Device Id":0}},
+  {"ph":"i","s":"t","cat":"cpu_instant_event","name":"[memory]","pid":1,"tid":1,"ts":120,
+   "args":{"Addr":200,"Bytes":512,"Device Type":1,"Device Id":0}},
+  {"ph":"i","s":"t","cat":"cpu_instant_event","name":"[memory]","pid":1,"tid":1,"ts":140,
+   "args":{"Addr":100,"Bytes":-4096,"Device Type":1,"Device Id":0}}]})";
+
+std::shared_ptr<const Session> synthetic() {
+    return test::importText(kTrace, {}, "flame_synthetic.json").session;
+}
+
+FlameGraph build(const Session& s, FlameWeight w, bool bottomUp = false, int64_t from = INT64_MIN,
+                 int64_t to = INT64_MAX) {
+    FlameOptions o;
+    o.weight = w;
+    o.bottomUp = bottomUp;
+    o.from = from;
+    o.to = to;
+    return FlameGraph::build(s, o);
+}
+
+// "a;b" -> node, from the frame texts of each node's path.
+std::map<std::string, const FlameNode*> byPath(const FlameGraph& g) {
+    std::map<std::string, const FlameNode*> out;
+    for (uint32_t n = 1; n < g.nodes().size(); ++n) {
+        std::string key;
+        for (uint32_t p : g.path(n)) {
+            if (!key.empty()) key += ';';
+            key += g.frameText(g.nodes()[p].frame);
+        }
+        out[key] = &g.nodes()[n];
+    }
+    return out;
+}
+
+TEST(FlameGraph, GpuWeightAttributesKernelsToTheirLaunchStack) {
+    auto s = synthetic();
+    ASSERT_NE(s, nullptr);
+    const FlameGraph g = build(*s, FlameWeight::Gpu);
+    EXPECT_TRUE(g.emptyReason().empty());
+    EXPECT_EQ(g.root().total, 22000); // every kernel: 10 + 7 + 3 + 2 us
+    EXPECT_EQ(g.sampleCount(), 4u);
+    const auto p = byPath(g);
+    ASSERT_EQ(p.size(), 4u);
+    EXPECT_EQ(p.at("main (main.py:10)")->total, 17000);
+    EXPECT_EQ(p.at("main (main.py:10)")->self, 0);
+    EXPECT_EQ(p.at("main (main.py:10);f (main.py:20)")->self, 10000);
+    EXPECT_EQ(p.at("main (main.py:10);<built-in method foo>")->self, 7000);
+    EXPECT_EQ(p.at("(no stack)")->total, 5000);
+    EXPECT_EQ(g.folded(), "main (main.py:10);f (main.py:20) 10000\n"
+                          "main (main.py:10);<built-in method foo> 7000\n"
+                          "(no stack) 5000\n");
+    // The root's children: heaviest first.
+    ASSERT_EQ(g.root().children.size(), 2u);
+    EXPECT_EQ(g.frameText(g.nodes()[g.root().children[0]].frame), "main (main.py:10)");
+    const FlameFrame& f =
+        g.frames()[g.nodes()[p.at("main (main.py:10);f (main.py:20)") - g.nodes().data()].frame];
+    EXPECT_EQ(f.function, "f");
+    EXPECT_EQ(f.file, "main.py");
+    EXPECT_EQ(f.line, 20);
+}
+
+TEST(FlameGraph, CpuWeightIsSelfTimeOfPythonFunctions) {
+    auto s = synthetic();
+    ASSERT_NE(s, nullptr);
+    const FlameGraph g = build(*s, FlameWeight::Cpu);
+    EXPECT_EQ(g.root().total, 100000);
+    EXPECT_EQ(g.sampleCount(), 3u);
+    const auto p = byPath(g);
+    EXPECT_EQ(p.at("main (main.py:10)")->self, 40000);
+    EXPECT_EQ(p.at("main (main.py:10)")->total, 100000);
+    EXPECT_EQ(p.at("main (main.py:10);f (main.py:20)")->self, 40000);
+    EXPECT_EQ(p.at("main (main.py:10);<built-in method foo>")->self, 20000);
+
+    // Bottom-up: each innermost frame is a root child carrying its self time.
+    const FlameGraph up = build(*s, FlameWeight::Cpu, true);
+    EXPECT_TRUE(up.bottomUp());
+    EXPECT_EQ(up.root().total, 100000);
+    const auto u = byPath(up);
+    ASSERT_EQ(u.size(), 5u);
+    EXPECT_EQ(u.at("main (main.py:10)")->total, 40000);
+    EXPECT_EQ(u.at("main (main.py:10)")->self, 40000);
+    EXPECT_EQ(u.at("f (main.py:20)")->total, 40000);
+    EXPECT_EQ(u.at("f (main.py:20)")->self, 0);
+    EXPECT_EQ(u.at("f (main.py:20);main (main.py:10)")->self, 40000);
+    EXPECT_EQ(u.at("<built-in method foo>;main (main.py:10)")->self, 20000);
+    // Inverting twice gives the top-down graph back.
+    EXPECT_EQ(up.inverted().folded(), g.folded());
+}
+
+TEST(FlameGraph, RangeKeepsWhatStartsInside) {
+    auto s = synthetic();
+    ASSERT_NE(s, nullptr);
+    const int64_t t0 = s->startNs(); // the trace's zero on the session clock
+    const FlameGraph g = build(*s, FlameWeight::Gpu, false, t0 + 25000, t0 + 100000); // K1 at 30, K2 at 80 us
+    EXPECT_EQ(g.root().total, 17000);
+    EXPECT_EQ(byPath(g).count("(no stack)"), 0u);
+    const FlameGraph cpu = build(*s, FlameWeight::Cpu, false, t0 + 5000, t0 + 70000); // f and the built-in
+    EXPECT_EQ(cpu.root().total, 60000);
+    const FlameGraph none = build(*s, FlameWeight::Gpu, false, t0 + 400000, t0 + 500000);
+    EXPECT_EQ(none.root().total, 0);
+    EXPECT_EQ(none.folded(), "");
+    EXPECT_FALSE(none.emptyReason().empty());
+}
+
+TEST(FlameGraph, AllocWeightFallsBackToOperators) {
+    auto s = synthetic();
+    ASSERT_NE(s, nullptr);
+    const FlameGraph g = build(*s, FlameWeight::Alloc);
+    EXPECT_EQ(g.root().total, 4096 + 512); // frees do not count
+    const auto p = byPath(g);
+    EXPECT_EQ(p.at("main (main.py:10);f (main.py:20)")->self, 4096);
+    EXPECT_EQ(p.at("aten::empty")->self, 512);
+}
+
+TEST(FlameGraph, EmptyWithAReason) {
+    auto s = test::importText(R"({"traceEvents":[
+        {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":0,"dur":100}]})",
+                              {}, "flame_empty.json")
+                 .session;
+    ASSERT_NE(s, nullptr);
+    for (FlameWeight w : {FlameWeight::Cpu, FlameWeight::Gpu, FlameWeight::Alloc}) {
+        const FlameGraph g = build(*s, w);
+        EXPECT_EQ(g.root().total, 0);
+        EXPECT_EQ(g.nodes().size(), 1u);
+        EXPECT_FALSE(g.emptyReason().empty()) << flameWeightName(w);
+        EXPECT_EQ(flameWeightFromName(flameWeightName(w)), w);
+    }
+    EXPECT_FALSE(flameWeightFromName("wall"));
+}
+
+// Legacy with_stack traces: the `Call stack` argument of the op enclosing the launch.
+TEST(FlameGraph, LegacyCallStackArgument) {
+    auto s = test::importText(R"({"traceEvents":[
+        {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":0,"dur":100,
+         "args":{"Call stack":"/w/model.py(42): forward;train.py(3): <module>"}},
+        {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":10,"dur":5,
+         "args":{"correlation":5}},
+        {"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":20,"dur":30,"args":{"correlation":5,"stream":7}},
+        {"ph":"s","cat":"ac2g","id":5,"pid":1,"tid":1,"ts":10,"name":"ac2g"},
+        {"ph":"f","cat":"ac2g","id":5,"pid":0,"tid":7,"ts":20,"name":"ac2g","bp":"e"}]})",
+                              {}, "flame_legacy.json")
+                 .session;
+    ASSERT_NE(s, nullptr);
+    EXPECT_EQ(build(*s, FlameWeight::Gpu).folded(), "<module> (train.py:3);forward (/w/model.py:42) 30000\n");
+}
+
+int64_t kernelNs(const Session& s) {
+    int64_t total = 0;
+    for (const Track& t : s.tracks())
+        for (size_t i = 0; i < t.sliceCount(); ++i)
+            if (t.gpu && s.kindOf(t, i) == EventKind::Kernel) total += t.dur[i];
+    return total;
+}
+
+bool hasFunction(const FlameGraph& g, const std::string& function, const std::string& fileSuffix) {
+    for (uint32_t n = 1; n < g.nodes().size(); ++n) {
+        const FlameFrame& f = g.frames()[g.nodes()[n].frame];
+        if (f.function == function && f.file.size() >= fileSuffix.size() &&
+            f.file.compare(f.file.size() - fileSuffix.size(), fileSuffix.size(), fileSuffix) == 0 &&
+            g.nodes()[n].total > 0)
+            return true;
+    }
+    return false;
+}
+
+// A Warpscope capture with --py-stacks: kernels reach the user's train_step through their launch's
+// `Call stack`; the root is exactly the kernel time; the allocation records find stacks too.
+TEST(FlameGraph, CaptureWithPythonStacks) {
+    auto r = importTraceFile(test::dataPath("captures/transformer_ops_pystacks.wscap.gz"));
+    ASSERT_NE(r.session, nullptr);
+    const Session& s = *r.session;
+    const FlameGraph g = build(s, FlameWeight::Gpu);
+    EXPECT_EQ(g.root().total, kernelNs(s));
+    EXPECT_TRUE(hasFunction(g, "train_step", "overhead_step.py"));
+    const FlameGraph up = build(s, FlameWeight::Gpu, true);
+    EXPECT_EQ(up.root().total, g.root().total);
+    // The cpu weight needs python_function events, which a capture does not have.
+    const FlameGraph cpu = build(s, FlameWeight::Cpu);
+    EXPECT_EQ(cpu.root().total, 0);
+    EXPECT_FALSE(cpu.emptyReason().empty());
+}
+
+// torch.profiler with_stack=True (the H100 ResNet-18 trace): the root is the kernel time and the
+// user's step() appears; cpu weight is the python_function self time.
+TEST(FlameGraph, KinetoTraceWithStacks) {
+    auto r = importTraceFile(test::dataPath("h100_gaunernst_bert-small-uncased__1016001.json.gz"));
+    ASSERT_NE(r.session, nullptr);
+    const Session& s = *r.session;
+    const FlameGraph g = build(s, FlameWeight::Gpu);
+    EXPECT_EQ(g.root().total, kernelNs(s));
+    size_t python = 0;
+    for (const FlameFrame& f : g.frames())
+        python += f.file.size() > 3 && f.file.compare(f.file.size() - 3, 3, ".py") == 0;
+    EXPECT_GT(python, 10u);
+    const FlameGraph cpu = build(s, FlameWeight::Cpu);
+    EXPECT_GT(cpu.root().total, 0);
+    EXPECT_TRUE(cpu.emptyReason().empty());
+    EXPECT_EQ(cpu.inverted().root().total, cpu.root().total);
+}
+
+} // namespace
+} // namespace ws
