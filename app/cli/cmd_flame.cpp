@@ -63,10 +63,10 @@ void printTree(const FlameGraph& g, size_t top, double minPct) {
                     it.node == 0 ? "(all)" : g.frameText(n.frame).c_str());
         std::vector<Item> kids;
         Item rest{FlameNode::kNone, it.depth + 1};
-        for (size_t k = 0; k < n.children.size(); ++k) {
-            const FlameNode& c = g.nodes()[n.children[k]];
+        for (uint32_t k = 0; k < n.childCount; ++k) {
+            const FlameNode& c = g.nodes()[n.firstChild + k];
             if (k < top && percent(c.total, all) >= minPct) {
-                kids.push_back({n.children[k], it.depth + 1});
+                kids.push_back({n.firstChild + k, it.depth + 1});
             } else {
                 ++rest.more;
                 rest.moreTotal += c.total;

@@ -26,14 +26,16 @@ struct FlameFrame {
     int32_t line = 0;
 };
 
-/* One node of the tree: a frame under its parent. total = self + the children's totals. */
+/* One node of the tree: a frame under its parent. total = self + the children's totals. Its
+ * children are the nodes [firstChild, firstChild + childCount), heaviest first (ties by frame text). */
 struct FlameNode {
     static constexpr uint32_t kNone = 0xffffffffu;
     uint32_t frame = kNone;  // index into FlameGraph::frames(); kNone for the root
     uint32_t parent = kNone; // kNone for the root
     int64_t total = 0;
-    int64_t self = 0;               // weight of the samples whose path ends here
-    std::vector<uint32_t> children; // heaviest first (ties by frame text)
+    int64_t self = 0; // weight of the samples whose path ends here
+    uint32_t firstChild = 0;
+    uint32_t childCount = 0;
 };
 
 struct FlameOptions {
@@ -78,7 +80,8 @@ public:
 
     FlameWeight weight() const { return m_weight; }
     bool bottomUp() const { return m_bottomUp; }
-    // Node 0 is the root; a child's index is larger than its parent's.
+    // Node 0 is the root; nodes are in breadth-first order, so a child's index is larger than its
+    // parent's and siblings are consecutive.
     const std::vector<FlameNode>& nodes() const { return m_nodes; }
     const FlameNode& root() const { return m_nodes[0]; }
     const std::vector<FlameFrame>& frames() const { return m_frames; }

@@ -84,8 +84,9 @@ TEST(FlameGraph, GpuWeightAttributesKernelsToTheirLaunchStack) {
                           "main (main.py:10);<built-in method foo> 7000\n"
                           "(no stack) 5000\n");
     // The root's children: heaviest first.
-    ASSERT_EQ(g.root().children.size(), 2u);
-    EXPECT_EQ(g.frameText(g.nodes()[g.root().children[0]].frame), "main (main.py:10)");
+    ASSERT_EQ(g.root().childCount, 2u);
+    EXPECT_EQ(g.frameText(g.nodes()[g.root().firstChild].frame), "main (main.py:10)");
+    EXPECT_EQ(g.frameText(g.nodes()[g.root().firstChild + 1].frame), "(no stack)");
     const FlameFrame& f =
         g.frames()[g.nodes()[p.at("main (main.py:10);f (main.py:20)") - g.nodes().data()].frame];
     EXPECT_EQ(f.function, "f");
