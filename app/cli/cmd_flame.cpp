@@ -168,12 +168,9 @@ int runFlame(const std::vector<std::string>& argv) {
     }
     const std::string& path = args.positional()[0];
     const auto t0 = std::chrono::steady_clock::now();
-    ImportResult result = importTraceFile(path);
+    ImportResult result;
+    if (!importForCli(path, result)) return kExitFailure;
     const double importMs = msSince(t0);
-    if (!result.session) {
-        reportImportError(path, result.error);
-        return kExitFailure;
-    }
     const Session& session = *result.session;
     if (args.flag("bench")) {
         runBench(session, options, importMs);
