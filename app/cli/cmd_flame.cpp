@@ -102,8 +102,12 @@ void runBench(const Session& session, FlameOptions options, double importMs) {
     std::printf("samples: %llu\n", static_cast<unsigned long long>(samples));
     std::printf("nodes: %zu (bottom-up: %zu)\n", nodes, invertedNodes);
     std::printf("import_ms: %.1f\n", importMs);
-    std::printf("build_ms: %.1f (best of 3; goal 500 per 1M samples, this is %.1f per 1M)\n", buildMs,
-                samples ? buildMs * 1e6 / static_cast<double>(samples) : 0.0);
+    // Per million samples only where there are enough for the fixed costs not to dominate.
+    if (samples >= 100000)
+        std::printf("build_ms: %.1f (best of 3; %.1f per 1M samples, goal 500)\n", buildMs,
+                    buildMs * 1e6 / static_cast<double>(samples));
+    else
+        std::printf("build_ms: %.1f (best of 3)\n", buildMs);
     std::printf("bottom_up_ms: %.1f\n", bottomUpMs);
     std::printf("folded_ms: %.1f (%zu bytes)\n", foldedMs, bytes);
 }
