@@ -8,8 +8,9 @@ no markers, nothing Warpscope-specific.
 WS_STEPS (default 110) steps; the first 10 (half of fewer) are warm-up. Prints one line
 `RESULT {"workload": ..., "mode": ..., "median_ms": ...}` with the median step time of the rest.
 """
-import json, os, statistics, sys, time
+import json, os, statistics, sys
 import torch
+from timed_steps import timed_steps
 
 WORKLOAD = sys.argv[1] if len(sys.argv) > 1 else "resnet18"
 MODE = sys.argv[2] if len(sys.argv) > 2 else "plain"
@@ -46,21 +47,6 @@ elif WORKLOAD == "transformer":
 else:
     sys.exit("unknown workload " + WORKLOAD)
 
-prof = None
-if MODE == "profiler":
-    from torch.profiler import profile, ProfilerActivity
-    prof = profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA])
-    prof.__enter__()
-times = []
-for i in range(STEPS):
-    t0 = time.perf_counter()
-    train_step()
-    torch.cuda.synchronize()
-    times.append(time.perf_counter() - t0)
-if prof:
-    prof.__exit__(None, None, None)
-    trace = os.environ.get("WS_TRACE")
-    if trace:
-        prof.export_chrome_trace(trace)
+times = timed_steps(train_step, STEPS, profiler=MODE == "profiler", trace=os.environ.get("WS_TRACE"))
 print("RESULT " + json.dumps({"workload": WORKLOAD, "mode": MODE, "python": sys.version.split()[0],
                               "median_ms": 1e3 * statistics.median(times[WARMUP:])}), flush=True)

@@ -22,10 +22,11 @@ that too). The profiler records only the measured steps; a capture records every
 comparison pairs the capture's last kernels with the trace's. Prints `RESULT {...}` with the
 median step time.
 """
-import json, os, statistics, sys, time
+import json, os, statistics, sys
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+from timed_steps import timed_steps
 
 WORKLOAD = sys.argv[1] if len(sys.argv) > 1 else "gpt"
 MODE = sys.argv[2] if len(sys.argv) > 2 else "plain"
@@ -164,25 +165,11 @@ for _ in range(WARMUP):
     train_step()
 torch.cuda.synchronize()
 
-prof = None
-if MODE == "profiler":
-    from torch.profiler import profile, ProfilerActivity
-    prof = profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA])
-    prof.__enter__()
-times = []
-for i in range(STEPS):
-    t0 = time.perf_counter()
-    train_step()
-    torch.cuda.synchronize()
-    times.append(time.perf_counter() - t0)
-if prof:
-    prof.__exit__(None, None, None)
-    trace = os.environ.get("WS_TRACE")
-    if trace and WORKLOAD == "ddp":
-        root, ext = os.path.splitext(trace)
-        trace = "%s.rank%d%s" % (root, torch.distributed.get_rank(), ext)
-    if trace:
-        prof.export_chrome_trace(trace)
+trace = os.environ.get("WS_TRACE")
+if trace and WORKLOAD == "ddp":
+    root, ext = os.path.splitext(trace)
+    trace = "%s.rank%d%s" % (root, torch.distributed.get_rank(), ext)
+times = timed_steps(train_step, STEPS, profiler=MODE == "profiler", trace=trace)
 print("RESULT " + json.dumps({"workload": WORKLOAD, "mode": MODE, "steps": STEPS,
                               "median_ms": 1e3 * statistics.median(times)}), flush=True)
 if WORKLOAD == "ddp":
