@@ -36,6 +36,9 @@ for round in $(seq $ROUNDS); do
         ops_pystacks) cmd="$C -q --py-stacks --torch-ops -o /tmp/oc -- $(program $w plain)" ;;
         ops_pystacks_nvtx) cmd="env WARPSCOPE_TORCH_OPS_VIA=nvtx $C -q --py-stacks --torch-ops -o /tmp/oc -- $(program $w plain)" ;;
         ops) cmd="$C -q --torch-ops -o /tmp/oc -- $(program $w plain)" ;;
+        # PyTorch's ranges alone, no capture: what RecordFunction and the range calls cost by themselves
+        itt_ranges) cmd="python3 $S/with_ranges.py itt $(program $w plain | cut -d' ' -f2-)" ;;
+        nvtx_ranges) cmd="python3 $S/with_ranges.py nvtx $(program $w plain | cut -d' ' -f2-)" ;;
       esac
       # PIN (e.g. PIN=2-9) runs every configuration on the same cores, away from the machine's others.
       [ -n "${PIN:-}" ] && cmd="taskset -c $PIN $cmd"
