@@ -83,10 +83,6 @@
         <translation>选中名称包含 TEXT 的第一个片段。</translation>
     </message>
     <message>
-        <source>Show this bottom tab, computed (overview, kernels, operators, memory, stack, ...).</source>
-        <translation>显示此底部标签页并完成计算（overview、kernels、operators、memory、stack 等）。</translation>
-    </message>
-    <message>
         <source>Benchmark the job (the FILE folder, or --summaries DIR) offscreen: table sorts, step switch.</source>
         <translation>在屏幕外对作业（FILE 文件夹或 --summaries DIR）做基准测试：表格排序、步骤切换。</translation>
     </message>
@@ -101,6 +97,10 @@
     <message>
         <source>The settings file could not be read; it was kept as %1 and the defaults are used</source>
         <translation>无法读取设置文件；已保留为 %1，并使用默认设置</translation>
+    </message>
+    <message>
+        <source>Show this bottom tab, computed (overview, kernels, operators, memory, stack, flame, ...).</source>
+        <translation>显示此底部标签页并完成计算（overview、kernels、operators、memory、stack、flame 等）。</translation>
     </message>
 </context>
 <context>
@@ -637,6 +637,120 @@
     <message>
         <source>Note</source>
         <translation>备注</translation>
+    </message>
+</context>
+<context>
+    <name>ws::FlameGraphCanvas</name>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Total: %1 (%2)</source>
+        <translation>总计：%1（%2）</translation>
+    </message>
+    <message>
+        <source>Self: %1 (%2)</source>
+        <translation>自身：%1（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>ws::FlameGraphView</name>
+    <message>
+        <source>Reset Zoom</source>
+        <translation>重置缩放</translation>
+    </message>
+    <message>
+        <source>GPU time by launching Python stack</source>
+        <translation>按发起启动的 Python 调用栈统计 GPU 时间</translation>
+    </message>
+    <message>
+        <source>CPU samples (Python functions)</source>
+        <translation>CPU 采样（Python 函数）</translation>
+    </message>
+    <message>
+        <source>Bytes allocated</source>
+        <translation>分配的字节数</translation>
+    </message>
+    <message>
+        <source>What the frames weigh</source>
+        <translation>帧的权重依据</translation>
+    </message>
+    <message>
+        <source>Top-down (callers first)</source>
+        <translation>自顶向下（调用者在前）</translation>
+    </message>
+    <message>
+        <source>Bottom-up (innermost frames first)</source>
+        <translation>自底向上（最内层帧在前）</translation>
+    </message>
+    <message>
+        <source>Search functions…</source>
+        <translation>搜索函数…</translation>
+    </message>
+    <message>
+        <source>Weight:</source>
+        <translation>权重：</translation>
+    </message>
+    <message>
+        <source>The flame graph is computed when this tab is shown.</source>
+        <translation>显示此标签页时计算火焰图。</translation>
+    </message>
+    <message>
+        <source>No session.</source>
+        <translation>没有会话。</translation>
+    </message>
+    <message>
+        <source>Building the flame graph…</source>
+        <translation>正在构建火焰图…</translation>
+    </message>
+    <message>
+        <source>Nothing of this weight in the selected range.</source>
+        <translation>所选范围内没有此权重的数据。</translation>
+    </message>
+    <message>
+        <source>Nothing of this weight in this session.</source>
+        <translation>此会话中没有此权重的数据。</translation>
+    </message>
+    <message>
+        <source>No flame graph for %1.</source>
+        <translation>没有“%1”的火焰图。</translation>
+    </message>
+    <message>
+        <source>Click a frame to zoom into it, double-click to show its source; right-click for more.</source>
+        <translation>单击帧可放大到该帧，双击显示其源代码；右键单击查看更多操作。</translation>
+    </message>
+    <message>
+        <source>%1 in %2 events, %3</source>
+        <translation>%1，共 %2 个事件，%3</translation>
+    </message>
+    <message>
+        <source>selected range</source>
+        <translation>所选范围</translation>
+    </message>
+    <message>
+        <source>whole session</source>
+        <translation>整个会话</translation>
+    </message>
+    <message>
+        <source>no frame matches</source>
+        <translation>没有匹配的帧</translation>
+    </message>
+    <message>
+        <source>matched %1 of the total</source>
+        <translation>匹配占总量的 %1</translation>
+    </message>
+    <message>
+        <source>Zoom Into Frame</source>
+        <translation>放大到此帧</translation>
+    </message>
+    <message>
+        <source>Show Source</source>
+        <translation>显示源代码</translation>
+    </message>
+    <message>
+        <source>Open in Editor</source>
+        <translation>在编辑器中打开</translation>
     </message>
 </context>
 <context>
@@ -3010,6 +3124,10 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     <message>
         <source>Memory</source>
         <translation>内存</translation>
+    </message>
+    <message>
+        <source>Flame Graph</source>
+        <translation>火焰图</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 
 #include "analysis/session_analyses.h"
 #include "bookmark_model.h"
+#include "flame_graph_view.h"
 #include "kernel_table_view.h"
 #include "memory_view.h"
 #include "model/session.h"
@@ -81,17 +82,27 @@ SessionPage::SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* 
     m_bottomTabs->addTab(operatorsTab, tr("Operators"));
     auto* memoryTab = new MemoryView(m_time, m_session->session, this);
     m_bottomTabs->addTab(memoryTab, tr("Memory"));
-    m_rangeFollowers = {overviewTab, kernelsTab, operatorsTab, memoryTab};
+    auto* flameTab = new FlameGraphView(m_time, m_session->session, this);
+    m_bottomTabs->insertTab(m_bottomTabs->indexOf(stackTab) + 1, flameTab, tr("Flame Graph"));
+    // A frame's source goes to the Stack tab's source pane, as the Stack tab's own frames do.
+    connect(flameTab, &FlameGraphView::sourceRequested, this, [this, stackTab](const QString& file, int line, bool editor) {
+        stackTab->showSource(file, line, editor);
+        if (!editor)
+            m_bottomTabs->setCurrentWidget(stackTab);
+    });
+    m_rangeFollowers = {overviewTab, kernelsTab, operatorsTab, memoryTab, flameTab};
     // Untranslated keys for --tab and tests.
     m_tabKeys = {{QStringLiteral("summary"), summaryScroll}, {QStringLiteral("overview"), overviewTab},
                  {QStringLiteral("details"), m_details},     {QStringLiteral("range"), m_range},
                  {QStringLiteral("stack"), stackTab},        {QStringLiteral("kernels"), kernelsTab},
-                 {QStringLiteral("operators"), operatorsTab}, {QStringLiteral("memory"), memoryTab}};
+                 {QStringLiteral("operators"), operatorsTab}, {QStringLiteral("memory"), memoryTab},
+                 {QStringLiteral("flame"), flameTab}};
     // Showing a tab computes its view in the background; showTab(key, true) waits for it.
     m_computeNow = {{overviewTab, [overviewTab] { overviewTab->computeNow(); }},
                     {kernelsTab, [kernelsTab] { kernelsTab->ensureBuilt(); }},
                     {operatorsTab, [operatorsTab] { operatorsTab->buildNow(); }},
-                    {memoryTab, [memoryTab] { memoryTab->computeNow(); }}};
+                    {memoryTab, [memoryTab] { memoryTab->computeNow(); }},
+                    {flameTab, [flameTab] { flameTab->computeNow(); }}};
 
     m_timeline->setBookmarks(m_bookmarks);
     connect(m_bookmarks, &BookmarkModel::changed, this, &SessionPage::saveBookmarks);

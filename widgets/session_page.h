@@ -53,7 +53,7 @@ public:
     QString storedPath() const { return m_storedPath; }
     void addBookmark(int64_t ts, const QString& note);
     // Brings a bottom tab to the front by its untranslated key ("overview", "kernels", "operators",
-    // "memory", "stack", "summary", "details", "range"); with computeNow the tab's analysis is
+    // "memory", "stack", "flame", "summary", "details", "range"); with computeNow the tab's analysis is
     // computed before returning (screenshots). False for an unknown key.
     bool showTab(const QString& key, bool computeNow = false);
     QStringList tabKeys() const;

@@ -28,11 +28,16 @@ StackSourceView::StackSourceView(TimeViewport* time, QWidget* parent)
 
     connect(m_time, &TimeViewport::selectedSliceChanged, this, &StackSourceView::selectionChanged);
     connect(m_stack, &StackView::showRequested, this,
-            [this](const StackFrame& f) { m_source->showLocation(QString::fromStdString(f.file), f.line); });
-    connect(m_stack, &StackView::editRequested, this, [this](const StackFrame& f) {
-        m_source->showLocation(QString::fromStdString(f.file), f.line);
+            [this](const StackFrame& f) { showSource(QString::fromStdString(f.file), f.line, false); });
+    connect(m_stack, &StackView::editRequested, this,
+            [this](const StackFrame& f) { showSource(QString::fromStdString(f.file), f.line, true); });
+}
+
+void StackSourceView::showSource(const QString& file, int line, bool editor) {
+    m_source->showLocation(file, line);
+    startLineTotals();
+    if (editor)
         m_source->openInEditor();
-    });
 }
 
 void StackSourceView::setSession(std::shared_ptr<const Session> session) {

@@ -28,6 +28,9 @@ public:
     void setSession(std::shared_ptr<const Session> session);
     StackView* stackView() const { return m_stack; }
     SourcePane* sourcePane() const { return m_source; }
+    // Shows `file` at `line` in the source pane (editor: also opens it in the editor). The Stack
+    // tab's own frames and other tabs (the flame graph) go through here.
+    void showSource(const QString& file, int line, bool editor);
 
 private:
     TimeViewport* m_time;

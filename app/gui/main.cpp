@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
                                   QStringLiteral("TEXT"));
     const QCommandLineOption tab(
         QStringLiteral("tab"),
-        QApplication::translate("main", "Show this bottom tab, computed (overview, kernels, operators, memory, stack, ...)."),
+        QApplication::translate("main", "Show this bottom tab, computed (overview, kernels, operators, memory, stack, flame, ...)."),
         QStringLiteral("NAME"));
     const QCommandLineOption compare(QStringLiteral("compare"),
                                      QCoreApplication::translate("main", "Compare the second FILE with the first (a Compare tab)."));
