@@ -10,7 +10,6 @@ WS_STEPS (default 110) steps; the first 10 (half of fewer) are warm-up. Prints o
 """
 import json, os, statistics, sys
 import torch
-from timed_steps import timed_steps
 
 WORKLOAD = sys.argv[1] if len(sys.argv) > 1 else "resnet18"
 MODE = sys.argv[2] if len(sys.argv) > 2 else "plain"
@@ -47,6 +46,8 @@ elif WORKLOAD == "transformer":
 else:
     sys.exit("unknown workload " + WORKLOAD)
 
+# Imported here, below the workloads: the recorded captures' stacks name their lines (tests read them).
+from timed_steps import timed_steps  # noqa: E402
 times = timed_steps(train_step, STEPS, profiler=MODE == "profiler", trace=os.environ.get("WS_TRACE"))
 print("RESULT " + json.dumps({"workload": WORKLOAD, "mode": MODE, "python": sys.version.split()[0],
                               "median_ms": 1e3 * statistics.median(times[WARMUP:])}), flush=True)
