@@ -74,10 +74,8 @@ IttRecorder::StringHandle* IttRecorder::stringHandle(const char* name) {
     {
         std::lock_guard<std::mutex> lock(m_namesMutex);
         auto& slot = m_handlesByName[name];
-        if (!slot) {
+        if (!slot)
             slot = new StringHandle{copy(name), nullptr, 0, nullptr, nullptr};
-            m_handles.push_back(slot);
-        }
         h = slot;
     }
     t.handles[name] = h;
@@ -104,9 +102,8 @@ void IttRecorder::end(const Domain*) {
     try {
         m_buffers.add(Range{o.start, now(), o.name, o.domain});
     } catch (...) {
-        return; // out of memory: this range is lost; nothing may escape into the program
+        // Out of memory: this range is lost; nothing may escape into the program.
     }
-    m_ranges.fetch_add(1, std::memory_order_relaxed);
 }
 
 void IttRecorder::take(uint32_t processId, const std::function<uint32_t(std::string_view, std::string&)>& intern,

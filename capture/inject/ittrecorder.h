@@ -67,7 +67,6 @@ public:
     // id of a name (appending its String record to out when new).
     void take(uint32_t processId, const std::function<uint32_t(std::string_view, std::string&)>& intern,
               std::string& out);
-    uint64_t ranges() const { return m_ranges.load(std::memory_order_relaxed); }
 
 private:
     struct Range {
@@ -80,10 +79,8 @@ private:
 
     std::atomic<bool> m_recording{false};
     std::atomic<bool> m_tasksSeen{false};
-    std::atomic<uint64_t> m_ranges{0};
     std::mutex m_namesMutex; // domains and handles by name
     std::vector<Domain*> m_domains;
-    std::vector<StringHandle*> m_handles;
     std::unordered_map<std::string, StringHandle*> m_handlesByName;
     ThreadBuffers<Range> m_buffers; // finished ranges, not yet taken
     uint32_t m_nextMarkerId = 0x40000000u; // apart from CUPTI's and NvtxRecorder's marker ids

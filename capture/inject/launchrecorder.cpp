@@ -10,9 +10,8 @@ void LaunchRecorder::add(const Launch& launch) {
     try {
         m_buffers.add(launch);
     } catch (...) {
-        return; // out of memory: this launch goes unrecorded; nothing may escape into CUDA
+        // Out of memory: this launch goes unrecorded; nothing may escape into CUDA.
     }
-    m_launches.fetch_add(1, std::memory_order_relaxed);
 }
 
 void LaunchRecorder::take(uint32_t processId, const std::function<uint32_t(uint32_t, std::string&)>& apiName,

@@ -45,11 +45,9 @@ public:
     // of a driver call's name (appending its String record to out when new).
     void take(uint32_t processId, const std::function<uint32_t(uint32_t cbid, std::string&)>& apiName,
               std::string& out);
-    uint64_t launches() const { return m_launches.load(std::memory_order_relaxed); }
 
 private:
     std::atomic<bool> m_recording{false};
-    std::atomic<uint64_t> m_launches{0};
     ThreadBuffers<Launch> m_buffers;
 };
 

@@ -25,6 +25,12 @@ struct HostStep {
 
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
+// The upper median of a non-empty list.
+template <class T> T upperMedian(std::vector<T> v) {
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+}
+
 // The outermost of `ranges` (sorted by start), dropping the ones nested in a kept one.
 std::vector<StepRange> outermost(std::vector<StepRange> ranges) {
     std::sort(ranges.begin(), ranges.end(), [](const StepRange& x, const StepRange& y) { return x.start < y.start; });
@@ -74,12 +80,8 @@ OptimizerIterations optimizerIterations(const std::vector<StepRange>& steps, con
         counts.push_back(between[k].size());
         periods.push_back(steps[k].end - steps[k - 1].end);
     }
-    auto median = [](auto v) {
-        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-        return v[v.size() / 2];
-    };
-    const size_t perIteration = median(counts);
-    const int64_t halfPeriod = median(periods) / 2;
+    const size_t perIteration = upperMedian(counts);
+    const int64_t halfPeriod = upperMedian(periods) / 2;
     auto add = [&](int64_t from, int64_t to, const std::vector<int64_t>& zs) {
         for (size_t k = 1; perIteration == 1 && k < zs.size(); ++k)
             if (zs[k] - from >= halfPeriod && to - zs[k] >= halfPeriod) {
@@ -254,8 +256,7 @@ StepRanges computeStepRanges(const Session& s) {
         std::vector<int64_t> rest;
         for (size_t k = 1; k < host.size(); ++k)
             rest.push_back(host[k].range.end - host[k].range.start);
-        std::nth_element(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(rest.size() / 2), rest.end());
-        if (host[0].range.end - host[0].range.start <= 2 * rest[rest.size() / 2])
+        if (host[0].range.end - host[0].range.start <= 2 * upperMedian(std::move(rest)))
             break;
         out.startup = StepRange{out.startup ? out.startup->start : host[0].range.start, host[0].range.end};
         host.erase(host.begin());
