@@ -2184,6 +2184,10 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>主机 CPU 和内存（程序及其 DataLoader 工作进程，按指标采样率从 /proc 读取）</translation>
     </message>
     <message>
+        <source>NCCL collectives: sizes, data types and communicators (NCCL 2.28 or newer)</source>
+        <translation>NCCL 集合通信：大小、数据类型和通信器（NCCL 2.28 或更新版本）</translation>
+    </message>
+    <message>
         <source>Python call stacks of launches, copies and allocations (read at each CUDA call; up to 1.16x of a step)</source>
         <translation>启动、拷贝和分配时的 Python 调用栈（在每次 CUDA 调用时读取；最多为训练步的 1.16 倍）</translation>
     </message>

@@ -124,6 +124,7 @@ NewCaptureDialog::NewCaptureDialog(QWidget* parent) : QDialog(parent) {
         {"stacks", tr("Native call stacks at kernel launches (file:line with debug info; slows launches)")},
         {"pystacks", tr("Python call stacks of launches, copies and allocations (read at each CUDA call; up to 1.16x of a step)")},
         {"host", tr("Host CPU and memory (the program and its DataLoader workers, from /proc at the metric rate)")},
+        {"collectives", tr("NCCL collectives: sizes, data types and communicators (NCCL 2.28 or newer)")},
     };
     // The nine common kinds in a 3x3 grid, the longer opt-in ones below, one per row.
     int cell = 0, wideRow = 3;

@@ -21,7 +21,7 @@ inline constexpr ActivityName kActivityNames[] = {
     {"memory", ActMemory},   {"nvtx", ActNvtx},         {"overhead", ActOverhead},
     {"nvml", ActNvml},       {"pm", ActPmSampling},     {"extcorr", ActExternalCorrelation},
     {"allapi", ActChattyApi}, {"stacks", ActStacks}, {"host", ActHost}, {"pystacks", ActPyStacks},
-    {"launches", ActLaunches},
+    {"launches", ActLaunches}, {"collectives", ActCollectives},
     {"api", ActRuntime | ActDriver},
 };
 
@@ -33,9 +33,11 @@ inline constexpr ActivityName kActivityNames[] = {
 // every wait, which cost 1.16-1.45x the step time of PyTorch training steps where the rest costs
 // 1.03-1.13x (capture/README.md, issue #13). The runtime API records every runtime launch, copy and
 // synchronize call, and "launches" the kernel and graph launches that go to the driver directly
-// (cuBLASLt, cuDNN, Triton, JAX), intercepting those calls only (issue #25).
+// (cuBLASLt, cuDNN, Triton, JAX), intercepting those calls only (issue #25). "collectives" makes
+// the library NCCL's profiler plugin: a few hundred ns per NCCL call, so a job's collectives carry
+// their sizes as in a torch.profiler trace.
 inline constexpr uint32_t kDefaultActivities = ActKernel | ActMemcpy | ActMemset | ActRuntime | ActMemory | ActNvtx |
-                                               ActOverhead | ActNvml | ActHost | ActLaunches;
+                                               ActOverhead | ActNvml | ActHost | ActLaunches | ActCollectives;
 inline constexpr uint32_t kAllActivities = kDefaultActivities | ActDriver | ActSync | ActPmSampling |
                                            ActExternalCorrelation | ActChattyApi | ActStacks | ActPyStacks;
 

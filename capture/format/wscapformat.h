@@ -43,7 +43,8 @@ inline constexpr char kMagic[8] = {'W', 'S', 'C', 'A', 'P', '\0', '\r', '\n'};
 inline constexpr uint16_t kVersionMajor = 1;
 // 1.1: native call stacks at kernel launch (Module, StackDef, CallStack, Symbol records; ActStacks).
 // 1.2: Python call stacks (PyFrame, PyStack records, CallStack.pyStackId; ActPyStacks).
-inline constexpr uint16_t kVersionMinor = 2;
+// 1.3: NCCL collectives (Collective records; ActCollectives).
+inline constexpr uint16_t kVersionMinor = 3;
 inline constexpr size_t kFileHeaderSize = 16;
 inline constexpr size_t kRecordHeaderSize = 8;
 // Sanity bound for one payload: anything larger is treated as corruption, not as a record.
@@ -79,8 +80,9 @@ enum class RecordType : uint16_t {
     Symbol = 25,
     PyFrame = 26,
     PyStack = 27,
+    Collective = 28,
 };
-inline constexpr uint16_t kMaxKnownRecordType = 27;
+inline constexpr uint16_t kMaxKnownRecordType = 28;
 
 inline const char* recordTypeName(uint16_t t) {
     static const char* const names[] = {"?",          "StreamHeader",     "Device",       "Context",
@@ -89,7 +91,8 @@ inline const char* recordTypeName(uint16_t t) {
                                         "NvtxMark",   "Overhead",         "Dropped",      "MetricDescriptor",
                                         "MetricSample", "Error",          "Flush",        "Footer",
                                         "ExternalCorrelation", "MetricDevice", "Module", "StackDef",
-                                        "CallStack",  "Symbol", "PyFrame", "PyStack"};
+                                        "CallStack",  "Symbol", "PyFrame", "PyStack",
+                                        "Collective"};
     return t <= kMaxKnownRecordType ? names[t] : "Unknown";
 }
 
@@ -112,6 +115,7 @@ enum ActivityBit : uint32_t {
     ActHost = 1u << 14,      // CPU use of the process and its children, its RSS, host memory (MetricSample, source Host)
     ActPyStacks = 1u << 15,  // CPython frames at each launch, memcpy, memset and allocation call (PyFrame/PyStack)
     ActLaunches = 1u << 16,  // driver-API kernel and graph launches as Api records, without the rest of the driver domain
+    ActCollectives = 1u << 17, // NCCL's collective calls as its profiler plugin reports them (Collective records)
 };
 
 enum class ApiDomain : uint8_t { Runtime = 0, Driver = 1 };
@@ -605,6 +609,39 @@ struct SymbolRecord {
     template <class S, class V> static void fields(S& s, V& v) {
         v("moduleId", s.moduleId); v("offset", s.offset); v("inlineDepth", s.inlineDepth); v("function", s.function);
         v("file", s.file); v("line", s.line);
+    }
+};
+
+/*
+ * One NCCL collective or point-to-point call (ncclAllReduce, ncclSend, ...) as NCCL's profiler
+ * plugin reports it (format 1.3, `collectives`), tied to the kernel launch that carried it out:
+ * correlationId is that launch's CUPTI correlation id (the kernel's), 0 when no launch followed on
+ * the calling thread (a call inside CUDA graph capture, or one NCCL never launched). count is the
+ * call's own count argument (per rank: the send count of all_gather, the receive count of
+ * reduce_scatter); funcNameId ("AllReduce") and datatypeNameId ("ncclBfloat16") name NCCL's spellings.
+ * The communicator: commHash (NCCL's id, equal on every rank of it), its name when the program set
+ * one, this process's rank in it and its size.
+ */
+struct CollectiveRecord {
+    static constexpr RecordType kType = RecordType::Collective;
+    uint64_t start = 0; // the call, on the calling thread
+    uint64_t end = 0;
+    uint32_t threadId = 0;
+    uint32_t correlationId = 0;
+    uint32_t funcNameId = 0;
+    uint32_t datatypeNameId = 0;
+    uint64_t count = 0;
+    int32_t root = -1;
+    uint64_t commHash = 0;
+    uint32_t commNameId = 0;
+    int32_t rank = -1;
+    int32_t ranks = 0;
+    uint8_t graphCaptured = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("start", s.start); v("end", s.end); v("threadId", s.threadId); v("correlationId", s.correlationId);
+        v("funcNameId", s.funcNameId); v("datatypeNameId", s.datatypeNameId); v("count", s.count);
+        v("root", s.root); v("commHash", s.commHash); v("commNameId", s.commNameId); v("rank", s.rank);
+        v("ranks", s.ranks); v("graphCaptured", s.graphCaptured);
     }
 };
 

@@ -19,7 +19,7 @@ public:
         put(value);
         if constexpr (std::is_same_v<T, uint32_t>) {
             const std::string_view n(name);
-            if (value != 0 && (n.ends_with("nameId") || n == "domainId")) {
+            if (value != 0 && (n.ends_with("nameId") || n.ends_with("NameId") || n == "domainId")) {
                 const auto it = m_strings.find(value);
                 if (it != m_strings.end())
                     m_out += "(\"" + it->second + "\")";
@@ -113,6 +113,7 @@ std::string RecordPrinter::format(const RawRecord& r) {
     case RecordType::Symbol: { SymbolRecord x; return formatAs(r, m_strings, &x); }
     case RecordType::PyFrame: { PyFrameRecord x; return formatAs(r, m_strings, &x); }
     case RecordType::PyStack: { PyStackRecord x; return formatAs(r, m_strings, &x); }
+    case RecordType::Collective: { CollectiveRecord x; return formatAs(r, m_strings, &x); }
     }
     return "Unknown type=" + std::to_string(r.type) + " size=" + std::to_string(r.payload.size());
 }

@@ -1,6 +1,7 @@
 #include "inject/launchcallbacks.h"
 
 #include "inject/launchrecorder.h"
+#include "inject/ncclrecorder.h"
 #include "inject/stackrecorder.h"
 
 #include <string>
@@ -112,7 +113,9 @@ void CUPTIAPI LaunchCallbacks::onCallback(void* userdata, CUpti_CallbackDomain d
                 --t_runtimeDepth;
             return;
         }
-        ++t_runtimeDepth;
+        // NCCL launches through the driver; a runtime launch at the outermost level counts too.
+        if (t_runtimeDepth++ == 0 && NcclRecorder::launchOpen())
+            NcclRecorder::instance().onLaunch(cb->correlationId);
         if (stacks)
             stacks->onCall(0, cbid, cb->correlationId);
         return;
@@ -121,6 +124,8 @@ void CUPTIAPI LaunchCallbacks::onCallback(void* userdata, CUpti_CallbackDomain d
         return;
     LaunchRecorder* launches = self->m_launches.load(std::memory_order_relaxed);
     if (entry) {
+        if (NcclRecorder::launchOpen()) // NCCL's kernel: the collectives it carries out get its correlation
+            NcclRecorder::instance().onLaunch(cb->correlationId);
         if (stacks)
             stacks->onCall(1, cbid, cb->correlationId);
         // Taken last, so the stack's cost is not the launch's.

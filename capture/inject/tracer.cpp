@@ -4,6 +4,7 @@
 #include "format/wscapcodec.h"
 #include "inject/apifilter.h"
 #include "inject/ittrecorder.h"
+#include "inject/ncclrecorder.h"
 #include "inject/nvtxrecorder.h"
 
 #include <cerrno>
@@ -166,6 +167,8 @@ bool Tracer::initialize() {
     m_pid = ::getpid();
     std::vector<std::string> warnings;
     m_config = InjectConfig::fromEnvironment(&warnings);
+    // Before any communicator exists: NCCL asks at ncclCommInitRank whether to report to us.
+    NcclRecorder::instance().configure(m_config.activities & ActCollectives);
     ::mkdir(m_config.outputDir.c_str(), 0755); // EEXIST is fine; open() reports real problems
     std::string error;
     // <host>-<pid>.wscap, never replacing a stream: the processes of a multi-node job writing into
@@ -227,6 +230,7 @@ bool Tracer::enableActivities() {
     startCallbacks();
     NvtxRecorder::instance().setRecording(m_config.activities & ActNvtx);
     IttRecorder::instance().setRecording(m_config.activities & ActNvtx);
+    NcclRecorder::instance().setRecording(m_config.activities & ActCollectives);
     m_collecting = true;
     return true;
 }
@@ -235,7 +239,9 @@ void Tracer::startCallbacks() {
     // With `driver`, CUPTI records every driver call, launches included.
     const bool launches = (m_config.activities & ActLaunches) && !(m_config.activities & ActDriver);
     const bool stacks = m_config.activities & (ActStacks | ActPyStacks);
-    if (!launches && !stacks)
+    // NCCL's kernel launches name the collectives they carry out (NcclRecorder), seen by the callbacks.
+    const bool collectives = m_config.activities & ActCollectives;
+    if (!launches && !stacks && !collectives)
         return;
     if (stacks)
         m_stacks.configure((m_config.activities & ActStacks) ? static_cast<int>(m_config.stackDepth) : 0,
@@ -247,7 +253,8 @@ void Tracer::startCallbacks() {
                why + (launches ? "; kernels launched through the driver API (cuBLASLt, cuDNN, Triton) get no launching "
                                  "call, operator or stack"
                                : "") +
-                   (stacks ? "; call stacks are not recorded" : ""));
+                   (stacks ? "; call stacks are not recorded" : "") +
+                   (collectives ? "; NCCL kernels get no collective sizes" : ""));
         return;
     }
     m_launches.setRecording(launches);
@@ -260,6 +267,7 @@ void Tracer::disableActivities() {
     m_launches.setRecording(false);
     NvtxRecorder::instance().setRecording(false);
     IttRecorder::instance().setRecording(false);
+    NcclRecorder::instance().setRecording(false);
     for (CUpti_ActivityKind kind : m_enabledKinds)
         cuptiActivityDisable(kind);
     m_enabledKinds.clear();
@@ -274,6 +282,7 @@ void Tracer::writeThreadRecords() {
         const auto intern = [this](std::string_view name, std::string& out) { return m_encoder.intern(name, out); };
         NvtxRecorder::instance().take(static_cast<uint32_t>(m_pid), intern, chunk[0]);
         IttRecorder::instance().take(static_cast<uint32_t>(m_pid), intern, chunk[0]);
+        NcclRecorder::instance().take(intern, chunk[0]);
         m_launches.take(
             static_cast<uint32_t>(m_pid),
             [this](uint32_t cbid, std::string& out) {
@@ -512,6 +521,7 @@ void Tracer::forkedChild() {
     m_forked = true;
     NvtxRecorder::instance().setRecording(false);
     IttRecorder::instance().setRecording(false);
+    NcclRecorder::instance().setRecording(false);
     m_writer.close();
     m_closed = true;
     // The writer and sampler threads were not copied into the child. Their std::thread objects are

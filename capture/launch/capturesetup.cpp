@@ -278,6 +278,10 @@ std::vector<std::pair<std::string, std::string>> environment(const CaptureSettin
     };
     if (settings.activityBits & wscap::ActNvtx)
         env.emplace_back("NVTX_INJECTION64_PATH", injectPath);
+    // The injection library is also NCCL's profiler plugin (inject/ncclrecorder.h); a plugin the
+    // user chose already stays theirs, and NCCL then names no sizes to the capture.
+    if (const char* own = std::getenv("NCCL_PROFILER_PLUGIN"); (settings.activityBits & wscap::ActCollectives) && !(own && *own))
+        env.emplace_back("NCCL_PROFILER_PLUGIN", injectPath);
     if (settings.sampleHz >= 0)
         env.emplace_back("WARPSCOPE_SAMPLE_HZ", std::to_string(settings.sampleHz));
     if (settings.flushMs > 0)

@@ -137,6 +137,7 @@ int dtypeSize(std::string_view t) {
         {"signed char", 1},   {"bool", 1},        {"Float", 4},          {"Double", 8},
         {"Half", 2},          {"BFloat16", 2},    {"Long", 8},           {"Int", 4},
         {"Short", 2},         {"Byte", 1},        {"Char", 1},           {"Bool", 1},
+        {"UInt32", 4},        {"UInt64", 8},      {"Float8_e4m3fn", 1},  {"Float8_e5m2", 1},
     };
     for (const Entry& e : kSizes)
         if (e.name == t)
@@ -281,6 +282,18 @@ std::vector<CommNode> collectCommNodes(const Session& s, const std::vector<StepR
         nodes[n].ranges.insert(nodes[n].ranges.end(), gpu.begin(), gpu.end());
     }
 
+    // The first NCCL kernel each node launched: where Kineto copies the collective fields, and
+    // where a capture writes them (its record_param_comms ranges carry no arguments).
+    std::vector<uint64_t> kernelArgRefs(nodes.size(), Track::kNoArgs);
+    for (size_t n = 0; n < launched.size(); ++n)
+        for (const auto& [tr, sl] : launched[n]) {
+            const Track& g = s.tracks()[tr];
+            if (s.kindOf(g, sl) == EventKind::Kernel && isComm(g.names[sl], true)) {
+                kernelArgRefs[n] = g.argRef[sl];
+                break;
+            }
+        }
+
     // NCCL kernels no communication op launched (torch.compile's functional collectives, libraries
     // that call NCCL without record_function, Warpscope captures) are ops of their own: named by
     // the kernel, their CPU interval the launching call (empty at the kernel's start when there is
@@ -317,29 +330,43 @@ std::vector<CommNode> collectCommNodes(const Session& s, const std::vector<StepR
         }
     }
 
-    // Arguments: the node's input shapes, its record_param_comms parent's collective fields.
+    // Arguments: the node's input shapes, then the collective fields of its record_param_comms
+    // parent, else of the first NCCL kernel it launched.
     const std::vector<std::string> keys = {"Input Dims", "Input type", "Process Group Name", "Group size", "In msg nelems", "dtype"};
+    kernelArgRefs.resize(nodes.size(), Track::kNoArgs); // kernel-only nodes: their kernel is their parent
     std::vector<uint64_t> refs;
-    refs.reserve(nodes.size() * 2);
+    refs.reserve(nodes.size() * 3);
     for (size_t n = 0; n < nodes.size(); ++n)
         refs.push_back(s.tracks()[nodes[n].track].gpu ? Track::kNoArgs : s.tracks()[nodes[n].track].argRef[nodes[n].slice]);
     refs.insert(refs.end(), parentArgRefs.begin(), parentArgRefs.end());
-    std::vector<std::optional<int64_t>> parentBytes(nodes.size());
+    refs.insert(refs.end(), kernelArgRefs.begin(), kernelArgRefs.end());
+    struct Fields {
+        std::string processGroup;
+        int groupSize = 0;
+        std::optional<int64_t> bytes;
+    };
+    std::vector<Fields> fromParent(nodes.size()), fromKernel(nodes.size()); // calls come in argRef order
     s.forEachArgValues(refs, keys, [&](size_t i, const std::vector<std::string_view>& v) {
         if (i < nodes.size()) {
             nodes[i].bytes = inputBytesOf(v[0], v[1]);
             return;
         }
-        CommNode& n = nodes[i - nodes.size()];
-        n.processGroup = std::string(v[2]);
+        const size_t n = (i - nodes.size()) % nodes.size();
+        Fields& f = i < 2 * nodes.size() ? fromParent[n] : fromKernel[n];
+        f.processGroup = std::string(v[2]);
         if (const auto g = parseInt(v[3]))
-            n.groupSize = static_cast<int>(*g);
-        if (const auto e = parseInt(v[4]))
-            parentBytes[i - nodes.size()] = *e * dtypeSize(v[5]);
+            f.groupSize = static_cast<int>(*g);
+        if (const auto e = parseInt(v[4]); e && dtypeSize(v[5]) > 0)
+            f.bytes = *e * dtypeSize(v[5]);
     });
-    for (size_t n = 0; n < nodes.size(); ++n)
+    for (size_t n = 0; n < nodes.size(); ++n) {
+        const Fields& p = fromParent[n];
+        const Fields& k = fromKernel[n];
+        nodes[n].processGroup = !p.processGroup.empty() ? p.processGroup : k.processGroup;
+        nodes[n].groupSize = p.groupSize > 0 ? p.groupSize : k.groupSize;
         if (!nodes[n].bytes)
-            nodes[n].bytes = parentBytes[n];
+            nodes[n].bytes = p.bytes ? p.bytes : k.bytes;
+    }
 
     std::stable_sort(nodes.begin(), nodes.end(), [](const CommNode& a, const CommNode& b) { return a.ranges[0].start < b.ranges[0].start; });
     for (CommNode& n : nodes) {

@@ -52,7 +52,9 @@ std::optional<int64_t> inputBytesOf(std::string_view inputDimsJson, std::string_
  * kernel whose External id is the node's (tb's rule).
  * step: index of the step that fully contains the CPU interval, -1 for none.
  * Collective metadata comes from the node's innermost enclosing `record_param_comms` op
- * (Process Group Name, Group size, and In msg nelems x dtype when the node has no Input Dims).
+ * (Process Group Name, Group size, and In msg nelems x dtype when the node has no Input Dims), or,
+ * without one, from the first NCCL kernel it launched (Kineto copies the fields there; a capture
+ * writes them there from NCCL's profiler plugin, see import/capture_collectives.h).
  *
  * An NCCL kernel that no such op launched (torch.compile's functional collectives, libraries
  * calling NCCL directly, Warpscope captures) is an op of its own, named by the kernel

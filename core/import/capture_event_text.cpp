@@ -72,6 +72,38 @@ std::string hex(uint64_t v) {
     return buf;
 }
 
+// Kineto's names for an NCCL kernel's collective (from record_param_comms); the calls of one group
+// launch add up when they agree on operation and type.
+void collectiveArgs(const std::vector<CaptureCollectives::Call>& calls, json& a) {
+    const CaptureCollectives::Call& first = calls.front();
+    uint64_t in = 0, out = 0;
+    bool uniform = true;
+    for (const auto& c : calls) {
+        uniform = uniform && c.func == first.func && c.datatype == first.datatype;
+        const auto [i, o] = CaptureCollectives::messageElements(c);
+        in += i;
+        out += o;
+    }
+    a["Collective name"] = first.func;
+    if (uniform) {
+        a["In msg nelems"] = in;
+        a["Out msg nelems"] = out;
+        a["dtype"] = CaptureCollectives::torchDtypeName(first.datatype);
+    }
+    a["Group size"] = first.ranks;
+    a["Process Group Name"] = first.commName.empty() ? hex(first.commHash) : first.commName;
+    a["Communicator"] = hex(first.commHash);
+    a["Rank in group"] = first.rank;
+    if (first.root >= 0 && calls.size() == 1)
+        a["Root"] = first.root;
+    if (calls.size() > 1) {
+        json list = json::array();
+        for (const auto& c : calls)
+            list.push_back(c.func + "(" + std::to_string(c.count) + " x " + CaptureCollectives::torchDtypeName(c.datatype) + ")");
+        a["Collectives"] = std::move(list);
+    }
+}
+
 } // namespace
 
 std::string CaptureEventText::eventJson(uint64_t argRef) const {
@@ -125,6 +157,9 @@ std::string CaptureEventText::eventJson(uint64_t argRef) const {
         if (r.submitted)
             a["submitted"] = r.submitted;
         a["mangled name"] = str(r.nameId);
+        if (s.collectives)
+            if (const auto* calls = s.collectives->forCorrelation(r.correlationId))
+                collectiveArgs(*calls, a);
         break;
     }
     case RecordType::Memcpy: {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "import/capture_collectives.h"
 #include "import/capture_stacks.h"
 #include "model/event_text_source.h"
 
@@ -33,6 +34,7 @@ public:
         std::unordered_map<uint32_t, std::string> strings;
         uint32_t pid = 0;
         std::shared_ptr<const CaptureStacks> stacks; // native launch stacks; null when none
+        std::shared_ptr<const CaptureCollectives> collectives; // NCCL calls by launch; null when none
     };
 
     CaptureEventText() = default;

@@ -206,6 +206,8 @@ ImportResult importCapture(const std::string& path, const ImportControl& control
         s.stacks = conv->takeStacks();
         if (s.stacks)
             info.back()["launchStacks"] = s.stacks->launches();
+        s.collectives = conv->takeCollectives();
+        info.back()["collectives"] = s.collectives ? s.collectives->calls() : 0;
         text->addStream(std::move(s));
         streams.push_back(std::move(conv));
         if (control.progress)

@@ -495,6 +495,12 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
             m_stacks->addPyStack(std::move(r));
         return;
     }
+    case RecordType::Collective: {
+        CollectiveRecord r;
+        if (decode(&r))
+            m_collectives->add(r, m_strings);
+        return;
+    }
     case RecordType::Flush: return;
     }
     m_chunk.report.add("unknown capture record types (skipped)", "type " + std::to_string(type) + " " + offsetText(offset));
@@ -590,6 +596,14 @@ std::shared_ptr<const CaptureStacks> CaptureStreamConverter::takeStacks() {
     if (m_stacks && !m_stacks->empty())
         out = std::move(m_stacks);
     m_stacks.reset();
+    return out;
+}
+
+std::shared_ptr<const CaptureCollectives> CaptureStreamConverter::takeCollectives() {
+    std::shared_ptr<const CaptureCollectives> out;
+    if (m_collectives && !m_collectives->empty())
+        out = std::move(m_collectives);
+    m_collectives.reset();
     return out;
 }
 

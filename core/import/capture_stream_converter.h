@@ -1,5 +1,6 @@
 #pragma once
 
+#include "import/capture_collectives.h"
 #include "import/capture_stacks.h"
 #include "import/chunk_result.h"
 #include "import/trace_import.h"
@@ -67,6 +68,8 @@ public:
     std::unordered_map<uint32_t, std::string> takeStrings() { return std::move(m_strings); }
     // The stream's native call stacks (finished), or null when it recorded none.
     std::shared_ptr<const CaptureStacks> takeStacks();
+    // The stream's NCCL calls by launch, or null when it recorded none.
+    std::shared_ptr<const CaptureCollectives> takeCollectives();
     const wscap::StreamHeaderRecord& header() const { return m_header; }
     bool sawHeader() const { return m_sawHeader; }
     bool sawFooter() const { return m_sawFooter; }
@@ -135,6 +138,7 @@ private:
     std::unordered_set<uint32_t> m_apiCorr, m_gpuCorr;
     std::vector<uint64_t> m_openRanges; // slice indices of NVTX ranges that never ended
     std::shared_ptr<CaptureStacks> m_stacks = std::make_shared<CaptureStacks>();
+    std::shared_ptr<CaptureCollectives> m_collectives = std::make_shared<CaptureCollectives>();
     wscap::StreamHeaderRecord m_header;
     bool m_sawHeader = false;
     bool m_sawFooter = false;

@@ -50,6 +50,7 @@ std::string allRecords(std::vector<std::string>* payloads) {
     add(filled<SymbolRecord>(2500));
     add(filled<PyFrameRecord>(2600));
     add(filled<PyStackRecord>(2700));
+    add(filled<CollectiveRecord>(2800));
     return bytes;
 }
 
@@ -131,6 +132,7 @@ TEST(WscapFormat, EveryRecordTypeRoundTripsThroughAFile) {
     expectRoundTrip<SymbolRecord>(got[24], 2500);
     expectRoundTrip<PyFrameRecord>(got[25], 2600);
     expectRoundTrip<PyStackRecord>(got[26], 2700);
+    expectRoundTrip<CollectiveRecord>(got[27], 2800);
     std::remove(path.c_str());
 }
 
@@ -170,7 +172,7 @@ TEST(WscapFormat, CutAtEveryByteOfTheLastRecordKeepsAllCompleteRecords) {
         } else {
             EXPECT_EQ(end, WscapReader::Status::Truncated) << "cut at " << cut;
             ASSERT_EQ(got.size(), payloads.size() - 1) << "cut at " << cut;
-            expectRoundTrip<PyFrameRecord>(got.back(), 2600); // the record before the last (PyStack)
+            expectRoundTrip<PyStackRecord>(got.back(), 2700); // the record before the last (Collective)
         }
     }
 }

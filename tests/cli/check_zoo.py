@@ -1,6 +1,8 @@
 """The capture zoo's recordings (tests/data/captures/zoo, issue #25) against torch.profiler's traces of
 the same programs: every workload's kernels get torch.profiler's operator, those launched from Python
-have a Python line, and the Overview finds steps and computes occupancy.
+have a Python line, and the Overview finds steps and computes occupancy; the DDP job's two captured
+ranks give the communication table of its two traced ranks (sizes and group, from NCCL's profiler
+plugin in the capture, from record_param_comms in the trace).
 
   python3 check_zoo.py WARPSCOPE_CLI WSCAP_DUMP ZOO_DIR
 
@@ -41,6 +43,23 @@ for name, min_steps in WORKLOADS.items():
         failures.append("%s: %d steps, expected at least %d" % (name, steps, min_steps))
     if not occupancy or any(o is None or not (0 < o <= 100) for o in occupancy):
         failures.append("%s: occupancy %s" % (name, occupancy))
+
+
+def all_reduces(paths):
+    """(rank -> (calls, bytes per call, group size)) of a job's all_reduce rows (`dist --json`)."""
+    ops = json.loads(subprocess.run([cli, "dist", *paths, "--json"], check=True, capture_output=True,
+                                    text=True).stdout)["ops"]
+    return {o["rank"]: (o["calls"], o.get("avg_bytes"), o.get("group_size")) for o in ops
+            if o["collective"] == "all_reduce"}
+
+
+ranks = ["ddp_rank0", "ddp_rank1"]
+captured = all_reduces([os.path.join(zoo, r + ".wscap.gz") for r in ranks])
+traced = all_reduces([os.path.join(zoo, r + ".pt.trace.json.gz") for r in ranks])
+print("ddp all_reduce per rank (calls, bytes per call, group size): capture %s, trace %s" % (captured, traced))
+if sorted(captured) != [0, 1] or any(captured[r][1:] != traced.get(r, (None,))[1:] for r in captured):
+    failures.append("ddp: the captured all_reduce sizes %s differ from the traced %s" % (captured, traced))
+
 for f in failures:
     print("FAIL", f)
 sys.exit(1 if failures else 0)

@@ -4,6 +4,7 @@
 #include "test_util.h"
 
 #include "analysis/call_stack.h"
+#include "analysis/comm_ops.h"
 
 #include "model/event_kind.h"
 #include "store/session_store.h"
@@ -402,6 +403,19 @@ struct StreamBytes {
     void launchWithPython(uint32_t corr, uint32_t stack, uint32_t pyStack) { u32(corr).u32(stack).u8(0).u32(211).u32(101).u32(pyStack).end(24); }
     void pyFrame(uint32_t id, uint32_t line, const std::string& fn, const std::string& file) { u32(id).u32(line).str(fn).str(file).end(26); }
     void pyStack(uint32_t id, const std::vector<uint64_t>& frames) { u32(id).addrs(frames).end(27); }
+    void range(uint32_t name, uint32_t domain, uint64_t start, uint64_t end) {
+        u64(start).u64(end).u32(name).u32(domain).u32(100).u32(101).u32(101).u32(0).u8(0).u32(0).u32(0).end(11);
+    }
+    void kernelNamed(uint32_t corr, uint64_t start, uint32_t nameId) {
+        u64(start).u64(start + 500).u32(0).u32(1).u32(7).u32(corr);
+        for (int i = 0; i < 6; ++i) i32(1);
+        u32(16).i32(0).i32(0).u32(0).u32(nameId).end(5);
+    }
+    void collective(uint32_t corr, uint64_t start, uint32_t func, uint32_t dtype, uint64_t count, uint64_t comm,
+                    uint32_t commName, int32_t rank, int32_t ranks) {
+        u64(start).u64(start + 100).u32(101).u32(corr).u32(func).u32(dtype).u64(count).i32(-1).u64(comm).u32(commName)
+            .i32(rank).i32(ranks).u8(0).end(28);
+    }
 };
 
 // Builds a capture of one launch (correlation 5) with a native stack crossing the CUDA driver, a
@@ -625,6 +639,75 @@ TEST(CaptureImport, EveryResNetKernelHasANativeLaunchStack) {
         withTorch += torch ? 1 : 0;
     }
     EXPECT_GT(withTorch, 0u);
+}
+
+} // namespace
+} // namespace ws
+
+namespace ws {
+namespace {
+
+// NCCL's profiler plugin in a capture (format 1.3): an all_reduce inside PyTorch's `nccl:all_reduce`
+// range, and a group of two all_gathers launched by NCCL alone. Their kernels get Kineto's
+// collective arguments, and the communication ops their sizes and group.
+TEST(CaptureImport, NcclCollectivesGiveKernelsTheirSizes) {
+    StreamBytes b;
+    b.header(100);
+    b.string(1, "cuLaunchKernelEx");
+    b.string(2, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)");
+    b.string(3, "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)");
+    b.string(4, "nccl:all_reduce");
+    b.string(5, "PyTorch");
+    b.string(6, "AllReduce");
+    b.string(7, "ncclBfloat16");
+    b.string(8, "AllGather");
+    b.string(9, "ncclFloat32");
+    b.range(4, 5, 900, 2500);
+    b.api(5, 1000); // inside the range, on its thread
+    b.collective(5, 950, 6, 7, 1000, 0xabcdef, 0, 1, 2);
+    b.kernelNamed(5, 3000, 2);
+    b.api(6, 5000);
+    b.collective(6, 4800, 8, 9, 300, 0xabcdef, 0, 1, 2);
+    b.collective(6, 4900, 8, 9, 200, 0xabcdef, 0, 1, 2);
+    b.kernelNamed(6, 7000, 3);
+    b.collective(0, 8000, 6, 7, 5, 0xabcdef, 0, 1, 2); // never launched: describes nothing
+    b.footer();
+    auto s = importOk(test::writeTemp("nccl.wscap", b.bytes));
+    ASSERT_TRUE(s);
+
+    std::map<uint32_t, std::map<std::string, std::string>> kernelArgs; // by correlation
+    for (const Track& t : s->tracks())
+        for (uint32_t i = 0; i < t.sliceCount(); ++i)
+            if (s->kindOf(t, i) == EventKind::Kernel)
+                for (const auto& [k, v] : s->args(t, i))
+                    kernelArgs[t.correlation[i]][k] = v;
+    ASSERT_EQ(kernelArgs.size(), 2u);
+    EXPECT_EQ(kernelArgs[5]["Collective name"], "AllReduce");
+    EXPECT_EQ(kernelArgs[5]["In msg nelems"], "1000");
+    EXPECT_EQ(kernelArgs[5]["Out msg nelems"], "1000");
+    EXPECT_EQ(kernelArgs[5]["dtype"], "BFloat16");
+    EXPECT_EQ(kernelArgs[5]["Group size"], "2");
+    EXPECT_EQ(kernelArgs[5]["Process Group Name"], "0xabcdef");
+    EXPECT_EQ(kernelArgs[5]["Rank in group"], "1");
+    EXPECT_EQ(kernelArgs[5].count("Collectives"), 0u);
+    // all_gather: per-rank send counts, gathered from both ranks; the group's two calls add up.
+    EXPECT_EQ(kernelArgs[6]["In msg nelems"], "500");
+    EXPECT_EQ(kernelArgs[6]["Out msg nelems"], "1000");
+    EXPECT_EQ(kernelArgs[6]["dtype"], "Float");
+    EXPECT_NE(kernelArgs[6]["Collectives"].find("AllGather(300 x Float)"), std::string::npos);
+
+    const std::vector<CommNode> nodes = collectCommNodes(*s, {});
+    ASSERT_EQ(nodes.size(), 2u);
+    EXPECT_EQ(nodes[0].name, "nccl:all_reduce"); // the range, its size from the kernel it launched
+    EXPECT_EQ(nodes[0].kind, CollectiveKind::AllReduce);
+    ASSERT_TRUE(nodes[0].bytes);
+    EXPECT_EQ(*nodes[0].bytes, 2000);
+    EXPECT_EQ(nodes[0].groupSize, 2);
+    EXPECT_EQ(nodes[0].processGroup, "0xabcdef");
+    EXPECT_EQ(nodes[1].kind, CollectiveKind::AllGather); // the kernel alone
+    ASSERT_TRUE(nodes[1].bytes);
+    EXPECT_EQ(*nodes[1].bytes, 2000); // 500 floats sent
+    EXPECT_EQ(nodes[1].groupSize, 2);
 }
 
 } // namespace
