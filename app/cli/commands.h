@@ -21,5 +21,6 @@ int runDist(const std::vector<std::string>& args);
 int runDiff(const std::vector<std::string>& args);
 int runExport(const std::vector<std::string>& args);
 int runFlame(const std::vector<std::string>& args);
+int runGaps(const std::vector<std::string>& args);
 
 } // namespace ws::cli

@@ -45,6 +45,8 @@ const Command kCommands[] = {
      ws::cli::runDist},
     {"flame", "flame FILE [--weight cpu|gpu|alloc] [--folded] [--bottom-up] [--from NS --to NS] [--bench]   flame graph by call stack",
      ws::cli::runFlame},
+    {"gaps", "gaps FILE [--threshold-us N] [--csv|--lines-csv] [--from NS --to NS] [--bench]   why the GPU waits: idle gaps by cause",
+     ws::cli::runGaps},
 };
 
 void printHelp(FILE* out) {

@@ -43,8 +43,8 @@ bool isLowPrecision(const std::string& n) {
     return false;
 }
 
-// Runtime/driver calls that block the calling thread until the GPU is done: synchronous copies
-// and explicit synchronization. Names without nsys' "_vNNNN" suffix.
+} // namespace
+
 bool isBlockingCall(std::string_view name) {
     if (const size_t v = name.rfind("_v"); v != std::string_view::npos && v + 2 < name.size() &&
                                            std::all_of(name.begin() + static_cast<std::ptrdiff_t>(v + 2), name.end(),
@@ -60,6 +60,8 @@ bool isBlockingCall(std::string_view name) {
         "cuEventSynchronize"};
     return kNames.count(name) > 0;
 }
+
+namespace {
 
 int64_t clipped(int64_t a, int64_t b, int64_t lo, int64_t hi) { return std::max<int64_t>(0, std::min(b, hi) - std::max(a, lo)); }
 

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ws {
@@ -76,6 +77,11 @@ struct OverviewData {
 };
 
 OverviewData prepareOverview(const Session& session);
+
+// Runtime/driver calls that block the calling thread until the GPU is done: synchronous copies and
+// explicit synchronization (cudaStreamSynchronize, cudaMemcpy, cuMemcpyDtoH, hipDeviceSynchronize,
+// ...). Names may carry nsys' "_vNNNN" suffix.
+bool isBlockingCall(std::string_view name);
 
 /*
  * DeviceOverview: one GPU's numbers over the analysed window. Optionals are empty when the
