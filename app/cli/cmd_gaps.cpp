@@ -120,7 +120,7 @@ int runGaps(const std::vector<std::string>& argv) {
                     "or stacks), Python / CPU work (its lines), or nothing recorded. Prints the time per category\n"
                     "(per step, share of the gap time) and the top lines (--top N, 5). --csv prints one row per gap,\n"
                     "--lines-csv one row per line; --from/--to (session ns) analyse the steps of a range as the\n"
-                    "Overview does. A synchronization explains the host's work for --drain-us (3000) after it ends,\n"
+                    "Overview does. A synchronization explains the host's work for --drain-us (10000) after it ends,\n"
                     "and the gaps that open before the GPU has worked --wake-us (300, 0: off) since; see\n"
                     "core/analysis/idle_gaps.h. --bench prints the time to compute it.\n",
                     kUsage);

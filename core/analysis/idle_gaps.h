@@ -138,8 +138,9 @@ struct IdleGapOptions {
     int64_t wakeNs = 300'000;
     // How long after a synchronization ends (or after the start of a gap in its wake) the launching
     // thread's CPU work and unrecorded time still count as the synchronization's: the host getting
-    // going again. Longer CPU work is the host's own.
-    int64_t drainNs = 3'000'000;
+    // going again (first-use costs after a read-back, CUDA's lazy loading included). Longer CPU work
+    // is the host's own (a 30 ms sleep after a step's synchronization stays mostly CPU work).
+    int64_t drainNs = 10'000'000;
     const std::atomic<bool>* cancel = nullptr;
 };
 

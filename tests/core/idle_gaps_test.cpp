@@ -196,17 +196,17 @@ TEST(IdleGaps, SyncOnTheMainThreadExplainsTheAutogradThreadsGaps) {
 
 TEST(IdleGaps, LongWorkAfterASyncIsTheHostsOwn) {
     Trace t;
-    t.x(1, "user_annotation", "ProfilerStep#1", 0, 20000);
+    t.x(1, "user_annotation", "ProfilerStep#1", 0, 40000);
     t.kernel(1, 1, 5, 100); // 5..105
     t.x(1, "cuda_runtime", "cudaDeviceSynchronize", 50, 60);
-    t.x(1, "user_annotation", "slow_input", 120, 9870); // sleeps ~10 ms
-    t.kernel(1, 9995, 10005, 10);
+    t.x(1, "user_annotation", "slow_input", 120, 29870); // sleeps ~30 ms
+    t.kernel(1, 29995, 30005, 10);
     auto s = t.session("idle_gaps_drain_limit.json");
     ASSERT_NE(s, nullptr);
     const IdleGapReport r = computeIdleGaps(*s);
     ASSERT_EQ(r.gaps.size(), 1u);
-    // 3 ms after the synchronization ends are its; the rest is the range's.
-    EXPECT_EQ(r.gaps[0].ns[size_t(GapCategory::Sync)], 3'110'000 - 105'000);
+    // 10 ms after the synchronization ends are its; the rest is the range's.
+    EXPECT_EQ(r.gaps[0].ns[size_t(GapCategory::Sync)], 10'110'000 - 105'000);
     EXPECT_EQ(r.gaps[0].category, GapCategory::CpuWork);
     EXPECT_EQ(top(r, GapCategory::CpuWork).what, "slow_input");
 }

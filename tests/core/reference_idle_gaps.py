@@ -102,7 +102,7 @@ class Ev:
 
 def main():
     args = sys.argv[1:]
-    threshold, wake_ns, drain_ns, lines_out = 50_000, 300_000, 3_000_000, False
+    threshold, wake_ns, drain_ns, lines_out = 50_000, 300_000, 10_000_000, False
     if "--threshold-us" in args:
         i = args.index("--threshold-us")
         threshold = int(float(args[i + 1]) * 1000 + 0.5)
