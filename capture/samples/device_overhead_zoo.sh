@@ -39,6 +39,10 @@ for round in $(seq $ROUNDS); do
         # PyTorch's ranges alone, no capture: what RecordFunction and the range calls cost by themselves
         itt_ranges) cmd="python3 $S/with_ranges.py itt $(program $w plain | cut -d' ' -f2-)" ;;
         nvtx_ranges) cmd="python3 $S/with_ranges.py nvtx $(program $w plain | cut -d' ' -f2-)" ;;
+        # A RecordFunction observer compiled against the installed libtorch, without the legacy
+        # profiler state: doing nothing, and keeping (name, time) per operator start and end
+        rf_empty) cmd="python3 $S/rf_observer.py empty $(program $w plain | cut -d' ' -f2-)" ;;
+        rf_record) cmd="python3 $S/rf_observer.py record $(program $w plain | cut -d' ' -f2-)" ;;
       esac
       # PIN (e.g. PIN=2-9) runs every configuration on the same cores, away from the machine's others.
       [ -n "${PIN:-}" ] && cmd="taskset -c $PIN $cmd"
