@@ -1,8 +1,8 @@
 #pragma once
 
 #include "import/capture_stacks.h"
-#include "import/chunk_result.h"
 #include "import/trace_import.h"
+#include "model/chunk_result.h"
 
 #include "format/wscapformat.h"
 

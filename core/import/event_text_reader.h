@@ -1,6 +1,6 @@
 #pragma once
 
-#include "import/input_stream.h"
+#include "io/input_stream.h"
 
 #include <cstdint>
 #include <string>

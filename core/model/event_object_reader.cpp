@@ -1,6 +1,6 @@
 #include "model/event_object_reader.h"
 
-#include "import/input_stream.h"
+#include "io/input_stream.h"
 #include "model/json_string_scan.h"
 
 namespace ws {

@@ -1,6 +1,6 @@
 #include "model/session.h"
 
-#include "import/input_stream.h"
+#include "io/input_stream.h"
 #include "model/event_object_reader.h"
 
 #include <nlohmann/json.hpp>

@@ -1,17 +1,17 @@
 #pragma once
 
-#include "import/input_stream.h"
-#include "import/trace_import.h"
+#include "io/input_stream.h"
 #include "model/counter_series.h"
 #include "model/device_info.h"
-#include "model/event_text_source.h"
 #include "model/event_kind.h"
+#include "model/event_text_source.h"
 #include "model/flow.h"
 #include "model/import_report.h"
 #include "model/memory_event.h"
 #include "model/process_info.h"
 #include "model/source_frame.h"
 #include "model/string_table.h"
+#include "model/trace_format.h"
 #include "model/track.h"
 
 #include <atomic>

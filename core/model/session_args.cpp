@@ -5,7 +5,7 @@
 // only the requested keys.
 #include "model/session.h"
 
-#include "import/input_stream.h"
+#include "io/input_stream.h"
 #include "model/event_object_reader.h"
 #include "model/json_string_scan.h"
 

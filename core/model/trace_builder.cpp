@@ -756,17 +756,6 @@ void TraceBuilder::alignAmdDeviceNumbers() {
                        std::to_string(offset));
 }
 
-void TraceBuilder::finishInto(ImportResult& result, const ImportControl& control, const char* phase,
-                              double phaseSeconds) {
-    const unsigned threads = std::max(1u, control.threads ? control.threads : std::thread::hardware_concurrency());
-    result.session = finish(threads);
-    result.timings.emplace_back(phase, phaseSeconds);
-    for (const auto& t : m_timings)
-        result.timings.push_back(t);
-    if (control.progress)
-        control.progress(1.0);
-}
-
 void TraceBuilder::setDevices(std::vector<DeviceInfo> devices) { m_session->m_devices = std::move(devices); }
 
 void TraceBuilder::setEventTextSource(std::shared_ptr<const EventTextSource> source) {

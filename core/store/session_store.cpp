@@ -3,6 +3,7 @@
 #include "store/source_archive.h"
 
 #include "import/event_text_reader.h"
+#include "import/trace_import.h"
 #include "model/session.h"
 #include "store/column_codec.h"
 #include "store/file_fingerprint.h"

@@ -10,7 +10,9 @@
 namespace ws {
 
 /*
- * ChunkResult: what one parser thread extracted from one block of event objects, before merging.
+ * ChunkResult: the TraceBuilder's input, what one parser thread extracted from one block of event
+ * objects (or what a non-JSON importer built, nsys_chunk_writer.h), before merging. It belongs to the
+ * model, which defines what a reader may hand it; the importers fill it.
  * String ids are the worker's local ids (remapped on merge; newStrings lists the strings the
  * worker saw first in this block, with ids firstNewString, firstNewString+1, ...). Tracks are
  * local indices into `tracks`. `seq` fields are global file-order numbers of the events, used
