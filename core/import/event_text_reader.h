@@ -36,8 +36,4 @@ private:
     std::string m_error;
 };
 
-// The value text of a top-level member of a JSON object text (e.g. "args"); empty when absent or
-// when the text is not an object.
-std::string_view topLevelMember(std::string_view object, std::string_view key);
-
 } // namespace ws

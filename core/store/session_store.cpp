@@ -4,6 +4,7 @@
 
 #include "import/event_text_reader.h"
 #include "import/trace_import.h"
+#include "model/json_members.h"
 #include "model/session.h"
 #include "store/column_codec.h"
 #include "store/file_fingerprint.h"
