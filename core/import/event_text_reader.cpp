@@ -1,6 +1,7 @@
 #include "import/event_text_reader.h"
 
 #include "model/json_string_scan.h"
+#include "model/json_trailing_commas.h"
 
 namespace ws {
 
@@ -64,6 +65,7 @@ bool EventTextReader::objectAt(uint64_t offset, std::string& out) {
         else if (c == '}' || c == ']')
             --depth;
     }
+    blankTrailingCommas(out.data(), out.size()); // the text goes to a JSON parser or the store
     return true;
 }
 

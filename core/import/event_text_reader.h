@@ -20,8 +20,9 @@ public:
     bool open(const std::string& path);
     const std::string& error() const { return m_error; }
 
-    // The balanced object at `offset` (strings and escapes honoured); false when the offset is
-    // behind the previous one, past the end, or not at a '{'.
+    // The balanced object at `offset` (strings and escapes honoured), trailing commas blanked
+    // (json_trailing_commas.h); false when the offset is behind the previous one, past the end, or
+    // not at a '{'.
     bool objectAt(uint64_t offset, std::string& out);
 
 private:

@@ -2,6 +2,7 @@
 
 #include "import/time_lexeme.h"
 #include "model/event_kind.h"
+#include "model/json_trailing_commas.h"
 
 // simdjson's inlined iterator code trips -Wnull-dereference in its own header; not ours to fix.
 #pragma GCC diagnostic push
@@ -181,6 +182,10 @@ struct JsonEventParser::Impl {
     // spans[from, to) as one array document; false (and nothing kept) if any event is odd.
     bool parseBatch(char* buf, size_t bufCapacity, const std::vector<std::pair<size_t, size_t>>& spans, size_t from,
                     size_t to, uint64_t absOffset, uint64_t seqBase);
+    // Blanks the trailing commas of spans[from, to) in the block (json_trailing_commas.h) and notes
+    // each event that had some; true if any had.
+    bool repairTrailingCommas(char* buf, const std::vector<std::pair<size_t, size_t>>& spans, size_t from,
+                              size_t to, uint64_t absOffset);
     // spans[from, to) one document each; a malformed event is reported and skipped.
     void parseEach(char* buf, size_t bufCapacity, const std::vector<std::pair<size_t, size_t>>& spans, size_t from,
                    size_t to, uint64_t absOffset, uint64_t seqBase);
@@ -721,11 +726,32 @@ void JsonEventParser::parse(char* buf, size_t bufCapacity, const std::vector<std
         size_t end = k + 1;
         while (end < spans.size() && spans[end].second - spans[k].first <= kBatchBytes)
             ++end;
-        if (end - k < 2 || !d.parseBatch(buf, bufCapacity, spans, k, end, absOffset, seqBase))
+        if (end - k >= 2 && d.parseBatch(buf, bufCapacity, spans, k, end, absOffset, seqBase)) {
+            k = end;
+            continue;
+        }
+        // An odd event in the group, or a group of one. Trailing commas are the one oddity that is
+        // repaired; only this path pays for looking for them, so well-formed files cost nothing more.
+        const bool repaired = d.repairTrailingCommas(buf, spans, k, end, absOffset);
+        if (!(repaired && end - k >= 2 && d.parseBatch(buf, bufCapacity, spans, k, end, absOffset, seqBase)))
             d.parseEach(buf, bufCapacity, spans, k, end, absOffset, seqBase);
         k = end;
     }
     d.out = nullptr;
+}
+
+bool JsonEventParser::Impl::repairTrailingCommas(char* buf, const std::vector<std::pair<size_t, size_t>>& spans,
+                                                 size_t from, size_t to, uint64_t absOffset) {
+    bool any = false;
+    for (size_t k = from; k < to; ++k) {
+        const auto [begin, end] = spans[k];
+        if (blankTrailingCommas(buf + begin, end - begin) > 0) {
+            any = true;
+            out->report.addNote("trailing comma in an event (accepted)",
+                                "event at byte " + std::to_string(absOffset + begin));
+        }
+    }
+    return any;
 }
 
 void JsonEventParser::Impl::parseEach(char* buf, size_t bufCapacity, const std::vector<std::pair<size_t, size_t>>& spans,

@@ -1,0 +1,118 @@
+// Chrome JSON written by tools other than Kineto (issue #30): what the Trace Event Format document
+// and Perfetto accept, and what Warpscope decides for each case (core/import/FORMAT_NOTES.md).
+#include "analysis/session_dump.h"
+#include "model/json_trailing_commas.h"
+#include "store/session_store.h"
+#include "test_util.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace ws;
+using ws::test::findTrack;
+using ws::test::importText;
+
+namespace {
+
+// The slice of `track` named `name` (the first), or -1.
+int sliceNamed(const Session& s, const Track& track, std::string_view name) {
+    for (size_t i = 0; i < track.sliceCount(); ++i)
+        if (s.str(track.names[i]) == name)
+            return static_cast<int>(i);
+    return -1;
+}
+
+std::map<std::string, std::string> argsOf(const Session& s, const Track& track, int slice) {
+    std::map<std::string, std::string> out;
+    if (slice < 0)
+        return out;
+    for (auto& [key, value] : s.args(track, static_cast<size_t>(slice)))
+        out[key] = value;
+    return out;
+}
+
+// A stored copy of the session (the library's path): arguments come from the store's own text.
+std::shared_ptr<Session> storedCopy(const Session& s, const std::string& name) {
+    const std::string file = (test::tempDir() / name).string();
+    std::string error;
+    EXPECT_TRUE(SessionStore::write(s, file, {}, &error)) << error;
+    auto stored = SessionStore::read(file, &error);
+    EXPECT_NE(stored, nullptr) << error;
+    return stored;
+}
+
+const char* kTrailingCommas = R"J({"traceEvents": [
+  {"ph": "X", "cat": "cpu_op", "name": "op", "pid": 1, "tid": 1, "ts": 1, "dur": 10,
+   "args": {"External id": 5, "Input Dims": [[2, 3,], [],], "note": "a,}",}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "launch", "pid": 1, "tid": 1, "ts": 2, "dur": 1,
+   "args": {"grid": [1, 2, 3 ,], "correlation": 9,},},
+  {"ph": "X", "name": "plain", "pid": 1, "tid": 1, "ts": 20, "dur": 1, "args": {"list": ["a", "b"]}}
+]})J";
+
+} // namespace
+
+TEST(ChromeEdgeCases, BlankTrailingCommasOnlyTouchesCommasBeforeAClosingBracket) {
+    std::string text = R"({"a": [1, 2,], "b": {"c": "x,}", "d": [",]",],} , "e": ["p","q"],})";
+    EXPECT_EQ(blankTrailingCommas(text.data(), text.size()), 4u);
+    EXPECT_EQ(text, R"({"a": [1, 2 ], "b": {"c": "x,}", "d": [",]" ] } , "e": ["p","q"] })");
+    std::string escaped = R"({"s": "q\",}", "t": 1})";
+    EXPECT_EQ(blankTrailingCommas(escaped.data(), escaped.size()), 0u);
+}
+
+TEST(ChromeEdgeCases, TrailingCommasInArgsAreAccepted) {
+    ImportResult r = importText(kTrailingCommas);
+    ASSERT_TRUE(r.session) << r.error;
+    const Session& s = *r.session;
+    EXPECT_EQ(s.report().count("malformed event (skipped)"), 0u) << s.report().toText();
+    EXPECT_EQ(s.report().count("trailing comma in an event (accepted)"), 2u) << s.report().toText();
+    EXPECT_EQ(s.report().warningCount(), 0u) << s.report().toText(); // a note, not a warning
+    const Track* t = findTrack(s, "thread 1");
+    ASSERT_TRUE(t);
+    ASSERT_EQ(t->sliceCount(), 3u);
+    const int op = sliceNamed(s, *t, "op"), launch = sliceNamed(s, *t, "launch"), plain = sliceNamed(s, *t, "plain");
+    ASSERT_GE(op, 0);
+    ASSERT_GE(launch, 0);
+    // What the importer reads from args at import time.
+    ASSERT_FALSE(t->externalId.empty());
+    EXPECT_EQ(t->externalId[op], 5u);
+    ASSERT_FALSE(t->correlation.empty());
+    EXPECT_EQ(t->correlation[launch], 9u);
+
+    // What is read back on demand: the commas are gone, commas inside strings stay.
+    const std::map<std::string, std::string> expectOp = {{"External id", "5"}, {"Input Dims", "[[2,3],[]]"}, {"note", "a,}"}};
+    EXPECT_EQ(argsOf(s, *t, op), expectOp);
+    EXPECT_EQ(argsOf(s, *t, launch), (std::map<std::string, std::string>{{"grid", "[1,2,3]"}, {"correlation", "9"}}));
+    EXPECT_EQ(argsOf(s, *t, plain), (std::map<std::string, std::string>{{"list", "[\"a\",\"b\"]"}}));
+    std::vector<std::string> bulk(3);
+    s.forEachArgValues({t->argRef[op], t->argRef[launch], t->argRef[plain]}, {"Input Dims", "grid", "note", "list"},
+                       [&](size_t i, const std::vector<std::string_view>& v) {
+                           for (const auto& value : v)
+                               bulk[i] += std::string(value) + "|";
+                       });
+    EXPECT_EQ(bulk, (std::vector<std::string>{"[[2,3],[]]||a,}||", "|[1,2,3]|||", "|||[\"a\",\"b\"]|"}));
+
+    // The session store keeps the repaired text.
+    auto stored = storedCopy(s, "trailing_commas.warpscope");
+    ASSERT_TRUE(stored);
+    const Track* st = findTrack(*stored, "thread 1");
+    ASSERT_TRUE(st);
+    EXPECT_EQ(argsOf(*stored, *st, sliceNamed(*stored, *st, "op")), expectOp);
+}
+
+TEST(ChromeEdgeCases, TrailingCommasGiveTheSameSessionForAnyThreadCountAndBlockSize) {
+    ImportControl one;
+    one.threads = 1;
+    ImportResult a = importText(kTrailingCommas, one);
+    ASSERT_TRUE(a.session);
+    for (unsigned threads : {1u, 2u, 3u})
+        for (size_t block : {64u, 150u, 4096u}) {
+            ImportControl c;
+            c.threads = threads;
+            c.blockBytes = block;
+            ImportResult b = importText(kTrailingCommas, c);
+            ASSERT_TRUE(b.session);
+            EXPECT_EQ(b.session->report().count("malformed event (skipped)"), 0u) << threads << " " << block;
+            EXPECT_EQ(dumpSession(*a.session, 100), dumpSession(*b.session, 100)) << threads << " " << block;
+        }
+}
