@@ -1,5 +1,6 @@
 #include "import/json_event_parser.h"
 
+#include "import/loose_number.h"
 #include "import/time_lexeme.h"
 #include "model/event_kind.h"
 #include "model/json_trailing_commas.h"
@@ -69,6 +70,9 @@ struct Fields {
     bool hasArgName = false, hasArgLabels = false, hasSortIndex = false;
     int64_t sortIndex = 0;
     std::vector<std::pair<std::string_view, double>>* series = nullptr;
+    // Counter values that are strings but not numbers: how many, and the first one.
+    uint32_t badSeries = 0;
+    std::string_view badSeriesName, badSeriesText;
 };
 
 // Compares a raw (still escaped) key, which starts right after its opening quote, with a literal
@@ -324,13 +328,27 @@ simdjson::error_code JsonEventParser::Impl::readArgs(od::value& argsValue, Field
         default: used = false; break;
         }
         if (!used && wantSeries) {
-            od::json_type t;
-            if (!v.type().get(t) && t == od::json_type::number && readDouble(v, d)) {
-                // Series names are taken as written (escapes are not decoded).
+            // Series names are taken as written (escapes are not decoded).
+            auto seriesName = [k] {
                 const char* q = k;
                 while (*q != '"' || (q > k && q[-1] == '\\'))
                     ++q;
-                series.emplace_back(std::string_view(k, static_cast<size_t>(q - k)), d);
+                return std::string_view(k, static_cast<size_t>(q - k));
+            };
+            od::json_type t;
+            const bool typed = !v.type().get(t);
+            std::string_view text;
+            if (typed && t == od::json_type::number && readDouble(v, d)) {
+                series.emplace_back(seriesName(), d);
+            } else if (typed && t == od::json_type::string && !v.get_string().get(text)) {
+                // Writers other than Kineto quote counter values ("25.7"); Chrome trace readers take
+                // them as numbers. Other text is counted by emit() if the event is a counter.
+                if (parseLooseNumber(text, d)) {
+                    series.emplace_back(seriesName(), d);
+                } else if (f.badSeries++ == 0) {
+                    f.badSeriesName = seriesName();
+                    f.badSeriesText = text;
+                }
             }
         }
         if ((found & want) == want)
@@ -607,8 +625,14 @@ void JsonEventParser::Impl::emit(Fields& f, uint64_t argRef, uint64_t seq, uint6
         break;
     }
     case 'C': {
+        if (f.badSeries > 0)
+            r.report.add("counter value that is not a number (skipped)",
+                         where() + ": " + std::string(f.badSeriesName.substr(0, 40)) + " \"" +
+                             std::string(f.badSeriesText.substr(0, 40)) + "\"",
+                         f.badSeries);
         if (series.empty()) {
-            r.report.add("counter without numeric values", where());
+            if (f.badSeries == 0)
+                r.report.add("counter without numeric values", where());
             break;
         }
         for (const auto& [key, value] : series) {

@@ -1,6 +1,7 @@
 // Chrome JSON written by tools other than Kineto (issue #30): what the Trace Event Format document
 // and Perfetto accept, and what Warpscope decides for each case (core/import/FORMAT_NOTES.md).
 #include "analysis/session_dump.h"
+#include "import/loose_number.h"
 #include "model/json_trailing_commas.h"
 #include "store/session_store.h"
 #include "test_util.h"
@@ -30,6 +31,13 @@ std::map<std::string, std::string> argsOf(const Session& s, const Track& track, 
     for (auto& [key, value] : s.args(track, static_cast<size_t>(slice)))
         out[key] = value;
     return out;
+}
+
+const CounterSeries* counterSeries(const Session& s, std::string_view name, std::string_view series) {
+    for (const CounterSeries& c : s.counters())
+        if (s.str(c.name) == name && s.str(c.series) == series)
+            return &c;
+    return nullptr;
 }
 
 // A stored copy of the session (the library's path): arguments come from the store's own text.
@@ -115,4 +123,52 @@ TEST(ChromeEdgeCases, TrailingCommasGiveTheSameSessionForAnyThreadCountAndBlockS
             EXPECT_EQ(b.session->report().count("malformed event (skipped)"), 0u) << threads << " " << block;
             EXPECT_EQ(dumpSession(*a.session, 100), dumpSession(*b.session, 100)) << threads << " " << block;
         }
+}
+
+TEST(ChromeEdgeCases, LooseNumbersAreDecimalsAsJavaScriptReadsThem) {
+    const std::vector<std::pair<std::string, double>> numbers = {
+        {"25.7", 25.7}, {".75", 0.75}, {"246.", 246}, {"050", 50}, {"+10.5", 10.5}, {"-2e3", -2000},
+        {"-.5", -0.5},  {"1E+2", 100}, {"0", 0},      {"-0", 0},   {"7", 7}};
+    for (const auto& [text, expected] : numbers) {
+        double v = -1;
+        EXPECT_TRUE(parseLooseNumber(text, v)) << text;
+        EXPECT_DOUBLE_EQ(v, expected) << text;
+    }
+    for (const char* text : {"", "+", "-", ".", "+.", "e5", "1e", "1e+", "1.2.3", "12 MB", " 5", "5 ", "0x10", "nan",
+                             "inf", "-Infinity", "+-1", "1e999", "1,5"}) {
+        double v = -1;
+        EXPECT_FALSE(parseLooseNumber(text, v)) << text;
+        EXPECT_EQ(v, -1) << text; // untouched
+    }
+}
+
+TEST(ChromeEdgeCases, CounterValuesWrittenAsStringsAreNumbers) {
+    const char* text = R"J({"traceEvents": [
+  {"ph": "C", "name": "mem", "pid": 1, "ts": 1, "args": {"v": "25.7"}},
+  {"ph": "C", "name": "mem", "pid": 1, "ts": 2, "args": {"v": ".75"}},
+  {"ph": "C", "name": "mem", "pid": 1, "ts": 3, "args": {"v": "246."}},
+  {"ph": "C", "name": "mem", "pid": 1, "ts": 4, "args": {"v": "050"}},
+  {"ph": "C", "name": "mem", "pid": 1, "ts": 5, "args": {"v": "+10.5"}},
+  {"ph": "C", "name": "mem", "pid": 1, "ts": 6, "args": {"v": 3}},
+  {"ph": "C", "name": "mem", "pid": 1, "ts": 7, "args": {"v": "12 MB", "w": "4"}},
+  {"ph": "C", "name": "mem", "pid": 1, "ts": 8, "args": {"v": ""}},
+  {"ph": "C", "name": "mem", "pid": 1, "ts": 9, "args": {"v": "0x10", "w": "nan"}},
+  {"ph": "C", "name": "mem", "pid": 1, "ts": 10, "args": {"v": "1e999", "w": " 5"}}
+]})J";
+    ImportResult r = importText(text);
+    ASSERT_TRUE(r.session) << r.error;
+    const Session& s = *r.session;
+    const CounterSeries* v = counterSeries(s, "mem", "v");
+    ASSERT_TRUE(v);
+    EXPECT_EQ(v->ts, (std::vector<int64_t>{1000, 2000, 3000, 4000, 5000, 6000}));
+    EXPECT_EQ(v->value, (std::vector<double>{25.7, 0.75, 246, 50, 10.5, 3}));
+    const CounterSeries* w = counterSeries(s, "mem", "w");
+    ASSERT_TRUE(w);
+    EXPECT_EQ(w->ts, std::vector<int64_t>{7000});
+    EXPECT_EQ(w->value, std::vector<double>{4});
+    // Only the malformed values are lost, and each is counted: "12 MB", "", "0x10", "nan", "1e999", " 5".
+    const ImportReport& rep = s.report();
+    EXPECT_EQ(rep.count("counter value that is not a number (skipped)"), 6u) << rep.toText();
+    EXPECT_EQ(rep.count("counter without numeric values"), 0u) << rep.toText();
+    EXPECT_NE(rep.toText().find("\"12 MB\""), std::string::npos) << rep.toText();
 }
