@@ -532,7 +532,9 @@ void JsonEventParser::Impl::emit(Fields& f, uint64_t argRef, uint64_t seq, uint6
         r.maxTs = std::max(r.maxTs, ts);
     }
     const IdValue pid = idValue(f.pidIsString, f.pidNum, f.pidStr);
-    const IdValue tid = idValue(f.tidIsString, f.tidNum, f.tidStr);
+    // An event without tid belongs to its process's own thread (tid == pid), as Perfetto reads it:
+    // single-threaded writers leave tid out, and their X events must nest under their parents.
+    const IdValue tid = f.hasTid ? idValue(f.tidIsString, f.tidNum, f.tidStr) : pid;
     switch (ph) {
     case 'X': {
         int64_t dur = 0;

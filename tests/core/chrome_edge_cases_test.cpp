@@ -172,3 +172,40 @@ TEST(ChromeEdgeCases, CounterValuesWrittenAsStringsAreNumbers) {
     EXPECT_EQ(rep.count("counter without numeric values"), 0u) << rep.toText();
     EXPECT_NE(rep.toText().find("\"12 MB\""), std::string::npos) << rep.toText();
 }
+
+TEST(ChromeEdgeCases, AnEventWithoutTidIsOnItsProcesssOwnThread) {
+    const char* text = R"J({"traceEvents": [
+  {"ph": "M", "name": "thread_name", "pid": 5, "tid": 5, "args": {"name": "main"}},
+  {"ph": "X", "name": "parent", "pid": 5, "tid": 5, "ts": 0, "dur": 100},
+  {"ph": "X", "name": "child", "pid": 5, "ts": 10, "dur": 20},
+  {"ph": "B", "name": "begin-end", "pid": 5, "ts": 40},
+  {"ph": "E", "pid": 5, "ts": 50},
+  {"ph": "i", "name": "mark", "pid": 5, "ts": 60, "s": "t"},
+  {"ph": "X", "name": "other process", "pid": "worker", "ts": 0, "dur": 5},
+  {"ph": "X", "name": "thread 0 stays", "pid": 5, "tid": 0, "ts": 0, "dur": 5}
+]})J";
+    ImportResult r = importText(text);
+    ASSERT_TRUE(r.session) << r.error;
+    const Session& s = *r.session;
+    const Track* main = findTrack(s, "main");
+    ASSERT_TRUE(main);
+    ASSERT_EQ(main->sliceCount(), 3u);
+    EXPECT_EQ(main->rowCount(), 2u); // parent above child and begin-end
+    for (const char* name : {"child", "begin-end"}) {
+        const int i = sliceNamed(s, *main, name);
+        ASSERT_GE(i, 0) << name;
+        EXPECT_EQ(main->rowDepth[main->rowOf(static_cast<size_t>(i))], 1u) << name;
+        ASSERT_EQ(s.ancestors(*main, static_cast<uint32_t>(i)).size(), 1u) << name;
+        EXPECT_EQ(s.str(main->names[s.ancestors(*main, static_cast<uint32_t>(i))[0]]), "parent") << name;
+    }
+    EXPECT_EQ(main->instantTs, std::vector<int64_t>{60000});
+    // A string pid without tid: the thread is named like its process.
+    const Track* worker = findTrack(s, "worker");
+    ASSERT_TRUE(worker);
+    EXPECT_EQ(worker->sliceCount(), 1u);
+    // An explicit tid 0 is still thread 0, apart from the process's own thread.
+    const Track* zero = findTrack(s, "thread 0");
+    ASSERT_TRUE(zero);
+    EXPECT_EQ(zero->sliceCount(), 1u);
+    EXPECT_EQ(s.tracks().size(), 3u);
+}
