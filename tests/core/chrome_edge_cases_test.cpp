@@ -209,3 +209,23 @@ TEST(ChromeEdgeCases, AnEventWithoutTidIsOnItsProcesssOwnThread) {
     EXPECT_EQ(zero->sliceCount(), 1u);
     EXPECT_EQ(s.tracks().size(), 3u);
 }
+
+TEST(ChromeEdgeCases, APhaseLongerThanOneCharacterIsSkippedAndNamed) {
+    const char* text = R"J({"traceEvents": [
+  {"ph": "X", "name": "kept", "pid": 1, "tid": 1, "ts": 0, "dur": 10},
+  {"ph": "XXX", "name": "long", "pid": 1, "tid": 1, "ts": 1, "dur": 2},
+  {"ph": "Begin", "name": "word", "pid": 1, "tid": 1, "ts": 3},
+  {"ph": "Q", "name": "unknown", "pid": 1, "tid": 1, "ts": 4}
+]})J";
+    ImportResult r = importText(text);
+    ASSERT_TRUE(r.session) << r.error;
+    const Session& s = *r.session;
+    const ImportReport& rep = s.report();
+    EXPECT_EQ(rep.count("phase longer than one character (skipped)"), 2u) << rep.toText();
+    EXPECT_EQ(rep.count("unknown phase"), 1u) << rep.toText(); // "Q" only
+    EXPECT_NE(rep.toText().find("ph \"XXX\""), std::string::npos) << rep.toText();
+    const Track* t = findTrack(s, "thread 1");
+    ASSERT_TRUE(t);
+    ASSERT_EQ(t->sliceCount(), 1u);
+    EXPECT_EQ(s.str(t->names[0]), "kept");
+}
