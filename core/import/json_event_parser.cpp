@@ -4,6 +4,7 @@
 #include "import/time_lexeme.h"
 #include "model/event_kind.h"
 #include "model/json_trailing_commas.h"
+#include "model/track.h"
 
 // simdjson's inlined iterator code trips -Wnull-dereference in its own header; not ours to fix.
 #pragma GCC diagnostic push
@@ -67,6 +68,7 @@ struct Fields {
     int64_t memDevType = -1, memDevId = -1;
     int64_t memAddr = INT64_MIN, memBytes = INT64_MIN, memTotalAlloc = INT64_MIN, memTotalRes = INT64_MIN;
     std::string_view argName, argLabels;
+    bool hasArgs = false; // args is an object with at least one member
     bool hasArgName = false, hasArgLabels = false, hasSortIndex = false;
     int64_t sortIndex = 0;
     std::vector<std::pair<std::string_view, double>>* series = nullptr;
@@ -221,6 +223,7 @@ simdjson::error_code JsonEventParser::Impl::readArgs(od::value& argsValue, Field
     }
     uint16_t found = 0;
     for (auto field : args) {
+        f.hasArgs = true;
         od::raw_json_string rawKey;
         if (auto err = field.key().get(rawKey))
             return err;
@@ -593,7 +596,8 @@ void JsonEventParser::Impl::emit(Fields& f, uint64_t argRef, uint64_t seq, uint6
     case 'E': {
         ChunkResult::BeginEnd be;
         be.ts = ts;
-        be.argRef = argRef;
+        // An E event matters for its args only (merged into the slice its B opened).
+        be.argRef = ph == 'E' && !f.hasArgs ? Track::kNoArgs : argRef;
         be.seq = seq;
         be.track = track(pid, tid, ChunkResult::kThread);
         be.name = intern(f.name);

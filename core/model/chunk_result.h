@@ -43,7 +43,7 @@ struct ChunkResult {
     };
     struct BeginEnd {
         int64_t ts = 0;
-        uint64_t argRef = 0;
+        uint64_t argRef = 0; // an E event's: Track::kNoArgs when it has no args to merge into its slice
         uint64_t seq = 0;
         uint32_t track = 0;
         uint32_t name = 0;

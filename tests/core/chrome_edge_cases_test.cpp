@@ -2,6 +2,7 @@
 // and Perfetto accept, and what Warpscope decides for each case (core/import/FORMAT_NOTES.md).
 #include "analysis/session_dump.h"
 #include "import/loose_number.h"
+#include "model/end_args_merge.h"
 #include "model/json_trailing_commas.h"
 #include "store/session_store.h"
 #include "test_util.h"
@@ -228,4 +229,61 @@ TEST(ChromeEdgeCases, APhaseLongerThanOneCharacterIsSkippedAndNamed) {
     ASSERT_TRUE(t);
     ASSERT_EQ(t->sliceCount(), 1u);
     EXPECT_EQ(s.str(t->names[0]), "kept");
+}
+
+TEST(ChromeEdgeCases, EndArgsMergeIntoTheSliceTheirBeginOpened) {
+    const char* text = R"J({"traceEvents": [
+  {"ph": "B", "name": "outer", "pid": 1, "tid": 1, "ts": 0, "args": {"a": 1, "b": "begin", "shape": [1, 2]}},
+  {"ph": "B", "name": "inner", "pid": 1, "tid": 1, "ts": 10},
+  {"ph": "E", "pid": 1, "tid": 1, "ts": 20, "args": {"result": "ok"}},
+  {"ph": "E", "pid": 1, "tid": 1, "ts": 30, "args": {"b": "end", "c": [3, 4],}},
+  {"ph": "B", "name": "plain", "pid": 1, "tid": 1, "ts": 40, "args": {"x": 1}},
+  {"ph": "E", "pid": 1, "tid": 1, "ts": 50},
+  {"ph": "B", "name": "empty end args", "pid": 1, "tid": 1, "ts": 60, "args": {"y": 2}},
+  {"ph": "E", "pid": 1, "tid": 1, "ts": 70, "args": {}}
+]})J";
+    using Args = std::vector<std::pair<std::string, std::string>>;
+    // B's keys in B's order with E's value where E has one, then E's other keys.
+    const std::map<std::string, Args> expected = {
+        {"outer", {{"a", "1"}, {"b", "end"}, {"shape", "[1,2]"}, {"c", "[3,4]"}}},
+        {"inner", {{"result", "ok"}}},
+        {"plain", {{"x", "1"}}},
+        {"empty end args", {{"y", "2"}}}};
+    ImportResult r = importText(text);
+    ASSERT_TRUE(r.session) << r.error;
+    auto stored = storedCopy(*r.session, "end_args.warpscope");
+    ASSERT_TRUE(stored);
+    for (const Session* s : {r.session.get(), static_cast<const Session*>(stored.get())}) {
+        const Track* t = findTrack(*s, "thread 1");
+        ASSERT_TRUE(t);
+        ASSERT_EQ(t->sliceCount(), 4u);
+        std::vector<uint64_t> refs;
+        for (const auto& [name, args] : expected) {
+            const int i = sliceNamed(*s, *t, name);
+            ASSERT_GE(i, 0) << name;
+            EXPECT_EQ(s->args(*t, static_cast<size_t>(i)), args) << name;
+            refs.push_back(t->argRef[i]);
+        }
+        // The bulk reader merges the same way (expected's order: empty end args, inner, outer, plain).
+        std::vector<std::string> bulk(refs.size());
+        s->forEachArgValues(refs, {"a", "b", "c", "result"}, [&](size_t i, const std::vector<std::string_view>& v) {
+            for (const auto& value : v)
+                bulk[i] += std::string(value) + "|";
+        });
+        EXPECT_EQ(bulk, (std::vector<std::string>{"||||", "|||ok|", "1|end|[3,4]||", "||||"}));
+    }
+}
+
+TEST(ChromeEdgeCases, MergeEndArgsKeepsBeginOrderAndLetsTheEndWin) {
+    EXPECT_EQ(mergeEndArgs(R"({"ph": "B", "args": {"a": 1, "b": [1, 2]}, "ts": 3})", R"({"ph": "E", "args": {"b": "x", "c": {"d": 1}}})"),
+              R"({"ph": "B", "args": {"a":1,"b":"x","c":{"d": 1}}, "ts": 3})");
+    // B without args, with args that are not an object, or empty: E's args.
+    EXPECT_EQ(mergeEndArgs(R"({"ph": "B"})", R"({"args": {"r": "ok"}})"), R"({"ph": "B","args":{"r":"ok"}})");
+    EXPECT_EQ(mergeEndArgs(R"({"args": "__stripped__"})", R"({"args": {"r": 1}})"), R"({"args": {"r":1}})");
+    EXPECT_EQ(mergeEndArgs("{}", R"({"args": {"r": 1}})"), R"({"args":{"r":1}})");
+    // A key E repeats: its later value, once.
+    EXPECT_EQ(mergeEndArgs(R"({"args": {}})", R"({"args": {"k": 1, "k": 2}})"), R"({"args": {"k":2}})");
+    // E without args members: B unchanged.
+    EXPECT_EQ(mergeEndArgs(R"({"args": {"a": 1}})", R"({"args": {}})"), R"({"args": {"a": 1}})");
+    EXPECT_EQ(mergeEndArgs(R"({"args": {"a": 1}})", R"({"ph": "E"})"), R"({"args": {"a": 1}})");
 }
