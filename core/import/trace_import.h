@@ -24,8 +24,10 @@ class Session;
  * importer changes its output. 2: nsys backtraces as `Call stack`, capture launch stacks. 3: PyTorch
  * operator NVTX ranges in captures are operators. 4: host samples (the `host` activity) are counters
  * of their process; stored sessions keep their source format. 5: AMD devices carry their vendor.
+ * 6: Chrome JSON edge cases (issue #30, import/FORMAT_NOTES.md): trailing commas, quoted counter
+ * values, E args merged into their slices, a missing tid read as the pid.
  */
-inline constexpr int kImportRevision = 5;
+inline constexpr int kImportRevision = 6;
 
 TraceFormat detectFormat(const std::string& path);
 // Whether text (a file's first bytes, decompressed) starts like a JSON trace: '{' or '[' after
