@@ -1,6 +1,6 @@
 #include "analysis/memory_categories.h"
 
-#include "import/torch_memory_timeline_importer.h"
+#include "model/memory_timeline_categories.h"
 #include "model/session.h"
 
 #include <algorithm>
@@ -12,7 +12,7 @@ std::vector<std::string> forEachMemoryTimelineState(
     // The category series, in the exporter's order; each holds samples where it changed.
     std::vector<const CounterSeries*> series;
     std::vector<std::string> names;
-    for (int c = 0; c < 8; ++c) {
+    for (int c = 0; c < kMemoryTimelineCategories; ++c) {
         const std::string_view name = memoryTimelineCategoryName(c);
         for (const CounterSeries& cs : s.counters())
             if (s.str(cs.name) == kMemoryTimelineCounter && s.str(cs.series) == name) {

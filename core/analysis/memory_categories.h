@@ -12,7 +12,7 @@ class Session;
 /*
  * MemoryCategories: what a PyTorch memory timeline says memory was used for (parameters,
  * optimizer state, inputs, temporaries, activations, gradients, autograd detail, unknown), from the
- * session's "Memory by category" counter series (torch_memory_timeline_importer.h): the peak of
+ * session's "Memory by category" counter series (model/memory_timeline_categories.h): the peak of
  * their sum and when it happened, and per category its own peak, its share at the total's peak and
  * what is left at the end. O(samples). Empty (`present` false) for sessions without the series.
  */

@@ -2,7 +2,8 @@
 
 #include "import/capture_event_text.h"
 #include "import/capture_stream_converter.h"
-#include "import/input_stream.h"
+#include "import/import_finish.h"
+#include "io/input_stream.h"
 #include "model/trace_builder.h"
 
 #include "format/wscapreader.h"
@@ -292,7 +293,7 @@ ImportResult importCapture(const std::string& path, const ImportControl& control
     const double parsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (control.progress)
         control.progress(0.85);
-    builder.finishInto(result, control, "read and convert capture streams", parsed);
+    finishImport(builder, result, control, "read and convert capture streams", parsed);
     return result;
 }
 

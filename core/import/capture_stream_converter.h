@@ -2,8 +2,8 @@
 
 #include "import/capture_collectives.h"
 #include "import/capture_stacks.h"
-#include "import/chunk_result.h"
 #include "import/trace_import.h"
+#include "model/chunk_result.h"
 
 #include "format/wscapformat.h"
 

@@ -1,9 +1,10 @@
 #include "import/chrome_json_importer.h"
 
-#include "import/growing_file.h"
-#include "import/input_stream.h"
+#include "import/import_finish.h"
 #include "import/json_event_parser.h"
 #include "import/json_event_scanner.h"
+#include "io/growing_file.h"
+#include "io/input_stream.h"
 #include "model/trace_builder.h"
 
 #include <chrono>
@@ -246,7 +247,7 @@ ImportResult importChromeJson(const std::string& path, const ImportControl& cont
     if (control.progress)
         control.progress(0.92);
     const double parsed = since();
-    builder.finishInto(result, control, "read, scan, parse and merge", parsed);
+    finishImport(builder, result, control, "read, scan, parse and merge", parsed);
     return result;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "import/input_stream.h"
+#include "io/input_stream.h"
 
 #include <cstdint>
 #include <string>
@@ -20,8 +20,9 @@ public:
     bool open(const std::string& path);
     const std::string& error() const { return m_error; }
 
-    // The balanced object at `offset` (strings and escapes honoured); false when the offset is
-    // behind the previous one, past the end, or not at a '{'.
+    // The balanced object at `offset` (strings and escapes honoured), trailing commas blanked
+    // (json_trailing_commas.h); false when the offset is behind the previous one, past the end, or
+    // not at a '{'.
     bool objectAt(uint64_t offset, std::string& out);
 
 private:
@@ -35,9 +36,5 @@ private:
     uint64_t m_bufStart = 0; // absolute offset of m_buf[0]
     std::string m_error;
 };
-
-// The value text of a top-level member of a JSON object text (e.g. "args"); empty when absent or
-// when the text is not an object.
-std::string_view topLevelMember(std::string_view object, std::string_view key);
 
 } // namespace ws

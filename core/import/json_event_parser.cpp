@@ -1,7 +1,10 @@
 #include "import/json_event_parser.h"
 
+#include "import/loose_number.h"
 #include "import/time_lexeme.h"
 #include "model/event_kind.h"
+#include "model/json_trailing_commas.h"
+#include "model/track.h"
 
 // simdjson's inlined iterator code trips -Wnull-dereference in its own header; not ours to fix.
 #pragma GCC diagnostic push
@@ -65,9 +68,13 @@ struct Fields {
     int64_t memDevType = -1, memDevId = -1;
     int64_t memAddr = INT64_MIN, memBytes = INT64_MIN, memTotalAlloc = INT64_MIN, memTotalRes = INT64_MIN;
     std::string_view argName, argLabels;
+    bool hasArgs = false; // args is an object with at least one member
     bool hasArgName = false, hasArgLabels = false, hasSortIndex = false;
     int64_t sortIndex = 0;
     std::vector<std::pair<std::string_view, double>>* series = nullptr;
+    // Counter values that are strings but not numbers: how many, and the first one.
+    uint32_t badSeries = 0;
+    std::string_view badSeriesName, badSeriesText;
 };
 
 // Compares a raw (still escaped) key, which starts right after its opening quote, with a literal
@@ -181,6 +188,10 @@ struct JsonEventParser::Impl {
     // spans[from, to) as one array document; false (and nothing kept) if any event is odd.
     bool parseBatch(char* buf, size_t bufCapacity, const std::vector<std::pair<size_t, size_t>>& spans, size_t from,
                     size_t to, uint64_t absOffset, uint64_t seqBase);
+    // Blanks the trailing commas of spans[from, to) in the block (json_trailing_commas.h) and notes
+    // each event that had some; true if any had.
+    bool repairTrailingCommas(char* buf, const std::vector<std::pair<size_t, size_t>>& spans, size_t from,
+                              size_t to, uint64_t absOffset);
     // spans[from, to) one document each; a malformed event is reported and skipped.
     void parseEach(char* buf, size_t bufCapacity, const std::vector<std::pair<size_t, size_t>>& spans, size_t from,
                    size_t to, uint64_t absOffset, uint64_t seqBase);
@@ -212,6 +223,7 @@ simdjson::error_code JsonEventParser::Impl::readArgs(od::value& argsValue, Field
     }
     uint16_t found = 0;
     for (auto field : args) {
+        f.hasArgs = true;
         od::raw_json_string rawKey;
         if (auto err = field.key().get(rawKey))
             return err;
@@ -319,13 +331,27 @@ simdjson::error_code JsonEventParser::Impl::readArgs(od::value& argsValue, Field
         default: used = false; break;
         }
         if (!used && wantSeries) {
-            od::json_type t;
-            if (!v.type().get(t) && t == od::json_type::number && readDouble(v, d)) {
-                // Series names are taken as written (escapes are not decoded).
+            // Series names are taken as written (escapes are not decoded).
+            auto seriesName = [k] {
                 const char* q = k;
                 while (*q != '"' || (q > k && q[-1] == '\\'))
                     ++q;
-                series.emplace_back(std::string_view(k, static_cast<size_t>(q - k)), d);
+                return std::string_view(k, static_cast<size_t>(q - k));
+            };
+            od::json_type t;
+            const bool typed = !v.type().get(t);
+            std::string_view text;
+            if (typed && t == od::json_type::number && readDouble(v, d)) {
+                series.emplace_back(seriesName(), d);
+            } else if (typed && t == od::json_type::string && !v.get_string().get(text)) {
+                // Writers other than Kineto quote counter values ("25.7"); Chrome trace readers take
+                // them as numbers. Other text is counted by emit() if the event is a counter.
+                if (parseLooseNumber(text, d)) {
+                    series.emplace_back(seriesName(), d);
+                } else if (f.badSeries++ == 0) {
+                    f.badSeriesName = seriesName();
+                    f.badSeriesText = text;
+                }
             }
         }
         if ((found & want) == want)
@@ -488,12 +514,19 @@ simdjson::error_code JsonEventParser::Impl::readEvent(od::object& obj, Fields& f
 
 void JsonEventParser::Impl::emit(Fields& f, uint64_t argRef, uint64_t seq, uint64_t offset) {
     ChunkResult& r = *out;
-    const char ph = f.ph.size() == 1 ? f.ph[0] : '\0';
     auto where = [&] { return "event at byte " + std::to_string(offset); };
-    if (ph == '\0') {
-        r.report.add(f.ph.empty() ? "event without a phase" : "unknown phase", where());
+    if (f.ph.size() != 1) {
+        // The format document defines ph as one character. Perfetto reads the first of a longer
+        // text, catapult refuses it; guessing that "XXX" or "Begin" meant X or B would make up
+        // slices, so such an event is skipped and counted under its own name (FORMAT_NOTES.md).
+        if (f.ph.empty())
+            r.report.add("event without a phase", where());
+        else
+            r.report.add("phase longer than one character (skipped)",
+                         where() + ": ph \"" + std::string(f.ph.substr(0, 8)) + "\"");
         return;
     }
+    const char ph = f.ph[0];
     int64_t ts = 0;
     if (f.hasTs && !parseMicrosToNs(f.tsLex, ts)) {
         r.report.add("invalid timestamp", where() + ": ts " + std::string(f.tsLex.substr(0, 40)));
@@ -509,7 +542,9 @@ void JsonEventParser::Impl::emit(Fields& f, uint64_t argRef, uint64_t seq, uint6
         r.maxTs = std::max(r.maxTs, ts);
     }
     const IdValue pid = idValue(f.pidIsString, f.pidNum, f.pidStr);
-    const IdValue tid = idValue(f.tidIsString, f.tidNum, f.tidStr);
+    // An event without tid belongs to its process's own thread (tid == pid), as Perfetto reads it:
+    // single-threaded writers leave tid out, and their X events must nest under their parents.
+    const IdValue tid = f.hasTid ? idValue(f.tidIsString, f.tidNum, f.tidStr) : pid;
     switch (ph) {
     case 'X': {
         int64_t dur = 0;
@@ -561,7 +596,8 @@ void JsonEventParser::Impl::emit(Fields& f, uint64_t argRef, uint64_t seq, uint6
     case 'E': {
         ChunkResult::BeginEnd be;
         be.ts = ts;
-        be.argRef = argRef;
+        // An E event matters for its args only (merged into the slice its B opened).
+        be.argRef = ph == 'E' && !f.hasArgs ? Track::kNoArgs : argRef;
         be.seq = seq;
         be.track = track(pid, tid, ChunkResult::kThread);
         be.name = intern(f.name);
@@ -602,8 +638,14 @@ void JsonEventParser::Impl::emit(Fields& f, uint64_t argRef, uint64_t seq, uint6
         break;
     }
     case 'C': {
+        if (f.badSeries > 0)
+            r.report.add("counter value that is not a number (skipped)",
+                         where() + ": " + std::string(f.badSeriesName.substr(0, 40)) + " \"" +
+                             std::string(f.badSeriesText.substr(0, 40)) + "\"",
+                         f.badSeries);
         if (series.empty()) {
-            r.report.add("counter without numeric values", where());
+            if (f.badSeries == 0)
+                r.report.add("counter without numeric values", where());
             break;
         }
         for (const auto& [key, value] : series) {
@@ -721,11 +763,32 @@ void JsonEventParser::parse(char* buf, size_t bufCapacity, const std::vector<std
         size_t end = k + 1;
         while (end < spans.size() && spans[end].second - spans[k].first <= kBatchBytes)
             ++end;
-        if (end - k < 2 || !d.parseBatch(buf, bufCapacity, spans, k, end, absOffset, seqBase))
+        if (end - k >= 2 && d.parseBatch(buf, bufCapacity, spans, k, end, absOffset, seqBase)) {
+            k = end;
+            continue;
+        }
+        // An odd event in the group, or a group of one. Trailing commas are the one oddity that is
+        // repaired; only this path pays for looking for them, so well-formed files cost nothing more.
+        const bool repaired = d.repairTrailingCommas(buf, spans, k, end, absOffset);
+        if (!(repaired && end - k >= 2 && d.parseBatch(buf, bufCapacity, spans, k, end, absOffset, seqBase)))
             d.parseEach(buf, bufCapacity, spans, k, end, absOffset, seqBase);
         k = end;
     }
     d.out = nullptr;
+}
+
+bool JsonEventParser::Impl::repairTrailingCommas(char* buf, const std::vector<std::pair<size_t, size_t>>& spans,
+                                                 size_t from, size_t to, uint64_t absOffset) {
+    bool any = false;
+    for (size_t k = from; k < to; ++k) {
+        const auto [begin, end] = spans[k];
+        if (blankTrailingCommas(buf + begin, end - begin) > 0) {
+            any = true;
+            out->report.addNote("trailing comma in an event (accepted)",
+                                "event at byte " + std::to_string(absOffset + begin));
+        }
+    }
+    return any;
 }
 
 void JsonEventParser::Impl::parseEach(char* buf, size_t bufCapacity, const std::vector<std::pair<size_t, size_t>>& spans,

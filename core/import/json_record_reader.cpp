@@ -1,6 +1,6 @@
 #include "import/json_record_reader.h"
 
-#include "import/input_stream.h"
+#include "io/input_stream.h"
 #include "model/import_report.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "import/chunk_result.h"
+#include "model/chunk_result.h"
 
 #include <algorithm>
 #include <cstdint>

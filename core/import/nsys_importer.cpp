@@ -1,5 +1,6 @@
 #include "import/nsys_importer.h"
 
+#include "import/import_finish.h"
 #include "import/nsys_chunk_writer.h"
 #include "import/nsys_column_select.h"
 #include "import/nsys_enums.h"
@@ -878,7 +879,7 @@ ImportResult importNsightSqlite(const std::string& path, const ImportControl& co
     readers.clear();
     const double read = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (control.progress) control.progress(0.8);
-    builder.finishInto(result, control, "read tables", read);
+    finishImport(builder, result, control, "read tables", read);
     return result;
 }
 

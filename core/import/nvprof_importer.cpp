@@ -1,5 +1,6 @@
 #include "import/nvprof_importer.h"
 
+#include "import/import_finish.h"
 #include "import/nsys_chunk_writer.h"
 #include "import/nsys_column_select.h"
 #include "import/nsys_enums.h"
@@ -543,7 +544,7 @@ ImportResult importNvprofSqlite(const std::string& path, const ImportControl& co
     builder.setEventTextSource(std::make_shared<NvprofEventText>(path));
     builder.addChunk(reader.writer().chunk());
     const double read = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    builder.finishInto(result, control, "read tables", read);
+    finishImport(builder, result, control, "read tables", read);
     return result;
 }
 

@@ -1,8 +1,8 @@
 #include "import/remote_import.h"
 
 #include "import/chrome_json_importer.h"
-#include "import/growing_file.h"
-#include "import/input_stream.h"
+#include "io/growing_file.h"
+#include "io/input_stream.h"
 
 #include <algorithm>
 #include <condition_variable>

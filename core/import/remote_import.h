@@ -11,7 +11,7 @@ namespace ws {
  * importRemoteTrace: a remote trace (remote_url.h) imported while it downloads. The download runs
  * on its own thread into the cache's part file (remote_fetch.h); as soon as its first bytes show
  * what it is, a Chrome/Kineto JSON trace (plain, .gz or .zst) is parsed from the growing file
- * (growing_file.h), so the import ends shortly after the last byte arrives rather than starting
+ * (io/growing_file.h), so the import ends shortly after the last byte arrives rather than starting
  * then. Other formats (SQLite exports, capture streams, sessions) need the whole file and are
  * imported once it is complete; a current cached copy is imported without downloading.
  *

@@ -1,5 +1,6 @@
 #include "import/rocprof_importer.h"
 
+#include "import/import_finish.h"
 #include "import/json_record_reader.h"
 #include "import/nsys_chunk_writer.h"
 #include "import/rocprof_converter.h"
@@ -100,7 +101,7 @@ ImportResult importRocprofJson(const std::string& path, const ImportControl& con
     builder.setDevices(converter.devices());
     builder.setEventTextSource(std::make_shared<RocprofEventText>(converter.data()));
     const double parsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    builder.finishInto(result, control, "read, parse and convert", parsed);
+    finishImport(builder, result, control, "read, parse and convert", parsed);
     return result;
 }
 

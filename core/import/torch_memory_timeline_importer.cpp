@@ -1,8 +1,9 @@
 #include "import/torch_memory_timeline_importer.h"
 
-#include "import/input_stream.h"
+#include "import/import_finish.h"
 #include "import/json_record_reader.h"
 #include "import/nsys_chunk_writer.h"
+#include "io/input_stream.h"
 #include "model/trace_builder.h"
 
 #include <array>
@@ -14,7 +15,7 @@ namespace ws {
 
 namespace {
 
-constexpr int kCategories = 8;
+constexpr int kCategories = kMemoryTimelineCategories;
 constexpr int64_t kMaxTime = int64_t(1) << 61;
 
 bool isSpace(char c) {
@@ -152,12 +153,6 @@ std::string readHead(const std::string& path, const ImportControl& control) {
 
 } // namespace
 
-const char* memoryTimelineCategoryName(int index) {
-    static const char* const kNames[kCategories] = {"Parameter",  "Optimizer state", "Input",           "Temporary",
-                                                    "Activation", "Gradient",        "Autograd detail", "Unknown"};
-    return index >= 0 && index < kCategories ? kNames[index] : "Unknown";
-}
-
 bool looksLikeTorchMemoryTimeline(std::string_view head) {
     size_t i = 0;
     while (i < head.size() && isSpace(head[i]))
@@ -252,7 +247,7 @@ ImportResult importTorchMemoryTimeline(const std::string& path, const ImportCont
     report.addNote("the memory timeline does not name its device: shown as cuda:0, export_memory_timeline's default");
     out.finish();
     const double parsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    builder.finishInto(result, control, "read and convert", parsed);
+    finishImport(builder, result, control, "read and convert", parsed);
     return result;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "import/trace_import.h"
+#include "model/memory_timeline_categories.h"
 
 #include <string>
 #include <string_view>
@@ -28,9 +29,5 @@ namespace ws {
 ImportResult importTorchMemoryTimeline(const std::string& path, const ImportControl& control);
 // Whether a file's first bytes (decompressed) are a memory timeline: a JSON array of arrays.
 bool looksLikeTorchMemoryTimeline(std::string_view head);
-
-// The category names, by index (8 of them).
-const char* memoryTimelineCategoryName(int index);
-inline constexpr const char* kMemoryTimelineCounter = "Memory by category";
 
 } // namespace ws

@@ -2,13 +2,13 @@
 
 #include "import/capture_importer.h"
 #include "import/chrome_json_importer.h"
-#include "import/input_stream.h"
 #include "import/nsys_importer.h"
 #include "import/nvprof_importer.h"
 #include "import/remote_import.h"
 #include "import/rocprof_importer.h"
 #include "import/torch_memory_timeline_importer.h"
 #include "import/xplane_importer.h"
+#include "io/input_stream.h"
 #include "model/session.h"
 #include "store/session_store.h"
 #include "store/sqlite_database.h"
@@ -21,31 +21,6 @@
 #include <unistd.h>
 
 namespace ws {
-
-const char* formatName(TraceFormat format) {
-    switch (format) {
-    case TraceFormat::Unknown: return "unknown";
-    case TraceFormat::ChromeJson: return "chrome-json";
-    case TraceFormat::NsightSqlite: return "nsight-sqlite";
-    case TraceFormat::NvprofSqlite: return "nvprof-sqlite";
-    case TraceFormat::WarpscopeSession: return "warpscope-session";
-    case TraceFormat::WarpscopeCapture: return "warpscope-capture";
-    case TraceFormat::NsightReport: return "nsight-report";
-    case TraceFormat::RocprofJson: return "rocprof-json";
-    case TraceFormat::TorchMemoryTimeline: return "torch-memory-timeline";
-    case TraceFormat::Xplane: return "xplane";
-    }
-    return "unknown";
-}
-
-TraceFormat formatFromName(std::string_view name) {
-    for (TraceFormat f : {TraceFormat::ChromeJson, TraceFormat::NsightSqlite, TraceFormat::NvprofSqlite,
-                          TraceFormat::WarpscopeSession, TraceFormat::WarpscopeCapture, TraceFormat::NsightReport,
-                          TraceFormat::RocprofJson, TraceFormat::TorchMemoryTimeline, TraceFormat::Xplane})
-        if (name == formatName(f))
-            return f;
-    return TraceFormat::Unknown;
-}
 
 namespace {
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/import_report.h"
+#include "model/trace_format.h"
 
 #include <atomic>
 #include <cstdint>
@@ -16,20 +17,6 @@ namespace ws {
 class GrowingFile;
 class Session;
 
-/* What a file is, decided from its first bytes (and, for SQLite, its tables), never its name. */
-enum class TraceFormat {
-    Unknown,
-    ChromeJson,      // Chrome trace JSON, including PyTorch/Kineto (plain, .gz or .zst)
-    NsightSqlite,    // nsys export --type sqlite
-    NvprofSqlite,    // nvprof --export-profile / .nvvp
-    WarpscopeSession,
-    WarpscopeCapture,
-    NsightReport,    // .nsys-rep / .qdrep: must be exported to SQLite first
-    RocprofJson,     // rocprofv3 --output-format json (plain, .gz or .zst)
-    TorchMemoryTimeline, // torch.profiler export_memory_timeline (.json, .raw.json.gz)
-    Xplane,          // XLA/JAX/TensorFlow XSpace protobuf (.xplane.pb, also .gz)
-};
-
 /*
  * Revision of what the importers derive from a source (argument texts, names, tracks). Stored in
  * each session; the session library reopens a stored copy only when it was made by the same
@@ -37,12 +24,11 @@ enum class TraceFormat {
  * importer changes its output. 2: nsys backtraces as `Call stack`, capture launch stacks. 3: PyTorch
  * operator NVTX ranges in captures are operators. 4: host samples (the `host` activity) are counters
  * of their process; stored sessions keep their source format. 5: AMD devices carry their vendor.
+ * 6: Chrome JSON edge cases (issue #30, import/FORMAT_NOTES.md): trailing commas, quoted counter
+ * values, E args merged into their slices, a missing tid read as the pid.
  */
-inline constexpr int kImportRevision = 5;
+inline constexpr int kImportRevision = 6;
 
-const char* formatName(TraceFormat format);
-// The inverse of formatName; Unknown for any other text.
-TraceFormat formatFromName(std::string_view name);
 TraceFormat detectFormat(const std::string& path);
 // Whether text (a file's first bytes, decompressed) starts like a JSON trace: '{' or '[' after
 // whitespace and a byte-order mark.

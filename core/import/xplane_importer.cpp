@@ -1,7 +1,8 @@
 #include "import/xplane_importer.h"
 
-#include "import/input_stream.h"
+#include "import/import_finish.h"
 #include "import/nsys_chunk_writer.h"
+#include "io/input_stream.h"
 #include "model/event_text_source.h"
 #include "model/trace_builder.h"
 #include "xplane.pb.h"
@@ -890,7 +891,7 @@ ImportResult importXplane(const std::string& path, const ImportControl& control)
     builder.setDevices(devicesOf(*planes));
     builder.setEventTextSource(std::make_shared<XplaneEventText>(path, planes));
     const double parsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    builder.finishInto(result, control, "read planes and events", parsed);
+    finishImport(builder, result, control, "read planes and events", parsed);
     return result;
 }
 

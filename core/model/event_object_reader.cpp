@@ -1,7 +1,8 @@
 #include "model/event_object_reader.h"
 
-#include "import/input_stream.h"
+#include "io/input_stream.h"
 #include "model/json_string_scan.h"
+#include "model/json_trailing_commas.h"
 
 namespace ws {
 
@@ -50,8 +51,11 @@ std::string_view EventObjectReader::objectAt(uint64_t pos) {
                 continue;
             if (c == '{')
                 ++depth;
-            else if (c == '}' && --depth == 0)
+            else if (c == '}' && --depth == 0) {
+                // Blanked in place (same length): the text goes to JSON parsers that reject them.
+                blankTrailingCommas(m_buf.data(), i + 1);
                 return std::string_view(m_buf.data(), i + 1);
+            }
         }
         if (m_buf.size() > kMaxObject || !fill())
             return {};

@@ -20,7 +20,7 @@ public:
 
     // The object text starting at text position `pos`, which must not precede the previous call's
     // position. Empty when there is no '{' at pos, the text ends first, or the object exceeds 64 MiB.
-    // The view lives until the next call.
+    // Trailing commas in it are blanked (json_trailing_commas.h). The view lives until the next call.
     std::string_view objectAt(uint64_t pos);
 
 private:

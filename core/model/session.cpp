@@ -1,6 +1,7 @@
 #include "model/session.h"
 
-#include "import/input_stream.h"
+#include "io/input_stream.h"
+#include "model/end_args_merge.h"
 #include "model/event_object_reader.h"
 
 #include <nlohmann/json.hpp>
@@ -30,6 +31,7 @@ size_t Session::memoryBytes() const {
         bytes += sizeof(c) + c.ts.capacity() * sizeof(int64_t) + c.value.capacity() * sizeof(double);
     bytes += m_flows.capacity() * sizeof(Flow) + m_memoryEvents.capacity() * sizeof(MemoryEvent);
     bytes += m_flowsByEnd.capacity() * sizeof(uint32_t);
+    bytes += m_endArgRefs.capacity() * sizeof(m_endArgRefs[0]);
     bytes += m_processes.capacity() * sizeof(ProcessInfo) + m_categories.capacity() * sizeof(Category);
     bytes += m_frames.size() * (sizeof(SourceFrame) + 32);
     for (const auto& [k, v] : m_metadata)
@@ -48,6 +50,20 @@ std::string Session::eventJsonAt(uint64_t argRef) const {
         return {};
     if (m_eventText)
         return m_eventText->eventJson(argRef);
+    std::string text = sourceObjectAt(argRef);
+    const uint64_t end = endArgRef(argRef);
+    if (end != Track::kNoArgs && !text.empty())
+        return mergeEndArgs(text, sourceObjectAt(end));
+    return text;
+}
+
+uint64_t Session::endArgRef(uint64_t argRef) const {
+    const auto it = std::lower_bound(m_endArgRefs.begin(), m_endArgRefs.end(), argRef,
+                                     [](const std::pair<uint64_t, uint64_t>& p, uint64_t ref) { return p.first < ref; });
+    return it != m_endArgRefs.end() && it->first == argRef ? it->second : Track::kNoArgs;
+}
+
+std::string Session::sourceObjectAt(uint64_t argRef) const {
     if (m_sourcePath.empty())
         return {};
     InputStream in;

@@ -1,17 +1,17 @@
 #pragma once
 
-#include "import/input_stream.h"
-#include "import/trace_import.h"
+#include "io/input_stream.h"
 #include "model/counter_series.h"
 #include "model/device_info.h"
-#include "model/event_text_source.h"
 #include "model/event_kind.h"
+#include "model/event_text_source.h"
 #include "model/flow.h"
 #include "model/import_report.h"
 #include "model/memory_event.h"
 #include "model/process_info.h"
 #include "model/source_frame.h"
 #include "model/string_table.h"
+#include "model/trace_format.h"
 #include "model/track.h"
 
 #include <atomic>
@@ -87,9 +87,15 @@ public:
     size_t memoryBytes() const;
 
     // The JSON text of the event behind slice `slice` of `track` (arguments included), re-read from
-    // the source file; empty if the source is gone or changed.
+    // the source file; empty if the source is gone or changed. A B/E slice's text is its B event's
+    // with the E event's args merged in (endArgRef).
     std::string eventJson(const Track& track, size_t slice) const;
     std::string eventJsonAt(uint64_t argRef) const;
+    // The argRef of the E event whose args merge into those of the slice with `argRef` (its B
+    // event), Track::kNoArgs if none: a JSON source's duration slice whose E event has args. The
+    // event text readers here merge them (mergeEndArgs); a stored session holds the merged text.
+    // O(log pairs).
+    uint64_t endArgRef(uint64_t argRef) const;
     // The slice's `args` as (key, value) pairs in file order, for a details pane: strings are
     // unquoted, everything else is compact JSON text. Empty if the event has none.
     std::vector<std::pair<std::string, std::string>> args(const Track& track, size_t slice) const;
@@ -124,6 +130,12 @@ private:
 
     // Sorts the flow ends for flowsOf(); called once the flows are final.
     void rebuildFlowIndex();
+    // The event object at argRef in the JSON source, as read (no E args merged).
+    std::string sourceObjectAt(uint64_t argRef) const;
+    // For forEachEventJson: the E event texts of the requested slices that have one (endArgRef),
+    // by the slice's argRef, read in one pass in E order.
+    std::unordered_map<uint64_t, std::string> endObjectsFor(const std::vector<uint64_t>& argRefs,
+                                                            const std::atomic<bool>* stop) const;
 
     TraceFormat m_format = TraceFormat::Unknown;
     TraceFormat m_sourceFormat = TraceFormat::Unknown;
@@ -146,6 +158,8 @@ private:
     uint64_t m_sourceEventCount = 0;
     // Where event text comes from when it is not the JSON source file (a stored session).
     std::shared_ptr<const EventTextSource> m_eventText;
+    // (B argRef, E argRef) of the duration slices whose E event has args to merge, sorted by B.
+    std::vector<std::pair<uint64_t, uint64_t>> m_endArgRefs;
     // Decoder checkpoints of a gzip source by text position, made by eventJsonAt as it inflates,
     // so looking up a late event again does not inflate from the start (a cache, hence mutable).
     mutable std::mutex m_checkpointMutex;

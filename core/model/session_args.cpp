@@ -5,7 +5,8 @@
 // only the requested keys.
 #include "model/session.h"
 
-#include "import/input_stream.h"
+#include "io/input_stream.h"
+#include "model/end_args_merge.h"
 #include "model/event_object_reader.h"
 #include "model/json_string_scan.h"
 
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <unordered_map>
 
 namespace ws {
 
@@ -137,22 +139,55 @@ void Session::forEachEventJson(const std::vector<uint64_t>& argRefs, const Event
     }
     if (m_sourcePath.empty())
         return;
+    const std::unordered_map<uint64_t, std::string> endObjects = endObjectsFor(argRefs, stop);
     InputStream in;
     if (!in.open(m_sourcePath))
         return;
     EventObjectReader reader(in);
     uint64_t lastRef = Track::kNoArgs;
     std::string_view object;
+    std::string merged;
     for (const uint32_t i : order) {
         if (stopped())
             return;
         if (argRefs[i] != lastRef) { // equal refs (shared events) are read once
             lastRef = argRefs[i];
             object = reader.objectAt(lastRef);
+            if (const auto it = endObjects.find(lastRef); it != endObjects.end() && !object.empty()) {
+                merged = mergeEndArgs(object, it->second);
+                object = merged;
+            }
         }
         if (!object.empty())
             fn(i, object, lastRef);
     }
+}
+
+std::unordered_map<uint64_t, std::string> Session::endObjectsFor(const std::vector<uint64_t>& argRefs,
+                                                                 const std::atomic<bool>* stop) const {
+    std::unordered_map<uint64_t, std::string> out;
+    if (m_endArgRefs.empty())
+        return out;
+    std::vector<std::pair<uint64_t, uint64_t>> wanted; // (E argRef, B argRef)
+    for (const uint64_t ref : argRefs)
+        if (const uint64_t end = ref == Track::kNoArgs ? Track::kNoArgs : endArgRef(ref); end != Track::kNoArgs)
+            wanted.emplace_back(end, ref);
+    if (wanted.empty())
+        return out;
+    // E events come in their own order (nested slices end in reverse): a second pass over the
+    // source, only for traces with such slices, keeps the main pass sequential.
+    std::sort(wanted.begin(), wanted.end());
+    wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+    InputStream in;
+    if (!in.open(m_sourcePath))
+        return out;
+    EventObjectReader reader(in);
+    for (const auto& [end, begin] : wanted) {
+        if (stop && stop->load(std::memory_order_relaxed))
+            break;
+        out.emplace(begin, std::string(reader.objectAt(end)));
+    }
+    return out;
 }
 
 void Session::forEachArgValues(const std::vector<uint64_t>& argRefs, const std::vector<std::string>& keys,

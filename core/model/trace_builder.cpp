@@ -290,9 +290,19 @@ void TraceBuilder::pairBeginEnd() {
         stack.pop_back();
         if (e.name != kEmptyString && e.name != b->name)
             s.m_report.add("E name differs from its B");
-        appendSlice(s.m_tracks[b->track], b->ts, e.ts - b->ts, b->name, b->category, b->argRef);
+        // E's args merge into the slice (the format document; Perfetto): the slice keeps B's argRef
+        // and the session merges E's text in when it reads it back (Session::endArgRef).
+        uint64_t argRef = b->argRef;
+        if (e.argRef != Track::kNoArgs) {
+            if (argRef == Track::kNoArgs)
+                argRef = e.argRef;
+            else
+                s.m_endArgRefs.emplace_back(argRef, e.argRef);
+        }
+        appendSlice(s.m_tracks[b->track], b->ts, e.ts - b->ts, b->name, b->category, argRef);
     }
     closeAll(lastTs);
+    std::sort(s.m_endArgRefs.begin(), s.m_endArgRefs.end());
     m_beginEnds.clear();
     m_beginEnds.shrink_to_fit();
 }
@@ -754,17 +764,6 @@ void TraceBuilder::alignAmdDeviceNumbers() {
         d.id += offset;
     s.m_report.addNote("AMD GPUs: Kineto numbers them by ROCm agent; device properties matched with GPU 0 as agent " +
                        std::to_string(offset));
-}
-
-void TraceBuilder::finishInto(ImportResult& result, const ImportControl& control, const char* phase,
-                              double phaseSeconds) {
-    const unsigned threads = std::max(1u, control.threads ? control.threads : std::thread::hardware_concurrency());
-    result.session = finish(threads);
-    result.timings.emplace_back(phase, phaseSeconds);
-    for (const auto& t : m_timings)
-        result.timings.push_back(t);
-    if (control.progress)
-        control.progress(1.0);
 }
 
 void TraceBuilder::setDevices(std::vector<DeviceInfo> devices) { m_session->m_devices = std::move(devices); }

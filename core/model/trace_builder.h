@@ -1,8 +1,8 @@
 #pragma once
 
-#include "import/chunk_result.h"
-#include "import/trace_import.h"
+#include "model/chunk_result.h"
 #include "model/session.h"
+#include "model/trace_format.h"
 
 #include <memory>
 #include <string>
@@ -38,9 +38,6 @@ public:
     void reserveFlows(size_t more) { m_flows.reserve(m_flows.size() + more); }
 
     std::shared_ptr<Session> finish(unsigned threads);
-    // The common end of every importer: finish() on the control's threads (0: all cores), the
-    // importer's own phase and then finish's as the result's timings, progress at 1.
-    void finishInto(ImportResult& result, const ImportControl& control, const char* phase, double phaseSeconds);
     // Seconds spent in each phase of finish() (for bench-import).
     const std::vector<std::pair<std::string, double>>& timings() const { return m_timings; }
 

@@ -3,6 +3,8 @@
 #include "store/source_archive.h"
 
 #include "import/event_text_reader.h"
+#include "import/trace_import.h"
+#include "model/json_members.h"
 #include "model/session.h"
 #include "store/column_codec.h"
 #include "store/file_fingerprint.h"
@@ -20,6 +22,7 @@
 #include <filesystem>
 #include <fcntl.h> // AT_FDCWD for renameat2
 #include <unistd.h>
+#include <unordered_map>
 
 namespace ws {
 
@@ -233,6 +236,22 @@ public:
         // session (stored, Nsight Systems, nvprof, capture) asks its own EventTextSource.
         EventTextReader reader;
         const bool fromSource = m_session.format() == TraceFormat::ChromeJson && reader.open(m_session.sourcePath());
+        // Duration slices whose E event has args (Session::endArgRef) are stored with both merged,
+        // as the session reads them; the pass below reads B events only, so those come first.
+        std::unordered_map<uint64_t, std::string> mergedArgs;
+        if (fromSource) {
+            std::vector<uint64_t> withEnd;
+            for (const uint64_t r : m_refs)
+                if (m_session.endArgRef(r) != Track::kNoArgs)
+                    withEnd.push_back(r);
+            if (!withEnd.empty())
+                m_session.forEachEventJson(
+                    withEnd,
+                    [&](size_t i, std::string_view text, uint64_t) {
+                        mergedArgs.emplace(withEnd[i], std::string(topLevelMember(text, "args")));
+                    },
+                    m_cancel);
+        }
         SqliteStatement insert(m_db, "INSERT INTO event_args(chunk, lengths, text) VALUES (?1, ?2, ?3)");
         std::vector<int64_t> lengths;
         std::string text, object;
@@ -243,7 +262,9 @@ public:
             }
             std::string_view args;
             if (fromSource) {
-                if (reader.objectAt(m_refs[i], object))
+                if (const auto it = mergedArgs.find(m_refs[i]); it != mergedArgs.end())
+                    args = it->second;
+                else if (reader.objectAt(m_refs[i], object))
                     args = topLevelMember(object, "args");
             } else {
                 object = m_session.eventJsonAt(m_refs[i]);

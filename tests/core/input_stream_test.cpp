@@ -1,5 +1,5 @@
 #include "compression_util.h"
-#include "import/input_stream.h"
+#include "io/input_stream.h"
 #include "test_util.h"
 
 using namespace ws;

@@ -1,6 +1,6 @@
-#include "import/input_stream.h"
+#include "io/input_stream.h"
 
-#include "import/growing_file.h"
+#include "io/growing_file.h"
 
 #include <algorithm>
 #include <cerrno>

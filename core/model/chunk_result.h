@@ -10,7 +10,9 @@
 namespace ws {
 
 /*
- * ChunkResult: what one parser thread extracted from one block of event objects, before merging.
+ * ChunkResult: the TraceBuilder's input, what one parser thread extracted from one block of event
+ * objects (or what a non-JSON importer built, nsys_chunk_writer.h), before merging. It belongs to the
+ * model, which defines what a reader may hand it; the importers fill it.
  * String ids are the worker's local ids (remapped on merge; newStrings lists the strings the
  * worker saw first in this block, with ids firstNewString, firstNewString+1, ...). Tracks are
  * local indices into `tracks`. `seq` fields are global file-order numbers of the events, used
@@ -41,7 +43,7 @@ struct ChunkResult {
     };
     struct BeginEnd {
         int64_t ts = 0;
-        uint64_t argRef = 0;
+        uint64_t argRef = 0; // an E event's: Track::kNoArgs when it has no args to merge into its slice
         uint64_t seq = 0;
         uint32_t track = 0;
         uint32_t name = 0;

@@ -1,0 +1,21 @@
+#include "import/import_finish.h"
+
+#include "model/trace_builder.h"
+
+#include <algorithm>
+#include <thread>
+
+namespace ws {
+
+void finishImport(TraceBuilder& builder, ImportResult& result, const ImportControl& control, const char* phase,
+                  double phaseSeconds) {
+    const unsigned threads = std::max(1u, control.threads ? control.threads : std::thread::hardware_concurrency());
+    result.session = builder.finish(threads);
+    result.timings.emplace_back(phase, phaseSeconds);
+    for (const auto& t : builder.timings())
+        result.timings.push_back(t);
+    if (control.progress)
+        control.progress(1.0);
+}
+
+} // namespace ws
