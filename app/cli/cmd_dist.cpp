@@ -136,6 +136,23 @@ void printText(const JobDistributed& job, const ClockAlignment& clock) {
                     static_cast<size_t>(std::count_if(job.stragglers.begin(), job.stragglers.end(),
                                                       [&](const StepStraggler& s) { return s.worker == *job.straggler; })),
                     job.stragglers.size());
+    if (job.straggler) {
+        // What its host did meanwhile: its GPU's idle gaps by cause in those steps (idle_gaps.h).
+        double idle = 0, others = 0;
+        for (size_t k = 0; k < kGapCategoryCount; ++k) {
+            idle += job.stragglerIdleNs[k];
+            others += job.othersIdleNs[k];
+        }
+        std::string causes;
+        for (GapCategory c : stragglerIdleCauses(job)) {
+            const std::string& line = job.workers[*job.straggler].idleTopLine[size_t(c)];
+            causes += (causes.empty() ? "" : ", ") + std::string(gapCategoryName(c)) + " " +
+                      ms(job.stragglerIdleNs[size_t(c)]) + " ms" + (line.empty() ? "" : " (" + line + ")");
+        }
+        if (idle > 0)
+            std::printf("  while they wait, its GPU idles %s ms per step (theirs %s ms): %s\n", ms(idle).c_str(),
+                        ms(others).c_str(), causes.c_str());
+    }
     for (const StepStraggler& s : job.stragglers)
         std::printf("  step %-8s straggler rank %-4d others wait %s ms\n", s.step.c_str(), job.workers[s.worker].rank,
                     ms(s.waitNs).c_str());

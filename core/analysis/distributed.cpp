@@ -123,6 +123,18 @@ RankDistributed summarizeRank(const Session& s, const TraceSummary& summary) {
         r.steps.push_back(std::move(rs));
     }
     r.nodes = collectCommNodes(s, stepRanges.steps);
+    // What the host did while the GPU idled, per step: the straggler's account (no argument pass
+    // over the trace: a job summarizes every rank).
+    IdleGapOptions gapOptions;
+    gapOptions.readCallStacks = false;
+    const IdleGapReport gaps = computeIdleGaps(s, stepRanges, gapOptions);
+    for (const IdleGap& g : gaps.gaps)
+        if (g.step < r.steps.size())
+            for (size_t k = 0; k < kGapCategoryCount; ++k)
+                r.steps[g.step].idle[k] += g.ns[k];
+    for (size_t k = 0; k < kGapCategoryCount; ++k)
+        if (!gaps.categories[k].lines.empty())
+            r.idleTopLine[k] = gapLineText(gaps.lines[gaps.categories[k].lines.front()]);
 
     // The rank's GPU: the busiest device of the trace.
     const DeviceSummary* gpu = nullptr;
@@ -170,6 +182,7 @@ JobDistributed computeJobDistributed(const std::vector<RankDistributed>& ranks, 
         header.computeCapability = src.computeCapability;
         header.gpuUtilization = src.gpuUtilization;
         header.peakMemoryBytes = src.peakMemoryBytes;
+        header.idleTopLine = src.idleTopLine;
         stepMap[w].assign(src.steps.size(), -1);
         for (size_t k = 0; k < src.steps.size(); ++k)
             if (!keep || keep(order[w], src.steps[k])) {
@@ -347,6 +360,27 @@ JobDistributed computeJobDistributed(const std::vector<RankDistributed>& ranks, 
                     best = w;
             job.straggler = best;
             job.stragglerMeanWaitNs = waits[best] / static_cast<double>(times[best]);
+            // Its GPU's idle time by cause in the steps it straggled, and the others' in the same steps.
+            double others = 0;
+            for (const StepStraggler& st : job.stragglers) {
+                if (st.worker != best)
+                    continue;
+                for (size_t w = 0; w < W; ++w) {
+                    auto it = stepIndex[w].find(st.step);
+                    if (it == stepIndex[w].end())
+                        continue;
+                    const RankStep& rs = job.workers[w].steps[it->second];
+                    for (size_t k = 0; k < kGapCategoryCount; ++k)
+                        (w == best ? job.stragglerIdleNs[k] : job.othersIdleNs[k]) += static_cast<double>(rs.idle[k]);
+                    if (w != best)
+                        others += 1;
+                }
+            }
+            for (size_t k = 0; k < kGapCategoryCount; ++k) {
+                job.stragglerIdleNs[k] /= static_cast<double>(times[best]);
+                if (others > 0)
+                    job.othersIdleNs[k] /= others;
+            }
         }
         size_t slow = W, fast = W;
         for (size_t w = 0; w < W; ++w) {
@@ -364,6 +398,24 @@ JobDistributed computeJobDistributed(const std::vector<RankDistributed>& ranks, 
         }
     }
     return job;
+}
+
+std::vector<GapCategory> stragglerIdleCauses(const JobDistributed& job) {
+    std::vector<GapCategory> out;
+    if (!job.straggler)
+        return out;
+    double total = 0;
+    for (double v : job.stragglerIdleNs)
+        total += v;
+    for (size_t k = 0; k < kGapCategoryCount; ++k)
+        if (total > 0 && job.stragglerIdleNs[k] >= 0.1 * total)
+            out.push_back(static_cast<GapCategory>(k));
+    std::stable_sort(out.begin(), out.end(), [&](GapCategory a, GapCategory b) {
+        return job.stragglerIdleNs[size_t(a)] > job.stragglerIdleNs[size_t(b)];
+    });
+    if (out.size() > 3)
+        out.resize(3);
+    return out;
 }
 
 std::vector<size_t> jobWorkerIndices(const std::vector<RankDistributed>& processes) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/comm_ops.h"
+#include "analysis/idle_gaps.h"
 
 #include <cstdint>
 #include <functional>
@@ -35,6 +36,8 @@ struct RankStep {
     int64_t computation = 0;   // |Kernel ∩ step| (CPU Exec when the rank has no kernels)
     int64_t communication = 0; // |Communication ∩ step|
     int64_t overlap = 0;       // |Kernel ∩ Communication ∩ step|
+    // The GPU's idle gaps in the step by cause (idle_gaps.h, without reading Call stack arguments).
+    std::array<int64_t, kGapCategoryCount> idle{};
     int64_t other() const { return (end - start) + overlap - computation - communication; }
 };
 
@@ -51,6 +54,8 @@ struct RankDistributed {
     std::optional<int64_t> peakMemoryBytes; // peak allocated of the busiest device
     std::vector<RankStep> steps;
     std::vector<CommNode> nodes; // in CPU start order; track/slice valid only with the session
+    // Per idle-gap cause, the line with the most gap time over the whole trace (gapLineText), or empty.
+    std::array<std::string, kGapCategoryCount> idleTopLine;
 };
 
 // Rank identity from a trace file name: the number after `rank` or `worker` (`worker3.123.pt.
@@ -116,6 +121,10 @@ struct JobDistributed {
     // there is no step common to all workers or only one worker.
     std::optional<size_t> straggler;
     double stragglerMeanWaitNs = 0; // mean wait of the others over the steps it straggled
+    // What the straggler's host did while the others waited: in the steps it straggled, the mean
+    // GPU idle time per step by cause of the straggler (idle_gaps.h), and of the others for comparison.
+    std::array<double, kGapCategoryCount> stragglerIdleNs{};
+    std::array<double, kGapCategoryCount> othersIdleNs{};
     std::optional<size_t> slowestWorker; // by mean step time, when it is >1% slower than the fastest
     std::optional<size_t> fastestWorker;
     uint64_t unmatchedNodes = 0; // nodes whose (name, occurrence) is missing on some worker
@@ -128,6 +137,11 @@ using StepFilter = std::function<bool(size_t rank, const RankStep& step)>;
 // The job's tables. `ranks` are read in place (the result's workers carry the kept steps but no
 // nodes), so a thousand ranks are merged without copying their communication ops.
 JobDistributed computeJobDistributed(const std::vector<RankDistributed>& ranks, const StepFilter& keep = {});
+
+// The causes of the straggler's GPU idle time in the steps it straggled (JobDistributed::
+// stragglerIdleNs), heaviest first: those with at least a tenth of it, three at most; empty without
+// a straggler or idle time.
+std::vector<GapCategory> stragglerIdleCauses(const JobDistributed& job);
 
 // Which of the processes opened together are the job's workers: all of them, except processes with
 // no rank and no communication op (the torchrun launcher, which a capture records as a stream of its

@@ -52,7 +52,7 @@ std::string rankDistributedToJson(const RankDistributed& r) {
     b["gpu_utilization"] = opt(r.gpuUtilization);
     b["peak_memory_bytes"] = opt(r.peakMemoryBytes);
     J st = {{"label", J::array()}, {"start_ns", J::array()}, {"end_ns", J::array()}, {"computation_ns", J::array()},
-            {"communication_ns", J::array()}, {"overlap_ns", J::array()}};
+            {"communication_ns", J::array()}, {"overlap_ns", J::array()}, {"idle_ns", J::array()}};
     for (const RankStep& s : r.steps) {
         st["label"].push_back(s.label);
         st["start_ns"].push_back(s.start);
@@ -60,8 +60,10 @@ std::string rankDistributedToJson(const RankDistributed& r) {
         st["computation_ns"].push_back(s.computation);
         st["communication_ns"].push_back(s.communication);
         st["overlap_ns"].push_back(s.overlap);
+        st["idle_ns"].push_back(s.idle); // by cause, in GapCategory order
     }
     b["steps"] = std::move(st);
+    b["idle_top_lines"] = r.idleTopLine;
     J names = J::array(), name = J::array(), pg = J::array(), gs = J::array(), bytes = J::array(), step = J::array(),
       count = J::array(), ranges = J::array();
     std::unordered_map<std::string, size_t> ids;
@@ -189,6 +191,24 @@ std::optional<RankDistributed> rankDistributedFromJson(std::string_view text, st
     r.steps.reserve(S);
     for (size_t k = 0; k < S; ++k)
         r.steps.push_back({std::move(labels[k]), start[k], end[k], comp[k], comm[k], ovl[k]});
+    // The idle gaps by cause (absent in summaries written before them: zero).
+    if (dom::array idle; !st["idle_ns"].get_array().get(idle) && idle.size() == S) {
+        size_t k = 0;
+        for (dom::element step : idle) {
+            size_t c = 0;
+            if (dom::array v; !step.get_array().get(v))
+                for (dom::element x : v)
+                    if (int64_t n = 0; c < kGapCategoryCount && !x.get_int64().get(n))
+                        r.steps[k].idle[c++] = n;
+            ++k;
+        }
+    }
+    if (dom::array lines; !b["idle_top_lines"].get_array().get(lines)) {
+        size_t c = 0;
+        for (dom::element x : lines)
+            if (std::string_view v; c < kGapCategoryCount && !x.get_string().get(v))
+                r.idleTopLine[c++] = std::string(v);
+    }
     std::vector<std::string> names, pg;
     std::vector<size_t> name, count;
     std::vector<int> gs, step;
@@ -288,9 +308,20 @@ std::string jobDistributedToJson(const JobDistributed& job) {
     for (const StepStraggler& s : job.stragglers)
         stragglers.push_back({{"step", s.step}, {"rank", job.workers[s.worker].rank}, {"wait_ns", round3(s.waitNs)}});
     out["stragglers"] = std::move(stragglers);
+    J idle = J::object(), othersIdle = J::object(), lines = J::object();
+    if (job.straggler)
+        for (size_t k = 0; k < kGapCategoryCount; ++k) {
+            const char* id = gapCategoryId(static_cast<GapCategory>(k));
+            idle[id] = round3(job.stragglerIdleNs[k]);
+            othersIdle[id] = round3(job.othersIdleNs[k]);
+            lines[id] = job.workers[*job.straggler].idleTopLine[k];
+        }
     out["straggler"] = job.straggler ? J({{"rank", job.workers[*job.straggler].rank},
                                           {"worker", job.workers[*job.straggler].worker},
-                                          {"mean_wait_ns", round3(job.stragglerMeanWaitNs)}})
+                                          {"mean_wait_ns", round3(job.stragglerMeanWaitNs)},
+                                          {"idle_ns_per_step", std::move(idle)},
+                                          {"others_idle_ns_per_step", std::move(othersIdle)},
+                                          {"idle_top_lines", std::move(lines)}})
                                      : J(nullptr);
     out["unmatched_nodes"] = job.unmatchedNodes;
     return out.dump(1, ' ', false, J::error_handler_t::replace);

@@ -88,7 +88,9 @@ bool libraryFile(std::string_view f) {
 }
 
 uint8_t classOfOperatorName(std::string_view n) {
-    if (startsWith(n, "ProfilerStep#") || !stepNumberOfRangeName(n).empty())
+    // Step markers say nothing of what the thread did; neither do NCCL's ncclComm* ranges (communicator
+    // set-up, which a capture may see last the whole run).
+    if (startsWith(n, "ProfilerStep#") || !stepNumberOfRangeName(n).empty() || startsWith(n, "ncclComm"))
         return kIgnore;
     if (n == "aten::item" || n == "aten::_local_scalar_dense")
         return kSync;
@@ -787,10 +789,15 @@ private:
 
 } // namespace
 
-IdleGapReport computeIdleGaps(const Session& s, const OverviewData& d, const IdleGapOptions& o) {
+namespace {
+
+// The analysis over given steps (with their labels) and per-device merged GPU busy time.
+IdleGapReport computeGaps(const Session& s, std::vector<StepRange> steps, std::vector<std::string> labels,
+                          const std::map<int, const IntervalList*>& busyByDevice, const IdleGapOptions& o) {
     IdleGapReport rep;
     rep.thresholdNs = o.thresholdNs;
-    rep.steps = overviewWindowSteps(d, o.range, &rep.stepLabels);
+    rep.steps = std::move(steps);
+    rep.stepLabels = std::move(labels);
     for (const StepRange& st : rep.steps)
         rep.stepsNs += st.end - st.start;
     rep.valid = !rep.steps.empty() && rep.stepsNs > 0;
@@ -806,8 +813,8 @@ IdleGapReport computeIdleGaps(const Session& s, const OverviewData& d, const Idl
     GapClassifier c(s, o);
     std::vector<GapClassifier::Gap> gaps;
     const int64_t lo = rep.steps.front().start, hi = rep.steps.back().end;
-    for (const auto& [id, dev] : d.devices) {
-        const IntervalList& busy = dev.gpuBusy;
+    for (const auto& [id, busyList] : busyByDevice) {
+        const IntervalList& busy = *busyList;
         auto it = std::upper_bound(busy.begin(), busy.end(), lo, [](int64_t v, const Interval& iv) { return v < iv.end; });
         if (it != busy.begin())
             --it;
@@ -900,8 +907,44 @@ IdleGapReport computeIdleGaps(const Session& s, const OverviewData& d, const Idl
         });
     }
     if (rep.gaps.empty())
-        rep.emptyReason = d.devices.empty() ? "no GPU activity in this trace" : "no GPU idle gap this long inside the steps";
+        rep.emptyReason = busyByDevice.empty() ? "no GPU activity in this trace" : "no GPU idle gap this long inside the steps";
     return rep;
+}
+
+} // namespace
+
+IdleGapReport computeIdleGaps(const Session& s, const OverviewData& d, const IdleGapOptions& o) {
+    std::vector<std::string> labels;
+    std::vector<StepRange> steps = overviewWindowSteps(d, o.range, &labels);
+    std::map<int, const IntervalList*> busy;
+    for (const auto& [id, dev] : d.devices)
+        busy[id] = &dev.gpuBusy;
+    return computeGaps(s, std::move(steps), std::move(labels), busy, o);
+}
+
+IdleGapReport computeIdleGaps(const Session& s, const StepRanges& ranges, const IdleGapOptions& o) {
+    OverviewData d; // only the steps and the GPU busy time: one pass over the GPU tracks
+    d.steps = ranges;
+    d.stepLabels = ranges.labels;
+    d.stepLabels.resize(ranges.steps.size());
+    std::map<int, IntervalList> busy;
+    for (const Track& t : s.tracks()) {
+        if (!t.gpu)
+            continue;
+        IntervalList& list = busy[s.processes()[t.process].deviceId];
+        for (size_t i = 0; i < t.sliceCount(); ++i)
+            if (isGpuActivity(s.kindOf(t, i)))
+                list.push_back({t.start[i], t.end(i)});
+    }
+    std::map<int, const IntervalList*> pointers;
+    for (auto& [id, list] : busy) {
+        mergeIntervals(list);
+        if (!list.empty())
+            pointers[id] = &list;
+    }
+    std::vector<std::string> labels;
+    std::vector<StepRange> steps = overviewWindowSteps(d, o.range, &labels);
+    return computeGaps(s, std::move(steps), std::move(labels), pointers, o);
 }
 
 IdleGapReport computeIdleGaps(const Session& s, const IdleGapOptions& o) {

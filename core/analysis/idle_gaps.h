@@ -25,8 +25,8 @@ class Session;
  * the gap's end, the one whose launch starts first; else the first with a launch in the busy
  * interval that follows.
  *
- * Classes of the thread's slices (step markers — ProfilerStep#N, `step 3` — and Trace spans say
- * nothing and are left out):
+ * Classes of the thread's slices (step markers — ProfilerStep#N, `step 3` —, NCCL's ncclComm* set-up
+ * ranges, which a capture may see last the whole run, and Trace spans say nothing and are left out):
  *   Sync         blocking runtime/driver calls (overview.h isBlockingCall: cudaStreamSynchronize,
  *                cudaDeviceSynchronize, synchronous cudaMemcpy, cuMemcpyDtoH, ...) and the operators
  *                aten::item / aten::_local_scalar_dense;
@@ -147,6 +147,9 @@ struct IdleGapOptions {
 IdleGapReport computeIdleGaps(const Session& session, const OverviewData& data, const IdleGapOptions& options = {});
 // With the Overview's data prepared here.
 IdleGapReport computeIdleGaps(const Session& session, const IdleGapOptions& options = {});
+// Over given steps (computeStepRanges), with only the GPU busy time collected here (one pass over the
+// GPU tracks): what a rank's distributed summary needs without the rest of the Overview's data.
+IdleGapReport computeIdleGaps(const Session& session, const StepRanges& steps, const IdleGapOptions& options);
 
 // The analysed steps of computeOverview(session, data, range): the steps, those intersecting the
 // range clipped to it, or the range itself when none does.

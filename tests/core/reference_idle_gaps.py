@@ -85,7 +85,7 @@ def pick_user(frames):
 
 
 def op_class(n):
-    if n.startswith("ProfilerStep#") or STEP_NAME.fullmatch(n):
+    if n.startswith(("ProfilerStep#", "ncclComm")) or STEP_NAME.fullmatch(n):
         return NONE
     if n in ("aten::item", "aten::_local_scalar_dense"):
         return SYNC
