@@ -116,6 +116,13 @@
             <numerusform>Whole trace: %n profiler steps, %1</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n GPU idle gap(s) of at least %1 inside the steps: %2 per step, %3 of the steps&apos; time, classified by what the thread that launched the next GPU work did meanwhile. Click a row to mark its gaps on the timeline.</source>
+        <translation>
+            <numerusform>%n GPU idle gap of at least %1 inside the steps: %2 per step, %3 of the steps&apos; time, classified by what the thread that launched the next GPU work did meanwhile. Click a row to mark its gaps on the timeline.</numerusform>
+            <numerusform>%n GPU idle gaps of at least %1 inside the steps: %2 per step, %3 of the steps&apos; time, classified by what the thread that launched the next GPU work did meanwhile. Click a row to mark its gaps on the timeline.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ws::RangeSummaryView</name>

@@ -535,6 +535,18 @@
         <source>no collective recorded on any worker (NCCL kernels or nccl:*/gloo:* ranges), so no waits: a capture records Gloo&apos;s collectives only with --torch-ops</source>
         <translation>任何 worker 上都没有记录到集合通信（NCCL 内核或 nccl:*/gloo:* 区间），因此没有等待：capture 只有加上 --torch-ops 才会记录 Gloo 的集合通信</translation>
     </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>while they wait, its GPU idles %1 per step: %2</source>
+        <translation>其他 rank 等待期间，它的 GPU 每步空闲 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>ws::DistributedWorkerModel</name>
@@ -802,6 +814,26 @@
     <message>
         <source>%1 %</source>
         <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>Host synchronization</source>
+        <translation>主机同步</translation>
+    </message>
+    <message>
+        <source>Collective wait</source>
+        <translation>集合通信等待</translation>
+    </message>
+    <message>
+        <source>Data loading</source>
+        <translation>数据加载</translation>
+    </message>
+    <message>
+        <source>Python / CPU work</source>
+        <translation>Python / CPU 工作</translation>
+    </message>
+    <message>
+        <source>Nothing recorded</source>
+        <translation>无记录</translation>
     </message>
 </context>
 <context>
@@ -2873,6 +2905,68 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     <message>
         <source>GFX version: %1</source>
         <translation>GFX 版本：%1</translation>
+    </message>
+    <message>
+        <source>Why the GPU waits</source>
+        <translation>GPU 为何等待</translation>
+    </message>
+    <message>
+        <source>Cause</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Per step (ms)</source>
+        <translation>每步 (ms)</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <source>Gaps</source>
+        <translation>空闲段</translation>
+    </message>
+    <message>
+        <source>Top lines</source>
+        <translation>主要代码行</translation>
+    </message>
+    <message>
+        <source>no event on the launching thread</source>
+        <translation>发起线程上无事件</translation>
+    </message>
+    <message>
+        <source>no launch recorded for the GPU work after the gap</source>
+        <translation>空闲段后的 GPU 工作没有记录到发起调用</translation>
+    </message>
+    <message>
+        <source>DataLoader worker processes busy (their CPU use)</source>
+        <translation>DataLoader 工作进程繁忙（其 CPU 占用）</translation>
+    </message>
+    <message>
+        <source>(unknown)</source>
+        <translation>（未知）</translation>
+    </message>
+    <message>
+        <source>No steps to look for GPU idle gaps in.</source>
+        <translation>没有可查找 GPU 空闲段的步骤。</translation>
+    </message>
+    <message>
+        <source>No GPU idle gap of at least %1 inside the steps.</source>
+        <translation>步骤内没有至少 %1 的 GPU 空闲段。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU idle gap(s) of at least %1 inside the steps: %2 per step, %3 of the steps&apos; time, classified by what the thread that launched the next GPU work did meanwhile. Click a row to mark its gaps on the timeline.</source>
+        <translation>
+            <numerusform>步骤内有 %n 个至少 %1 的 GPU 空闲段：每步 %2，占步骤时间的 %3，按发起下一个 GPU 工作的线程在此期间所做的事分类。点击一行可在时间线上标出其空闲段。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>%1 ms per step · %2 · %3</source>
+        <translation>每步 %1 ms · %2 · %3</translation>
     </message>
 </context>
 <context>

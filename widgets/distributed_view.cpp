@@ -214,6 +214,20 @@ void DistributedView::recompute() {
                      .arg(r.rank)
                      .arg(QString::fromStdString(r.worker).toHtmlEscaped(),
                           formatDuration(static_cast<int64_t>(result->stragglerMeanWaitNs)));
+        // What its host did meanwhile: its GPU's idle time by cause in the steps it straggled.
+        QStringList causes;
+        double idle = 0;
+        for (double v : result->stragglerIdleNs)
+            idle += v;
+        for (GapCategory c : stragglerIdleCauses(*result)) {
+            const std::string& line = r.idleTopLine[size_t(c)];
+            const QString cause = tr("%1 %2").arg(formatGapCategory(c),
+                                                  formatDuration(static_cast<int64_t>(result->stragglerIdleNs[size_t(c)])));
+            causes << (line.empty() ? cause : tr("%1 (%2)").arg(cause, QString::fromStdString(line).toHtmlEscaped()));
+        }
+        if (!causes.isEmpty())
+            lines << tr("while they wait, its GPU idles %1 per step: %2")
+                         .arg(formatDuration(static_cast<int64_t>(idle)), causes.join(QStringLiteral(", ")));
     }
     if (result->slowestWorker && result->fastestWorker)
         lines << tr("slowest step time: rank %1 (%2), fastest: rank %3 (%4)")

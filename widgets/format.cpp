@@ -57,4 +57,15 @@ QString formatPercent(std::optional<double> fraction) {
     return Format::tr("%1 %").arg(QLocale().toString(*fraction * 100.0, 'f', 2));
 }
 
+QString formatGapCategory(GapCategory category) {
+    switch (category) {
+    case GapCategory::Sync: return Format::tr("Host synchronization");
+    case GapCategory::Collective: return Format::tr("Collective wait");
+    case GapCategory::DataLoading: return Format::tr("Data loading");
+    case GapCategory::CpuWork: return Format::tr("Python / CPU work");
+    case GapCategory::Nothing: break;
+    }
+    return Format::tr("Nothing recorded");
+}
+
 } // namespace ws

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "analysis/idle_gaps.h"
+
 #include <QString>
 
 #include <cstdint>
@@ -13,5 +15,7 @@ QString formatDuration(int64_t ns);
 QString formatBytes(int64_t bytes);
 QString formatCount(uint64_t count);
 QString formatPercent(std::optional<double> fraction); // 0..1 -> "42.1 %", empty -> "n/a"
+// A cause of GPU idle time (idle_gaps.h): "Host synchronization", "Data loading", ...
+QString formatGapCategory(GapCategory category);
 
 } // namespace ws

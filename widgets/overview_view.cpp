@@ -2,6 +2,7 @@
 
 #include "detached_work.h"
 
+#include "analysis/idle_gaps.h"
 #include "analysis/overview.h"
 #include "analysis/session_analyses.h"
 #include "format.h"
@@ -49,6 +50,25 @@ QString percentText(double value, int decimals = 2) {
 }
 
 QString msText(double ns) { return QLocale().toString(ns / 1e6, 'f', 3); }
+
+} // namespace
+
+struct OverviewView::Result {
+    std::shared_ptr<const OverviewData> data;
+    std::shared_ptr<const OverviewReport> report;
+    std::shared_ptr<const IdleGapReport> gaps;
+};
+
+namespace {
+
+OverviewView::Result computeResult(const Session& session, std::shared_ptr<const OverviewData> data,
+                                   const std::optional<OverviewRange>& range) {
+    IdleGapOptions options;
+    options.range = range;
+    auto report = std::make_shared<const OverviewReport>(computeOverview(session, *data, range));
+    auto gaps = std::make_shared<const IdleGapReport>(computeIdleGaps(session, *data, options));
+    return {std::move(data), std::move(report), std::move(gaps)};
+}
 
 } // namespace
 
@@ -109,6 +129,25 @@ OverviewView::OverviewView(TimeViewport* time, std::shared_ptr<SessionAnalyses> 
         m_time->showRange(st.start, st.end);
     });
 
+    contentLayout->addWidget(sectionTitle(tr("Why the GPU waits"), content));
+    m_gapsNote = new QLabel(content);
+    m_gapsNote->setObjectName(QStringLiteral("idleGapsNote"));
+    m_gapsNote->setWordWrap(true);
+    contentLayout->addWidget(m_gapsNote);
+    m_gapsTable = new QTableWidget(content);
+    m_gapsTable->setObjectName(QStringLiteral("idleGapsTable"));
+    m_gapsTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_gapsTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_gapsTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_gapsTable->verticalHeader()->hide();
+    m_gapsTable->setColumnCount(5);
+    m_gapsTable->setHorizontalHeaderLabels({tr("Cause"), tr("Per step (ms)"), tr("Share"), tr("Gaps"), tr("Top lines")});
+    m_gapsTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_gapsTable->horizontalHeader()->setStretchLastSection(true);
+    contentLayout->addWidget(m_gapsTable);
+    // A row selects its gaps on the timeline.
+    connect(m_gapsTable, &QTableWidget::cellClicked, this, [this](int row, int) { selectGapCategory(row); });
+
     contentLayout->addWidget(sectionTitle(tr("Recommendations"), content));
     m_recommendations = new QWidget(content);
     m_recommendations->setObjectName(QStringLiteral("overviewRecommendations"));
@@ -167,12 +206,12 @@ void OverviewView::startWorker() {
         this,
         [analyses = m_analyses, session = m_session, data = m_data, range = toRange(m_time->selectedRange())] {
             std::shared_ptr<const OverviewData> d = data ? data : analyses->overviewData();
-            return std::make_pair(d, std::make_shared<const OverviewReport>(computeOverview(*session, *d, range)));
+            return computeResult(*session, std::move(d), range);
         },
         [generation](OverviewView& view, auto result) {
             view.m_busy = false;
             if (generation == view.m_generation) // else computeNow() showed a newer one meanwhile
-                view.showReport(result.first, result.second);
+                view.showReport(result);
             if (view.m_pending)
                 view.startWorker();
         });
@@ -185,12 +224,13 @@ void OverviewView::computeNow() {
     m_started = true;
     if (!m_data)
         m_data = m_analyses->overviewData();
-    showReport(m_data, std::make_shared<const OverviewReport>(computeOverview(*m_session, *m_data, toRange(m_time->selectedRange()))));
+    showReport(computeResult(*m_session, m_data, toRange(m_time->selectedRange())));
 }
 
-void OverviewView::showReport(std::shared_ptr<const OverviewData> prepared, std::shared_ptr<const OverviewReport> report) {
-    m_data = std::move(prepared);
-    m_report = std::move(report);
+void OverviewView::showReport(const Result& result) {
+    m_data = result.data;
+    m_report = result.report;
+    m_gaps = result.gaps;
     const OverviewReport& r = *m_report;
     m_wholeTrace->setVisible(r.selection);
     if (!r.valid) {
@@ -220,6 +260,7 @@ void OverviewView::showReport(std::shared_ptr<const OverviewData> prepared, std:
     rebuildDevices();
     m_chart->setBreakdown(r.breakdown);
     rebuildTable();
+    rebuildGaps();
     rebuildRecommendations();
     emit computed();
 }
@@ -342,6 +383,120 @@ void OverviewView::rebuildTable() {
     m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() +
                               visibleRows * m_table->verticalHeader()->defaultSectionSize() + 4);
     m_table->setMaximumHeight(m_table->minimumHeight());
+}
+
+namespace {
+
+// A line as the table shows it: the call, range or operator, then file:line and function; the
+// lines core words itself (no event, busy workers) in the user's language.
+QString gapLineTitle(const GapLine& l) {
+    QString what = QString::fromStdString(l.what);
+    if (l.what == "no event on the launching thread")
+        what = OverviewView::tr("no event on the launching thread");
+    else if (l.what == "no launch recorded for the GPU work after the gap")
+        what = OverviewView::tr("no launch recorded for the GPU work after the gap");
+    else if (l.what == "DataLoader worker processes busy (host_cpu_children)")
+        what = OverviewView::tr("DataLoader worker processes busy (their CPU use)");
+    QString where;
+    if (!l.file.empty()) {
+        QString file = QString::fromStdString(l.file);
+        file = file.mid(file.lastIndexOf(QLatin1Char('/')) + 1); // the full path is in the tooltip
+        where = l.line > 0 ? QStringLiteral("%1:%2").arg(file).arg(l.line) : file;
+        if (!l.function.empty())
+            where += QLatin1Char(' ') + QString::fromStdString(l.function);
+    }
+    if (what.isEmpty())
+        return where.isEmpty() ? OverviewView::tr("(unknown)") : where;
+    return where.isEmpty() ? what : QStringLiteral("%1 (%2)").arg(what, where);
+}
+
+} // namespace
+
+void OverviewView::rebuildGaps() {
+    m_gapsTable->clearContents();
+    m_gapsTable->setRowCount(0);
+    const IdleGapReport* r = m_gaps.get();
+    if (!r || !r->valid) {
+        m_gapsNote->setText(tr("No steps to look for GPU idle gaps in."));
+        m_gapsTable->setVisible(false);
+        return;
+    }
+    const QString threshold = formatDuration(r->thresholdNs);
+    const int steps = static_cast<int>(r->steps.size());
+    if (r->gaps.empty()) {
+        m_gapsNote->setText(tr("No GPU idle gap of at least %1 inside the steps.").arg(threshold));
+        m_gapsTable->setVisible(false);
+        return;
+    }
+    m_gapsTable->setVisible(true);
+    m_gapsNote->setText(
+        tr("%n GPU idle gap(s) of at least %1 inside the steps: %2 per step, %3 of the steps' time, "
+           "classified by what the thread that launched the next GPU work did meanwhile. Click a row to mark "
+           "its gaps on the timeline.",
+           nullptr, static_cast<int>(r->gaps.size()))
+            .arg(threshold, formatDuration(static_cast<int64_t>(static_cast<double>(r->gapNs) / steps)),
+                 percentText(100.0 * static_cast<double>(r->gapNs) / static_cast<double>(r->stepsNs), 1)));
+    std::vector<size_t> order;
+    for (size_t k = 0; k < kGapCategoryCount; ++k)
+        if (r->categories[k].ns > 0)
+            order.push_back(k);
+    std::stable_sort(order.begin(), order.end(), [r](size_t a, size_t b) { return r->categories[a].ns > r->categories[b].ns; });
+    m_gapsTable->setRowCount(static_cast<int>(order.size()));
+    for (int row = 0; row < static_cast<int>(order.size()); ++row) {
+        const GapCategory c = static_cast<GapCategory>(order[static_cast<size_t>(row)]);
+        const GapCategoryTotals& t = r->totals(c);
+        auto* name = new QTableWidgetItem(formatGapCategory(c));
+        name->setData(Qt::UserRole, static_cast<int>(c));
+        m_gapsTable->setItem(row, 0, name);
+        auto right = [&](int column, const QString& text) {
+            auto* item = new QTableWidgetItem(text);
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_gapsTable->setItem(row, column, item);
+        };
+        right(1, msText(t.perStepNs));
+        right(2, percentText(100.0 * t.share, 1));
+        right(3, formatCount(t.gaps));
+        QStringList shown, tip;
+        for (size_t i = 0; i < t.lines.size() && i < 10; ++i) {
+            const GapLine& l = r->lines[t.lines[i]];
+            const QString share = percentText(100.0 * static_cast<double>(l.ns) / static_cast<double>(t.ns), 0);
+            // The three heaviest, leaving out those too small to show a share.
+            if (shown.size() < 3 && (shown.isEmpty() || 200 * l.ns >= t.ns))
+                shown << tr("%1 · %2").arg(gapLineTitle(l), share);
+            tip << tr("%1 ms per step · %2 · %3")
+                       .arg(msText(static_cast<double>(l.ns) / steps), share, QString::fromStdString(gapLineText(l)).toHtmlEscaped());
+        }
+        auto* lines = new QTableWidgetItem(shown.join(QStringLiteral(";  ")));
+        lines->setToolTip(tip.join(QStringLiteral("<br>")));
+        m_gapsTable->setItem(row, 4, lines);
+    }
+    const int visibleRows = static_cast<int>(order.size());
+    m_gapsTable->setMinimumHeight(m_gapsTable->horizontalHeader()->sizeHint().height() +
+                                  visibleRows * m_gapsTable->verticalHeader()->defaultSectionSize() + 4);
+    m_gapsTable->setMaximumHeight(m_gapsTable->minimumHeight());
+}
+
+void OverviewView::selectGapCategory(int row) {
+    const QTableWidgetItem* item = m_gapsTable->item(row, 0);
+    if (!m_gaps || !item)
+        return;
+    const auto c = static_cast<GapCategory>(item->data(Qt::UserRole).toInt());
+    std::vector<TimeRange> marks;
+    TimeRange longest;
+    for (const IdleGap& g : m_gaps->gaps)
+        if (g.category == c) {
+            marks.push_back({g.start, g.end});
+            if (g.duration() > longest.length())
+                longest = {g.start, g.end};
+        }
+    if (marks.empty())
+        return;
+    std::sort(marks.begin(), marks.end(), [](const TimeRange& a, const TimeRange& b) { return a.start < b.start; });
+    m_time->setMarkedRanges(std::move(marks));
+    // Evidence to look at, not a new scope (as a recommendation's range).
+    m_ownSelection = longest;
+    m_time->setSelectedRange(longest);
+    m_time->showRange(longest.start, longest.end);
 }
 
 QString OverviewView::recommendationTitle(const Recommendation& r) const {

@@ -18,6 +18,7 @@ namespace ws {
 class Session;
 class SessionAnalyses;
 class StepBreakdownChart;
+struct IdleGapReport;
 struct OverviewData;
 struct OverviewReport;
 struct Recommendation;
@@ -25,8 +26,10 @@ struct Recommendation;
 /*
  * The "Overview" tab (issue #6): per GPU the headline metrics (GPU Utilization, Est. SM
  * Efficiency, Est. Achieved Occupancy, Tensor Core share) with the device's properties, the step
- * time breakdown as a stacked bar chart and a table, and the recommendations with their evidence
- * and a link that selects the range or slice on the timeline.
+ * time breakdown as a stacked bar chart and a table, "Why the GPU waits" (issue #27: the GPU idle
+ * gaps by cause, core/analysis/idle_gaps.h; clicking a row marks its gaps on the timeline and selects
+ * the longest), and the recommendations with their evidence and a link that selects the range or
+ * slice on the timeline.
  *
  * Follows the timeline's selected range: with a selection the numbers cover the steps inside it
  * (clipped), or the range itself (see OverviewReport). The session's OverviewData is prepared once,
@@ -45,6 +48,11 @@ public:
     void computeNow();
     bool hasReport() const { return m_report != nullptr; }
     const OverviewReport* report() const { return m_report.get(); }
+    const IdleGapReport* idleGaps() const { return m_gaps.get(); }
+    struct Result; // what a computation gives: the session's data, the report and its idle gaps
+    // Marks the gaps whose main cause is the row's category on the timeline and selects the longest
+    // (what clicking the row does).
+    void selectGapCategory(int row);
 
 signals:
     void revealRequested(const ws::SliceRef& slice);
@@ -57,7 +65,8 @@ protected:
 private:
     void requestCompute();
     void startWorker();
-    void showReport(std::shared_ptr<const OverviewData> prepared, std::shared_ptr<const OverviewReport> report);
+    void showReport(const Result& result);
+    void rebuildGaps();
     void rebuildDevices();
     void rebuildTable();
     void rebuildRecommendations();
@@ -70,6 +79,7 @@ private:
     std::shared_ptr<const Session> m_session;
     std::shared_ptr<const OverviewData> m_data;
     std::shared_ptr<const OverviewReport> m_report;
+    std::shared_ptr<const IdleGapReport> m_gaps;
     uint64_t m_generation = 0; // of the last report asked for; older workers' results are dropped
     bool m_busy = false;
     bool m_pending = false; // the selection changed while the worker ran
@@ -82,6 +92,8 @@ private:
     QVBoxLayout* m_devicesLayout;
     StepBreakdownChart* m_chart;
     QTableWidget* m_table;
+    QLabel* m_gapsNote;
+    QTableWidget* m_gapsTable;
     QWidget* m_recommendations;
     QVBoxLayout* m_recommendationsLayout;
 };

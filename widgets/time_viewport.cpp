@@ -80,4 +80,11 @@ void TimeViewport::setSelectedRange(std::optional<TimeRange> range) {
     emit selectedRangeChanged();
 }
 
+void TimeViewport::setMarkedRanges(std::vector<TimeRange> ranges) {
+    if (ranges == m_marked)
+        return;
+    m_marked = std::move(ranges);
+    emit markedRangesChanged();
+}
+
 } // namespace ws

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace ws {
 
@@ -28,7 +29,9 @@ struct TimeRange {
  * The visible window is [t0, t0 + widthPx * nsPerPx); zoom keeps the time under the cursor fixed
  * and is clamped between 1 ns per 100 px (deepest) and the whole session in the window plus a
  * margin (widest). Panning is clamped so some of the session always stays in view. Selection holds
- * at most one slice and at most one time range; both emit when they change.
+ * at most one slice and at most one time range; both emit when they change. Marked ranges are a set
+ * of intervals a view points out (the Overview's idle gaps of one cause), drawn as bands, apart
+ * from the selection.
  */
 class TimeViewport : public QObject {
     Q_OBJECT
@@ -59,11 +62,14 @@ public:
     void setSelectedSlice(std::optional<SliceRef> slice);
     std::optional<TimeRange> selectedRange() const { return m_range; }
     void setSelectedRange(std::optional<TimeRange> range);
+    const std::vector<TimeRange>& markedRanges() const { return m_marked; }
+    void setMarkedRanges(std::vector<TimeRange> ranges); // sorted by start
 
 signals:
     void viewChanged();
     void selectedSliceChanged();
     void selectedRangeChanged();
+    void markedRangesChanged();
 
 private:
     void clampAndEmit();
@@ -75,6 +81,7 @@ private:
     double m_nsPerPx = 1;
     std::optional<SliceRef> m_selected;
     std::optional<TimeRange> m_range;
+    std::vector<TimeRange> m_marked;
 };
 
 } // namespace ws

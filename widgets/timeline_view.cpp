@@ -32,6 +32,7 @@ const QColor kGutterBackground(244, 245, 247);
 const QColor kGridLine(0, 0, 0, 18);
 const QColor kSelection(255, 140, 0);
 const QColor kRangeShade(66, 133, 244, 40);
+const QColor kMarkShade(230, 126, 34, 60);
 
 // Kernel names are long demangled C++ signatures; the timeline shows the function name and keeps the
 // full text for the tooltip and details.
@@ -83,6 +84,7 @@ TimelineView::TimelineView(TimeViewport* timeViewport, QWidget* parent)
         viewport()->update();
     });
     connect(m_time, &TimeViewport::selectedRangeChanged, viewport(), qOverload<>(&QWidget::update));
+    connect(m_time, &TimeViewport::markedRangesChanged, viewport(), qOverload<>(&QWidget::update));
     connect(verticalScrollBar(), &QScrollBar::valueChanged, viewport(), qOverload<>(&QWidget::update));
 }
 
@@ -582,6 +584,21 @@ std::optional<QPointF> TimelineView::sliceAnchor(const SliceRef& s, bool atEnd) 
 }
 
 void TimelineView::paintSelection(QPainter& p, const QRect& area) {
+    // Marked ranges: bands over the rows, at least 2 px wide so a short gap stays visible zoomed out.
+    const std::vector<TimeRange>& marked = m_time->markedRanges();
+    if (!marked.empty()) {
+        auto first = std::lower_bound(marked.begin(), marked.end(), m_time->t0(),
+                                      [](const TimeRange& r, int64_t t) { return r.end < t; });
+        double lastX = -1;
+        for (auto it = first; it != marked.end() && it->start <= m_time->t1(); ++it) {
+            const double x0 = std::max<double>(kGutterWidth, timeX(it->start));
+            const double x1 = std::min<double>(area.width(), std::max(x0 + 2, timeX(it->end)));
+            if (x1 <= lastX)
+                continue; // folded into the previous band
+            p.fillRect(QRectF(x0, kTopHeight, x1 - x0, area.height() - kTopHeight), kMarkShade);
+            lastX = x1;
+        }
+    }
     if (auto range = m_time->selectedRange()) {
         const double x0 = std::max<double>(kGutterWidth, timeX(range->start));
         const double x1 = std::min<double>(area.width(), timeX(range->end));

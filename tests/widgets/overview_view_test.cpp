@@ -1,3 +1,4 @@
+#include "analysis/idle_gaps.h"
 #include "analysis/overview.h"
 #include "import/trace_import.h"
 #include "model/session.h"
@@ -11,6 +12,7 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QTableWidget>
 
@@ -231,4 +233,53 @@ TEST(OverviewView, ManyStepsAndSliceLinks) {
     show->click();
     ASSERT_EQ(reveal.count(), 1);
     ASSERT_TRUE(time.selectedSlice().has_value());
+}
+
+// "Why the GPU waits" (issue #27): the zoo's DataLoader-bound capture waits for data; a row marks
+// its gaps on the timeline and selects the longest without recomputing the Overview for it.
+TEST(OverviewView, WhyTheGpuWaitsTableSelectsItsGaps) {
+    std::shared_ptr<const Session> session =
+        importTraceFile(std::string(WARPSCOPE_TEST_DATA_DIR) + "/captures/zoo/loader.wscap.gz").session;
+    ASSERT_NE(session, nullptr);
+    TimeViewport time;
+    time.setSessionRange(session->startNs(), session->endNs());
+    OverviewView view(&time, session);
+    view.computeNow();
+    ASSERT_NE(view.idleGaps(), nullptr);
+    const IdleGapReport& gaps = *view.idleGaps();
+    EXPECT_GT(gaps.totals(GapCategory::DataLoading).share, 0.95);
+
+    auto* table = view.findChild<QTableWidget*>(QStringLiteral("idleGapsTable"));
+    ASSERT_NE(table, nullptr);
+    ASSERT_GE(table->rowCount(), 2);
+    EXPECT_EQ(table->item(0, 0)->text(), QStringLiteral("Data loading")); // heaviest first
+    EXPECT_EQ(table->item(0, 2)->text(), QStringLiteral("99.0 %")); // warpscope-cli gaps: 99.01 %
+    EXPECT_TRUE(table->item(0, 4)->text().contains(QStringLiteral("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__")));
+    EXPECT_FALSE(table->item(0, 4)->toolTip().isEmpty());
+    auto* note = view.findChild<QLabel*>(QStringLiteral("idleGapsNote"));
+    ASSERT_NE(note, nullptr);
+    EXPECT_TRUE(note->text().contains(QStringLiteral("55 GPU idle gap(s) of at least 50.0 µs"))) << note->text().toStdString();
+
+    QSignalSpy computed(&view, &OverviewView::computed);
+    QSignalSpy marked(&time, &TimeViewport::markedRangesChanged);
+    view.selectGapCategory(0);
+    EXPECT_EQ(marked.count(), 1);
+    size_t dataGaps = 0;
+    int64_t longest = 0;
+    for (const IdleGap& g : gaps.gaps)
+        if (g.category == GapCategory::DataLoading) {
+            ++dataGaps;
+            longest = std::max(longest, g.duration());
+        }
+    EXPECT_EQ(time.markedRanges().size(), dataGaps);
+    ASSERT_TRUE(time.selectedRange().has_value());
+    EXPECT_EQ(time.selectedRange()->length(), longest);
+    QCoreApplication::processEvents();
+    EXPECT_EQ(computed.count(), 0); // evidence on the timeline, not a new scope
+
+    // For a human look: the table scrolled into view.
+    view.resize(1400, 900);
+    if (auto* scroll = view.findChild<QScrollArea*>())
+        scroll->ensureWidgetVisible(table);
+    view.grab().save(QStringLiteral("/tmp/overview_idle_gaps.png"));
 }

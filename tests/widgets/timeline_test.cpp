@@ -221,3 +221,30 @@ TEST(TimelineView, PinnedRowsStayPutWhileTheRestScrolls) {
     ASSERT_TRUE(hit.has_value());
     EXPECT_EQ(hit->track, pinnedRow.track);
 }
+
+// Marked ranges (the Overview's idle gaps of one cause) are drawn as bands over the rows, a short one
+// at least 2 px wide, and changing them repaints.
+TEST(TimelineView, DrawsMarkedRangesAsBands) {
+    auto session = sampleSession();
+    ShownTimeline shown(1200, 700, session);
+    TimeViewport& time = shown.time;
+    QImage before(1200, 700, QImage::Format_ARGB32_Premultiplied), after(before);
+    shown.view.renderTo(before);
+    const int64_t t0 = time.t0(), span = time.t1() - time.t0();
+    QSignalSpy changed(&time, &TimeViewport::markedRangesChanged);
+    time.setMarkedRanges({{t0 + span / 4, t0 + span / 4 + span / 10}, {t0 + span / 2, t0 + span / 2 + 1}});
+    time.setMarkedRanges({{t0 + span / 4, t0 + span / 4 + span / 10}, {t0 + span / 2, t0 + span / 2 + 1}});
+    EXPECT_EQ(changed.count(), 1);
+    shown.view.renderTo(after);
+    auto differs = [&](double at) {
+        const int x = static_cast<int>(TimelineView::kGutterWidth + time.xForTime(static_cast<int64_t>(t0 + at * span)));
+        int n = 0;
+        for (int y = TimelineView::kTopHeight + 2; y < after.height(); y += 5)
+            n += before.pixel(x, y) != after.pixel(x, y);
+        return n;
+    };
+    EXPECT_GT(differs(0.30), 50); // inside the wide band, down the whole height
+    EXPECT_GT(differs(0.5), 50);  // the 1 ns one
+    EXPECT_EQ(differs(0.75), 0);  // nothing marked there
+    after.save(QStringLiteral("/tmp/timeline_marked.png"));
+}
