@@ -19,6 +19,8 @@ packages=(
     libcurl4-openssl-dev libssl-dev openssl ca-certificates
     # curl uploads the objects of the remote-trace tests' storage servers
     curl
+    # remote capture over SSH (issue #26): the user's ssh client; the tests' loopback sshd and keys
+    openssh-client openssh-server
     libgtest-dev libgmock-dev
     # running under X and headless checks; fonts so text renders, CJK for the Chinese UI
     xvfb xauth xkb-data fonts-dejavu-core fonts-wqy-microhei qt6-translations-l10n

@@ -2140,6 +2140,38 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>无法启动 %1：%2</translation>
     </message>
     <message>
+        <source>This computer</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>Where the program runs: this computer, or an SSH host (from ~/.ssh/config, or type user@host). The host needs warpscope-capture and a CUDA driver; your own ssh keys, agent and known_hosts are used, and no password is asked or kept.</source>
+        <translation>程序运行的位置：本机，或一台 SSH 主机（来自 ~/.ssh/config，或输入 user@host）。该主机需要 warpscope-capture 和 CUDA 驱动；使用您自己的 ssh 密钥、代理和 known_hosts，不会询问或保存密码。</translation>
+    </message>
+    <message>
+        <source>&amp;Target:</source>
+        <translation>目标(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Stopping %1 on %2…</source>
+        <translation>正在停止 %2 上的 %1…</translation>
+    </message>
+    <message>
+        <source>Checking %1…</source>
+        <translation>正在检查 %1…</translation>
+    </message>
+    <message>
+        <source>Could not run ssh: %1</source>
+        <translation>无法运行 ssh：%1</translation>
+    </message>
+    <message>
+        <source>Capturing %1 on %2 into %3…</source>
+        <translation>正在 %2 上采集 %1，写入 %3…</translation>
+    </message>
+    <message>
+        <source>%1 (%2 stream(s) arrived in %3)</source>
+        <translation>%1（%2 个数据流已到达 %3）</translation>
+    </message>
+    <message>
         <source>Capturing %1 into %2…</source>
         <translation>正在采集 %1，写入 %2…</translation>
     </message>

@@ -3,6 +3,7 @@
 #include "format/activitylist.h"
 #include "launch/capturesetup.h"
 #include "launch/launcher.h"
+#include "launch/remotecapture.h"
 #include "launch/stacksymbolizer.h"
 #include "launch/streamprogress.h"
 
@@ -96,10 +97,26 @@ NewCaptureDialog::NewCaptureDialog(QWidget* parent) : QDialog(parent) {
     m_name->setObjectName(QStringLiteral("sessionName"));
     m_name->setPlaceholderText(tr("optional; names the capture and its session"));
 
+    m_target = new QComboBox(this);
+    m_target->setEditable(true);
+    m_target->setObjectName(QStringLiteral("target"));
+    m_target->addItem(tr("This computer"), QString());
+    for (const std::string& h : remote::configuredHosts(local(QDir::homePath() + QStringLiteral("/.ssh/config"))))
+        m_target->addItem(QString::fromStdString(h), QString::fromStdString(h));
+    m_target->setToolTip(tr("Where the program runs: this computer, or an SSH host (from ~/.ssh/config, or type "
+                            "user@host). The host needs warpscope-capture and a CUDA driver; your own ssh keys, agent "
+                            "and known_hosts are used, and no password is asked or kept."));
+
     auto* form = new QFormLayout;
-    form->addRow(tr("&Program:"), programRow);
+    form->addRow(tr("&Target:"), m_target);
+    // Rows holding a layout need their own label with a buddy, or the '&' shows as text.
+    auto* programLabel = new QLabel(tr("&Program:"), this);
+    programLabel->setBuddy(m_program);
+    form->addRow(programLabel, programRow);
     form->addRow(tr("&Arguments:"), m_arguments);
-    form->addRow(tr("&Working directory:"), dirRow);
+    auto* dirLabel = new QLabel(tr("&Working directory:"), this);
+    dirLabel->setBuddy(m_workingDir);
+    form->addRow(dirLabel, dirRow);
     form->addRow(tr("&Environment:"), m_environment);
     form->addRow(tr("Session &name:"), m_name);
 
@@ -226,12 +243,26 @@ NewCaptureDialog::NewCaptureDialog(QWidget* parent) : QDialog(parent) {
 NewCaptureDialog::~NewCaptureDialog() {
     if (m_symbolizer.joinable())
         m_symbolizer.join();
+    if (m_checker.joinable())
+        m_checker.join();
 }
 
 void NewCaptureDialog::setProgram(const QString& program) { m_program->setCurrentText(program); }
 void NewCaptureDialog::setArguments(const QString& arguments) { m_arguments->setText(arguments); }
 void NewCaptureDialog::setOutputBase(const QString& directory) { m_outputBase = directory; }
-bool NewCaptureDialog::isRunning() const { return m_launcher && m_launcher->running(); }
+void NewCaptureDialog::setTarget(const QString& host) {
+    if (host.isEmpty())
+        m_target->setCurrentIndex(0);
+    else
+        m_target->setCurrentText(host);
+}
+bool NewCaptureDialog::isRunning() const { return (m_launcher && m_launcher->running()) || m_remote || m_checking; }
+
+QString NewCaptureDialog::targetHost() const {
+    if (m_target->currentText() == m_target->itemText(0))
+        return {};
+    return m_target->currentText().trimmed();
+}
 QString NewCaptureDialog::statusText() const { return m_status->text(); }
 
 uint32_t NewCaptureDialog::activityBits() const {
@@ -250,7 +281,7 @@ void NewCaptureDialog::setStatus(const QString& text, bool error) {
 void NewCaptureDialog::setRunning(bool running) {
     m_start->setEnabled(!running);
     m_stop->setEnabled(running);
-    for (QWidget* w : std::initializer_list<QWidget*>{m_program, m_arguments, m_workingDir, m_environment, m_name,
+    for (QWidget* w : std::initializer_list<QWidget*>{m_target, m_program, m_arguments, m_workingDir, m_environment, m_name,
                                                       m_sampleHz, m_torchOps, m_stepFunction, m_delay, m_duration})
         w->setEnabled(!running);
     for (const auto& [box, bit] : m_activities)
@@ -270,39 +301,8 @@ bool NewCaptureDialog::startCapture() {
         return false;
     }
 
-    // What can be known before running anything.
     std::string why, injectPath;
-    const std::string exeDir = local(QCoreApplication::applicationDirPath());
-    std::vector<std::string> dirs = capturesetup::defaultSearchDirs(exeDir, "lib");
-    dirs.push_back(exeDir + "/../../capture"); // a build tree: build/app/gui next to build/capture
-    if (!capturesetup::findInjectLibrary({}, dirs, "warpscope", &injectPath, &why)) {
-        setStatus(tr("Capture is not available in this build: the CUPTI injection library "
-                     "(libwarpscope_inject.so) was not found. Build Warpscope with the CUDA toolkit, or set "
-                     "WARPSCOPE_INJECT_LIBRARY to the library's path."),
-                  true);
-        return false;
-    }
-    if (!capturesetup::cudaDriverAvailable(&why)) {
-        setStatus(tr("No CUDA driver on this machine (%1). Capture needs an NVIDIA GPU with its driver installed.")
-                      .arg(QString::fromStdString(why)),
-                  true);
-        return false;
-    }
     const QString workDir = m_workingDir->text().trimmed();
-    if (!workDir.isEmpty() && !QFileInfo(workDir).isDir()) {
-        setStatus(tr("The working directory %1 does not exist.").arg(workDir), true);
-        return false;
-    }
-    const QString found = program.contains(QLatin1Char('/'))
-                              ? (QFileInfo(QDir(workDir.isEmpty() ? QDir::currentPath() : workDir), program).isExecutable()
-                                     ? program
-                                     : QString())
-                              : QStandardPaths::findExecutable(program);
-    if (found.isEmpty()) {
-        setStatus(tr("Program not found: %1. Check the name, or give its full path.").arg(program), true);
-        return false;
-    }
-
     LaunchSpec spec;
     spec.program = local(program);
     if (!capturesetup::splitArguments(m_arguments->text().toStdString(), &spec.args, &why)) {
@@ -323,20 +323,46 @@ bool NewCaptureDialog::startCapture() {
         }
         extra.emplace_back(line.left(eq).trimmed().toStdString(), line.mid(eq + 1).toStdString());
     }
+    if (const QString host = targetHost(); !host.isEmpty())
+        return startRemote(host, program, workDir, extra, spec.args);
 
-    // A fresh directory per capture: <base>/<date-time>[-name].
-    QString dirName = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
-    QString safeName = m_name->text().trimmed();
-    safeName.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("_"));
-    if (!safeName.isEmpty())
-        dirName += QLatin1Char('-') + safeName;
-    QString dir = m_outputBase + QLatin1Char('/') + dirName;
-    for (int n = 2; QFileInfo::exists(dir); ++n)
-        dir = m_outputBase + QLatin1Char('/') + dirName + QLatin1Char('-') + QString::number(n);
-    if (!capturesetup::makeDirectories(local(dir), &why)) {
+    // What can be known before running anything.
+    const std::string exeDir = local(QCoreApplication::applicationDirPath());
+    std::vector<std::string> dirs = capturesetup::defaultSearchDirs(exeDir, "lib");
+    dirs.push_back(exeDir + "/../../capture"); // a build tree: build/app/gui next to build/capture
+    if (!capturesetup::findInjectLibrary({}, dirs, "warpscope", &injectPath, &why)) {
+        setStatus(tr("Capture is not available in this build: the CUPTI injection library "
+                     "(libwarpscope_inject.so) was not found. Build Warpscope with the CUDA toolkit, or set "
+                     "WARPSCOPE_INJECT_LIBRARY to the library's path."),
+                  true);
+        return false;
+    }
+    if (!capturesetup::cudaDriverAvailable(&why)) {
+        setStatus(tr("No CUDA driver on this machine (%1). Capture needs an NVIDIA GPU with its driver installed.")
+                      .arg(QString::fromStdString(why)),
+                  true);
+        return false;
+    }
+    if (!workDir.isEmpty() && !QFileInfo(workDir).isDir()) {
+        setStatus(tr("The working directory %1 does not exist.").arg(workDir), true);
+        return false;
+    }
+    const QString found = program.contains(QLatin1Char('/'))
+                              ? (QFileInfo(QDir(workDir.isEmpty() ? QDir::currentPath() : workDir), program).isExecutable()
+                                     ? program
+                                     : QString())
+                              : QStandardPaths::findExecutable(program);
+    if (found.isEmpty()) {
+        setStatus(tr("Program not found: %1. Check the name, or give its full path.").arg(program), true);
+        return false;
+    }
+
+    const QString dir = makeCaptureDir(&why);
+    if (dir.isEmpty()) {
         setStatus(tr("Cannot create the capture folder: %1").arg(QString::fromStdString(why)), true);
         return false;
     }
+
 
     CaptureSettings settings;
     settings.outputDir = local(QFileInfo(dir).absoluteFilePath());
@@ -376,8 +402,128 @@ bool NewCaptureDialog::startCapture() {
     return true;
 }
 
+// A fresh directory per capture: <base>/<date-time>[-name]; empty with *why when it cannot be made.
+QString NewCaptureDialog::makeCaptureDir(std::string* why) {
+    QString dirName = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+    QString safeName = m_name->text().trimmed();
+    safeName.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("_"));
+    if (!safeName.isEmpty())
+        dirName += QLatin1Char('-') + safeName;
+    QString dir = m_outputBase + QLatin1Char('/') + dirName;
+    for (int n = 2; QFileInfo::exists(dir); ++n)
+        dir = m_outputBase + QLatin1Char('/') + dirName + QLatin1Char('-') + QString::number(n);
+    if (!capturesetup::makeDirectories(local(dir), why))
+        return {};
+    return dir;
+}
+
+bool NewCaptureDialog::startRemote(const QString& host, const QString& program, const QString& workDir,
+                                   const std::vector<std::pair<std::string, std::string>>& extraEnv,
+                                   std::vector<std::string> args) {
+    // The recording options, as warpscope-capture on the host takes them.
+    std::vector<std::string> options = {"--activities", wscap::activitiesToString(activityBits())};
+    options.insert(options.end(), {"--sample-hz", std::to_string(m_sampleHz->value())});
+    if (m_delay->value() > 0)
+        options.insert(options.end(), {"--delay", std::to_string(m_delay->value())});
+    if (m_duration->value() > 0)
+        options.insert(options.end(), {"--duration", std::to_string(m_duration->value())});
+    if (const QString name = m_name->text().trimmed(); !name.isEmpty())
+        options.insert(options.end(), {"--name", name.toStdString()});
+    if (m_torchOps->currentIndex() > 0)
+        options.push_back(m_torchOps->currentIndex() == 2 ? "--torch-ops=shapes" : "--torch-ops");
+    if (const QString step = m_stepFunction->text().trimmed(); !step.isEmpty())
+        options.insert(options.end(), {"--step-function", step.toStdString()});
+    // The working directory and environment additions apply there, through env(1).
+    std::vector<std::string> command;
+    if (!workDir.isEmpty() || !extraEnv.empty()) {
+        command.push_back("env");
+        if (!workDir.isEmpty())
+            command.insert(command.end(), {"-C", workDir.toStdString()});
+        for (const auto& [k, v] : extraEnv)
+            command.push_back(k + "=" + v);
+    }
+    command.push_back(program.toStdString());
+    command.insert(command.end(), args.begin(), args.end());
+
+    std::string why;
+    const QString dir = makeCaptureDir(&why);
+    if (dir.isEmpty()) {
+        setStatus(tr("Cannot create the capture folder: %1").arg(QString::fromStdString(why)), true);
+        return false;
+    }
+    const QString remoteDir = QStringLiteral(".cache/warpscope/captures/") + QFileInfo(dir).fileName();
+    const std::string remoteCommand = remote::streamCommand({}, remoteDir.toStdString(), options, command);
+    m_checking = true;
+    m_runHost = host;
+    m_programName = QFileInfo(program).fileName();
+    setRunning(true);
+    setStatus(tr("Checking %1…").arg(host), false);
+    if (m_checker.joinable())
+        m_checker.join();
+    // An ssh round trip: off the GUI thread.
+    m_checker = std::thread([this, host, remoteCommand, dir, remoteDir] {
+        const remote::HostCheck check = remote::checkHost(host.toStdString(), {});
+        QMetaObject::invokeMethod(this, [this, check, host, remoteCommand, dir, remoteDir] {
+            m_checking = false;
+            if (!check.ok) {
+                QDir().rmdir(dir);
+                setRunning(false);
+                setStatus(QString::fromStdString(check.message), true);
+                return;
+            }
+            runRemote(host, remoteCommand, dir, remoteDir);
+        }, Qt::QueuedConnection);
+    });
+    return true;
+}
+
+void NewCaptureDialog::runRemote(const QString& host, const std::string& command, const QString& dir,
+                                 const QString& remoteDir) {
+    auto run = std::make_unique<remote::RemoteRun>();
+    std::string why;
+    if (!run->start(host.toStdString(), command, remoteDir.toStdString(), local(dir), &why)) {
+        QDir().rmdir(dir);
+        setRunning(false);
+        setStatus(tr("Could not run ssh: %1").arg(QString::fromStdString(why)), true);
+        return;
+    }
+    saveSettings();
+    m_remote = std::move(run);
+    m_progress = std::make_unique<StreamProgress>();
+    m_outputDir = dir;
+    m_stopping = false;
+    m_elapsed.start();
+    setStatus(tr("Capturing %1 on %2 into %3…").arg(m_programName, host, QDir::toNativeSeparators(dir)), false);
+    m_live->clear();
+    m_timer->start();
+}
+
+void NewCaptureDialog::finishRemote() {
+    const remote::RemoteRun::State state = m_remote->state();
+    const int code = m_remote->exitCode();
+    const QString problem = QString::fromStdString(m_remote->problem());
+    if (state == remote::RemoteRun::State::Exited) {
+        finish(code > 128, code > 128 ? code - 128 : code);
+        return;
+    }
+    m_timer->stop();
+    m_remote.reset();
+    setRunning(false);
+    m_progress->poll(local(m_outputDir));
+    setStatus(tr("%1 (%2 stream(s) arrived in %3)")
+                  .arg(problem)
+                  .arg(m_progress->streams())
+                  .arg(QDir::toNativeSeparators(m_outputDir)),
+              true);
+    emit captureFailed(problem);
+}
+
 void NewCaptureDialog::poll() {
-    if (!m_launcher)
+    if (m_remote && !m_remote->pump(0)) {
+        finishRemote();
+        return;
+    }
+    if (!m_launcher && !m_remote)
         return;
     m_progress->poll(local(m_outputDir));
     m_live->setText(tr("%1 s · %2 stream(s) · %3 records · %4 MB · %5 dropped")
@@ -386,14 +532,26 @@ void NewCaptureDialog::poll() {
                         .arg(m_progress->records())
                         .arg(QString::number(static_cast<double>(m_progress->bytes()) / 1e6, 'f', 1))
                         .arg(m_progress->dropped()));
-    if (const std::optional<ExitStatus> st = m_launcher->poll())
-        finish(st->signaled, st->signaled ? st->signal : st->code);
+    if (m_launcher)
+        if (const std::optional<ExitStatus> st = m_launcher->poll())
+            finish(st->signaled, st->signaled ? st->signal : st->code);
 }
 
 void NewCaptureDialog::stopCapture() {
     if (!isRunning())
         return;
     m_stopping = true;
+    if (m_remote) { // the host stops it; a second request there kills its process group
+        m_remote->requestStop();
+        setStatus(tr("Stopping %1 on %2…").arg(m_programName, m_runHost), false);
+        QTimer::singleShot(kStopGraceMs, this, [this] {
+            if (m_remote)
+                m_remote->requestStop();
+        });
+        return;
+    }
+    if (!m_launcher)
+        return;
     const pid_t pid = m_launcher->pid();
     ::kill(-pid, SIGINT);
     setStatus(tr("Stopping %1…").arg(m_programName), false);
@@ -409,6 +567,8 @@ void NewCaptureDialog::finish(bool signaled, int code) {
     const qint64 ms = m_elapsed.elapsed();
     m_progress->poll(local(m_outputDir));
     m_launcher.reset();
+    const bool remoteRun = m_remote != nullptr;
+    m_remote.reset();
     setRunning(false);
     const QString how = signaled ? tr("killed by signal %1").arg(code) : tr("exit status %1").arg(code);
 
@@ -451,7 +611,8 @@ void NewCaptureDialog::finish(bool signaled, int code) {
                       "NVreg_RestrictProfilingToAdminUsers=0 (https://developer.nvidia.com/ERR_NVGPUCTRPERM).");
     for (const QString& p : problems)
         message += QLatin1Char('\n') + tr("Capture problem: %1").arg(p);
-    if (!(activityBits() & wscap::ActStacks)) {
+    // A remote capture's stacks were symbolized on its host, against its own binaries.
+    if (!(activityBits() & wscap::ActStacks) || remoteRun) {
         setStatus(message, permission || !problems.isEmpty());
         emit captureFinished(m_outputDir);
         return;
@@ -480,8 +641,18 @@ void NewCaptureDialog::finish(bool signaled, int code) {
 }
 
 void NewCaptureDialog::reject() {
-    // Closing while the target runs ends it: the Launcher kills and reaps its process group.
-    if (isRunning()) {
+    // Closing while the target runs ends it: the Launcher kills and reaps its process group; a
+    // remote one is asked twice to stop (SIGKILL there), given a moment to say it has.
+    if (m_remote) {
+        m_remote->requestStop();
+        m_remote->requestStop();
+        QElapsedTimer waited;
+        waited.start();
+        while (m_remote->pump(50) && waited.elapsed() < 2000) {
+        }
+        m_remote.reset();
+    }
+    if (m_launcher && m_launcher->running()) {
         m_timer->stop();
         m_launcher.reset();
         m_progress.reset();
@@ -493,6 +664,10 @@ void NewCaptureDialog::reject() {
 void NewCaptureDialog::loadSettings() {
     QSettings s;
     s.beginGroup(QStringLiteral("capture"));
+    for (const QString& h : s.value(QStringLiteral("recentHosts")).toStringList())
+        if (m_target->findText(h) < 0)
+            m_target->addItem(h, h);
+    setTarget(s.value(QStringLiteral("target")).toString());
     const QStringList recent = s.value(QStringLiteral("recentPrograms")).toStringList();
     m_program->addItems(recent);
     m_program->setCurrentText(s.value(QStringLiteral("program")).toString());
@@ -524,6 +699,16 @@ void NewCaptureDialog::saveSettings() const {
     while (recent.size() > kMaxRecentPrograms)
         recent.removeLast();
     s.setValue(QStringLiteral("recentPrograms"), recent);
+    const QString host = targetHost();
+    s.setValue(QStringLiteral("target"), host);
+    if (!host.isEmpty()) {
+        QStringList hosts = s.value(QStringLiteral("recentHosts")).toStringList();
+        hosts.removeAll(host);
+        hosts.prepend(host);
+        while (hosts.size() > kMaxRecentPrograms)
+            hosts.removeLast();
+        s.setValue(QStringLiteral("recentHosts"), hosts);
+    }
     s.setValue(QStringLiteral("program"), program);
     s.setValue(QStringLiteral("arguments"), m_arguments->text());
     s.setValue(QStringLiteral("workingDirectory"), m_workingDir->text());

@@ -21,6 +21,9 @@ namespace ws {
 
 class Launcher;
 class StreamProgress;
+namespace remote {
+class RemoteRun;
+}
 
 /*
  * File > New Capture: runs a program under the CUPTI injection library (capture/launch, shared with
@@ -34,6 +37,14 @@ class StreamProgress;
  * it writes (StreamProgress: elapsed time, streams, records, MB, dropped). Stop sends SIGINT to the
  * target's process group, then SIGKILL after a grace period. Every capture gets its own directory
  * under the application data folder (captures/<date-time>).
+ *
+ * Target: this computer, or an SSH host (issue #26; hosts from ~/.ssh/config and the recent ones).
+ * For a host, Start checks it off the GUI thread (remote::checkHost: reachable, logged in,
+ * warpscope-capture there, a CUDA driver; one sentence per failure), then runs the program there
+ * under warpscope-capture --stream; the streams arrive in the local capture folder as they are
+ * recorded (remote::RemoteRun, pumped by the same timer), so progress, the end and the session are
+ * as for a local capture. Stop asks the host to stop the program (SIGKILL at the second request);
+ * a dropped connection leaves it running there and the status says how to fetch its capture.
  */
 class NewCaptureDialog : public QDialog {
     Q_OBJECT
@@ -45,6 +56,7 @@ public:
     void setProgram(const QString& program);
     void setArguments(const QString& arguments);
     void setOutputBase(const QString& directory); // where capture directories are created
+    void setTarget(const QString& host);          // "" = this computer
 
     bool isRunning() const;
     QString statusText() const;
@@ -67,12 +79,19 @@ protected:
 private:
     void poll();
     void finish(bool signaled, int code);
+    bool startRemote(const QString& host, const QString& program, const QString& workDir,
+                     const std::vector<std::pair<std::string, std::string>>& extraEnv, std::vector<std::string> args);
+    void runRemote(const QString& host, const std::string& command, const QString& dir, const QString& remoteDir);
+    void finishRemote();
+    QString targetHost() const;
+    QString makeCaptureDir(std::string* why);
     void setStatus(const QString& text, bool error);
     void setRunning(bool running);
     void loadSettings();
     void saveSettings() const;
     uint32_t activityBits() const;
 
+    QComboBox* m_target; // "This computer" or an SSH host
     QComboBox* m_program;
     QLineEdit* m_arguments;
     QLineEdit* m_workingDir;
@@ -94,7 +113,11 @@ private:
     QString m_outputBase;
     QString m_outputDir;
     QString m_programName;
+    QString m_runHost; // the SSH host of the current capture; empty for this computer
     std::unique_ptr<Launcher> m_launcher;
+    std::unique_ptr<remote::RemoteRun> m_remote;
+    std::thread m_checker; // the SSH host check before a remote start
+    bool m_checking = false;
     std::thread m_symbolizer; // resolves native call stacks after the target exits
     std::unique_ptr<StreamProgress> m_progress;
     bool m_stopping = false;

@@ -2,7 +2,9 @@
 
 #include "format/activitylist.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <iterator>
 
 namespace ws {
 
@@ -20,6 +22,7 @@ bool CaptureOptions::parse(const std::vector<std::string>& args, CaptureOptions*
     CaptureOptions o;
     size_t i = 0;
     for (; i < args.size(); ++i) {
+        const size_t first = i;
         std::string arg = args[i];
         if (arg == "--") {
             ++i;
@@ -113,20 +116,40 @@ bool CaptureOptions::parse(const std::vector<std::string>& args, CaptureOptions*
         } else if (arg == "--duration") {
             if (!takeNumber(&o.durationSeconds))
                 return false;
+        } else if (arg == "--host") {
+            if (!takeValue(&o.host))
+                return false;
+        } else if (arg == "--remote-capture") {
+            if (!takeValue(&o.remoteCapture))
+                return false;
+        } else if (arg == "--remote-dir") {
+            if (!takeValue(&o.remoteDir))
+                return false;
+        } else if (arg == "--stream") {
+            o.stream = true;
+        } else if (arg == "--check-host") {
+            o.checkHost = true;
         } else {
             *error = "unknown option " + arg;
             return false;
         }
+        // What the host's warpscope-capture needs to record the same way.
+        static const char* const kLocalOnly[] = {"-o", "--output", "--host", "--remote-capture", "--remote-dir",
+                                                 "--inject", "--stream", "--check-host", "-q", "--quiet"};
+        if (std::none_of(std::begin(kLocalOnly), std::end(kLocalOnly), [&](const char* l) { return arg == l; }))
+            o.forwarded.insert(o.forwarded.end(), args.begin() + static_cast<std::ptrdiff_t>(first),
+                               args.begin() + static_cast<std::ptrdiff_t>(i) + 1);
     }
     o.command.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
-    if (o.help || o.version) {
+    if (o.help || o.version || o.checkHost) {
         *out = o;
         return true;
     }
     std::string bad;
     if (!wscap::parseActivities(o.activities, &o.activityBits, &bad)) {
         *error = "unknown activity '" + bad + "' (known: kernel, memcpy, memset, runtime, launches, driver, api, "
-                 "sync, memory, nvtx, overhead, nvml, pm, extcorr, allapi, stacks, pystacks, host, default, all, none)";
+                 "sync, memory, nvtx, overhead, nvml, pm, extcorr, allapi, stacks, pystacks, host, collectives, default, all, "
+                 "none)";
         return false;
     }
     if (o.stacks)
@@ -135,6 +158,10 @@ bool CaptureOptions::parse(const std::vector<std::string>& args, CaptureOptions*
         o.activityBits |= wscap::ActPyStacks;
     if (o.torchOps > 0 || !o.stepFunction.empty())
         o.activityBits |= wscap::ActNvtx; // operators and marked steps arrive as NVTX ranges
+    if (o.stream && !o.host.empty()) {
+        *error = "--stream is the host side of --host; give one of them";
+        return false;
+    }
     if (o.output.empty()) {
         *error = "no output directory given (-o OUT)";
         return false;
@@ -161,9 +188,11 @@ std::string CaptureOptions::usage(const std::string& program) {
            "      --activities LIST  what to record, comma-separated (default: default):\n"
            "                         kernel memcpy memset runtime launches driver api sync\n"
            "                         memory nvtx overhead nvml pm extcorr allapi stacks pystacks\n"
-           "                         host, or default/all/none; -NAME removes. default = kernel\n"
-           "                         memcpy memset runtime launches memory nvtx overhead nvml\n"
-           "                         host, 1.04-1.12x of a PyTorch step (launches = the driver's\n"
+           "                         host collectives, or default/all/none; -NAME removes.\n"
+           "                         default = kernel memcpy memset runtime launches memory nvtx\n"
+           "                         overhead nvml host collectives, 1.04-1.12x of a PyTorch\n"
+           "                         step (collectives = NCCL's call sizes through its profiler\n"
+           "                         plugin, NCCL >= 2.28; launches = the driver's\n"
            "                         kernel launches of cuBLASLt, cuDNN, Triton, NCCL; driver =\n"
            "                         every driver call and sync cost 10-30% more; allapi =\n"
            "                         query-only calls such as cudaGetDevice)\n"
@@ -197,6 +226,19 @@ std::string CaptureOptions::usage(const std::string& program) {
            "      --name NAME        name stored in the capture\n"
            "      --inject PATH      injection library to use (default: next to this program)\n"
            "  -q, --quiet            no summary at the end\n"
+           "\n"
+           "Remote capture (the user's own ssh: keys, agent, known_hosts, ProxyJump apply):\n"
+           "      --host HOST        run PROGRAM on HOST under its warpscope-capture and write\n"
+           "                         the streams into OUT here as they are recorded; Ctrl+C\n"
+           "                         stops PROGRAM there; a dropped connection leaves it running\n"
+           "                         and says where its capture is (WARPSCOPE_SSH replaces 'ssh')\n"
+           "      --remote-capture PATH  warpscope-capture on HOST (default: on its PATH or in\n"
+           "                         ~/.cache/warpscope/bin)\n"
+           "      --remote-dir DIR   where HOST keeps the capture (default:\n"
+           "                         .cache/warpscope/captures/<OUT's name>-<time>)\n"
+           "      --check-host       print this program's version and whether CUDA can be\n"
+           "                         loaded here (what --host asks the host first)\n"
+           "      --stream           the host side of --host: stream OUT's files on stdout\n"
            "  -h, --help             show this help\n"
            "      --version          show the version\n"
            "\n"

@@ -30,6 +30,15 @@ struct CaptureOptions {
     int torchOps = 0;       // --torch-ops: 1 operators, 2 (=shapes) with input shapes; adds "nvtx"
     bool pythonStacks = false; // --py-stacks: adds the "pystacks" activity
     std::string stepFunction;  // --step-function NAME: its calls are steps; adds "nvtx"
+    // Remote capture (issue #26): --host HOST runs the capture there over SSH and writes the streams
+    // into OUT here as they arrive; --stream is the host side of that; --check-host answers the
+    // client's pre-flight check.
+    std::string host;
+    std::string remoteCapture; // --remote-capture PATH: warpscope-capture on the host
+    std::string remoteDir;     // --remote-dir DIR: where the host keeps the capture
+    bool stream = false;
+    bool checkHost = false;
+    std::vector<std::string> forwarded; // the recording options as given, for the host
 
     // False with a one-line reason in *error for a bad command line.
     static bool parse(const std::vector<std::string>& args, CaptureOptions* out, std::string* error);

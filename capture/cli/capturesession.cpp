@@ -1,9 +1,12 @@
 #include "cli/capturesession.h"
 
+#include "cli/streamhost.h"
+
 #include "format/activitylist.h"
 #include "format/wscapsummary.h"
 #include "launch/capturesetup.h"
 #include "launch/launcher.h"
+#include "launch/remotecapture.h"
 #include "launch/stacksymbolizer.h"
 
 #include <cerrno>
@@ -14,6 +17,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
+#include <fcntl.h>
+#include <ctime>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -71,6 +76,100 @@ std::set<std::string> CaptureSession::captureFiles() const {
 }
 
 int CaptureSession::run() {
+    if (m_options.checkHost)
+        return checkHost();
+    if (!m_options.host.empty())
+        return runRemote();
+    return runLocal();
+}
+
+int CaptureSession::checkHost() const {
+    std::printf("warpscope-capture %s (capture stream format %u.%u)\n", WARPSCOPE_CAPTURE_VERSION,
+                static_cast<unsigned>(wscap::kVersionMajor), static_cast<unsigned>(wscap::kVersionMinor));
+    std::string why;
+    std::string injectPath;
+    if (!findInjectLibrary(&injectPath, &why))
+        std::printf("inject no: %s\n", why.c_str());
+    else
+        std::printf("inject yes\n");
+    if (cudaDriverAvailable(&why))
+        std::printf("cuda-driver yes\n");
+    else
+        std::printf("cuda-driver no: %s\n", why.c_str());
+    return 0;
+}
+
+int CaptureSession::runRemote() {
+    const std::string& host = m_options.host;
+    std::string why;
+    m_outputDir = capturesetup::absolute(m_options.output);
+    while (m_outputDir.size() > 1 && m_outputDir.back() == '/')
+        m_outputDir.pop_back();
+    if (!capturesetup::makeDirectories(m_outputDir, &why)) {
+        say(why);
+        return 125;
+    }
+    const remote::HostCheck check = remote::checkHost(host, m_options.remoteCapture);
+    if (!check.ok) {
+        say(check.message);
+        return 125;
+    }
+    std::string remoteDir = m_options.remoteDir;
+    if (remoteDir.empty()) {
+        const std::string base = m_outputDir.substr(m_outputDir.rfind('/') + 1);
+        remoteDir = ".cache/warpscope/captures/" + base + "-" + std::to_string(::time(nullptr)) + "-" +
+                    std::to_string(::getpid());
+    }
+    if (!m_options.quiet)
+        say("recording on " + host + " (" + check.version + ") into " + remoteDir + ", streamed to " + m_outputDir);
+
+    const std::set<std::string> before = captureFiles();
+    struct sigaction sa {};
+    sa.sa_handler = onSignal;
+    ::sigemptyset(&sa.sa_mask);
+    struct sigaction oldInt {}, oldTerm {};
+    ::sigaction(SIGINT, &sa, &oldInt);
+    ::sigaction(SIGTERM, &sa, &oldTerm);
+    const auto begin = std::chrono::steady_clock::now();
+    remote::RemoteRun run;
+    run.onOutput = [](std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); std::fflush(stdout); };
+    run.onMessage = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+    const std::string command =
+        remote::streamCommand(m_options.remoteCapture, remoteDir, m_options.forwarded, m_options.command);
+    if (!run.start(host, command, remoteDir, m_outputDir, &why)) {
+        ::sigaction(SIGINT, &oldInt, nullptr);
+        ::sigaction(SIGTERM, &oldTerm, nullptr);
+        say("cannot run ssh: " + why);
+        return 125;
+    }
+    int interrupts = 0;
+    while (run.pump(50)) {
+        if (g_pendingSignal) {
+            g_pendingSignal = 0;
+            // The first Ctrl+C stops the program there (its capture is kept); a second one leaves.
+            if (++interrupts == 1) {
+                say("stopping " + m_options.command[0] + " on " + host + " (Ctrl+C again to leave it running there)");
+                run.requestStop();
+            } else {
+                run.disconnect();
+            }
+        }
+    }
+    ::sigaction(SIGINT, &oldInt, nullptr);
+    ::sigaction(SIGTERM, &oldTerm, nullptr);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    if (run.state() != remote::RemoteRun::State::Exited) {
+        say(run.problem());
+        if (!m_options.quiet && run.bytesReceived() > 0)
+            summarize(before, seconds, -1);
+        return 125;
+    }
+    if (!m_options.quiet)
+        summarize(before, seconds, run.exitCode());
+    return run.exitCode();
+}
+
+int CaptureSession::runLocal() {
     std::string injectPath;
     std::string why;
     if (!findInjectLibrary(&injectPath, &why)) {
@@ -81,6 +180,11 @@ int CaptureSession::run() {
     while (m_outputDir.size() > 1 && m_outputDir.back() == '/')
         m_outputDir.pop_back();
     if (!capturesetup::makeDirectories(m_outputDir, &why)) {
+        say(why);
+        return 125;
+    }
+    StreamHost host;
+    if (m_options.stream && !host.open(m_outputDir, &why)) {
         say(why);
         return 125;
     }
@@ -108,6 +212,12 @@ int CaptureSession::run() {
         return 125;
     }
     spec.environment = capturesetup::environment(settings, injectPath);
+    int devNull = -1;
+    if (m_options.stream) { // stdin and stdout are the channel; the program reads nothing from it
+        devNull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+        spec.stdinFd = devNull;
+        spec.stdoutFd = spec.stderrFd = host.programOutputFd();
+    }
 
     const std::set<std::string> before = captureFiles();
     struct sigaction sa {};
@@ -119,11 +229,18 @@ int CaptureSession::run() {
 
     const auto begin = std::chrono::steady_clock::now();
     Launcher launcher;
-    if (!launcher.start(spec, &why)) {
+    const bool started = launcher.start(spec, &why);
+    if (devNull >= 0)
+        ::close(devNull);
+    if (m_options.stream)
+        host.launched();
+    if (!started) {
         ::sigaction(SIGINT, &oldInt, nullptr);
         ::sigaction(SIGTERM, &oldTerm, nullptr);
         say(why);
         const bool notFound = why.find(std::strerror(ENOENT)) != std::string::npos;
+        if (m_options.stream)
+            host.finish(notFound ? 127 : 126);
         return notFound ? 127 : 126;
     }
     std::optional<ExitStatus> status;
@@ -132,7 +249,10 @@ int CaptureSession::run() {
             g_pendingSignal = 0;
             ::kill(-launcher.pid(), sig);
         }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        if (m_options.stream)
+            if (const int sig = host.pump())
+                ::kill(-launcher.pid(), sig); // the client's Stop
+        std::this_thread::sleep_for(std::chrono::milliseconds(m_options.stream ? 10 : 20));
     }
     ::sigaction(SIGINT, &oldInt, nullptr);
     ::sigaction(SIGTERM, &oldTerm, nullptr);
@@ -140,6 +260,10 @@ int CaptureSession::run() {
     const int code = status->signaled ? 128 + status->signal : status->code;
     if (m_options.activityBits & wscap::ActStacks)
         symbolize(before);
+    if (m_options.stream) {
+        host.finish(code); // the client summarizes what arrived
+        return code;
+    }
     if (!m_options.quiet)
         summarize(before, seconds, code);
     return code;

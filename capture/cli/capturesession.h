@@ -22,6 +22,9 @@ public:
     int run();
 
 private:
+    int runLocal();
+    int runRemote(); // --host: the client side of a remote capture
+    int checkHost() const; // --check-host
     bool findInjectLibrary(std::string* path, std::string* why) const;
     static bool cudaDriverAvailable(std::string* why);
     std::set<std::string> captureFiles() const;

@@ -88,6 +88,10 @@ bool Launcher::start(const LaunchSpec& spec, std::string* error) {
         ::close(pipeFds[0]);
         // Own process group: stop() then reaches the whole job (data-loader workers, ranks).
         ::setpgid(0, 0);
+        const int redirect[3] = {spec.stdinFd, spec.stdoutFd, spec.stderrFd};
+        for (int target = 0; target < 3; ++target)
+            if (redirect[target] >= 0 && ::dup2(redirect[target], target) < 0)
+                childFail(pipeFds[1], 3);
         if (!spec.workingDirectory.empty() && ::chdir(spec.workingDirectory.c_str()) != 0)
             childFail(pipeFds[1], 1);
         ::execvpe(argv[0], argv.data(), envp.data());

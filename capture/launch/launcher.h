@@ -17,6 +17,11 @@ struct LaunchSpec {
     std::vector<std::string> args;
     std::string workingDirectory;
     std::vector<std::pair<std::string, std::string>> environment;
+    // Descriptors the child gets as its stdin, stdout and stderr (-1: inherited); the caller keeps
+    // and closes its own copies.
+    int stdinFd = -1;
+    int stdoutFd = -1;
+    int stderrFd = -1;
 };
 
 struct ExitStatus {

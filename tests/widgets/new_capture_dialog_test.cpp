@@ -16,6 +16,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTest>
 
 #include <gtest/gtest.h>
 
@@ -213,3 +214,70 @@ TEST_F(NewCaptureDialogTest, StopEndsTheTarget) {
     EXPECT_FALSE(dialog.isRunning());
     EXPECT_TRUE(failed.takeFirst().at(0).toString().startsWith(QStringLiteral("Stopped before")));
 }
+
+#ifdef WARPSCOPE_CAPTURE_BIN
+namespace {
+
+// A stand-in for ssh (WARPSCOPE_SSH): "connects" by running the remote command here, with
+// warpscope-capture on the PATH as on a host that has it installed; FAKE_SSH=refuse answers as a
+// server that refuses the key.
+QString fakeSsh(const QTemporaryDir& dir) {
+    const QString path = dir.filePath(QStringLiteral("fake-ssh"));
+    QFile f(path);
+    f.open(QIODevice::WriteOnly);
+    f.write("#!/bin/sh\n"
+            "if [ \"$FAKE_SSH\" = refuse ]; then echo 'user@gpu7: Permission denied (publickey).' >&2; exit 255; fi\n"
+            "for last; do :; done\n"
+            "PATH=\"$(dirname '" WARPSCOPE_CAPTURE_BIN "'):$PATH\" exec sh -c \"$last\"\n");
+    f.close();
+    f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    return path;
+}
+
+} // namespace
+
+TEST_F(NewCaptureDialogTest, CapturesOnAnSshHostIntoTheLocalFolder) {
+    ScopedEnv env;
+    fakeCaptureMachine(env); // what the "host" has
+    QTemporaryDir tools, out;
+    env.set("WARPSCOPE_SSH", fakeSsh(tools).toLocal8Bit());
+    NewCaptureDialog dialog;
+    dialog.setOutputBase(out.path());
+    dialog.setTarget(QStringLiteral("gpu7"));
+    const QString stream = QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/captures/vector_add.wscap");
+    dialog.setProgram(QStringLiteral("/bin/sh"));
+    dialog.setArguments(QStringLiteral("-c 'echo on the host; cp \"$0\" \"$WARPSCOPE_OUTPUT/gpu7-649.wscap\"' ") + stream);
+    QSignalSpy finished(&dialog, &NewCaptureDialog::captureFinished);
+    ASSERT_TRUE(dialog.startCapture()) << dialog.statusText().toStdString();
+    EXPECT_TRUE(dialog.isRunning()); // checking the host, off the GUI thread
+    ASSERT_TRUE(finished.wait(20000)) << dialog.statusText().toStdString();
+    const QString dir = finished.takeFirst().at(0).toString();
+    EXPECT_TRUE(dir.startsWith(out.path()));
+    EXPECT_TRUE(dialog.statusText().contains(QStringLiteral("1 stream(s), 177 records, 0 dropped")))
+        << dialog.statusText().toStdString();
+    if (const QString shots = qEnvironmentVariable("WS_SCREENSHOT_DIR"); !shots.isEmpty()) // to look at it
+        dialog.grab().save(shots + QStringLiteral("/new_capture_ssh.png"));
+    QFile got(dir + QStringLiteral("/gpu7-649.wscap")), want(stream);
+    ASSERT_TRUE(got.open(QIODevice::ReadOnly) && want.open(QIODevice::ReadOnly));
+    EXPECT_EQ(got.readAll(), want.readAll());
+}
+
+TEST_F(NewCaptureDialogTest, SaysWhyTheSshHostRefused) {
+    ScopedEnv env;
+    QTemporaryDir tools, out;
+    env.set("WARPSCOPE_SSH", fakeSsh(tools).toLocal8Bit());
+    env.set("FAKE_SSH", "refuse");
+    NewCaptureDialog dialog;
+    dialog.setOutputBase(out.path());
+    dialog.setTarget(QStringLiteral("gpu7"));
+    dialog.setProgram(QStringLiteral("python3"));
+    ASSERT_TRUE(dialog.startCapture());
+    for (int i = 0; i < 200 && dialog.isRunning(); ++i)
+        QTest::qWait(50);
+    EXPECT_FALSE(dialog.isRunning());
+    EXPECT_TRUE(dialog.statusText().contains(QStringLiteral("gpu7 refused the login"))) << dialog.statusText().toStdString();
+    if (const QString shots = qEnvironmentVariable("WS_SCREENSHOT_DIR"); !shots.isEmpty())
+        dialog.grab().save(shots + QStringLiteral("/new_capture_ssh_refused.png"));
+    EXPECT_TRUE(QDir(out.path()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty()); // no empty capture folder left
+}
+#endif
