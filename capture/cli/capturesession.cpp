@@ -33,6 +33,32 @@ void onSignal(int sig) {
     g_pendingSignal = sig;
 }
 
+// SIGINT and SIGTERM caught (into g_pendingSignal) while it lives, the old handlers back after.
+class CaughtSignals {
+public:
+    CaughtSignals() {
+        struct sigaction sa {};
+        sa.sa_handler = onSignal;
+        ::sigemptyset(&sa.sa_mask);
+        ::sigaction(SIGINT, &sa, &m_oldInt);
+        ::sigaction(SIGTERM, &sa, &m_oldTerm);
+    }
+    ~CaughtSignals() { release(); }
+    void release() {
+        if (m_released)
+            return;
+        m_released = true;
+        ::sigaction(SIGINT, &m_oldInt, nullptr);
+        ::sigaction(SIGTERM, &m_oldTerm, nullptr);
+    }
+    CaughtSignals(const CaughtSignals&) = delete;
+    CaughtSignals& operator=(const CaughtSignals&) = delete;
+
+private:
+    struct sigaction m_oldInt {}, m_oldTerm {};
+    bool m_released = false;
+};
+
 void say(const std::string& text) {
     std::fprintf(stderr, "warpscope-capture: %s\n", text.c_str());
 }
@@ -124,12 +150,7 @@ int CaptureSession::runRemote() {
         say("recording on " + host + " (" + check.version + ") into " + remoteDir + ", streamed to " + m_outputDir);
 
     const std::set<std::string> before = captureFiles();
-    struct sigaction sa {};
-    sa.sa_handler = onSignal;
-    ::sigemptyset(&sa.sa_mask);
-    struct sigaction oldInt {}, oldTerm {};
-    ::sigaction(SIGINT, &sa, &oldInt);
-    ::sigaction(SIGTERM, &sa, &oldTerm);
+    CaughtSignals signals;
     const auto begin = std::chrono::steady_clock::now();
     remote::RemoteRun run;
     run.onOutput = [](std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); std::fflush(stdout); };
@@ -137,8 +158,7 @@ int CaptureSession::runRemote() {
     const std::string command =
         remote::streamCommand(m_options.remoteCapture, remoteDir, m_options.forwarded, m_options.command);
     if (!run.start(host, command, remoteDir, m_outputDir, &why)) {
-        ::sigaction(SIGINT, &oldInt, nullptr);
-        ::sigaction(SIGTERM, &oldTerm, nullptr);
+        signals.release();
         say("cannot run ssh: " + why);
         return 125;
     }
@@ -155,8 +175,7 @@ int CaptureSession::runRemote() {
             }
         }
     }
-    ::sigaction(SIGINT, &oldInt, nullptr);
-    ::sigaction(SIGTERM, &oldTerm, nullptr);
+    signals.release();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     if (run.state() != remote::RemoteRun::State::Exited) {
         say(run.problem());
@@ -220,12 +239,7 @@ int CaptureSession::runLocal() {
     }
 
     const std::set<std::string> before = captureFiles();
-    struct sigaction sa {};
-    sa.sa_handler = onSignal;
-    ::sigemptyset(&sa.sa_mask);
-    struct sigaction oldInt {}, oldTerm {};
-    ::sigaction(SIGINT, &sa, &oldInt);
-    ::sigaction(SIGTERM, &sa, &oldTerm);
+    CaughtSignals signals;
 
     const auto begin = std::chrono::steady_clock::now();
     Launcher launcher;
@@ -235,8 +249,7 @@ int CaptureSession::runLocal() {
     if (m_options.stream)
         host.launched();
     if (!started) {
-        ::sigaction(SIGINT, &oldInt, nullptr);
-        ::sigaction(SIGTERM, &oldTerm, nullptr);
+        signals.release();
         say(why);
         const bool notFound = why.find(std::strerror(ENOENT)) != std::string::npos;
         if (m_options.stream)
@@ -254,8 +267,7 @@ int CaptureSession::runLocal() {
                 ::kill(-launcher.pid(), sig); // the client's Stop
         std::this_thread::sleep_for(std::chrono::milliseconds(m_options.stream ? 10 : 20));
     }
-    ::sigaction(SIGINT, &oldInt, nullptr);
-    ::sigaction(SIGTERM, &oldTerm, nullptr);
+    signals.release();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     const int code = status->signaled ? 128 + status->signal : status->code;
     if (m_options.activityBits & wscap::ActStacks)

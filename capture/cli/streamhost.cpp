@@ -104,6 +104,18 @@ void StreamHost::readOutput() {
     }
 }
 
+void StreamHost::sendNewBytes(bool block) {
+    if (m_dropped)
+        return;
+    m_follower.poll([&](const std::string& name, uint64_t offset, std::string_view data) {
+        std::string f;
+        frames::append(f, frames::Kind::Data, name, offset, data);
+        queue(f);
+        flush(block);
+        return !m_dropped;
+    });
+}
+
 int StreamHost::pump() {
     int signal = 0;
     char c[64];
@@ -120,14 +132,7 @@ int StreamHost::pump() {
         break;
     }
     readOutput();
-    if (!m_dropped)
-        m_follower.poll([&](const std::string& name, uint64_t offset, std::string_view data) {
-            std::string f;
-            frames::append(f, frames::Kind::Data, name, offset, data);
-            queue(f);
-            flush(false);
-            return !m_dropped;
-        });
+    sendNewBytes(false);
     flush(false);
     return signal;
 }
@@ -141,14 +146,7 @@ void StreamHost::note(const std::string& line) {
 
 void StreamHost::finish(int exitCode) {
     readOutput();
-    if (!m_dropped)
-        m_follower.poll([&](const std::string& name, uint64_t offset, std::string_view data) {
-            std::string f;
-            frames::append(f, frames::Kind::Data, name, offset, data);
-            queue(f);
-            flush(true);
-            return !m_dropped;
-        });
+    sendNewBytes(true);
     std::string f;
     frames::append(f, frames::Kind::Exit, "", 0, std::to_string(exitCode));
     queue(f);

@@ -40,6 +40,7 @@ private:
     void queue(const std::string& frame);
     void flush(bool block);
     void readOutput();
+    void sendNewBytes(bool block); // what the capture files gained, as Data frames
 
     std::string m_dir;
     DirFollower m_follower{""};

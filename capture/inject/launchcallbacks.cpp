@@ -1,5 +1,7 @@
 #include "inject/launchcallbacks.h"
 
+#include "inject/cuptitime.h"
+
 #include "inject/launchrecorder.h"
 #include "inject/ncclrecorder.h"
 #include "inject/stackrecorder.h"
@@ -62,11 +64,7 @@ thread_local int t_runtimeDepth = 0;
 // The start of the driver launch in progress on this thread (launches do not nest in the driver).
 thread_local uint64_t t_driverStart = 0;
 
-uint64_t now() {
-    uint64_t ts = 0;
-    cuptiGetTimestamp(&ts);
-    return ts;
-}
+uint64_t now() { return cuptiNow(); }
 
 } // namespace
 

@@ -1,5 +1,7 @@
 #include "inject/ncclrecorder.h"
 
+#include "inject/cuptitime.h"
+
 #include "format/wscapcodec.h"
 
 #include <cupti.h>
@@ -12,11 +14,7 @@ using namespace wscap;
 
 namespace {
 
-uint64_t now() {
-    uint64_t ts = 0;
-    cuptiGetTimestamp(&ts);
-    return ts;
-}
+uint64_t now() { return cuptiNow(); }
 
 // Calls not yet written: waiting for their launch, or for their own end after it (a call outside a
 // group launches inside itself).

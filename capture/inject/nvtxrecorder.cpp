@@ -1,5 +1,7 @@
 #include "inject/nvtxrecorder.h"
 
+#include "inject/cuptitime.h"
+
 #include "format/wscapcodec.h"
 
 #include <cupti.h>
@@ -42,11 +44,7 @@ ThreadState& threadState() {
     return state;
 }
 
-uint64_t now() {
-    uint64_t ts = 0;
-    cuptiGetTimestamp(&ts);
-    return ts;
-}
+uint64_t now() { return cuptiNow(); }
 
 template <class F> void replaceSlot(NvtxFunctionTable table, unsigned size, unsigned id, F ours, std::atomic<F>& saved) {
     if (id > size || !table[id])
