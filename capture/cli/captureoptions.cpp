@@ -129,13 +129,16 @@ bool CaptureOptions::parse(const std::vector<std::string>& args, CaptureOptions*
             o.stream = true;
         } else if (arg == "--check-host") {
             o.checkHost = true;
+        } else if (arg == "--deploy") {
+            o.deploy = true;
         } else {
             *error = "unknown option " + arg;
             return false;
         }
         // What the host's warpscope-capture needs to record the same way.
         static const char* const kLocalOnly[] = {"-o", "--output", "--host", "--remote-capture", "--remote-dir",
-                                                 "--inject", "--stream", "--check-host", "-q", "--quiet"};
+                                                 "--inject", "--stream", "--check-host", "-q", "--quiet",
+                                                 "--deploy"};
         if (std::none_of(std::begin(kLocalOnly), std::end(kLocalOnly), [&](const char* l) { return arg == l; }))
             o.forwarded.insert(o.forwarded.end(), args.begin() + static_cast<std::ptrdiff_t>(first),
                                args.begin() + static_cast<std::ptrdiff_t>(i) + 1);
@@ -236,6 +239,9 @@ std::string CaptureOptions::usage(const std::string& program) {
            "                         ~/.cache/warpscope/bin)\n"
            "      --remote-dir DIR   where HOST keeps the capture (default:\n"
            "                         .cache/warpscope/captures/<OUT's name>-<time>)\n"
+           "      --deploy           first copy this warpscope-capture, wscap-dump and the\n"
+           "                         injection library into HOST's ~/.cache/warpscope/bin when\n"
+           "                         it has none there or another version\n"
            "      --check-host       print this program's version and whether CUDA can be\n"
            "                         loaded here (what --host asks the host first)\n"
            "      --stream           the host side of --host: stream OUT's files on stdout\n"

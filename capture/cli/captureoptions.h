@@ -38,6 +38,7 @@ struct CaptureOptions {
     std::string remoteDir;     // --remote-dir DIR: where the host keeps the capture
     bool stream = false;
     bool checkHost = false;
+    bool deploy = false; // --deploy: copy this warpscope-capture to the host when it lacks it or another version
     std::vector<std::string> forwarded; // the recording options as given, for the host
 
     // False with a one-line reason in *error for a bad command line.

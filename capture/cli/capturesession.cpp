@@ -135,7 +135,23 @@ int CaptureSession::runRemote() {
         say(why);
         return 125;
     }
-    const remote::HostCheck check = remote::checkHost(host, m_options.remoteCapture);
+    remote::HostCheck check = remote::checkHost(host, m_options.remoteCapture);
+    const std::string ours = std::string("warpscope-capture ") + WARPSCOPE_CAPTURE_VERSION + " (capture stream format " +
+                             std::to_string(wscap::kVersionMajor) + "." + std::to_string(wscap::kVersionMinor) + ")";
+    if (m_options.deploy && m_options.remoteCapture.empty() && (check.missing || (!check.version.empty() && check.version != ours))) {
+        const auto begin = std::chrono::steady_clock::now();
+        if (!remote::deploy(host, capturesetup::executableDir(), &why)) {
+            say("cannot deploy to " + host + ": " + why);
+            return 125;
+        }
+        if (!m_options.quiet) {
+            char secs[32];
+            std::snprintf(secs, sizeof secs, "%.1f s",
+                          std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
+            say("deployed " + ours + " to " + host + ":~/.cache/warpscope/bin (" + secs + ")");
+        }
+        check = remote::checkHost(host, m_options.remoteCapture);
+    }
     if (!check.ok) {
         say(check.message);
         return 125;

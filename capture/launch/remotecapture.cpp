@@ -16,6 +16,10 @@ namespace ws::remote {
 
 namespace {
 
+// The host's deploy directory in $D: ~/.cache/warpscope/bin, or WARPSCOPE_DEPLOY_DIR as the host's
+// environment sets it (the tests' sshd does, to keep deploys out of the account's own cache).
+constexpr const char* kDeployDirShell = "D=\"${WARPSCOPE_DEPLOY_DIR:-$HOME/.cache/warpscope/bin}\"";
+
 bool contains(const std::string& text, const char* what) { return text.find(what) != std::string::npos; }
 
 std::string lastLine(const std::string& text) {
@@ -33,7 +37,7 @@ struct Finished {
     ExitStatus status;
 };
 
-Finished runSsh(const std::string& host, const std::string& command) {
+Finished runSsh(const std::string& host, const std::string& command, int stdinFd = -1) {
     Finished f;
     int outPipe[2], errPipe[2];
     if (::pipe2(outPipe, O_CLOEXEC) != 0 || ::pipe2(errPipe, O_CLOEXEC) != 0) {
@@ -46,7 +50,7 @@ Finished runSsh(const std::string& host, const std::string& command) {
     spec.args.assign(argv.begin() + 1, argv.end());
     spec.args.insert(spec.args.end(), {host, "--", command});
     const int devNull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-    spec.stdinFd = devNull;
+    spec.stdinFd = stdinFd >= 0 ? stdinFd : devNull;
     spec.stdoutFd = outPipe[1];
     spec.stderrFd = errPipe[1];
     Launcher ssh;
@@ -173,7 +177,7 @@ HostCheck checkHost(const std::string& host, const std::string& remoteCapture) {
     HostCheck c;
     // The deploy directory first on PATH, so a deployed capture is found as an installed one is.
     const std::string tool = remoteCapture.empty() ? "warpscope-capture" : remoteCapture;
-    const std::string script = "PATH=\"$HOME/.cache/warpscope/bin:$PATH\"; command -v " + shellQuote(tool) +
+    const std::string script = std::string(kDeployDirShell) + "; PATH=\"$D:$PATH\"; command -v " + shellQuote(tool) +
                                " >/dev/null 2>&1 || { echo WS_MISSING; exit 0; }; exec " + shellQuote(tool) +
                                " --check-host";
     const Finished f = runSsh(host, script);
@@ -186,8 +190,9 @@ HostCheck checkHost(const std::string& host, const std::string& remoteCapture) {
         return c;
     }
     if (contains(f.out, "WS_MISSING")) {
+        c.missing = true;
         c.message = "`" + tool + "` is not installed on " + host +
-                    ": install the warpscope-capture package there or choose Deploy";
+                    ": install the warpscope-capture package there, or deploy it (--deploy)";
         return c;
     }
     std::istringstream lines(f.out);
@@ -209,9 +214,62 @@ HostCheck checkHost(const std::string& host, const std::string& remoteCapture) {
     return c;
 }
 
+bool deploy(const std::string& host, const std::string& localDir, std::string* why) {
+    // The capture tools as they lie next to this program; the injection library only where CUDA
+    // was found at build time.
+    std::vector<std::string> files;
+    for (const char* f : {"warpscope-capture", "wscap-dump", "libwarpscope_inject.so"})
+        if (::access((localDir + "/" + f).c_str(), R_OK) == 0)
+            files.push_back(f);
+    if (files.empty() || files[0] != "warpscope-capture") {
+        *why = "warpscope-capture is not in " + localDir + ": nothing to deploy";
+        return false;
+    }
+    char tarPath[] = "/tmp/warpscope-deploy-XXXXXX";
+    const int tarFd = ::mkstemp(tarPath);
+    if (tarFd < 0) {
+        *why = std::string("cannot make a temporary file: ") + std::strerror(errno);
+        return false;
+    }
+    LaunchSpec tar;
+    tar.program = "tar";
+    tar.args = {"-C", localDir, "-cf", "-"};
+    tar.args.insert(tar.args.end(), files.begin(), files.end());
+    tar.stdoutFd = tarFd;
+    Launcher packer;
+    const bool packed = packer.start(tar, why) && packer.wait().success();
+    ::unlink(tarPath); // the open descriptor keeps it readable
+    if (!packed) {
+        ::close(tarFd);
+        if (why->empty())
+            *why = "tar could not pack " + localDir;
+        return false;
+    }
+    ::lseek(tarFd, 0, SEEK_SET);
+    // Unpacked beside, then renamed over the old tools, so a capture running there is not disturbed.
+    const std::string script = std::string(kDeployDirShell) +
+                               "; mkdir -p \"$D.new\" && tar -xf - -C \"$D.new\" && mkdir -p \"$D\" && "
+                               "for f in \"$D.new\"/*; do mv -f \"$f\" \"$D/\"; done && rmdir \"$D.new\" && echo WS_DEPLOYED";
+    const Finished f = runSsh(host, script, tarFd);
+    ::close(tarFd);
+    if (!f.started) {
+        *why = "cannot run ssh: " + f.why;
+        return false;
+    }
+    if (f.status.signaled || f.status.code == 255) {
+        *why = explainSshFailure(host, f.err);
+        return false;
+    }
+    if (!contains(f.out, "WS_DEPLOYED")) {
+        *why = "could not unpack the capture tools on " + host + " (" + lastLine(f.err) + ")";
+        return false;
+    }
+    return true;
+}
+
 std::string streamCommand(const std::string& remoteCapture, const std::string& remoteDir,
                           const std::vector<std::string>& captureOptions, const std::vector<std::string>& program) {
-    std::string cmd = "PATH=\"$HOME/.cache/warpscope/bin:$PATH\" exec " +
+    std::string cmd = std::string(kDeployDirShell) + "; PATH=\"$D:$PATH\" exec " +
                       shellQuote(remoteCapture.empty() ? "warpscope-capture" : remoteCapture) + " --stream -o " +
                       shellQuote(remoteDir);
     // (Appended piecewise: `" " + word` trips GCC 12's -Wrestrict false positive.)

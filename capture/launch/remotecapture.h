@@ -40,10 +40,16 @@ struct HostCheck {
     std::string message; // why not, one sentence; notes when ok (no CUDA driver)
     std::string version; // the host's warpscope-capture --version line
     bool cudaDriver = false;
+    bool missing = false; // no warpscope-capture there (Deploy can fix that)
 };
 // Reachable, logged in, warpscope-capture present (remoteCapture: its path, or "" for the PATH and
 // the deploy directory), a CUDA driver. Blocks for the ssh round trip.
 HostCheck checkHost(const std::string& host, const std::string& remoteCapture);
+
+// Deploy: copies the capture tools of localDir (warpscope-capture, wscap-dump and the injection
+// library) into the host's ~/.cache/warpscope/bin, where checkHost and streamCommand look first.
+// One ssh round trip carrying a tar; the old tools are replaced only once the new ones are unpacked.
+bool deploy(const std::string& host, const std::string& localDir, std::string* why);
 
 // The remote command line that runs warpscope-capture --stream.
 std::string streamCommand(const std::string& remoteCapture, const std::string& remoteDir,

@@ -115,7 +115,9 @@ struct Sshd {
             << "PermitRootLogin yes\nLogLevel ERROR\n"
             // The host's warpscope-capture: a fake injection library and a "CUDA driver" that loads.
             << "SetEnv WARPSCOPE_INJECT_LIBRARY=" << WARPSCOPE_CAPTURE_BIN
-            << " WARPSCOPE_CUDA_DRIVER_LIBRARY=libc.so.6\n";
+            << " WARPSCOPE_CUDA_DRIVER_LIBRARY=libc.so.6"
+            // Deploys land here, not in the account's own ~/.cache/warpscope/bin.
+            << " WARPSCOPE_DEPLOY_DIR=" << dir << "/deployed\n";
         const passwd* me = ::getpwuid(::geteuid());
         const std::string user = me ? me->pw_name : "root";
         std::ofstream(dir + "/ssh_config")
@@ -378,7 +380,7 @@ TEST(RemoteCapture, HostProblemsGetOneSentenceEach) {
     EXPECT_NE(attempt("wsrefused", WARPSCOPE_CAPTURE_BIN).find("wsrefused refused the login"), std::string::npos);
     EXPECT_NE(attempt("wshost", "/opt/nowhere/warpscope-capture")
                   .find("`/opt/nowhere/warpscope-capture` is not installed on wshost: install the warpscope-capture "
-                        "package there or choose Deploy"),
+                        "package there, or deploy it (--deploy)"),
               std::string::npos);
 }
 
@@ -399,4 +401,39 @@ TEST(RemoteCapture, EqualNamesFromTwoHostsNeverReplaceEachOther) {
     const std::string original = readAll(sample());
     for (const auto& f : files)
         EXPECT_TRUE(readAll(f) == original) << f;
+}
+
+TEST(RemoteCapture, DeployCopiesTheCaptureToolsOnceAndTheyRun) {
+    NEED_SSHD();
+    if (std::system("command -v warpscope-capture > /dev/null 2>&1") == 0)
+        GTEST_SKIP() << "warpscope-capture is installed on this machine's PATH: the \"host\" would not need a deploy";
+    const std::string deployed = sshd().dir + "/deployed";
+    fs::remove_all(deployed);
+    auto capture = [&](const std::string& name) {
+        Client c;
+        ws::LaunchSpec spec;
+        c.err = wstest::tempPath(name + "_err");
+        spec.program = WARPSCOPE_CAPTURE_BIN;
+        spec.args = {"--host", "wshost", "--deploy", "--remote-dir", fresh(name + "_remote"), "-o", fresh(name + "_local"),
+                     "--", "sh", "-c", "cp \"$0\" \"$WARPSCOPE_OUTPUT/gpu7-1.wscap\"", sample()};
+        spec.environment = {{"WARPSCOPE_SSH", sshd().ssh}};
+        const int e = ::open(c.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        spec.stderrFd = e;
+        std::string why;
+        EXPECT_TRUE(c.process.start(spec, &why)) << why;
+        ::close(e);
+        EXPECT_TRUE(c.wait(60s).success()) << c.stderrText();
+        EXPECT_TRUE(readAll(wstest::tempPath(name + "_local") + "/gpu7-1.wscap") == readAll(sample())) << c.stderrText();
+        return c.stderrText();
+    };
+    // A host without warpscope-capture: the tools go there first, then the capture runs with them.
+    const std::string first = capture("deploy_first");
+    EXPECT_NE(first.find("deployed warpscope-capture "), std::string::npos) << first;
+    std::printf("%s", first.substr(first.find("deployed"), first.find('\n', first.find("deployed")) - first.find("deployed") + 1).c_str());
+    EXPECT_TRUE(fs::exists(deployed + "/warpscope-capture"));
+    EXPECT_TRUE(fs::exists(deployed + "/wscap-dump"));
+    EXPECT_FALSE(fs::exists(deployed + ".new"));
+    // The same version there: nothing is copied again.
+    const std::string second = capture("deploy_second");
+    EXPECT_EQ(second.find("deployed"), std::string::npos) << second;
 }
