@@ -2140,6 +2140,18 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>无法启动 %1：%2</translation>
     </message>
     <message>
+        <source>&amp;Deploy the capture tools when the host has none</source>
+        <translation>主机上没有采集工具时部署(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Copies warpscope-capture, wscap-dump and the injection library of this installation into the host&apos;s ~/.cache/warpscope/bin before capturing, when the host has no warpscope-capture.</source>
+        <translation>当主机上没有 warpscope-capture 时，在采集前把本安装的 warpscope-capture、wscap-dump 和注入库复制到主机的 ~/.cache/warpscope/bin。</translation>
+    </message>
+    <message>
+        <source>Cannot deploy to %1: %2</source>
+        <translation>无法部署到 %1：%2</translation>
+    </message>
+    <message>
         <source>This computer</source>
         <translation>本机</translation>
     </message>

@@ -107,8 +107,21 @@ NewCaptureDialog::NewCaptureDialog(QWidget* parent) : QDialog(parent) {
                             "user@host). The host needs warpscope-capture and a CUDA driver; your own ssh keys, agent "
                             "and known_hosts are used, and no password is asked or kept."));
 
+    m_deploy = new QCheckBox(tr("&Deploy the capture tools when the host has none"), this);
+    m_deploy->setObjectName(QStringLiteral("deploy"));
+    m_deploy->setToolTip(tr("Copies warpscope-capture, wscap-dump and the injection library of this installation into "
+                            "the host's ~/.cache/warpscope/bin before capturing, when the host has no "
+                            "warpscope-capture."));
+    m_deploy->setEnabled(false);
+    connect(m_target, &QComboBox::currentTextChanged, this, [this] { m_deploy->setEnabled(!targetHost().isEmpty()); });
+    auto* targetRow = new QHBoxLayout;
+    targetRow->addWidget(m_target, 1);
+    targetRow->addWidget(m_deploy);
+    auto* targetLabel = new QLabel(tr("&Target:"), this);
+    targetLabel->setBuddy(m_target);
+
     auto* form = new QFormLayout;
-    form->addRow(tr("&Target:"), m_target);
+    form->addRow(targetLabel, targetRow);
     // Rows holding a layout need their own label with a buddy, or the '&' shows as text.
     auto* programLabel = new QLabel(tr("&Program:"), this);
     programLabel->setBuddy(m_program);
@@ -281,6 +294,7 @@ void NewCaptureDialog::setStatus(const QString& text, bool error) {
 void NewCaptureDialog::setRunning(bool running) {
     m_start->setEnabled(!running);
     m_stop->setEnabled(running);
+    m_deploy->setEnabled(!running && !targetHost().isEmpty());
     for (QWidget* w : std::initializer_list<QWidget*>{m_target, m_program, m_arguments, m_workingDir, m_environment, m_name,
                                                       m_sampleHz, m_torchOps, m_stepFunction, m_delay, m_duration})
         w->setEnabled(!running);
@@ -461,8 +475,21 @@ bool NewCaptureDialog::startRemote(const QString& host, const QString& program, 
     if (m_checker.joinable())
         m_checker.join();
     // An ssh round trip: off the GUI thread.
-    m_checker = std::thread([this, host, remoteCommand, dir, remoteDir] {
-        const remote::HostCheck check = remote::checkHost(host.toStdString(), {});
+    const bool deploy = m_deploy->isChecked();
+    // The capture tools of this installation: beside this program, or in a build tree's capture/.
+    const QString exeDir = QCoreApplication::applicationDirPath();
+    const QString tools = QFileInfo::exists(exeDir + QStringLiteral("/warpscope-capture"))
+                              ? exeDir
+                              : QDir::cleanPath(exeDir + QStringLiteral("/../../capture"));
+    m_checker = std::thread([this, host, remoteCommand, dir, remoteDir, deploy, tools] {
+        remote::HostCheck check = remote::checkHost(host.toStdString(), {});
+        if (deploy && check.missing) {
+            std::string problem;
+            if (remote::deploy(host.toStdString(), local(tools), &problem))
+                check = remote::checkHost(host.toStdString(), {});
+            else
+                check.message = tr("Cannot deploy to %1: %2").arg(host, QString::fromStdString(problem)).toStdString();
+        }
         QMetaObject::invokeMethod(this, [this, check, host, remoteCommand, dir, remoteDir] {
             m_checking = false;
             if (!check.ok) {

@@ -92,6 +92,7 @@ private:
     uint32_t activityBits() const;
 
     QComboBox* m_target; // "This computer" or an SSH host
+    QCheckBox* m_deploy; // copy the capture tools to a host that lacks them
     QComboBox* m_program;
     QLineEdit* m_arguments;
     QLineEdit* m_workingDir;

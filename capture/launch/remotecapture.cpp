@@ -192,7 +192,8 @@ HostCheck checkHost(const std::string& host, const std::string& remoteCapture) {
     if (contains(f.out, "WS_MISSING")) {
         c.missing = true;
         c.message = "`" + tool + "` is not installed on " + host +
-                    ": install the warpscope-capture package there, or deploy it (--deploy)";
+                    ": install the warpscope-capture package there, or deploy it (--deploy; Deploy in New "
+                    "Capture)";
         return c;
     }
     std::istringstream lines(f.out);

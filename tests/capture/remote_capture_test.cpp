@@ -380,7 +380,7 @@ TEST(RemoteCapture, HostProblemsGetOneSentenceEach) {
     EXPECT_NE(attempt("wsrefused", WARPSCOPE_CAPTURE_BIN).find("wsrefused refused the login"), std::string::npos);
     EXPECT_NE(attempt("wshost", "/opt/nowhere/warpscope-capture")
                   .find("`/opt/nowhere/warpscope-capture` is not installed on wshost: install the warpscope-capture "
-                        "package there, or deploy it (--deploy)"),
+                        "package there, or deploy it (--deploy; Deploy in New Capture)"),
               std::string::npos);
 }
 

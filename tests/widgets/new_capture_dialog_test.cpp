@@ -8,6 +8,7 @@
 #include "model/event_kind.h"
 #include "model/session.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
@@ -228,6 +229,7 @@ QString fakeSsh(const QTemporaryDir& dir) {
     f.write("#!/bin/sh\n"
             "if [ \"$FAKE_SSH\" = refuse ]; then echo 'user@gpu7: Permission denied (publickey).' >&2; exit 255; fi\n"
             "for last; do :; done\n"
+            "if [ \"$FAKE_SSH\" = bare ]; then exec sh -c \"$last\"; fi\n" // a host without warpscope-capture
             "PATH=\"$(dirname '" WARPSCOPE_CAPTURE_BIN "'):$PATH\" exec sh -c \"$last\"\n");
     f.close();
     f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
@@ -260,6 +262,35 @@ TEST_F(NewCaptureDialogTest, CapturesOnAnSshHostIntoTheLocalFolder) {
     QFile got(dir + QStringLiteral("/gpu7-649.wscap")), want(stream);
     ASSERT_TRUE(got.open(QIODevice::ReadOnly) && want.open(QIODevice::ReadOnly));
     EXPECT_EQ(got.readAll(), want.readAll());
+}
+
+TEST_F(NewCaptureDialogTest, DeploysTheCaptureToolsToAHostWithoutThem) {
+    ScopedEnv env;
+    fakeCaptureMachine(env);
+    QTemporaryDir tools, out, deployed;
+    env.set("WARPSCOPE_SSH", fakeSsh(tools).toLocal8Bit());
+    env.set("FAKE_SSH", "bare");
+    env.set("WARPSCOPE_DEPLOY_DIR", deployed.filePath(QStringLiteral("bin")).toLocal8Bit());
+    NewCaptureDialog dialog;
+    dialog.setOutputBase(out.path());
+    dialog.setTarget(QStringLiteral("gpu7"));
+    const QString stream = QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/captures/vector_add.wscap");
+    dialog.setProgram(QStringLiteral("/bin/sh"));
+    dialog.setArguments(QStringLiteral("-c 'cp \"$0\" \"$WARPSCOPE_OUTPUT/gpu7-650.wscap\"' ") + stream);
+    auto* deploy = dialog.findChild<QCheckBox*>(QStringLiteral("deploy"));
+    ASSERT_TRUE(deploy);
+    EXPECT_TRUE(deploy->isEnabled());
+    // Without Deploy the host has nothing to capture with, and the status says what to do.
+    ASSERT_TRUE(dialog.startCapture());
+    for (int i = 0; i < 200 && dialog.isRunning(); ++i)
+        QTest::qWait(50);
+    EXPECT_TRUE(dialog.statusText().contains(QStringLiteral("is not installed on gpu7"))) << dialog.statusText().toStdString();
+    deploy->setChecked(true);
+    QSignalSpy finished(&dialog, &NewCaptureDialog::captureFinished);
+    ASSERT_TRUE(dialog.startCapture()) << dialog.statusText().toStdString();
+    ASSERT_TRUE(finished.wait(20000)) << dialog.statusText().toStdString();
+    EXPECT_TRUE(QFileInfo(deployed.filePath(QStringLiteral("bin/warpscope-capture"))).isExecutable());
+    EXPECT_TRUE(dialog.statusText().contains(QStringLiteral("1 stream(s), 177 records"))) << dialog.statusText().toStdString();
 }
 
 TEST_F(NewCaptureDialogTest, SaysWhyTheSshHostRefused) {
