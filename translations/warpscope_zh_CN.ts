@@ -1938,6 +1938,17 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     </message>
 </context>
 <context>
+    <name>ws::LiveCapture</name>
+    <message>
+        <source>Live: %1</source>
+        <translation>实时：%1</translation>
+    </message>
+    <message>
+        <source>Recording into %1; the view follows the newest %2 s</source>
+        <translation>正在记录到 %1；视图跟随最新的 %2 秒</translation>
+    </message>
+</context>
+<context>
     <name>ws::NewCaptureDialog</name>
     <message>
         <source>New Capture</source>

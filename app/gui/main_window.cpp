@@ -13,6 +13,7 @@
 #include "job_loader.h"
 #include "job_page.h"
 #include "model/session.h"
+#include "live_capture.h"
 #include "new_capture_dialog.h"
 #include "open_url_dialog.h"
 #include "remote/remote_url.h"
@@ -188,10 +189,26 @@ void MainWindow::createActions() {
     m_newCaptureAction->setShortcut(QKeySequence::New);
     m_newCaptureAction->setStatusTip(tr("Run a program under CUPTI and open what it did on the GPU"));
     connect(m_newCaptureAction, &QAction::triggered, this, [this] {
-        NewCaptureDialog dialog(this);
-        // A finished capture is imported, stored in the session library and opened like any trace.
-        connect(&dialog, &NewCaptureDialog::captureFinished, this, [this](const QString& dir) { openFiles({dir}); });
-        dialog.exec();
+        if (m_captureDialog) {
+            m_captureDialog->show();
+            m_captureDialog->raise();
+            m_captureDialog->activateWindow();
+            return;
+        }
+        // Not modal: while the program runs, its timeline grows in a Live tab (LiveCapture) that can
+        // be looked at; a finished capture is imported, stored in the session library and opened
+        // like any trace.
+        auto* dialog = new NewCaptureDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        m_captureDialog = dialog;
+        auto* live = new LiveCapture(m_tabs, dialog);
+        connect(dialog, &NewCaptureDialog::captureGrowing, live, &LiveCapture::follow);
+        connect(dialog, &NewCaptureDialog::captureFinished, this, [this, live](const QString& dir) {
+            live->stop();
+            openFiles({dir});
+        });
+        connect(dialog, &NewCaptureDialog::captureFailed, live, [live] { live->stop(); });
+        dialog->show();
     });
     m_compareAction = new QAction(tr("&Compare…"), this);
     m_compareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));

@@ -3,6 +3,7 @@
 #include "analysis/session_diff.h"
 
 #include <QMainWindow>
+#include <QPointer>
 #include <QStringList>
 
 #include <memory>
@@ -27,6 +28,7 @@ class Session;
 class SessionLoader;
 class SessionPage;
 class WelcomePage;
+class NewCaptureDialog;
 
 /*
  * The application shell: menus, the welcome page, one tab per open session, drag-and-drop, the
@@ -138,6 +140,7 @@ private:
 
     QAction* m_openAction = nullptr;
     QAction* m_newCaptureAction = nullptr;
+    QPointer<NewCaptureDialog> m_captureDialog; // the one New Capture dialog, while it is open
     QAction* m_libraryAction = nullptr;
     QAction* m_compareAction = nullptr;
     int m_comparing = 0;

@@ -405,6 +405,7 @@ bool NewCaptureDialog::startCapture() {
     saveSettings();
     m_launcher = std::move(launcher);
     m_progress = std::make_unique<StreamProgress>();
+    m_lastBytes = 0;
     m_outputDir = dir;
     m_programName = QFileInfo(program).fileName();
     m_stopping = false;
@@ -517,6 +518,7 @@ void NewCaptureDialog::runRemote(const QString& host, const std::string& command
     saveSettings();
     m_remote = std::move(run);
     m_progress = std::make_unique<StreamProgress>();
+    m_lastBytes = 0;
     m_outputDir = dir;
     m_stopping = false;
     m_elapsed.start();
@@ -553,6 +555,10 @@ void NewCaptureDialog::poll() {
     if (!m_launcher && !m_remote)
         return;
     m_progress->poll(local(m_outputDir));
+    if (m_progress->bytes() != m_lastBytes) {
+        m_lastBytes = m_progress->bytes();
+        emit captureGrowing(m_outputDir);
+    }
     m_live->setText(tr("%1 s · %2 stream(s) · %3 records · %4 MB · %5 dropped")
                         .arg(QString::number(static_cast<double>(m_elapsed.elapsed()) / 1000.0, 'f', 1))
                         .arg(m_progress->streams())

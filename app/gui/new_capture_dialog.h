@@ -72,6 +72,8 @@ signals:
     void captureFinished(const QString& directory);
     // The target ended without a usable capture (statusText() says why).
     void captureFailed(const QString& message);
+    // The capture folder grew while the target runs (a live view may import it again).
+    void captureGrowing(const QString& directory);
 
 protected:
     void reject() override;
@@ -122,6 +124,7 @@ private:
     std::thread m_symbolizer; // resolves native call stacks after the target exits
     std::unique_ptr<StreamProgress> m_progress;
     bool m_stopping = false;
+    uint64_t m_lastBytes = 0; // what the folder held at the last poll
     bool m_driverMissing = false;
 };
 

@@ -1,0 +1,132 @@
+#include "live_capture.h"
+
+#include "analysis/trace_summary.h"
+#include "import/trace_import.h"
+#include "model/session.h"
+#include "session_loader.h"
+#include "time_viewport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTabWidget>
+#include <QTimer>
+
+#include <algorithm>
+
+namespace ws {
+
+LiveCapture::LiveCapture(QTabWidget* tabs, QObject* parent) : QObject(parent), m_tabs(tabs) {}
+
+LiveCapture::~LiveCapture() {
+    stop();
+    if (m_worker.joinable())
+        m_worker.join();
+}
+
+void LiveCapture::follow(const QString& directory) {
+    if (m_stopped)
+        return;
+    m_dir = directory;
+    if (m_busy) {
+        m_pending = true;
+        return;
+    }
+    const qint64 wait = std::max<qint64>(1000, 2 * m_lastImportMs);
+    if (m_sinceImport.isValid() && m_sinceImport.elapsed() < wait) {
+        if (!m_pending) {
+            m_pending = true;
+            QTimer::singleShot(static_cast<int>(wait - m_sinceImport.elapsed()), this, [this] {
+                if (m_pending && !m_busy) {
+                    m_pending = false;
+                    startImport();
+                }
+            });
+        }
+        return;
+    }
+    startImport();
+}
+
+void LiveCapture::startImport() {
+    if (m_stopped || m_dir.isEmpty())
+        return;
+    m_busy = true;
+    m_sinceImport.start();
+    if (m_worker.joinable())
+        m_worker.join();
+    const std::string path = QFile::encodeName(m_dir).toStdString();
+    m_worker = std::thread([this, path] {
+        QElapsedTimer took;
+        took.start();
+        ImportResult r = importTraceFile(path);
+        // The page's Summary tab, computed here as the session loader does for any trace.
+        auto loaded = std::make_shared<LoadedSession>();
+        loaded->path = QFile::decodeName(path.c_str());
+        loaded->session = r.session;
+        if (loaded->session) {
+            loaded->summary = summarizeSession(*loaded->session);
+            loaded->summarized = true;
+        }
+        const qint64 ms = took.elapsed();
+        loaded->elapsedMs = ms;
+        QMetaObject::invokeMethod(this, [this, loaded, ms] {
+            m_busy = false;
+            m_lastImportMs = ms;
+            if (m_stopped)
+                return;
+            if (loaded->session)
+                show(loaded);
+            if (m_pending) {
+                m_pending = false;
+                follow(m_dir);
+            }
+        }, Qt::QueuedConnection);
+    });
+}
+
+void LiveCapture::show(std::shared_ptr<const LoadedSession> loaded) {
+    if (!m_tabs || (m_shown && !m_page)) { // the user closed the live tab
+        m_stopped = true;
+        return;
+    }
+    m_session = loaded->session;
+    auto* page = new SessionPage(loaded, m_tabs);
+    page->setSummarized(loaded);
+    // Follow the newest records: the last kFollowSeconds of what has arrived.
+    const int64_t end = loaded->session->endNs();
+    const int64_t start = std::max(loaded->session->startNs(), end - static_cast<int64_t>(kFollowSeconds * 1e9));
+    page->timeViewport()->showRange(start, end);
+    const QString title = tr("Live: %1").arg(QFileInfo(m_dir).fileName());
+    if (m_page) {
+        const int index = m_tabs->indexOf(m_page);
+        const bool current = m_tabs->currentIndex() == index;
+        m_tabs->insertTab(index, page, title);
+        m_tabs->removeTab(index + 1);
+        if (current)
+            m_tabs->setCurrentIndex(index);
+        m_page->deleteLater();
+    } else {
+        m_tabs->setCurrentIndex(m_tabs->addTab(page, title));
+    }
+    m_tabs->setTabToolTip(m_tabs->indexOf(page), tr("Recording into %1; the view follows the newest %2 s")
+                                                     .arg(QDir::toNativeSeparators(m_dir))
+                                                     .arg(kFollowSeconds));
+    m_page = page;
+    m_shown = true;
+    ++m_imports;
+    emit updated();
+}
+
+void LiveCapture::stop() {
+    m_stopped = true;
+    m_pending = false;
+    if (m_page && m_tabs) {
+        m_tabs->removeTab(m_tabs->indexOf(m_page));
+        m_page->deleteLater();
+    }
+    m_page = nullptr;
+    m_session.reset();
+}
+
+} // namespace ws
