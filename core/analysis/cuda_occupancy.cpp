@@ -95,9 +95,18 @@ std::map<int, CudaSmLimits> cudaSmLimitsByDevice(const Session& s) {
 std::optional<CudaOccupancy> cudaOccupancy(const CudaLaunch& k, const CudaSmLimits& sm, CudaSharedMemoryLimit limit) {
     if (k.threadsPerBlock <= 0 || k.blocks <= 0 || sm.numSms <= 0 || sm.maxThreadsPerSm <= 0 || sm.warpSize <= 0)
         return std::nullopt;
+    if (k.threadsPerBlock > sm.maxThreadsPerBlock) {
+        // No block of this size fits an SM (and nothing below may multiply such a size: a corrupt
+        // record's extents reach INT64_MAX).
+        CudaOccupancy none;
+        none.activeBlocksPerSm = 0;
+        none.limiters = CudaOccupancy::Warps;
+        none.achieved = 0.0f;
+        return none;
+    }
     const int64_t warps = (k.threadsPerBlock + sm.warpSize - 1) / sm.warpSize;
 
-    const int64_t byWarps = k.threadsPerBlock > sm.maxThreadsPerBlock ? 0 : (sm.maxThreadsPerSm / sm.warpSize) / warps;
+    const int64_t byWarps = (sm.maxThreadsPerSm / sm.warpSize) / warps;
     const int64_t byBlocks = sm.maxBlocksPerSm;
 
     int64_t byRegisters = INT_MAX;
@@ -111,7 +120,9 @@ std::optional<CudaOccupancy> cudaOccupancy(const CudaLaunch& k, const CudaSmLimi
         byRegisters = (sm.regsPerSm / parts / regsPerWarp) * parts / warps;
 
     const int64_t reserved = sm.computeMajor >= 8 ? kKiB : 0;
-    const int64_t allocated = roundUp(std::max<int64_t>(k.sharedMemoryBytes, 0) + reserved, sm.computeMajor >= 8 ? 128 : 256);
+    // Clamped far above any SM's shared memory, so the rounding cannot overflow.
+    const int64_t requested = std::clamp<int64_t>(k.sharedMemoryBytes, 0, int64_t(1) << 40);
+    const int64_t allocated = roundUp(requested + reserved, sm.computeMajor >= 8 ? 128 : 256);
     const int64_t perBlock = (limit == CudaSharedMemoryLimit::OptIn && allocated > sm.sharedMemPerBlock + reserved
                                   ? sm.sharedMemPerBlockOptin
                                   : sm.sharedMemPerBlock) +
@@ -140,11 +151,25 @@ std::optional<CudaOccupancy> cudaOccupancy(const CudaLaunch& k, const CudaSmLimi
     return out;
 }
 
+namespace {
+
+// x*y*z of launch dimensions, negatives as 0, saturating at INT64_MAX: a hostile or corrupt record's
+// three 2^31 extents overflow int64 (found by fuzz_capture_stream).
+int64_t extent(const std::array<int32_t, 3>& d) {
+    int64_t out = 1;
+    for (int32_t v : d)
+        if (__builtin_mul_overflow(out, int64_t(std::max(v, 0)), &out))
+            return std::numeric_limits<int64_t>::max();
+    return out;
+}
+
+} // namespace
+
 float occupancyFromLaunchArgs(const CudaSmLimits& sm, const std::array<int32_t, 3>& grid,
                               const std::array<int32_t, 3>& block, int32_t registers, int64_t sharedMemory) {
     CudaLaunch k;
-    k.blocks = int64_t(std::max(grid[0], 0)) * std::max(grid[1], 0) * std::max(grid[2], 0);
-    k.threadsPerBlock = int64_t(std::max(block[0], 0)) * std::max(block[1], 0) * std::max(block[2], 0);
+    k.blocks = extent(grid);
+    k.threadsPerBlock = extent(block);
     k.registersPerThread = registers;
     k.sharedMemoryBytes = sharedMemory;
     if (registers < 0 || sharedMemory < 0)
