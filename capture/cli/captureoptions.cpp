@@ -181,6 +181,11 @@ bool CaptureOptions::parse(const std::vector<std::string>& args, CaptureOptions*
     return true;
 }
 
+std::string CaptureOptions::versionLine() {
+    return std::string("warpscope-capture ") + WARPSCOPE_CAPTURE_VERSION + " (capture stream format " +
+           std::to_string(wscap::kVersionMajor) + "." + std::to_string(wscap::kVersionMinor) + ")";
+}
+
 std::string CaptureOptions::usage(const std::string& program) {
     return "Usage: " + program + " [OPTIONS] -o OUT -- PROGRAM [ARGS...]\n"
            "Run PROGRAM with Warpscope's CUPTI injection library and record what it does on the GPU.\n"

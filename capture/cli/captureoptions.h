@@ -44,6 +44,9 @@ struct CaptureOptions {
     // False with a one-line reason in *error for a bad command line.
     static bool parse(const std::vector<std::string>& args, CaptureOptions* out, std::string* error);
     static std::string usage(const std::string& program);
+    // "warpscope-capture 0.1.0 (capture stream format 1.3)": --version, --check-host's first line, and
+    // what --deploy compares with the host's.
+    static std::string versionLine();
 };
 
 } // namespace ws

@@ -16,7 +16,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <dirent.h>
 #include <fcntl.h>
 #include <ctime>
 #include <sys/stat.h>
@@ -88,17 +87,8 @@ bool CaptureSession::cudaDriverAvailable(std::string* why) {
 }
 
 std::set<std::string> CaptureSession::captureFiles() const {
-    std::set<std::string> files;
-    DIR* dir = ::opendir(m_outputDir.c_str());
-    if (!dir)
-        return files;
-    while (const dirent* e = ::readdir(dir)) {
-        const std::string name = e->d_name;
-        if (name.size() > 6 && name.compare(name.size() - 6, 6, ".wscap") == 0)
-            files.insert(m_outputDir + "/" + name);
-    }
-    ::closedir(dir);
-    return files;
+    const std::vector<std::string> files = capturesetup::captureFiles(m_outputDir);
+    return {files.begin(), files.end()};
 }
 
 int CaptureSession::run() {
@@ -110,8 +100,7 @@ int CaptureSession::run() {
 }
 
 int CaptureSession::checkHost() const {
-    std::printf("warpscope-capture %s (capture stream format %u.%u)\n", WARPSCOPE_CAPTURE_VERSION,
-                static_cast<unsigned>(wscap::kVersionMajor), static_cast<unsigned>(wscap::kVersionMinor));
+    std::printf("%s\n", CaptureOptions::versionLine().c_str());
     std::string why;
     std::string injectPath;
     if (!findInjectLibrary(&injectPath, &why))
@@ -136,8 +125,7 @@ int CaptureSession::runRemote() {
         return 125;
     }
     remote::HostCheck check = remote::checkHost(host, m_options.remoteCapture);
-    const std::string ours = std::string("warpscope-capture ") + WARPSCOPE_CAPTURE_VERSION + " (capture stream format " +
-                             std::to_string(wscap::kVersionMajor) + "." + std::to_string(wscap::kVersionMinor) + ")";
+    const std::string ours = CaptureOptions::versionLine();
     if (m_options.deploy && m_options.remoteCapture.empty() && (check.missing || (!check.version.empty() && check.version != ours))) {
         const auto begin = std::chrono::steady_clock::now();
         if (!remote::deploy(host, capturesetup::executableDir(), &why)) {

@@ -2,7 +2,6 @@
 
 #include "cli/captureoptions.h"
 #include "cli/capturesession.h"
-#include "format/wscapformat.h"
 
 #include <cstdio>
 
@@ -21,8 +20,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (options.version) {
-        std::printf("%s %s (capture stream format %u.%u)\n", program.c_str(), WARPSCOPE_CAPTURE_VERSION,
-                    static_cast<unsigned>(ws::wscap::kVersionMajor), static_cast<unsigned>(ws::wscap::kVersionMinor));
+        std::printf("%s\n", ws::CaptureOptions::versionLine().c_str());
         return 0;
     }
     return ws::CaptureSession(options).run();

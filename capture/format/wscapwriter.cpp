@@ -21,27 +21,33 @@ bool WscapWriter::open(const std::string& path, std::string* error) {
     return started(error);
 }
 
-bool WscapWriter::createNew(const std::string& dir, const std::string& stem, std::string* path, std::string* error) {
-    close();
+int createExclusive(const std::string& dir, const std::string& stem, const std::string& extension, std::string* path,
+                    std::string* error) {
     constexpr int kMaxTries = 10000;
     for (int n = 1; n <= kMaxTries; ++n) {
         std::string candidate = dir;
         candidate.append("/").append(stem);
         if (n > 1)
             candidate.append("-").append(std::to_string(n));
-        candidate.append(".wscap");
-        m_fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        if (m_fd >= 0) {
+        candidate.append(extension);
+        const int fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd >= 0) {
             *path = candidate;
-            return started(error);
+            return fd;
         }
         if (errno != EEXIST) {
             *error = "cannot create " + candidate + ": " + std::strerror(errno);
-            return false;
+            return -1;
         }
     }
-    *error = "cannot create a stream in " + dir + ": " + std::to_string(kMaxTries) + " named " + stem + " exist";
-    return false;
+    *error = "cannot create a file in " + dir + ": " + std::to_string(kMaxTries) + " named " + stem + " exist";
+    return -1;
+}
+
+bool WscapWriter::createNew(const std::string& dir, const std::string& stem, std::string* path, std::string* error) {
+    close();
+    m_fd = createExclusive(dir, stem, ".wscap", path, error);
+    return m_fd >= 0 && started(error);
 }
 
 bool WscapWriter::started(std::string* error) {

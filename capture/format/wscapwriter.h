@@ -42,6 +42,11 @@ private:
     uint64_t m_bytes = 0;
 };
 
+// Creates <dir>/<stem><extension>, else <stem>-2<extension>, <stem>-3<extension>, ... with O_EXCL,
+// never opening a file that exists; the write-only descriptor, or -1 with *error. *path is the file.
+int createExclusive(const std::string& dir, const std::string& stem, const std::string& extension, std::string* path,
+                    std::string* error);
+
 // The stem of a process's stream: "<host>-<pid>", the host name reduced to letters, digits, '.', '_'
 // and '-' (others become '_'), so pids of different hosts never share a name.
 std::string streamStem(const std::string& hostname, uint32_t pid);

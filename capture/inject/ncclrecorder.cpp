@@ -18,19 +18,8 @@ uint64_t now() { return cuptiNow(); }
 
 // Calls not yet written: waiting for their launch, or for their own end after it (a call outside a
 // group launches inside itself).
-struct Pending {
-    uint64_t start;
-    uint64_t end; // 0 while the call runs
-    const NcclRecorder::Comm* comm;
-    const char* func;
-    const char* datatype;
-    uint64_t count;
-    int32_t root;
-    uint32_t correlationId; // 0 until launched
-    bool graphCaptured;
-};
 struct ThreadState {
-    std::vector<Pending> pending;
+    std::vector<NcclRecorder::Call> pending;
     long open = -1; // index in pending of the call in progress
 };
 ThreadState& threadState() {
@@ -72,11 +61,10 @@ void NcclRecorder::beginCall(Comm* comm, const char* func, uint64_t count, const
     if (!m_recording.load(std::memory_order_relaxed))
         return;
     if (t.pending.size() >= kMaxPending) {
-        const Pending& p = t.pending.front();
-        emit(Call{p.start, p.end, p.comm, p.func, p.datatype, p.count, p.root, p.correlationId, p.graphCaptured});
+        emit(t.pending.front());
         t.pending.erase(t.pending.begin());
     }
-    t.pending.push_back(Pending{now(), 0, comm, func, datatype, count, root, 0, graphCaptured});
+    t.pending.push_back(Call{now(), 0, comm, func, datatype, count, root, 0, graphCaptured});
     t.open = static_cast<long>(t.pending.size()) - 1;
 }
 
@@ -84,11 +72,11 @@ void NcclRecorder::endCall() {
     ThreadState& t = threadState();
     if (t.open < 0 || static_cast<size_t>(t.open) >= t.pending.size())
         return;
-    Pending& p = t.pending[static_cast<size_t>(t.open)];
+    Call& c = t.pending[static_cast<size_t>(t.open)];
     t.open = -1;
-    p.end = now();
-    if (p.correlationId != 0) { // launched inside the call
-        emit(Call{p.start, p.end, p.comm, p.func, p.datatype, p.count, p.root, p.correlationId, p.graphCaptured});
+    c.end = now();
+    if (c.correlationId != 0) { // launched inside the call
+        emit(c);
         t.pending.pop_back(); // the open call is the newest
     }
 }
@@ -105,17 +93,17 @@ void NcclRecorder::onLaunch(uint32_t correlationId) {
     ThreadState& t = threadState();
     size_t kept = 0;
     for (size_t i = 0; i < t.pending.size(); ++i) {
-        Pending p = t.pending[i];
-        if (p.comm == comm && p.correlationId == 0) {
-            p.correlationId = correlationId;
-            if (p.end != 0) {
-                emit(Call{p.start, p.end, p.comm, p.func, p.datatype, p.count, p.root, p.correlationId, p.graphCaptured});
+        Call c = t.pending[i];
+        if (c.comm == comm && c.correlationId == 0) {
+            c.correlationId = correlationId;
+            if (c.end != 0) {
+                emit(c);
                 continue;
             }
         }
         if (static_cast<long>(i) == t.open)
             t.open = static_cast<long>(kept);
-        t.pending[kept++] = p;
+        t.pending[kept++] = c;
     }
     t.pending.resize(kept);
 }

@@ -42,6 +42,19 @@ public:
         int rank;
     };
 
+    // One NCCL call: pending on its thread until it is launched and over, then buffered for writing.
+    struct Call {
+        uint64_t start;
+        uint64_t end; // 0 while the call runs
+        const Comm* comm;
+        const char* func; // NCCL's static strings
+        const char* datatype;
+        uint64_t count;
+        int32_t root;
+        uint32_t correlationId; // 0 until launched
+        bool graphCaptured;
+    };
+
     static NcclRecorder& instance();
 
     // Whether the capture asked for collectives (set once at start-up, before NCCL initializes).
@@ -65,17 +78,6 @@ public:
     void take(const std::function<uint32_t(std::string_view, std::string&)>& intern, std::string& out);
 
 private:
-    struct Call {
-        uint64_t start;
-        uint64_t end;
-        const Comm* comm;
-        const char* func; // NCCL's static strings
-        const char* datatype;
-        uint64_t count;
-        int32_t root;
-        uint32_t correlationId;
-        bool graphCaptured;
-    };
     NcclRecorder() = default;
     void emit(const Call& call);
 

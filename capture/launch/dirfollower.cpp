@@ -1,43 +1,26 @@
 #include "launch/dirfollower.h"
 
-#include <dirent.h>
+#include "launch/capturesetup.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <string>
-#include <vector>
 
 namespace ws {
 
-namespace {
-
-std::vector<std::string> captureFiles(const std::string& dir) {
-    std::vector<std::string> names;
-    if (DIR* d = ::opendir(dir.c_str())) {
-        while (const dirent* e = ::readdir(d)) {
-            const std::string name = e->d_name;
-            if (name.size() > 6 && name.compare(name.size() - 6, 6, ".wscap") == 0)
-                names.push_back(name);
-        }
-        ::closedir(d);
-    }
-    return names;
-}
-
-} // namespace
-
 void DirFollower::start() {
-    for (const std::string& name : captureFiles(m_dir))
-        m_ignored.insert(name);
+    for (const std::string& path : capturesetup::captureFiles(m_dir))
+        m_ignored.insert(path);
 }
 
 bool DirFollower::poll(const DataFn& fn) {
     std::string buffer;
-    for (const std::string& name : captureFiles(m_dir)) {
-        if (m_ignored.count(name))
+    for (const std::string& path : capturesetup::captureFiles(m_dir)) {
+        if (m_ignored.count(path))
             continue;
-        const std::string path = m_dir + "/" + name;
+        const std::string name = path.substr(path.rfind('/') + 1);
         struct stat st {};
         if (::stat(path.c_str(), &st) != 0)
             continue;

@@ -30,7 +30,7 @@ public:
 private:
     std::string m_dir;
     size_t m_chunk;
-    std::set<std::string> m_ignored;
+    std::set<std::string> m_ignored; // paths there at start()
     std::map<std::string, uint64_t> m_sent; // name -> bytes handed on
     uint64_t m_bytes = 0;
 };

@@ -1,5 +1,7 @@
 #include "launch/remotecapture.h"
 
+#include "format/wscapwriter.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -30,6 +32,19 @@ std::string lastLine(const std::string& text) {
     return nl == std::string::npos ? t : t.substr(nl + 1);
 }
 
+// ssh HOST -- COMMAND (the user's ssh, sshCommand()) with the given stdin, stdout and stderr.
+LaunchSpec sshSpec(const std::string& host, const std::string& command, int in, int out, int err) {
+    LaunchSpec spec;
+    const std::vector<std::string> argv = sshCommand();
+    spec.program = argv[0];
+    spec.args.assign(argv.begin() + 1, argv.end());
+    spec.args.insert(spec.args.end(), {host, "--", command});
+    spec.stdinFd = in;
+    spec.stdoutFd = out;
+    spec.stderrFd = err;
+    return spec;
+}
+
 // Runs ssh HOST -- COMMAND to the end; its stdout and stderr and exit status.
 struct Finished {
     bool started = false;
@@ -44,17 +59,9 @@ Finished runSsh(const std::string& host, const std::string& command, int stdinFd
         f.why = std::string("cannot create a pipe: ") + std::strerror(errno);
         return f;
     }
-    LaunchSpec spec;
-    std::vector<std::string> argv = sshCommand();
-    spec.program = argv[0];
-    spec.args.assign(argv.begin() + 1, argv.end());
-    spec.args.insert(spec.args.end(), {host, "--", command});
     const int devNull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-    spec.stdinFd = stdinFd >= 0 ? stdinFd : devNull;
-    spec.stdoutFd = outPipe[1];
-    spec.stderrFd = errPipe[1];
     Launcher ssh;
-    f.started = ssh.start(spec, &f.why);
+    f.started = ssh.start(sshSpec(host, command, stdinFd >= 0 ? stdinFd : devNull, outPipe[1], errPipe[1]), &f.why);
     ::close(outPipe[1]);
     ::close(errPipe[1]);
     if (devNull >= 0)
@@ -94,13 +101,9 @@ std::string freeLocalName(const std::string& dir, const std::string& remoteName,
         stem = base.substr(0, dot);
         ext = base.substr(dot);
     }
-    for (int n = 1; n < 10000; ++n) {
-        const std::string name = n == 1 ? base : stem + "-" + std::to_string(n) + ext;
-        *fd = ::open((dir + "/" + name).c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        if (*fd >= 0 || errno != EEXIST)
-            return name;
-    }
-    return base;
+    std::string path, error;
+    *fd = wscap::createExclusive(dir, stem, ext, &path, &error);
+    return *fd >= 0 ? path.substr(path.rfind('/') + 1) : base;
 }
 
 } // namespace
@@ -305,15 +308,7 @@ bool RemoteRun::start(const std::string& host, const std::string& remoteCommand,
         *why = std::string("cannot create a pipe: ") + std::strerror(errno);
         return false;
     }
-    LaunchSpec spec;
-    std::vector<std::string> argv = sshCommand();
-    spec.program = argv[0];
-    spec.args.assign(argv.begin() + 1, argv.end());
-    spec.args.insert(spec.args.end(), {host, "--", remoteCommand});
-    spec.stdinFd = in[0];
-    spec.stdoutFd = out[1];
-    spec.stderrFd = err[1];
-    const bool ok = m_ssh.start(spec, why);
+    const bool ok = m_ssh.start(sshSpec(host, remoteCommand, in[0], out[1], err[1]), why);
     ::close(in[0]);
     ::close(out[1]);
     ::close(err[1]);
@@ -422,16 +417,17 @@ bool RemoteRun::pump(int timeoutMs) {
 
 void RemoteRun::ended() {
     const ExitStatus ssh = m_ssh.wait();
-    for (int* fd : {&m_toSsh, &m_sshErr})
-        if (*fd >= 0) {
-            if (fd == &m_sshErr) { // what ssh said last
-                char buf[4096];
-                for (ssize_t n; (n = ::read(*fd, buf, sizeof buf)) > 0;)
-                    m_stderrTail.append(buf, static_cast<size_t>(n));
-            }
-            ::close(*fd);
-            *fd = -1;
-        }
+    if (m_sshErr >= 0) { // what ssh said last
+        char buf[4096];
+        for (ssize_t n; (n = ::read(m_sshErr, buf, sizeof buf)) > 0;)
+            m_stderrTail.append(buf, static_cast<size_t>(n));
+        ::close(m_sshErr);
+        m_sshErr = -1;
+    }
+    if (m_toSsh >= 0) {
+        ::close(m_toSsh);
+        m_toSsh = -1;
+    }
     if (m_sawExit) {
         m_state = State::Exited;
         return;

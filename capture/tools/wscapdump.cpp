@@ -7,12 +7,10 @@
 #include "format/wscapwriter.h"
 
 #include <array>
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -50,23 +48,10 @@ int replay(const std::string& path, std::string dir, double speed) {
     }
     char host[256] = {};
     ::gethostname(host, sizeof host - 1);
-    const std::string stem = streamStem(host, static_cast<uint32_t>(::getpid()));
-    int fd = -1;
-    for (int n = 1; fd < 0 && n < 1000; ++n) {
-        std::string name = dir;
-        name += '/';
-        name += stem;
-        if (n > 1) {
-            name += '-';
-            name += std::to_string(n);
-        }
-        name += ".wscap";
-        fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        if (fd < 0 && errno != EEXIST)
-            break;
-    }
+    std::string out;
+    const int fd = createExclusive(dir, streamStem(host, static_cast<uint32_t>(::getpid())), ".wscap", &out, &error);
     if (fd < 0) {
-        std::fprintf(stderr, "wscap-dump: cannot create a stream in %s\n", dir.c_str());
+        std::fprintf(stderr, "wscap-dump: %s\n", error.c_str());
         return 1;
     }
     size_t written = 0;
