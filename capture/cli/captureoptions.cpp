@@ -71,6 +71,17 @@ bool CaptureOptions::parse(const std::vector<std::string>& args, CaptureOptions*
             o.stacks = true;
         } else if (arg == "--py-stacks") {
             o.pythonStacks = true;
+        } else if (arg == "--py-sample") {
+            o.pySampleHz = 1000;
+            if (hasInline) {
+                char* end = nullptr;
+                const long hz = std::strtol(value.c_str(), &end, 10);
+                if (value.empty() || *end || hz < 1 || hz > 10000) {
+                    *error = "--py-sample takes a rate from 1 to 10000 samples per second, not '" + value + "'";
+                    return false;
+                }
+                o.pySampleHz = static_cast<int>(hz);
+            }
         } else if (arg == "--step-function") {
             if (!takeValue(&o.stepFunction))
                 return false;
@@ -151,7 +162,8 @@ bool CaptureOptions::parse(const std::vector<std::string>& args, CaptureOptions*
     std::string bad;
     if (!wscap::parseActivities(o.activities, &o.activityBits, &bad)) {
         *error = "unknown activity '" + bad + "' (known: kernel, memcpy, memset, runtime, launches, driver, api, "
-                 "sync, memory, nvtx, overhead, nvml, pm, extcorr, allapi, stacks, pystacks, host, collectives, default, all, "
+                 "sync, memory, nvtx, overhead, nvml, pm, extcorr, allapi, stacks, pystacks, pysample, host, collectives, "
+                 "default, all, "
                  "none)";
         return false;
     }
@@ -159,6 +171,8 @@ bool CaptureOptions::parse(const std::vector<std::string>& args, CaptureOptions*
         o.activityBits |= wscap::ActStacks;
     if (o.pythonStacks)
         o.activityBits |= wscap::ActPyStacks;
+    if (o.pySampleHz > 0)
+        o.activityBits |= wscap::ActPySample;
     if (o.torchOps > 0 || !o.stepFunction.empty())
         o.activityBits |= wscap::ActNvtx; // operators and marked steps arrive as NVTX ranges
     if (o.stream && !o.host.empty()) {
@@ -196,7 +210,7 @@ std::string CaptureOptions::usage(const std::string& program) {
            "      --activities LIST  what to record, comma-separated (default: default):\n"
            "                         kernel memcpy memset runtime launches driver api sync\n"
            "                         memory nvtx overhead nvml pm extcorr allapi stacks pystacks\n"
-           "                         host collectives, or default/all/none; -NAME removes.\n"
+           "                         pysample host collectives, or default/all/none; -NAME removes.\n"
            "                         default = kernel memcpy memset runtime launches memory nvtx\n"
            "                         overhead nvml host collectives, 1.04-1.12x of a PyTorch\n"
            "                         step (collectives = NCCL's call sizes through its profiler\n"
@@ -213,6 +227,12 @@ std::string CaptureOptions::usage(const std::string& program) {
            "                         (same as adding 'pystacks'); read from the thread's frames\n"
            "                         at each call on Python 3.11-3.13 (up to 1.16x of a step),\n"
            "                         else kept by a profile function on every Python call\n"
+           "      --py-sample[=HZ]   Python programs: sample every Python thread's stack HZ times\n"
+           "                         a second (default 1000; same as adding 'pysample'), so the\n"
+           "                         time between CUDA calls shows what the host did (flame\n"
+           "                         graph, why the GPU waits). Read from another thread without\n"
+           "                         stopping the program (Python 3.11-3.13); its cost is the\n"
+           "                         sampler's own core, about 1.0x of a step\n"
            "      --torch-ops[=shapes]  PyTorch programs: record which operator launched each\n"
            "                         kernel (torch's own ITT range per operator, switched on\n"
            "                         by a startup hook; adds 'nvtx'); =shapes records input\n"

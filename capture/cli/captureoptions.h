@@ -29,6 +29,7 @@ struct CaptureOptions {
     int64_t stackDepth = 0; // --stack-depth N (1..32); 0: the library's default
     int torchOps = 0;       // --torch-ops: 1 operators, 2 (=shapes) with input shapes; adds "nvtx"
     bool pythonStacks = false; // --py-stacks: adds the "pystacks" activity
+    int pySampleHz = 0;        // --py-sample[=HZ]: adds the "pysample" activity; 0: not asked (default 1000)
     std::string stepFunction;  // --step-function NAME: its calls are steps; adds "nvtx"
     // Remote capture (issue #26): --host HOST runs the capture there over SSH and writes the streams
     // into OUT here as they arrive; --stream is the host side of that; --check-host answers the

@@ -230,6 +230,7 @@ int CaptureSession::runLocal() {
     settings.stackDepth = static_cast<int>(m_options.stackDepth);
     settings.torchOps = m_options.torchOps;
     settings.stepFunction = m_options.stepFunction;
+    settings.pySampleHz = m_options.pySampleHz;
     if (!capturesetup::prepareTorchHook(settings, &why)) {
         say(why);
         return 125;

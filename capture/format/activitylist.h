@@ -21,7 +21,7 @@ inline constexpr ActivityName kActivityNames[] = {
     {"memory", ActMemory},   {"nvtx", ActNvtx},         {"overhead", ActOverhead},
     {"nvml", ActNvml},       {"pm", ActPmSampling},     {"extcorr", ActExternalCorrelation},
     {"allapi", ActChattyApi}, {"stacks", ActStacks}, {"host", ActHost}, {"pystacks", ActPyStacks},
-    {"launches", ActLaunches}, {"collectives", ActCollectives},
+    {"launches", ActLaunches}, {"collectives", ActCollectives}, {"pysample", ActPySample},
     {"api", ActRuntime | ActDriver},
 };
 
@@ -39,7 +39,7 @@ inline constexpr ActivityName kActivityNames[] = {
 inline constexpr uint32_t kDefaultActivities = ActKernel | ActMemcpy | ActMemset | ActRuntime | ActMemory | ActNvtx |
                                                ActOverhead | ActNvml | ActHost | ActLaunches | ActCollectives;
 inline constexpr uint32_t kAllActivities = kDefaultActivities | ActDriver | ActSync | ActPmSampling |
-                                           ActExternalCorrelation | ActChattyApi | ActStacks | ActPyStacks;
+                                           ActExternalCorrelation | ActChattyApi | ActStacks | ActPyStacks | ActPySample;
 
 /* Parses "kernel,runtime,nvml" (also "default", "all", "none"; a leading '-' removes: "default,-driver").
  * Returns false and names the offending word in *bad for an unknown name. */

@@ -44,7 +44,8 @@ inline constexpr uint16_t kVersionMajor = 1;
 // 1.1: native call stacks at kernel launch (Module, StackDef, CallStack, Symbol records; ActStacks).
 // 1.2: Python call stacks (PyFrame, PyStack records, CallStack.pyStackId; ActPyStacks).
 // 1.3: NCCL collectives (Collective records; ActCollectives).
-inline constexpr uint16_t kVersionMinor = 3;
+// 1.4: Python stack samples (PySample records; ActPySample).
+inline constexpr uint16_t kVersionMinor = 4;
 inline constexpr size_t kFileHeaderSize = 16;
 inline constexpr size_t kRecordHeaderSize = 8;
 // Sanity bound for one payload: anything larger is treated as corruption, not as a record.
@@ -81,8 +82,9 @@ enum class RecordType : uint16_t {
     PyFrame = 26,
     PyStack = 27,
     Collective = 28,
+    PySample = 29,
 };
-inline constexpr uint16_t kMaxKnownRecordType = 28;
+inline constexpr uint16_t kMaxKnownRecordType = 29;
 
 inline const char* recordTypeName(uint16_t t) {
     static const char* const names[] = {"?",          "StreamHeader",     "Device",       "Context",
@@ -92,7 +94,7 @@ inline const char* recordTypeName(uint16_t t) {
                                         "MetricSample", "Error",          "Flush",        "Footer",
                                         "ExternalCorrelation", "MetricDevice", "Module", "StackDef",
                                         "CallStack",  "Symbol", "PyFrame", "PyStack",
-                                        "Collective"};
+                                        "Collective", "PySample"};
     return t <= kMaxKnownRecordType ? names[t] : "Unknown";
 }
 
@@ -116,6 +118,7 @@ enum ActivityBit : uint32_t {
     ActPyStacks = 1u << 15,  // CPython frames at each launch, memcpy, memset and allocation call (PyFrame/PyStack)
     ActLaunches = 1u << 16,  // driver-API kernel and graph launches as Api records, without the rest of the driver domain
     ActCollectives = 1u << 17, // NCCL's collective calls as its profiler plugin reports them (Collective records)
+    ActPySample = 1u << 18,    // every Python thread's stack sampled at a fixed rate (PySample records)
 };
 
 enum class ApiDomain : uint8_t { Runtime = 0, Driver = 1 };
@@ -642,6 +645,28 @@ struct CollectiveRecord {
         v("funcNameId", s.funcNameId); v("datatypeNameId", s.datatypeNameId); v("count", s.count);
         v("root", s.root); v("commHash", s.commHash); v("commNameId", s.commNameId); v("rank", s.rank);
         v("ranks", s.ranks); v("graphCaptured", s.graphCaptured);
+    }
+};
+
+/*
+ * One sample of one Python thread's stack (format 1.4, activity "pysample", issue #27): at a fixed
+ * rate a sampler thread of the injection library reads every Python thread's frames, without
+ * stopping it and without the GIL. pyStackId names a PyStack (the same id space as the launches'
+ * stacks); 0 is a thread that ran no Python code at that moment. flags: kPySampleHoldsGil when the
+ * thread held the GIL, kPySampleGilKnown when the sampler could tell. periodNs is the sampling period.
+ */
+inline constexpr uint8_t kPySampleHoldsGil = 1;
+inline constexpr uint8_t kPySampleGilKnown = 2;
+struct PySampleRecord {
+    static constexpr RecordType kType = RecordType::PySample;
+    uint64_t timestamp = 0;
+    uint32_t threadId = 0; // OS thread id
+    uint32_t pyStackId = 0;
+    uint8_t flags = 0;
+    uint32_t periodNs = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("timestamp", s.timestamp); v("threadId", s.threadId); v("pyStackId", s.pyStackId); v("flags", s.flags);
+        v("periodNs", s.periodNs);
     }
 };
 

@@ -47,6 +47,7 @@ InjectConfig InjectConfig::fromEnvironment(std::vector<std::string>* warnings) {
     c.stackDepth = static_cast<uint32_t>(number("WARPSCOPE_STACK_DEPTH", c.stackDepth, 1, 32, warnings));
     c.pythonStackDepth =
         static_cast<uint32_t>(number("WARPSCOPE_PY_STACK_DEPTH", c.pythonStackDepth, 1, 64, warnings));
+    c.pySampleHz = static_cast<uint32_t>(number("WARPSCOPE_PY_SAMPLE_HZ", c.pySampleHz, 1, 10000, warnings));
     if (const char* name = std::getenv("WARPSCOPE_NAME"))
         c.name = name;
     if (c.sampleHz == 0)

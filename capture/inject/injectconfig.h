@@ -23,6 +23,7 @@ namespace ws {
  *   WARPSCOPE_NAME          capture name stored in the stream header
  *   WARPSCOPE_STACK_DEPTH   frames per native launch stack ("stacks" activity), 1..32, default 32
  *   WARPSCOPE_PY_STACK_DEPTH Python frames per stack ("pystacks" activity), 1..64, default 48
+ *   WARPSCOPE_PY_SAMPLE_HZ   Python stack samples per second ("pysample" activity), 1..10000, default 1000
  */
 struct InjectConfig {
     std::string outputDir = ".";
@@ -37,6 +38,7 @@ struct InjectConfig {
     std::string name;
     uint32_t stackDepth = 32;
     uint32_t pythonStackDepth = 48;
+    uint32_t pySampleHz = 1000;
 
     static InjectConfig fromEnvironment(std::vector<std::string>* warnings);
 };

@@ -90,8 +90,15 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(c
 extern "C" __attribute__((visibility("default"))) int warpscope_python_attach(void) {
     try {
         std::string why;
-        if (ws::PythonStacks::attach(&why))
+        uint32_t activities = ws::wscap::kDefaultActivities;
+        std::string bad;
+        if (const char* list = std::getenv("WARPSCOPE_ACTIVITIES"); list && *list)
+            ws::wscap::parseActivities(list, &activities, &bad);
+        if (ws::PythonStacks::attach((activities & ws::wscap::ActPySample) != 0, &why)) {
+            if (!why.empty())
+                std::fprintf(stderr, "[warpscope] note: Python sampling: %s\n", why.c_str());
             return 1;
+        }
         std::fprintf(stderr, "[warpscope] warning: %s; Python call stacks are not recorded\n", why.c_str());
     } catch (...) {
         // Out of memory: no Python stacks, the program runs on.

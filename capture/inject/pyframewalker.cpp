@@ -1,7 +1,12 @@
 #include "inject/pyframewalker.h"
 
+#include "inject/saferead.h"
+
+#include <algorithm>
 #include <cstring>
 #include <dlfcn.h>
+#include <type_traits>
+#include <unistd.h>
 #include <vector>
 
 namespace ws {
@@ -66,74 +71,254 @@ struct ProbeApi {
 
 } // namespace
 
-const void* PyFrameWalker::currentFrame(const void* tstate) const {
-    const void* p = load<const void*>(tstate, m_tstateFrame);
-    if (m_viaCframe && p)
-        p = load<const void*>(p, m_cframeFrame);
+namespace {
+
+// How the walker reads memory: directly (the calling thread's own frames, which cannot change while
+// it is inside the CUDA call) or through safeRead (another thread's, which can).
+struct DirectMemory {
+    static bool read(const void* address, void* out, size_t n) {
+        std::memcpy(out, address, n);
+        return true;
+    }
+};
+struct SafeMemory {
+    static bool read(const void* address, void* out, size_t n) { return safeRead(address, out, n); }
+};
+template <class M, class T> bool get(const void* base, long offset, T* out) {
+    return base && M::read(static_cast<const char*>(base) + offset, out, sizeof(T));
+}
+
+} // namespace
+
+template <class M> const void* PyFrameWalker::currentFrameWith(const void* tstate) const {
+    const void* p = nullptr;
+    if (!get<M>(tstate, m_tstateFrame, &p))
+        return nullptr;
+    if (m_viaCframe && p && !get<M>(p, m_cframeFrame, &p))
+        return nullptr;
     return p;
+}
+
+template <class M> int PyFrameWalker::walkFrom(const void* frame, Frame* out, int max) const {
+    // The fields of one _PyInterpreterFrame in one read (one system call per frame for another thread).
+    const int span = std::max({m_frameCode, m_framePrevious, m_frameInstr, m_frameOwner}) + 8;
+    char block[128];
+    const char* f = static_cast<const char*>(frame);
+    int n = 0;
+    for (int guard = 0; f && n < max && guard < 4 * kMaxDepth && span <= static_cast<int>(sizeof block); ++guard) {
+        if (!M::read(f, block, static_cast<size_t>(span)))
+            break;
+        const char* code = load<const char*>(block, m_frameCode);
+        const char* instr = load<const char*>(block, m_frameInstr);
+        const bool shim = m_frameOwner >= 0 && load<char>(block, m_frameOwner) == kOwnedByCStack;
+        const void* type = nullptr;
+        if (!shim && code && get<M>(code, kObType, &type) && type == m_codeType) {
+            const long lasti = instr - (code + m_codeBase);
+            out[n++] = Frame{code, lasti >= 0 && lasti < (1l << 30) ? static_cast<int>(lasti) : -1};
+        } else if (!shim && code && !std::is_same_v<M, DirectMemory>) {
+            break; // another thread's frame that is no longer one: what follows is not to be trusted
+        }
+        f = load<const char*>(block, m_framePrevious);
+    }
+    return n;
 }
 
 int PyFrameWalker::walk(Frame* out, int max) const {
     if (!m_ready)
         return 0;
     const void* tstate = m_threadState();
-    if (!tstate)
-        return 0;
-    const char* f = static_cast<const char*>(currentFrame(tstate));
-    int n = 0;
-    for (int guard = 0; f && n < max && guard < 4 * kMaxDepth; ++guard) {
-        const char* code = load<const char*>(f, m_frameCode);
-        const bool shim = m_frameOwner >= 0 && load<char>(f, m_frameOwner) == kOwnedByCStack;
-        if (!shim && code && load<const void*>(code, kObType) == m_codeType) {
-            const long lasti = load<const char*>(f, m_frameInstr) - (code + m_codeBase);
-            out[n++] = Frame{code, lasti >= 0 && lasti < (1l << 30) ? static_cast<int>(lasti) : -1};
-        }
-        f = load<const char*>(f, m_framePrevious);
-    }
-    return n;
+    return tstate ? walkFrom<DirectMemory>(currentFrameWith<DirectMemory>(tstate), out, max) : 0;
 }
 
-bool PyFrameWalker::readString(const void* unicode, std::string* out) const {
-    if (!unicode || load<const void*>(unicode, kObType) != m_strType)
+template <class M> bool PyFrameWalker::readStringWith(const void* unicode, std::string* out) const {
+    const void* type = nullptr;
+    int64_t length = 0;
+    uint32_t state = 0; // interned:2, kind:3, compact:1, ascii:1
+    if (!get<M>(unicode, kObType, &type) || type != m_strType || !get<M>(unicode, 16, &length) ||
+        !get<M>(unicode, 32, &state))
         return false;
-    const auto length = load<int64_t>(unicode, 16);
-    const auto state = load<uint32_t>(unicode, 32); // interned:2, kind:3, compact:1, ascii:1
     const uint32_t kind = (state >> 2) & 7;
     const bool compact = (state >> 5) & 1, ascii = (state >> 6) & 1;
-    if (!compact || length < 0 || length > (1 << 20))
+    if (!compact || length < 0 || length > (1 << 20) || (!ascii && kind != 1 && kind != 2 && kind != 4))
         return false;
     const char* base = static_cast<const char*>(unicode);
     if (ascii) {
-        out->assign(base + m_asciiData, static_cast<size_t>(length));
-        return true;
+        out->resize(static_cast<size_t>(length));
+        return M::read(base + m_asciiData, out->data(), out->size());
     }
+    std::string raw(static_cast<size_t>(length) * kind, '\0');
+    if (!M::read(base + m_compactData, raw.data(), raw.size()))
+        return false;
     out->clear();
-    const char* data = base + m_compactData;
     for (int64_t i = 0; i < length; ++i) {
         uint32_t cp;
         if (kind == 1)
-            cp = load<uint8_t>(data, static_cast<int>(i));
+            cp = load<uint8_t>(raw.data(), static_cast<int>(i));
         else if (kind == 2)
-            cp = load<uint16_t>(data, static_cast<int>(2 * i));
-        else if (kind == 4)
-            cp = load<uint32_t>(data, static_cast<int>(4 * i));
+            cp = load<uint16_t>(raw.data(), static_cast<int>(2 * i));
         else
-            return false;
+            cp = load<uint32_t>(raw.data(), static_cast<int>(4 * i));
         appendUtf8(*out, cp);
     }
     return true;
 }
 
-bool PyFrameWalker::describe(const void* code, std::string* function, std::string* file) const {
-    if (!readString(load<const void*>(code, m_codeQualname), function) || function->empty())
-        readString(load<const void*>(code, m_codeName), function);
-    return readString(load<const void*>(code, m_codeFile), file);
+template <class M>
+bool PyFrameWalker::describeWith(const void* code, std::string* function, std::string* file) const {
+    const void *qualname = nullptr, *name = nullptr, *filename = nullptr;
+    if (!get<M>(code, m_codeQualname, &qualname) || !get<M>(code, m_codeName, &name) ||
+        !get<M>(code, m_codeFile, &filename))
+        return false;
+    if (!readStringWith<M>(qualname, function) || function->empty())
+        readStringWith<M>(name, function);
+    return readStringWith<M>(filename, file);
 }
 
-uint64_t PyFrameWalker::fingerprint(const void* code) const {
-    const auto a = reinterpret_cast<uint64_t>(load<const void*>(code, m_codeQualname));
-    const auto b = reinterpret_cast<uint64_t>(load<const void*>(code, m_codeFile));
+template <class M> uint64_t PyFrameWalker::fingerprintWith(const void* code) const {
+    const int lo = std::min(m_codeQualname, m_codeFile), hi = std::max(m_codeQualname, m_codeFile) + 8;
+    char block[256] = {};
+    if (hi - lo > static_cast<int>(sizeof block) || !M::read(static_cast<const char*>(code) + lo, block, static_cast<size_t>(hi - lo)))
+        return 0;
+    const auto a = load<uint64_t>(block, m_codeQualname - lo);
+    const auto b = load<uint64_t>(block, m_codeFile - lo);
     return (a * 0x9e3779b97f4a7c15ull) ^ (b + 0x632be59bd9b4e019ull + (a << 6));
+}
+
+bool PyFrameWalker::describe(const void* code, std::string* function, std::string* file) const {
+    return describeWith<DirectMemory>(code, function, file);
+}
+
+uint64_t PyFrameWalker::fingerprint(const void* code) const { return fingerprintWith<DirectMemory>(code); }
+
+bool PyFrameWalker::describeForeign(const void* code, std::string* function, std::string* file) const {
+    return describeWith<SafeMemory>(code, function, file);
+}
+
+uint64_t PyFrameWalker::fingerprintForeign(const void* code) const { return fingerprintWith<SafeMemory>(code); }
+
+int PyFrameWalker::walkThread(const void* tstate, Frame* out, int max) const {
+    if (!m_samplingReady)
+        return 0;
+    return walkFrom<SafeMemory>(currentFrameWith<SafeMemory>(tstate), out, max);
+}
+
+int PyFrameWalker::threads(Thread* out, int max) const {
+    if (!m_samplingReady)
+        return 0;
+    // The head is read by the interpreter's own accessor (the interpreter outlives the sampler); the
+    // list is then followed with safe reads, as threads may end meanwhile.
+    const void* t = m_threadHead(const_cast<void*>(m_interp));
+    int n = 0;
+    for (int guard = 0; t && n < max && guard < 4096; ++guard) {
+        Thread& th = out[n++];
+        th.tstate = t;
+        th.osThreadId = 0;
+        if (m_tstateNativeId >= 0)
+            get<SafeMemory>(t, m_tstateNativeId, &th.osThreadId);
+        if (!get<SafeMemory>(t, m_tstateNext, &t))
+            break;
+    }
+    return n;
+}
+
+int PyFrameWalker::holdsGil(const void* tstate) const {
+    struct {
+        const void* holder;
+        int locked;
+    } g{};
+    if (!m_gil || !get<SafeMemory>(m_gil, 8, &g.holder) || !get<SafeMemory>(m_gil, 16, &g.locked))
+        return -1;
+    return g.locked && g.holder == tstate ? 1 : 0;
+}
+
+// struct _gil_runtime_state (3.11: in _PyRuntime.ceval; 3.12, 3.13: interp->ceval.gil points to it)
+// begins {unsigned long interval; PyThreadState* last_holder; int locked; ...}. Candidates are the
+// places that say "tstate holds it" now; probeSampling() keeps the one that follows a release.
+const void* PyFrameWalker::findGil(const void* tstate) const {
+    auto says = [&](const void* g) {
+        const void* holder = nullptr;
+        int locked = 0;
+        return get<SafeMemory>(g, 8, &holder) && holder == tstate && get<SafeMemory>(g, 16, &locked) && locked == 1;
+    };
+    using SaveThread = void* (*)();
+    using RestoreThread = void (*)(void*);
+    const auto save = lookup<SaveThread>("PyEval_SaveThread");
+    const auto restore = lookup<RestoreThread>("PyEval_RestoreThread");
+    if (!save || !restore)
+        return nullptr;
+    std::vector<const void*> candidates;
+    const char* regions[] = {static_cast<const char*>(m_interp), static_cast<const char*>(::dlsym(RTLD_DEFAULT, "_PyRuntime"))};
+    for (const char* region : regions) {
+        for (long k = 0; region && k < (64 << 10) && candidates.size() < 64; k += 8) {
+            if (says(region + k))
+                candidates.push_back(region + k);
+            const void* pointer = nullptr;
+            if (get<SafeMemory>(region, k, &pointer) && pointer && says(pointer))
+                candidates.push_back(pointer);
+        }
+    }
+    if (candidates.empty())
+        return nullptr;
+    // Released, a true GIL no longer names this thread as a locked holder; taken back, it does again.
+    void* saved = save();
+    std::vector<const void*> released;
+    for (const void* c : candidates)
+        if (!says(c))
+            released.push_back(c);
+    restore(saved);
+    for (const void* c : released)
+        if (says(c))
+            return c;
+    return nullptr;
+}
+
+bool PyFrameWalker::probeSampling(std::string* why) {
+    m_samplingReady = false;
+    if (!m_ready) {
+        *why = "the frame layout is not known";
+        return false;
+    }
+    using InterpMain = void* (*)();
+    using ThreadHead = void* (*)(void*);
+    using ThreadNext = void* (*)(void*);
+    using ThreadInterp = void* (*)(void*);
+    const auto interpMain = lookup<InterpMain>("PyInterpreterState_Main");
+    m_threadHead = lookup<ThreadHead>("PyInterpreterState_ThreadHead");
+    const auto threadNext = lookup<ThreadNext>("PyThreadState_Next");
+    const auto threadInterp = lookup<ThreadInterp>("PyThreadState_GetInterpreter");
+    const void* tstate = m_threadState();
+    if (!interpMain || !m_threadHead || !threadNext || !threadInterp || !tstate) {
+        *why = "the CPython thread API is missing";
+        return false;
+    }
+    m_interp = interpMain();
+    // PyThreadState begins {prev, next, interp} in 3.11 to 3.13: checked against the API.
+    const void *next = nullptr, *interp = nullptr;
+    if (threadInterp(const_cast<void*>(tstate)) != m_interp || !get<SafeMemory>(tstate, m_tstateNext, &next) ||
+        next != threadNext(const_cast<void*>(tstate)) || !get<SafeMemory>(tstate, 16, &interp) || interp != m_interp) {
+        *why = "the thread-state list is not where it was expected";
+        return false;
+    }
+    // native_thread_id: the one word of the thread state equal to this thread's OS id.
+    const auto tid = static_cast<uint64_t>(::gettid());
+    m_tstateNativeId = -1;
+    for (int k = 24; k < 1024; k += 8) {
+        uint64_t v = 0;
+        if (get<SafeMemory>(tstate, k, &v) && v == tid) {
+            if (m_tstateNativeId >= 0) {
+                m_tstateNativeId = -1; // ambiguous: threads get no OS id rather than a wrong one
+                break;
+            }
+            m_tstateNativeId = k;
+        }
+    }
+    m_gil = findGil(tstate);
+    m_samplingReady = true;
+    if (m_tstateNativeId < 0)
+        *why = "threads' OS ids were not found";
+    else if (!m_gil)
+        *why = "the GIL was not found: samples do not say which thread holds it";
+    return true;
 }
 
 bool PyFrameWalker::probe(std::string* why) {

@@ -47,9 +47,36 @@ public:
     // cache keyed by address does not serve a later code object allocated at the same place.
     uint64_t fingerprint(const void* code) const;
 
+    /*
+     * Other threads, for the sampler (inject/pysampler.h; issue #27). Their frames change while they
+     * are read, so every read goes through safeRead (inject/saferead.h): a stale pointer yields a
+     * failed read or a frame whose code is not a code object, which ends the walk, never a fault.
+     * probeSampling() (GIL held, after probe()) finds what the sampler needs beyond the walk: the
+     * thread-state list, each thread's OS id, and where the GIL says who holds it.
+     */
+    struct Thread {
+        const void* tstate = nullptr;
+        uint64_t osThreadId = 0; // gettid() of the thread, 0 when unknown
+    };
+    bool probeSampling(std::string* why);
+    bool samplingReady() const { return m_samplingReady; }
+    // The main interpreter's threads, at most max.
+    int threads(Thread* out, int max) const;
+    // Another thread's frames, innermost first; its code objects are checked to be code objects.
+    int walkThread(const void* tstate, Frame* out, int max) const;
+    // describe() and fingerprint() for a code object that may be gone meanwhile.
+    bool describeForeign(const void* code, std::string* function, std::string* file) const;
+    uint64_t fingerprintForeign(const void* code) const;
+    // 1: the thread holds the GIL, 0: it does not, -1: unknown (the GIL was not found at probe time).
+    int holdsGil(const void* tstate) const;
+
 private:
-    bool readString(const void* unicode, std::string* out) const;
-    const void* currentFrame(const void* tstate) const;
+    template <class M> int walkFrom(const void* frame, Frame* out, int max) const;
+    template <class M> bool readStringWith(const void* unicode, std::string* out) const;
+    template <class M> bool describeWith(const void* code, std::string* function, std::string* file) const;
+    template <class M> uint64_t fingerprintWith(const void* code) const;
+    template <class M> const void* currentFrameWith(const void* tstate) const;
+    const void* findGil(const void* tstate) const;
 
     bool m_ready = false;
     int m_minor = 0;
@@ -65,6 +92,13 @@ private:
     const void* m_codeType = nullptr; // &PyCode_Type
     const void* m_strType = nullptr;  // &PyUnicode_Type
     void* (*m_threadState)() = nullptr; // PyGILState_GetThisThreadState
+    // Sampling (probeSampling)
+    bool m_samplingReady = false;
+    const void* m_interp = nullptr;                  // the main interpreter
+    void* (*m_threadHead)(void*) = nullptr;          // PyInterpreterState_ThreadHead
+    int m_tstateNext = 8;                            // PyThreadState.next
+    int m_tstateNativeId = -1;                       // PyThreadState.native_thread_id
+    const void* m_gil = nullptr; // struct _gil_runtime_state: last_holder at +8, locked (int) at +16
 };
 
 } // namespace ws

@@ -178,6 +178,10 @@ int onProfile(PyObj*, PyObj* frame, int what, PyObj*) {
     }
 }
 
+// Ids shared by every instance writing into this process's stream.
+std::atomic<uint32_t> g_nextFrameId{1};
+std::atomic<uint32_t> g_nextStackId{1};
+
 uint64_t hashFrames(const uint64_t* ids, int n) {
     uint64_t h = 0xcbf29ce484222325ull ^ static_cast<uint64_t>(n);
     for (int i = 0; i < n; ++i) {
@@ -189,7 +193,7 @@ uint64_t hashFrames(const uint64_t* ids, int n) {
 
 } // namespace
 
-bool PythonStacks::attach(std::string* why) {
+bool PythonStacks::attach(bool forSampling, std::string* why) {
     if (g_attached)
         return true;
     if (!g_api.resolve() || !g_api.isInitialized()) {
@@ -198,6 +202,8 @@ bool PythonStacks::attach(std::string* why) {
     }
     std::string walkerWhy;
     if (g_api.addr2Line && g_walker.probe(&walkerWhy)) {
+        if (forSampling)
+            g_walker.probeSampling(why); // before g_walking: the sampler starts once both are set
         g_walking = true;
         g_attached = true;
         return true;
@@ -214,15 +220,21 @@ bool PythonStacks::attach(std::string* why) {
 
 bool PythonStacks::attached() { return g_attached.load(std::memory_order_relaxed); }
 
-uint32_t PythonStacks::frameId(const void* code, int lasti, int line, std::string& out) {
+const PyFrameWalker* PythonStacks::walker() { return g_walking.load() ? &g_walker : nullptr; }
+
+uint32_t PythonStacks::frameId(const void* code, int lasti, int line, bool foreign, std::string& out) {
     // With the walker, code objects are not kept alive: a later one at the same address differs in
     // its fingerprint, so it is a key too.
-    const uint64_t fingerprint = g_walking ? g_walker.fingerprint(code) : 0;
+    const uint64_t fingerprint = !g_walking ? 0 : foreign ? g_walker.fingerprintForeign(code) : g_walker.fingerprint(code);
     const Position key{code, lasti >= 0 ? lasti : -1 - line, fingerprint};
     if (const auto it = m_byPosition.find(key); it != m_byPosition.end())
         return it->second;
+    // Reads the code object's immutable line table only. For another thread's frame (the sampler) the
+    // code object was checked a moment ago (its type, and its names through the fingerprint); one
+    // that dies between that check and this read is the one unguarded case, and code objects die only
+    // with code compiled at run time.
     if (lasti >= 0 || g_walking)
-        line = g_api.addr2Line(const_cast<void*>(code), lasti); // reads the immutable line table only
+        line = g_api.addr2Line(const_cast<void*>(code), lasti);
     CodeInfo info;
     {
         std::lock_guard<std::mutex> lock(g_codesMutex);
@@ -231,7 +243,12 @@ uint32_t PythonStacks::frameId(const void* code, int lasti, int line, std::strin
     }
     if (g_walking && (info.fingerprint != fingerprint || info.file.empty())) {
         info = CodeInfo{};
-        g_walker.describe(code, &info.function, &info.file);
+        if (foreign) {
+            if (!g_walker.describeForeign(code, &info.function, &info.file))
+                return 0; // gone meanwhile: the sampler drops the frame
+        } else {
+            g_walker.describe(code, &info.function, &info.file);
+        }
         info.fingerprint = fingerprint;
         std::lock_guard<std::mutex> lock(g_codesMutex);
         g_codes[code] = info;
@@ -245,7 +262,7 @@ uint32_t PythonStacks::frameId(const void* code, int lasti, int line, std::strin
     if (const auto it = m_frameIds.find(text); it != m_frameIds.end()) {
         id = it->second;
     } else {
-        id = static_cast<uint32_t>(m_frameIds.size() + 1);
+        id = g_nextFrameId.fetch_add(1, std::memory_order_relaxed);
         m_frameIds.emplace(std::move(text), id);
         PyFrameRecord r;
         r.frameId = id;
@@ -268,27 +285,41 @@ uint32_t PythonStacks::capture(int depth, std::string& out) {
         PyFrameWalker::Frame frames[PyFrameWalker::kMaxDepth];
         const int walked = g_walker.walk(frames, std::min(limit, PyFrameWalker::kMaxDepth));
         for (int i = 0; i < walked; ++i)
-            ids[n++] = frameId(frames[i].code, frames[i].lasti, 0, out);
+            ids[n++] = frameId(frames[i].code, frames[i].lasti, 0, false, out);
     } else {
         const std::vector<ShadowFrame>& frames = shadow().frames;
         for (size_t i = frames.size(); i-- > 0 && n < limit;)
-            ids[n++] = frameId(frames[i].code, frames[i].lasti, frames[i].line, out);
+            ids[n++] = frameId(frames[i].code, frames[i].lasti, frames[i].line, false, out);
     }
+    return stackId(ids, n, out);
+}
+
+uint32_t PythonStacks::stackOf(const PyFrameWalker::Frame* frames, int n, std::string& out) {
+    uint64_t ids[kMaxFrames];
+    int kept = 0;
+    for (int i = 0; i < n && kept < kMaxFrames; ++i)
+        if (const uint32_t id = frameId(frames[i].code, frames[i].lasti, 0, true, out))
+            ids[kept++] = id;
+    return stackId(ids, kept, out);
+}
+
+uint32_t PythonStacks::stackId(const uint64_t* ids, int n, std::string& out) {
     if (n == 0)
         return 0;
     const uint64_t hash = hashFrames(ids, n);
     std::vector<uint32_t>& candidates = m_stackIdsByHash[hash];
     for (uint32_t id : candidates) {
-        const std::vector<uint64_t>& s = m_stacks[id - 1];
+        const std::vector<uint64_t>& s = m_stacks.at(id);
         if (s.size() == static_cast<size_t>(n) && std::equal(s.begin(), s.end(), ids))
             return id;
     }
-    m_stacks.emplace_back(ids, ids + n);
-    const auto id = static_cast<uint32_t>(m_stacks.size());
+    const uint32_t id = g_nextStackId.fetch_add(1, std::memory_order_relaxed);
+    std::vector<uint64_t>& stack = m_stacks[id];
+    stack.assign(ids, ids + n);
     candidates.push_back(id);
     PyStackRecord r;
     r.stackId = id;
-    r.frameIds = m_stacks.back();
+    r.frameIds = stack;
     appendRecord(out, r);
     return id;
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "inject/pyframewalker.h"
+
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -33,6 +35,8 @@ namespace ws {
  * Cost: see capture/README.md for the measured overhead of both ways.
  *
  * capture() is not thread-safe for the shared tables: the caller serializes it (StackRecorder).
+ * Several instances may write into one stream (the launches' and the sampler's): frame and stack ids
+ * come from process-wide counters, so they never collide; each instance defines what it uses.
  */
 class PythonStacks {
 public:
@@ -40,12 +44,20 @@ public:
 
     // Checks the walker, else installs the profile function; false with *why when there is no usable
     // CPython. GIL held, from a method of the start-up hook (the walker checks the caller's frames).
-    static bool attach(std::string* why);
+    // forSampling: also prepare the walker for the sampler (PyFrameWalker::probeSampling); a failure
+    // there is a note in *why, not a failure of attach().
+    static bool attach(bool forSampling, std::string* why);
     static bool attached();
 
     // The stack id of the calling thread's Python stack (depth frames at most, innermost first),
     // defining new frames and stacks as records appended to out; 0 when the thread runs no Python.
     uint32_t capture(int depth, std::string& out);
+    // The stack id of frames another thread's walk read (PyFrameWalker::walkThread), for the sampler:
+    // the code objects' names are read with safe reads. 0 when n is 0.
+    uint32_t stackOf(const PyFrameWalker::Frame* frames, int n, std::string& out);
+    // The walker, for the sampler; null until attach() chose it (the profile-function way has no
+    // frames another thread can read).
+    static const PyFrameWalker* walker();
 
 private:
     struct Position {
@@ -60,12 +72,13 @@ private:
         }
     };
 
-    uint32_t frameId(const void* code, int lasti, int line, std::string& out);
+    uint32_t frameId(const void* code, int lasti, int line, bool foreign, std::string& out);
+    uint32_t stackId(const uint64_t* ids, int n, std::string& out);
 
     std::unordered_map<Position, uint32_t, KeyHash> m_byPosition; // (code, lasti|line, fingerprint) -> frame
     std::unordered_map<std::string, uint32_t> m_frameIds;                  // "line\0file\0function" -> frame
     std::unordered_map<uint64_t, std::vector<uint32_t>> m_stackIdsByHash; // hash -> candidate stack ids
-    std::vector<std::vector<uint64_t>> m_stacks;                           // stack id - 1 -> frame ids
+    std::unordered_map<uint32_t, std::vector<uint64_t>> m_stacks;          // stack id -> frame ids
 };
 
 } // namespace ws

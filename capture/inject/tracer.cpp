@@ -203,6 +203,11 @@ bool Tracer::initialize() {
         m_nvml.start(m_config.sampleHz, &m_queue, [this] { return timestamp(); });
     if ((m_config.activities & ActHost) && !m_stopRequested)
         m_host.start(m_config.sampleHz, &m_queue, [this] { return timestamp(); });
+    if ((m_config.activities & ActPySample) && !m_stopRequested)
+        m_pySampler.start(m_config.pySampleHz, &m_queue, [this] { return timestamp(); },
+                          [this](bool warning, const std::string& message) {
+                              report(warning ? ErrorSeverity::Warning : ErrorSeverity::Info, "pysample", 0, message);
+                          });
     if ((m_config.activities & ActPmSampling) && !m_stopRequested) {
         // PM sampling is device-wide: sample the device this process most likely drives (a launcher
         // such as torchrun says so in LOCAL_RANK), not every GPU from every rank.
@@ -295,6 +300,7 @@ void Tracer::writeThreadRecords() {
 }
 
 void Tracer::stopSamplers() {
+    m_pySampler.stop();
     m_nvml.stop();
     m_host.stop();
     m_pm.stop();

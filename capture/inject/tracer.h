@@ -10,6 +10,7 @@
 #include "inject/launchrecorder.h"
 #include "inject/nvmlsampler.h"
 #include "inject/pmsampler.h"
+#include "inject/pysampler.h"
 #include "inject/stackrecorder.h"
 
 #include <cupti.h>
@@ -87,6 +88,7 @@ private:
     NvmlSampler m_nvml;
     HostSampler m_host;
     PmSampler m_pm;
+    PySampler m_pySampler;      // the "pysample" activity (opt-in)
     StackRecorder m_stacks;     // the "stacks" and "pystacks" activities (opt-in)
     LaunchRecorder m_launches;  // the "launches" activity: driver-API launches
     LaunchCallbacks m_callbacks; // the one CUPTI subscriber, feeding both

@@ -26,14 +26,15 @@ bool isFile(const std::string& path) {
 constexpr const char* kTorchHookDir = ".warpscope-python";
 
 // The startup hook. Python runs sitecustomize at start-up; this one (0) with WARPSCOPE_PY_STACKS
-// attaches the injection library's Python stack recorder (inject/pythonstacks.h), (1) with WARPSCOPE_TORCH_OPS
+// attaches the injection library's Python stack recorder (inject/pythonstacks.h; also what the
+// sampler of --py-sample reads frames with), (1) with WARPSCOPE_TORCH_OPS
 // waits for the program to import torch, then enters torch.autograd.profiler.emit_itt (when the
 // injection library is PyTorch's ITT collector; emit_nvtx for shapes or otherwise) for the rest of
 // the run, so every operator is a range the capture records, and (2) with
 // WARPSCOPE_STEP_FUNCTION wraps every call of the function of that name in a `step N` NVTX range
 // (sys.monitoring, Python 3.12+: a function that does not match costs one event, ever). No change
 // to the program. Then it runs the sitecustomize it shadows, if any.
-constexpr const char* kTorchHook = R"PY(# Written by warpscope-capture (--py-stacks, --torch-ops, --step-function). Safe to delete.
+constexpr const char* kTorchHook = R"PY(# Written by warpscope-capture (--py-stacks, --py-sample, --torch-ops, --step-function). Safe to delete.
 import os
 import sys
 
@@ -312,16 +313,18 @@ std::vector<std::pair<std::string, std::string>> environment(const CaptureSettin
         }
         if (!settings.stepFunction.empty())
             env.emplace_back("WARPSCOPE_STEP_FUNCTION", settings.stepFunction);
-        if (settings.activityBits & wscap::ActPyStacks)
-            env.emplace_back("WARPSCOPE_PY_STACKS", "1");
+        if (settings.activityBits & (wscap::ActPyStacks | wscap::ActPySample))
+            env.emplace_back("WARPSCOPE_PY_STACKS", "1"); // the sampler reads frames with the same walker
     }
+    if (settings.pySampleHz > 0 && (settings.activityBits & wscap::ActPySample))
+        env.emplace_back("WARPSCOPE_PY_SAMPLE_HZ", std::to_string(settings.pySampleHz));
     if (settings.pythonStackDepth > 0 && (settings.activityBits & wscap::ActPyStacks))
         env.emplace_back("WARPSCOPE_PY_STACK_DEPTH", std::to_string(settings.pythonStackDepth));
     return env;
 }
 
 bool wantsPythonHook(const CaptureSettings& settings) {
-    return (settings.activityBits & wscap::ActPyStacks) ||
+    return (settings.activityBits & (wscap::ActPyStacks | wscap::ActPySample)) ||
            ((settings.activityBits & wscap::ActNvtx) && (settings.torchOps > 0 || !settings.stepFunction.empty()));
 }
 

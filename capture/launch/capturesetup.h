@@ -29,6 +29,7 @@ struct CaptureSettings {
     // and Python 3.12+ (sys.monitoring); "": steps come from optimizer steps or the launch pattern.
     std::string stepFunction;
     int pythonStackDepth = 0; // Python frames per stack with wscap::ActPyStacks (0: default 48)
+    int pySampleHz = 0;       // Python stack samples per second with wscap::ActPySample (0: default 1000)
 };
 
 /*

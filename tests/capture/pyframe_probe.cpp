@@ -5,6 +5,7 @@
 #include "inject/pyframewalker.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 #include <string>
 
 namespace {
@@ -29,6 +30,36 @@ extern "C" __attribute__((visibility("default"))) const char* wscap_walk() {
         std::string function, file;
         g_walker.describe(frames[i].code, &function, &file);
         g_text += function + " " + file + ":" + std::to_string(addr2line(const_cast<void*>(frames[i].code), frames[i].lasti)) + "\n";
+    }
+    return g_text.c_str();
+}
+
+// The sampler's view (inject/pysampler.h): probeSampling with the GIL held (through ctypes.PyDLL),
+// then, with the GIL released (ctypes.CDLL), every Python thread's stack read from this thread:
+// one line per thread, "<os tid> <gil: 1, 0 or -1> <function>;<function>;..." innermost first.
+extern "C" __attribute__((visibility("default"))) const char* wscap_probe_sampling() {
+    std::string why;
+    const bool ok = g_walker.probeSampling(&why);
+    g_text = ok && why.empty() ? "ok" : ok ? "ok: " + why : why;
+    return g_text.c_str();
+}
+
+// After waitUs microseconds (so that another thread can take the GIL this call released).
+extern "C" __attribute__((visibility("default"))) const char* wscap_sample(int waitUs) {
+    ::usleep(static_cast<useconds_t>(waitUs));
+    ws::PyFrameWalker::Thread threads[64];
+    const int n = g_walker.threads(threads, 64);
+    g_text.clear();
+    for (int t = 0; t < n; ++t) {
+        ws::PyFrameWalker::Frame frames[ws::PyFrameWalker::kMaxDepth];
+        const int depth = g_walker.walkThread(threads[t].tstate, frames, ws::PyFrameWalker::kMaxDepth);
+        g_text += std::to_string(threads[t].osThreadId) + " " + std::to_string(g_walker.holdsGil(threads[t].tstate)) + " ";
+        for (int i = 0; i < depth; ++i) {
+            std::string function, file;
+            if (g_walker.describeForeign(frames[i].code, &function, &file))
+                g_text += function + ";";
+        }
+        g_text += "\n";
     }
     return g_text.c_str();
 }

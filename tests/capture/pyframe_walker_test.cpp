@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 
@@ -88,4 +89,74 @@ TEST(PyFrameWalker, ReadsTheStackWithoutTheGil) {
     EXPECT_NE(text.find("probe: ok\n"), std::string::npos) << text;
     EXPECT_NE(text.find("main True\n"), std::string::npos) << text;
     EXPECT_NE(text.find("thread True\n"), std::string::npos) << text;
+}
+
+namespace {
+
+// The sampler (issue #27): with the GIL released, another thread reads every Python thread's stack
+// as it runs: a thread spinning in pure Python (holding the GIL most of the time) and one blocked in
+// Event.wait (never holding it), each under its OS thread id.
+constexpr const char* kSamplingProgram = R"PY(import ctypes, sys, threading, time
+probe = ctypes.PyDLL(sys.argv[1])
+probe.wscap_probe.restype = ctypes.c_char_p
+probe.wscap_probe_sampling.restype = ctypes.c_char_p
+sample = ctypes.CDLL(sys.argv[1]).wscap_sample  # CDLL: the GIL is released while it samples
+sample.restype = ctypes.c_char_p
+
+class Hook:
+    def attach(self):
+        return probe.wscap_probe().decode()
+print("probe:", Hook().attach())
+if sys.version_info < (3, 11) or sys.version_info >= (3, 14):
+    sys.exit(0)
+print("sampling:", probe.wscap_probe_sampling().decode())
+stop = threading.Event()
+ids = {}
+def busy_loop():
+    ids["busy"] = threading.get_native_id()
+    x = 0
+    while not stop.is_set():
+        for i in range(1000):
+            x += i * i
+def waiting_room():
+    ids["waiting"] = threading.get_native_id()
+    stop.wait()
+threads = [threading.Thread(target=busy_loop), threading.Thread(target=waiting_room)]
+for t in threads: t.start()
+time.sleep(0.1)
+lines = []
+for _ in range(50):
+    lines += sample(2000).decode().splitlines()
+    time.sleep(0.001)
+stop.set()
+for t in threads: t.join()
+busy = [l for l in lines if l.startswith(str(ids["busy"]) + " ")]
+waiting = [l for l in lines if l.startswith(str(ids["waiting"]) + " ")]
+print("busy", len(busy), sum(l.split(" ", 2)[2].startswith("busy_loop;Thread.run;") for l in busy),
+      sum(l.split()[1] == "1" for l in busy), sum(l.split()[1] == "-1" for l in busy))
+print("waiting", len(waiting), sum("Event.wait;waiting_room;Thread.run;" in l for l in waiting),
+      sum(l.split()[1] == "1" for l in waiting))
+)PY";
+
+} // namespace
+
+TEST(PyFrameWalker, SamplesOtherThreadsAsTheyRun) {
+    if (std::system("python3 -c 'import sys; sys.exit(0 if (3, 11) <= sys.version_info < (3, 14) else 1)'") != 0)
+        GTEST_SKIP() << "needs CPython 3.11 to 3.13";
+    const std::string root = wstest::tempPath("pysample");
+    std::system(("rm -rf '" + root + "' && mkdir -p '" + root + "'").c_str());
+    std::ofstream(root + "/program.py") << kSamplingProgram;
+    const std::string out = root + "/out.txt";
+    ASSERT_EQ(std::system(("python3 '" + root + "/program.py' '" WSCAP_PYFRAME_PROBE "' > '" + out + "' 2>&1").c_str()), 0)
+        << wstest::readFile(out);
+    const std::string text = wstest::readFile(out);
+    EXPECT_NE(text.find("sampling: ok\n"), std::string::npos) << text; // thread ids and the GIL found
+    // 50 samples of each thread, every one with its whole stack.
+    EXPECT_NE(text.find("waiting 50 50 0\n"), std::string::npos) << text;
+    int busy = 0, stacks = 0, holding = 0, unknown = 0;
+    ASSERT_EQ(std::sscanf(text.substr(text.find("busy ")).c_str(), "busy %d %d %d %d", &busy, &stacks, &holding, &unknown), 4) << text;
+    EXPECT_EQ(busy, 50) << text;
+    EXPECT_EQ(stacks, 50) << text;
+    EXPECT_EQ(unknown, 0) << text;
+    EXPECT_GE(holding, 25) << text; // it spins with the GIL whenever the main thread sleeps in the sampler
 }
