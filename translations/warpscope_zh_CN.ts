@@ -1303,6 +1303,17 @@ B：%2</translation>
     </message>
 </context>
 <context>
+    <name>ws::LiveCapture</name>
+    <message>
+        <source>Live: %1</source>
+        <translation>实时：%1</translation>
+    </message>
+    <message>
+        <source>Recording into %1; the view follows the newest %2 s</source>
+        <translation>正在记录到 %1；视图跟随最新的 %2 秒</translation>
+    </message>
+</context>
+<context>
     <name>ws::MainWindow</name>
     <message>
         <source>Warpscope</source>
@@ -1938,17 +1949,6 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     </message>
 </context>
 <context>
-    <name>ws::LiveCapture</name>
-    <message>
-        <source>Live: %1</source>
-        <translation>实时：%1</translation>
-    </message>
-    <message>
-        <source>Recording into %1; the view follows the newest %2 s</source>
-        <translation>正在记录到 %1；视图跟随最新的 %2 秒</translation>
-    </message>
-</context>
-<context>
     <name>ws::NewCaptureDialog</name>
     <message>
         <source>New Capture</source>
@@ -2293,6 +2293,10 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     <message>
         <source>Cannot prepare the Python start-up hook: %1</source>
         <translation>无法准备 Python 启动钩子：%1</translation>
+    </message>
+    <message>
+        <source>Python stack samples of every thread, 1000 per second (what the host does between CUDA calls; read from a thread of its own)</source>
+        <translation>每个线程的 Python 栈采样，每秒 1000 次（主机在 CUDA 调用之间做了什么；由独立线程读取）</translation>
     </message>
 </context>
 <context>

@@ -153,6 +153,8 @@ NewCaptureDialog::NewCaptureDialog(QWidget* parent) : QDialog(parent) {
         {"allapi", tr("Query-only API calls (cudaGetDevice, …)")},
         {"stacks", tr("Native call stacks at kernel launches (file:line with debug info; slows launches)")},
         {"pystacks", tr("Python call stacks of launches, copies and allocations (read at each CUDA call; up to 1.16x of a step)")},
+        {"pysample", tr("Python stack samples of every thread, 1000 per second (what the host does between CUDA calls; "
+                        "read from a thread of its own)")},
         {"host", tr("Host CPU and memory (the program and its DataLoader workers, from /proc at the metric rate)")},
         {"collectives", tr("NCCL collectives: sizes, data types and communicators (NCCL 2.28 or newer)")},
     };

@@ -1,5 +1,6 @@
 #include "inject/pyframewalker.h"
 
+#include "inject/pylinetable.h"
 #include "inject/saferead.h"
 
 #include <algorithm>
@@ -221,6 +222,22 @@ int PyFrameWalker::threads(Thread* out, int max) const {
     return n;
 }
 
+int PyFrameWalker::lineForeign(const void* code, int lasti) const {
+    const void* table = nullptr;
+    int32_t firstLine = 0;
+    int64_t size = 0;
+    if (m_codeLinetable < 0 || !get<SafeMemory>(code, m_codeLinetable, &table) ||
+        !get<SafeMemory>(code, m_codeFirstLine, &firstLine) || !get<SafeMemory>(table, 16, &size) || size < 0 ||
+        size > (1 << 20))
+        return 0;
+    thread_local std::vector<uint8_t> copy;
+    copy.resize(static_cast<size_t>(size));
+    if (!safeRead(static_cast<const char*>(table) + m_bytesData, copy.data(), copy.size()))
+        return 0;
+    const int line = lineOfOffset(copy.data(), copy.size(), firstLine, lasti);
+    return line > 0 ? line : 0;
+}
+
 int PyFrameWalker::holdsGil(const void* tstate) const {
     struct {
         const void* holder;
@@ -272,6 +289,80 @@ const void* PyFrameWalker::findGil(const void* tstate) const {
     return nullptr;
 }
 
+// Where a code object keeps its location table (a bytes object) and first line: the table is the one
+// field equal to co_linetable; the first line the one int field equal to co_firstlineno in every
+// code object of the attaching call's stack. Then every frame's line must come out as
+// PyCode_Addr2Line says.
+bool PyFrameWalker::probeLines(std::string* why) {
+    m_codeLinetable = m_codeFirstLine = m_bytesData = -1;
+    ProbeApi api;
+    using AsLong = long (*)(PyObj*);
+    using BytesData = char* (*)(PyObj*);
+    using Addr2Line = int (*)(PyObj*, int);
+    const auto asLong = lookup<AsLong>("PyLong_AsLong");
+    const auto bytesData = lookup<BytesData>("PyBytes_AsString");
+    const auto addr2Line = lookup<Addr2Line>("PyCode_Addr2Line");
+    if (!api.complete() || !asLong || !bytesData || !addr2Line) {
+        *why = "the CPython API for lines is missing: samples have no lines";
+        return false;
+    }
+    std::vector<std::pair<PyObj*, int>> frames; // (code, lasti), new references
+    PyObj* held = nullptr; // the frame object we own a reference to (the first is borrowed)
+    for (PyObj* f = api.getFrame(); f && frames.size() < 16;) {
+        frames.emplace_back(api.frameCode(f), api.frameLasti(f));
+        PyObj* back = api.frameBack(f);
+        if (held)
+            api.decRef(held);
+        held = f = back;
+    }
+    if (held)
+        api.decRef(held);
+    std::vector<int> firstLineCandidates;
+    for (int k = 16; k < 256; k += 4)
+        firstLineCandidates.push_back(k);
+    for (const auto& [code, lasti] : frames) {
+        PyObj* table = api.getAttr(code, "co_linetable");
+        PyObj* first = api.getAttr(code, "co_firstlineno");
+        if (!table || !first) {
+            api.errClear();
+        } else {
+            const int tableField = [&] {
+                int found = -1;
+                for (int k = 16; k < 256; k += 8)
+                    if (load<const void*>(code, k) == table)
+                        found = found < 0 ? k : -2;
+                return found;
+            }();
+            if (m_codeLinetable == -1 || m_codeLinetable == tableField)
+                m_codeLinetable = tableField;
+            else
+                m_codeLinetable = -2;
+            m_bytesData = static_cast<int>(bytesData(table) - static_cast<const char*>(table));
+            const long value = asLong(first);
+            std::erase_if(firstLineCandidates, [&](int k) { return load<int32_t>(code, k) != value; });
+        }
+        for (PyObj* o : {table, first})
+            if (o)
+                api.decRef(o);
+    }
+    if (m_codeLinetable >= 0 && firstLineCandidates.size() == 1 && m_bytesData > 0 && m_bytesData < 64) {
+        m_codeFirstLine = firstLineCandidates.front();
+        for (const auto& [code, lasti] : frames)
+            if (lineForeign(code, lasti) != std::max(0, addr2Line(code, lasti)))
+                m_codeLinetable = -1;
+    } else {
+        m_codeLinetable = -1;
+    }
+    for (const auto& [code, lasti] : frames)
+        if (code)
+            api.decRef(code);
+    if (m_codeLinetable < 0) {
+        *why = "the location tables did not read as the interpreter reads them: samples have no lines";
+        return false;
+    }
+    return true;
+}
+
 bool PyFrameWalker::probeSampling(std::string* why) {
     m_samplingReady = false;
     if (!m_ready) {
@@ -313,8 +404,12 @@ bool PyFrameWalker::probeSampling(std::string* why) {
         }
     }
     m_gil = findGil(tstate);
+    std::string linesWhy;
+    probeLines(&linesWhy);
     m_samplingReady = true;
-    if (m_tstateNativeId < 0)
+    if (!linesWhy.empty())
+        *why = linesWhy;
+    else if (m_tstateNativeId < 0)
         *why = "threads' OS ids were not found";
     else if (!m_gil)
         *why = "the GIL was not found: samples do not say which thread holds it";

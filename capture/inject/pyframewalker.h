@@ -26,7 +26,7 @@ namespace ws {
  */
 class PyFrameWalker {
 public:
-    static constexpr int kMaxDepth = 64;
+    static constexpr int kMaxDepth = 128; // deep enough for import chains and frameworks; launches keep at most 64
 
     struct Frame {
         const void* code; // the code object (kept alive by the frame while it is read)
@@ -67,6 +67,9 @@ public:
     // describe() and fingerprint() for a code object that may be gone meanwhile.
     bool describeForeign(const void* code, std::string* function, std::string* file) const;
     uint64_t fingerprintForeign(const void* code) const;
+    // The line of a position in a code object that may be gone meanwhile, from a safe copy of its
+    // location table (inject/pylinetable.h); 0 when unknown.
+    int lineForeign(const void* code, int lasti) const;
     // 1: the thread holds the GIL, 0: it does not, -1: unknown (the GIL was not found at probe time).
     int holdsGil(const void* tstate) const;
 
@@ -77,6 +80,7 @@ private:
     template <class M> uint64_t fingerprintWith(const void* code) const;
     template <class M> const void* currentFrameWith(const void* tstate) const;
     const void* findGil(const void* tstate) const;
+    bool probeLines(std::string* why);
 
     bool m_ready = false;
     int m_minor = 0;
@@ -99,6 +103,7 @@ private:
     int m_tstateNext = 8;                            // PyThreadState.next
     int m_tstateNativeId = -1;                       // PyThreadState.native_thread_id
     const void* m_gil = nullptr; // struct _gil_runtime_state: last_holder at +8, locked (int) at +16
+    int m_codeLinetable = -1, m_codeFirstLine = -1, m_bytesData = -1; // for lineForeign
 };
 
 } // namespace ws

@@ -229,11 +229,12 @@ uint32_t PythonStacks::frameId(const void* code, int lasti, int line, bool forei
     const Position key{code, lasti >= 0 ? lasti : -1 - line, fingerprint};
     if (const auto it = m_byPosition.find(key); it != m_byPosition.end())
         return it->second;
-    // Reads the code object's immutable line table only. For another thread's frame (the sampler) the
-    // code object was checked a moment ago (its type, and its names through the fingerprint); one
-    // that dies between that check and this read is the one unguarded case, and code objects die only
-    // with code compiled at run time.
-    if (lasti >= 0 || g_walking)
+    // The calling thread's own code objects stay alive while it is inside the CUDA call, so the
+    // interpreter reads their line table; another thread's (the sampler's) may die at any moment (a
+    // module's top-level code right after its import), so its table is copied with a safe read.
+    if (foreign)
+        line = g_walker.lineForeign(code, lasti);
+    else if (lasti >= 0 || g_walking)
         line = g_api.addr2Line(const_cast<void*>(code), lasti);
     CodeInfo info;
     {

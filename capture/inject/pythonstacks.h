@@ -40,7 +40,7 @@ namespace ws {
  */
 class PythonStacks {
 public:
-    static constexpr int kMaxFrames = 64;
+    static constexpr int kMaxFrames = 128; // the sampler keeps whole stacks; launches at most WARPSCOPE_PY_STACK_DEPTH (64)
 
     // Checks the walker, else installs the profile function; false with *why when there is no usable
     // CPython. GIL held, from a method of the start-up hook (the walker checks the caller's frames).

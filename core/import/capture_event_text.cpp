@@ -270,6 +270,17 @@ std::string CaptureEventText::eventJson(uint64_t argRef) const {
             a["correlation"] = r.correlationId;
         break;
     }
+    case RecordType::PySample: { // the first sample of a sampled python_function slice
+        PySampleRecord r;
+        if (!decodeRecord(p.data(), p.size(), &r))
+            return {};
+        a["source"] = "Python stack sampling";
+        if (r.periodNs)
+            a["sampling period (us)"] = r.periodNs / 1000.0;
+        if (r.flags & kPySampleGilKnown)
+            a["GIL held at first sample"] = (r.flags & kPySampleHoldsGil) != 0;
+        break;
+    }
     default: return {};
     }
     return json{{"args", std::move(a)}}.dump(-1, ' ', false, json::error_handler_t::replace);

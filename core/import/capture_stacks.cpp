@@ -126,24 +126,27 @@ std::string CaptureStacks::format(const std::vector<uint64_t>& addresses, bool s
     return out;
 }
 
+const std::vector<uint64_t>* CaptureStacks::pyStack(uint32_t pyStackId) const {
+    const auto stack = m_pyStacks.find(pyStackId);
+    return stack == m_pyStacks.end() ? nullptr : &stack->second;
+}
+
+std::string CaptureStacks::pyFrameText(uint32_t frameId) const {
+    const auto f = m_pyFrames.find(frameId);
+    if (f == m_pyFrames.end())
+        return "(unknown Python frame)(0): ?";
+    return clean(f->second.file) + "(" + std::to_string(f->second.line) + "): " + clean(f->second.function);
+}
+
 std::string CaptureStacks::formatPython(uint32_t pyStackId) const {
     std::string out;
-    const auto stack = m_pyStacks.find(pyStackId);
-    if (stack == m_pyStacks.end())
+    const std::vector<uint64_t>* stack = pyStack(pyStackId);
+    if (!stack)
         return out;
-    for (uint64_t frameId : stack->second) {
-        const auto f = m_pyFrames.find(static_cast<uint32_t>(frameId));
+    for (uint64_t frameId : *stack) {
         if (!out.empty())
             out += ';';
-        if (f == m_pyFrames.end()) {
-            out += "(unknown Python frame)(0): ?";
-            continue;
-        }
-        out += clean(f->second.file);
-        out += '(';
-        out += std::to_string(f->second.line);
-        out += "): ";
-        out += clean(f->second.function);
+        out += pyFrameText(static_cast<uint32_t>(frameId));
     }
     return out;
 }

@@ -51,6 +51,11 @@ public:
     void setOperatorStack(uint64_t rangeOffset, uint32_t launchCorrelation);
     const std::string* forOperator(uint64_t rangeOffset) const;
 
+    // A Python stack's frame ids, innermost first; nullptr for an unknown id.
+    const std::vector<uint64_t>* pyStack(uint32_t pyStackId) const;
+    // A Python frame as "file(line): function", the name of a python_function slice.
+    std::string pyFrameText(uint32_t frameId) const;
+
     size_t launches() const { return m_launches.size(); }
     size_t stacks() const { return m_addresses.size(); }
     size_t pythonStacks() const { return m_pyStacks.size(); }

@@ -489,6 +489,12 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
             m_stacks->addPyFrame(std::move(r));
         return;
     }
+    case RecordType::PySample: {
+        PySampleRecord r;
+        if (decode(&r))
+            m_pySamples.add(r, offset);
+        return;
+    }
     case RecordType::PyStack: {
         PyStackRecord r;
         if (decode(&r))
@@ -559,6 +565,17 @@ void CaptureStreamConverter::finishStream(const WscapReader& reader) {
 
     if (m_stacks->pythonStacks() > 0)
         linkOperatorStacks();
+    if (!m_pySamples.empty()) {
+        const uint32_t cat = intern("python_function");
+        const IdValue pid = hostPid(m_header.pid);
+        std::unordered_map<uint32_t, uint32_t> names; // frame id -> local string
+        m_pySamples.slices(*m_stacks, [&](const CapturePySamples::Slice& s) {
+            auto [name, added] = names.try_emplace(s.frameId, 0);
+            if (added)
+                name->second = intern(m_stacks->pyFrameText(s.frameId));
+            addSlice(track(pid, number(s.threadId ? s.threadId : pid.number)), s.start, s.end, name->second, cat, s.offset);
+        });
+    }
 
     // Flows: each API call with GPU work to each of its activities, by correlation id.
     auto flowId = [&](uint32_t corr) { return uint64_t(m_stream) << 32 | corr; };

@@ -36,7 +36,7 @@ extern "C" __attribute__((visibility("default"))) const char* wscap_walk() {
 
 // The sampler's view (inject/pysampler.h): probeSampling with the GIL held (through ctypes.PyDLL),
 // then, with the GIL released (ctypes.CDLL), every Python thread's stack read from this thread:
-// one line per thread, "<os tid> <gil: 1, 0 or -1> <function>;<function>;..." innermost first.
+// one line per thread, "<os tid> <gil: 1, 0 or -1> <function>:<line>;..." innermost first.
 extern "C" __attribute__((visibility("default"))) const char* wscap_probe_sampling() {
     std::string why;
     const bool ok = g_walker.probeSampling(&why);
@@ -57,7 +57,7 @@ extern "C" __attribute__((visibility("default"))) const char* wscap_sample(int w
         for (int i = 0; i < depth; ++i) {
             std::string function, file;
             if (g_walker.describeForeign(frames[i].code, &function, &file))
-                g_text += function + ";";
+                g_text += function + ":" + std::to_string(g_walker.lineForeign(frames[i].code, frames[i].lasti)) + ";";
         }
         g_text += "\n";
     }

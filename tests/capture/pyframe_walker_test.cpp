@@ -120,7 +120,7 @@ def busy_loop():
             x += i * i
 def waiting_room():
     ids["waiting"] = threading.get_native_id()
-    stop.wait()
+    stop.wait()  # the waiting line
 threads = [threading.Thread(target=busy_loop), threading.Thread(target=waiting_room)]
 for t in threads: t.start()
 time.sleep(0.1)
@@ -132,9 +132,10 @@ stop.set()
 for t in threads: t.join()
 busy = [l for l in lines if l.startswith(str(ids["busy"]) + " ")]
 waiting = [l for l in lines if l.startswith(str(ids["waiting"]) + " ")]
-print("busy", len(busy), sum(l.split(" ", 2)[2].startswith("busy_loop;Thread.run;") for l in busy),
+wait_line = [n for n, text in enumerate(open(__file__), 1) if text.endswith("# the waiting line\n")][0]
+print("busy", len(busy), sum(l.split(" ", 2)[2].startswith("busy_loop:") and ";Thread.run:" in l for l in busy),
       sum(l.split()[1] == "1" for l in busy), sum(l.split()[1] == "-1" for l in busy))
-print("waiting", len(waiting), sum("Event.wait;waiting_room;Thread.run;" in l for l in waiting),
+print("waiting", len(waiting), sum((";waiting_room:%d;Thread.run:" % wait_line) in l for l in waiting),
       sum(l.split()[1] == "1" for l in waiting))
 )PY";
 
@@ -150,8 +151,8 @@ TEST(PyFrameWalker, SamplesOtherThreadsAsTheyRun) {
     ASSERT_EQ(std::system(("python3 '" + root + "/program.py' '" WSCAP_PYFRAME_PROBE "' > '" + out + "' 2>&1").c_str()), 0)
         << wstest::readFile(out);
     const std::string text = wstest::readFile(out);
-    EXPECT_NE(text.find("sampling: ok\n"), std::string::npos) << text; // thread ids and the GIL found
-    // 50 samples of each thread, every one with its whole stack.
+    EXPECT_NE(text.find("sampling: ok\n"), std::string::npos) << text; // thread ids, the GIL and lines found
+    // 50 samples of each thread, every one with its whole stack (and the waiting thread's line).
     EXPECT_NE(text.find("waiting 50 50 0\n"), std::string::npos) << text;
     int busy = 0, stacks = 0, holding = 0, unknown = 0;
     ASSERT_EQ(std::sscanf(text.substr(text.find("busy ")).c_str(), "busy %d %d %d %d", &busy, &stacks, &holding, &unknown), 4) << text;

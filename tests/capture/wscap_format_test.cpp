@@ -51,6 +51,7 @@ std::string allRecords(std::vector<std::string>* payloads) {
     add(filled<PyFrameRecord>(2600));
     add(filled<PyStackRecord>(2700));
     add(filled<CollectiveRecord>(2800));
+    add(filled<PySampleRecord>(2900));
     return bytes;
 }
 
@@ -133,6 +134,7 @@ TEST(WscapFormat, EveryRecordTypeRoundTripsThroughAFile) {
     expectRoundTrip<PyFrameRecord>(got[25], 2600);
     expectRoundTrip<PyStackRecord>(got[26], 2700);
     expectRoundTrip<CollectiveRecord>(got[27], 2800);
+    expectRoundTrip<PySampleRecord>(got[28], 2900);
     std::remove(path.c_str());
 }
 
@@ -172,7 +174,7 @@ TEST(WscapFormat, CutAtEveryByteOfTheLastRecordKeepsAllCompleteRecords) {
         } else {
             EXPECT_EQ(end, WscapReader::Status::Truncated) << "cut at " << cut;
             ASSERT_EQ(got.size(), payloads.size() - 1) << "cut at " << cut;
-            expectRoundTrip<PyStackRecord>(got.back(), 2700); // the record before the last (Collective)
+            expectRoundTrip<CollectiveRecord>(got.back(), 2800); // the record before the last (PySample)
         }
     }
 }
