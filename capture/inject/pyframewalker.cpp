@@ -100,28 +100,60 @@ template <class M> const void* PyFrameWalker::currentFrameWith(const void* tstat
     return p;
 }
 
-template <class M> int PyFrameWalker::walkFrom(const void* frame, Frame* out, int max) const {
+template <class M>
+int PyFrameWalker::walkFrom(const void* frame, Frame* out, int max, const Frame* previous, int previousCount) const {
+    constexpr bool foreign = !std::is_same_v<M, DirectMemory>;
     // The fields of one _PyInterpreterFrame in one read (one system call per frame for another thread).
     const int span = std::max({m_frameCode, m_framePrevious, m_frameInstr, m_frameOwner}) + 8;
     char block[128];
     const char* f = static_cast<const char*>(frame);
-    int n = 0;
+    int n = 0, seen = 0; // previous[seen...]: where the next frame can be (both walks go outwards)
     for (int guard = 0; f && n < max && guard < 4 * kMaxDepth && span <= static_cast<int>(sizeof block); ++guard) {
         if (!M::read(f, block, static_cast<size_t>(span)))
             break;
         const char* code = load<const char*>(block, m_frameCode);
         const char* instr = load<const char*>(block, m_frameInstr);
         const bool shim = m_frameOwner >= 0 && load<char>(block, m_frameOwner) == kOwnedByCStack;
-        const void* type = nullptr;
-        if (!shim && code && get<M>(code, kObType, &type) && type == m_codeType) {
-            const long lasti = instr - (code + m_codeBase);
-            out[n++] = Frame{code, lasti >= 0 && lasti < (1l << 30) ? static_cast<int>(lasti) : -1};
-        } else if (!shim && code && !std::is_same_v<M, DirectMemory>) {
-            break; // another thread's frame that is no longer one: what follows is not to be trusted
+        if (!shim && code) {
+            Frame out1{code, -1, f, 0};
+            bool isCode = false;
+            if constexpr (foreign) {
+                int match = seen;
+                while (match < previousCount && previous[match].address != f)
+                    ++match;
+                if (match < previousCount && previous[match].code == code) {
+                    out1.fingerprint = previous[match].fingerprint;
+                    isCode = true;
+                    seen = match + 1;
+                } else {
+                    isCode = checkCodeForeign(code, &out1.fingerprint);
+                }
+            } else {
+                const void* type = nullptr;
+                isCode = get<M>(code, kObType, &type) && type == m_codeType;
+            }
+            if (isCode) {
+                const long lasti = instr - (code + m_codeBase);
+                out1.lasti = lasti >= 0 && lasti < (1l << 30) ? static_cast<int>(lasti) : -1;
+                out[n++] = out1;
+            } else if (foreign) {
+                break; // another thread's frame that is no longer one: what follows is not to be trusted
+            }
         }
         f = load<const char*>(block, m_framePrevious);
     }
     return n;
+}
+
+// Whether code is a code object, and its fingerprint, in one safe read of its head.
+bool PyFrameWalker::checkCodeForeign(const void* code, uint64_t* fingerprint) const {
+    const int hi = std::max(m_codeQualname, m_codeFile) + 8;
+    char block[256];
+    if (hi > static_cast<int>(sizeof block) || !safeRead(code, block, static_cast<size_t>(hi)) ||
+        load<const void*>(block, kObType) != m_codeType)
+        return false;
+    *fingerprint = fingerprintWith<DirectMemory>(block);
+    return true;
 }
 
 int PyFrameWalker::walk(Frame* out, int max) const {
@@ -195,12 +227,10 @@ bool PyFrameWalker::describeForeign(const void* code, std::string* function, std
     return describeWith<SafeMemory>(code, function, file);
 }
 
-uint64_t PyFrameWalker::fingerprintForeign(const void* code) const { return fingerprintWith<SafeMemory>(code); }
-
-int PyFrameWalker::walkThread(const void* tstate, Frame* out, int max) const {
+int PyFrameWalker::walkThread(const void* tstate, Frame* out, int max, const Frame* previous, int previousCount) const {
     if (!m_samplingReady)
         return 0;
-    return walkFrom<SafeMemory>(currentFrameWith<SafeMemory>(tstate), out, max);
+    return walkFrom<SafeMemory>(currentFrameWith<SafeMemory>(tstate), out, max, previous, previousCount);
 }
 
 int PyFrameWalker::threads(Thread* out, int max) const {

@@ -31,6 +31,8 @@ public:
     struct Frame {
         const void* code; // the code object (kept alive by the frame while it is read)
         int lasti;        // byte offset of the current instruction, -1 when unknown
+        const void* address = nullptr; // walkThread: the _PyInterpreterFrame read
+        uint64_t fingerprint = 0;      // walkThread: fingerprint() of code, read with the type check
     };
 
     // GIL held, called from Python code (at least two Python frames on the stack). False with *why
@@ -62,11 +64,12 @@ public:
     bool samplingReady() const { return m_samplingReady; }
     // The main interpreter's threads, at most max.
     int threads(Thread* out, int max) const;
-    // Another thread's frames, innermost first; its code objects are checked to be code objects.
-    int walkThread(const void* tstate, Frame* out, int max) const;
-    // describe() and fingerprint() for a code object that may be gone meanwhile.
+    // Another thread's frames, innermost first; each code object is checked to be one (and its
+    // fingerprint read) in one read, unless previous (that thread's last walk) had the same code
+    // object in the same frame: a frame holds its code object, so it is the same one.
+    int walkThread(const void* tstate, Frame* out, int max, const Frame* previous = nullptr, int previousCount = 0) const;
+    // describe() for a code object that may be gone meanwhile.
     bool describeForeign(const void* code, std::string* function, std::string* file) const;
-    uint64_t fingerprintForeign(const void* code) const;
     // The line of a position in a code object that may be gone meanwhile, from a safe copy of its
     // location table (inject/pylinetable.h); 0 when unknown.
     int lineForeign(const void* code, int lasti) const;
@@ -74,7 +77,9 @@ public:
     int holdsGil(const void* tstate) const;
 
 private:
-    template <class M> int walkFrom(const void* frame, Frame* out, int max) const;
+    template <class M>
+    int walkFrom(const void* frame, Frame* out, int max, const Frame* previous = nullptr, int previousCount = 0) const;
+    bool checkCodeForeign(const void* code, uint64_t* fingerprint) const;
     template <class M> bool readStringWith(const void* unicode, std::string* out) const;
     template <class M> bool describeWith(const void* code, std::string* function, std::string* file) const;
     template <class M> uint64_t fingerprintWith(const void* code) const;

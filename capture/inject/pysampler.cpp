@@ -71,11 +71,18 @@ void PySampler::sample(const PyFrameWalker& walker, uint32_t periodNs, std::stri
         r.periodNs = periodNs;
         const int gil = walker.holdsGil(threads[i].tstate);
         r.flags = gil < 0 ? 0 : gil ? (kPySampleHoldsGil | kPySampleGilKnown) : kPySampleGilKnown;
-        const int depth = walker.walkThread(threads[i].tstate, frames, PyFrameWalker::kMaxDepth);
+        const auto last = m_lastWalk.find(threads[i].tstate);
+        const int depth = last == m_lastWalk.end()
+                              ? walker.walkThread(threads[i].tstate, frames, PyFrameWalker::kMaxDepth)
+                              : walker.walkThread(threads[i].tstate, frames, PyFrameWalker::kMaxDepth, last->second.data(),
+                                                  static_cast<int>(last->second.size()));
+        m_walk[threads[i].tstate].assign(frames, frames + depth);
         r.pyStackId = m_python.stackOf(frames, depth, out);
         appendRecord(out, r);
         ++m_samples;
     }
+    m_lastWalk.swap(m_walk); // threads that ended leave with the old map
+    m_walk.clear();
 }
 
 void PySampler::run(uint32_t hz) {

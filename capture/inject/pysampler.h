@@ -9,6 +9,8 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unordered_map>
+#include <vector>
 
 namespace ws {
 
@@ -21,8 +23,10 @@ namespace ws {
  * How: the threads are never stopped and the interpreter is never called. The sampler follows the
  * interpreter's thread list and each thread's frames with safe reads (PyFrameWalker::walkThread,
  * inject/saferead.h), as py-spy does from outside the process; the frames are de-duplicated into the
- * PyFrame and PyStack records the launches' stacks use. Whether the thread holds the GIL is read
- * from the GIL itself where probeSampling() found it.
+ * PyFrame and PyStack records the launches' stacks use. A frame that the thread's previous sample
+ * saw at the same place with the same code object costs one read (its fields), a new one two (and
+ * its code object's names and line table once). Whether the thread holds the GIL is read from the
+ * GIL itself where probeSampling() found it.
  *
  * It starts once the Python start-up hook has attached the frame walker (PythonStacks::attach) and
  * writes nothing before; without a usable walker (another CPython than 3.11 to 3.13) it says so in
@@ -56,6 +60,8 @@ private:
     std::condition_variable m_cv;
     bool m_stop = false;
     PythonStacks m_python; // the sampler thread's own frame and stack tables
+    // Each thread's last walk, by thread state: frames it still has need no second check.
+    std::unordered_map<const void*, std::vector<PyFrameWalker::Frame>> m_lastWalk, m_walk;
     uint64_t m_samples = 0;
     uint64_t m_sampleNs = 0; // time spent sampling
     uint64_t m_rounds = 0;

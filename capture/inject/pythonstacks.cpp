@@ -222,10 +222,10 @@ bool PythonStacks::attached() { return g_attached.load(std::memory_order_relaxed
 
 const PyFrameWalker* PythonStacks::walker() { return g_walking.load() ? &g_walker : nullptr; }
 
-uint32_t PythonStacks::frameId(const void* code, int lasti, int line, bool foreign, std::string& out) {
-    // With the walker, code objects are not kept alive: a later one at the same address differs in
-    // its fingerprint, so it is a key too.
-    const uint64_t fingerprint = !g_walking ? 0 : foreign ? g_walker.fingerprintForeign(code) : g_walker.fingerprint(code);
+// fingerprint: with the walker, code objects are not kept alive: a later one at the same address
+// differs in its fingerprint, so it is a key too (0 without the walker).
+uint32_t PythonStacks::frameId(const void* code, int lasti, int line, bool foreign, uint64_t fingerprint,
+                               std::string& out) {
     const Position key{code, lasti >= 0 ? lasti : -1 - line, fingerprint};
     if (const auto it = m_byPosition.find(key); it != m_byPosition.end())
         return it->second;
@@ -286,11 +286,11 @@ uint32_t PythonStacks::capture(int depth, std::string& out) {
         PyFrameWalker::Frame frames[PyFrameWalker::kMaxDepth];
         const int walked = g_walker.walk(frames, std::min(limit, PyFrameWalker::kMaxDepth));
         for (int i = 0; i < walked; ++i)
-            ids[n++] = frameId(frames[i].code, frames[i].lasti, 0, false, out);
+            ids[n++] = frameId(frames[i].code, frames[i].lasti, 0, false, g_walker.fingerprint(frames[i].code), out);
     } else {
         const std::vector<ShadowFrame>& frames = shadow().frames;
         for (size_t i = frames.size(); i-- > 0 && n < limit;)
-            ids[n++] = frameId(frames[i].code, frames[i].lasti, frames[i].line, false, out);
+            ids[n++] = frameId(frames[i].code, frames[i].lasti, frames[i].line, false, 0, out);
     }
     return stackId(ids, n, out);
 }
@@ -299,7 +299,7 @@ uint32_t PythonStacks::stackOf(const PyFrameWalker::Frame* frames, int n, std::s
     uint64_t ids[kMaxFrames];
     int kept = 0;
     for (int i = 0; i < n && kept < kMaxFrames; ++i)
-        if (const uint32_t id = frameId(frames[i].code, frames[i].lasti, 0, true, out))
+        if (const uint32_t id = frameId(frames[i].code, frames[i].lasti, 0, true, frames[i].fingerprint, out))
             ids[kept++] = id;
     return stackId(ids, kept, out);
 }

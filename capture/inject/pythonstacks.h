@@ -72,7 +72,7 @@ private:
         }
     };
 
-    uint32_t frameId(const void* code, int lasti, int line, bool foreign, std::string& out);
+    uint32_t frameId(const void* code, int lasti, int line, bool foreign, uint64_t fingerprint, std::string& out);
     uint32_t stackId(const uint64_t* ids, int n, std::string& out);
 
     std::unordered_map<Position, uint32_t, KeyHash> m_byPosition; // (code, lasti|line, fingerprint) -> frame

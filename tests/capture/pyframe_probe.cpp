@@ -5,6 +5,8 @@
 #include "inject/pyframewalker.h"
 
 #include <dlfcn.h>
+#include <map>
+#include <vector>
 #include <unistd.h>
 #include <string>
 
@@ -51,8 +53,13 @@ extern "C" __attribute__((visibility("default"))) const char* wscap_sample(int w
     const int n = g_walker.threads(threads, 64);
     g_text.clear();
     for (int t = 0; t < n; ++t) {
+        // As the sampler: each walk after the first reuses the thread's previous walk.
+        static std::map<const void*, std::vector<ws::PyFrameWalker::Frame>> previous;
+        std::vector<ws::PyFrameWalker::Frame>& last = previous[threads[t].tstate];
         ws::PyFrameWalker::Frame frames[ws::PyFrameWalker::kMaxDepth];
-        const int depth = g_walker.walkThread(threads[t].tstate, frames, ws::PyFrameWalker::kMaxDepth);
+        const int depth = g_walker.walkThread(threads[t].tstate, frames, ws::PyFrameWalker::kMaxDepth, last.data(),
+                                              static_cast<int>(last.size()));
+        last.assign(frames, frames + depth);
         g_text += std::to_string(threads[t].osThreadId) + " " + std::to_string(g_walker.holdsGil(threads[t].tstate)) + " ";
         for (int i = 0; i < depth; ++i) {
             std::string function, file;
