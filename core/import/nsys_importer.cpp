@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <set>
@@ -927,7 +928,17 @@ ImportResult importNsightSqlite(const std::string& path, const ImportControl& co
 
     TraceBuilder builder(path, TraceFormat::NsightSqlite);
     builder.setTopLevelMembers(names.metadata());
-    builder.setDevices(names.devices());
+    std::vector<DeviceInfo> devices = names.devices();
+    if (!gpus.empty()) { // one process of several: the GPUs it used, not every GPU of the node
+        std::set<int64_t> used;
+        for (const char* p = gpus.c_str(); *p;) {
+            char* end = nullptr;
+            used.insert(std::strtoll(p, &end, 10));
+            p = *end ? end + 1 : end;
+        }
+        std::erase_if(devices, [&](const DeviceInfo& d) { return !used.count(d.id); });
+    }
+    builder.setDevices(devices);
     builder.setEventTextSource(std::make_shared<NsysEventText>(path));
     for (auto& r : readers)
         builder.addChunk(r->writer().chunk());
