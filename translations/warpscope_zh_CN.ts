@@ -1303,6 +1303,17 @@ B：%2</translation>
     </message>
 </context>
 <context>
+    <name>ws::LiveCapture</name>
+    <message>
+        <source>Live: %1</source>
+        <translation>实时：%1</translation>
+    </message>
+    <message>
+        <source>Recording into %1; the view follows the newest %2 s</source>
+        <translation>正在记录到 %1；视图跟随最新的 %2 秒</translation>
+    </message>
+</context>
+<context>
     <name>ws::MainWindow</name>
     <message>
         <source>Warpscope</source>
@@ -1503,10 +1514,6 @@ B：%2</translation>
     <message>
         <source>Open trace files (PyTorch/Kineto, Chrome JSON, Nsight Systems and nvprof SQLite, captures, sessions)</source>
         <translation>打开跟踪文件（PyTorch/Kineto、Chrome JSON、Nsight Systems 与 nvprof SQLite、采集、会话）</translation>
-    </message>
-    <message>
-        <source>Traces, captures and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nvvp *.sql *.pb *.wscap *.warpscope);;All files (*)</source>
-        <translation>跟踪、采集与会话 (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nvvp *.sql *.pb *.wscap *.warpscope);;所有文件 (*)</translation>
     </message>
     <message>
         <source>&lt;h3&gt;Warpscope %1&lt;/h3&gt;&lt;p&gt;A native profiler viewer for GPU and deep-learning workloads: see where GPU time goes, why the GPU idles, where memory peaks, and which line of code is responsible.&lt;/p&gt;&lt;p&gt;Built with Qt %2. Reads PyTorch/Kineto and Chrome trace JSON, Nsight Systems and nvprof SQLite, Warpscope captures and sessions.&lt;/p&gt;</source>
@@ -1726,6 +1733,14 @@ B：%2</translation>
             <numerusform>……另有 %n 个（见详细信息）</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Converting %1 with Nsight Systems (nsys export)…</source>
+        <translation>正在用 Nsight Systems 转换 %1（nsys export）…</translation>
+    </message>
+    <message>
+        <source>Traces, captures and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nsys-rep *.qdrep *.nvvp *.sql *.pb *.wscap *.warpscope);;All files (*)</source>
+        <translation>跟踪、采集与会话 (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nsys-rep *.qdrep *.nvvp *.sql *.pb *.wscap *.warpscope);;所有文件 (*)</translation>
+    </message>
 </context>
 <context>
     <name>ws::MemoryAllocationModel</name>
@@ -1935,17 +1950,6 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     <message>
         <source>in the selection (%1)</source>
         <translation>在所选范围内（%1）</translation>
-    </message>
-</context>
-<context>
-    <name>ws::LiveCapture</name>
-    <message>
-        <source>Live: %1</source>
-        <translation>实时：%1</translation>
-    </message>
-    <message>
-        <source>Recording into %1; the view follows the newest %2 s</source>
-        <translation>正在记录到 %1；视图跟随最新的 %2 秒</translation>
     </message>
 </context>
 <context>
@@ -3468,6 +3472,34 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <source>Invalid command: %1</source>
         <translation>无效命令：%1</translation>
     </message>
+    <message>
+        <source>Nsight Systems</source>
+        <translation>Nsight Systems</translation>
+    </message>
+    <message>
+        <source>Found automatically (PATH, /opt/nvidia/nsight-systems*)</source>
+        <translation>自动查找（PATH、/opt/nvidia/nsight-systems*）</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>nsys:</source>
+        <translation>nsys：</translation>
+    </message>
+    <message>
+        <source>Choose nsys</source>
+        <translation>选择 nsys</translation>
+    </message>
+    <message>
+        <source>Reports (.nsys-rep) cannot be opened: %1. Install Nsight Systems or choose its nsys.</source>
+        <translation>无法打开报告（.nsys-rep）：%1。请安装 Nsight Systems 或选择其 nsys。</translation>
+    </message>
+    <message>
+        <source>Reports (.nsys-rep) are converted with %1.</source>
+        <translation>报告（.nsys-rep）将由 %1 转换。</translation>
+    </message>
 </context>
 <context>
     <name>ws::ShortcutsDialog</name>
@@ -3796,8 +3828,8 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>暂无最近打开的文件。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Reads&lt;/b&gt;&lt;br&gt;PyTorch profiler / Kineto traces (&lt;tt&gt;.pt.trace.json&lt;/tt&gt;, &lt;tt&gt;.json.gz&lt;/tt&gt;, &lt;tt&gt;.json.zst&lt;/tt&gt;)&lt;br&gt;Chrome trace JSON (object and array forms)&lt;br&gt;Nsight Systems SQLite exports (&lt;tt&gt;nsys export --type sqlite&lt;/tt&gt;) and nvprof databases (&lt;tt&gt;.nvvp&lt;/tt&gt;, &lt;tt&gt;.sql&lt;/tt&gt;)&lt;br&gt;Warpscope captures (&lt;tt&gt;.wscap&lt;/tt&gt;, capture folders) and sessions (&lt;tt&gt;.warpscope&lt;/tt&gt;)</source>
-        <translation>&lt;b&gt;可读取&lt;/b&gt;&lt;br&gt;PyTorch 性能分析器 / Kineto 跟踪（&lt;tt&gt;.pt.trace.json&lt;/tt&gt;、&lt;tt&gt;.json.gz&lt;/tt&gt;、&lt;tt&gt;.json.zst&lt;/tt&gt;）&lt;br&gt;Chrome 跟踪 JSON（对象与数组两种形式）&lt;br&gt;Nsight Systems SQLite 导出（&lt;tt&gt;nsys export --type sqlite&lt;/tt&gt;）与 nvprof 数据库（&lt;tt&gt;.nvvp&lt;/tt&gt;、&lt;tt&gt;.sql&lt;/tt&gt;）&lt;br&gt;Warpscope 采集（&lt;tt&gt;.wscap&lt;/tt&gt;、采集文件夹）与会话（&lt;tt&gt;.warpscope&lt;/tt&gt;）</translation>
+        <source>&lt;b&gt;Reads&lt;/b&gt;&lt;br&gt;PyTorch profiler / Kineto traces (&lt;tt&gt;.pt.trace.json&lt;/tt&gt;, &lt;tt&gt;.json.gz&lt;/tt&gt;, &lt;tt&gt;.json.zst&lt;/tt&gt;)&lt;br&gt;Chrome trace JSON (object and array forms)&lt;br&gt;Nsight Systems SQLite exports (&lt;tt&gt;nsys export --type sqlite&lt;/tt&gt;), and reports (&lt;tt&gt;.nsys-rep&lt;/tt&gt;) where Nsight Systems is installed; nvprof databases (&lt;tt&gt;.nvvp&lt;/tt&gt;, &lt;tt&gt;.sql&lt;/tt&gt;)&lt;br&gt;Warpscope captures (&lt;tt&gt;.wscap&lt;/tt&gt;, capture folders) and sessions (&lt;tt&gt;.warpscope&lt;/tt&gt;)</source>
+        <translation>&lt;b&gt;可读取&lt;/b&gt;&lt;br&gt;PyTorch 性能分析器 / Kineto 跟踪（&lt;tt&gt;.pt.trace.json&lt;/tt&gt;、&lt;tt&gt;.json.gz&lt;/tt&gt;、&lt;tt&gt;.json.zst&lt;/tt&gt;）&lt;br&gt;Chrome 跟踪 JSON（对象与数组两种形式）&lt;br&gt;Nsight Systems SQLite 导出（&lt;tt&gt;nsys export --type sqlite&lt;/tt&gt;），以及已安装 Nsight Systems 时的报告（&lt;tt&gt;.nsys-rep&lt;/tt&gt;）；nvprof 数据库（&lt;tt&gt;.nvvp&lt;/tt&gt;、&lt;tt&gt;.sql&lt;/tt&gt;）&lt;br&gt;Warpscope 采集（&lt;tt&gt;.wscap&lt;/tt&gt;、采集文件夹）与会话（&lt;tt&gt;.warpscope&lt;/tt&gt;）</translation>
     </message>
 </context>
 <context>
