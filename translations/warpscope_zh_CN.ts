@@ -1516,10 +1516,6 @@ B：%2</translation>
         <translation>打开跟踪文件（PyTorch/Kineto、Chrome JSON、Nsight Systems 与 nvprof SQLite、采集、会话）</translation>
     </message>
     <message>
-        <source>Traces, captures and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nvvp *.sql *.pb *.wscap *.warpscope);;All files (*)</source>
-        <translation>跟踪、采集与会话 (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nvvp *.sql *.pb *.wscap *.warpscope);;所有文件 (*)</translation>
-    </message>
-    <message>
         <source>&lt;h3&gt;Warpscope %1&lt;/h3&gt;&lt;p&gt;A native profiler viewer for GPU and deep-learning workloads: see where GPU time goes, why the GPU idles, where memory peaks, and which line of code is responsible.&lt;/p&gt;&lt;p&gt;Built with Qt %2. Reads PyTorch/Kineto and Chrome trace JSON, Nsight Systems and nvprof SQLite, Warpscope captures and sessions.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Warpscope %1&lt;/h3&gt;&lt;p&gt;面向 GPU 与深度学习工作负载的原生性能分析查看器：查看 GPU 时间花在哪里、GPU 为何空闲、内存峰值出现在何处，以及是哪一行代码造成的。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建。可读取 PyTorch/Kineto 与 Chrome 跟踪 JSON、Nsight Systems 与 nvprof SQLite、Warpscope 采集与会话。&lt;/p&gt;</translation>
     </message>
@@ -1736,6 +1732,14 @@ B：%2</translation>
         <translation>
             <numerusform>……另有 %n 个（见详细信息）</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Converting %1 with Nsight Systems (nsys export)…</source>
+        <translation>正在用 Nsight Systems 转换 %1（nsys export）…</translation>
+    </message>
+    <message>
+        <source>Traces, captures and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nsys-rep *.qdrep *.nvvp *.sql *.pb *.wscap *.warpscope);;All files (*)</source>
+        <translation>跟踪、采集与会话 (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nsys-rep *.qdrep *.nvvp *.sql *.pb *.wscap *.warpscope);;所有文件 (*)</translation>
     </message>
 </context>
 <context>
@@ -3472,6 +3476,34 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <source>Invalid command: %1</source>
         <translation>无效命令：%1</translation>
     </message>
+    <message>
+        <source>Nsight Systems</source>
+        <translation>Nsight Systems</translation>
+    </message>
+    <message>
+        <source>Found automatically (PATH, /opt/nvidia/nsight-systems*)</source>
+        <translation>自动查找（PATH、/opt/nvidia/nsight-systems*）</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>nsys:</source>
+        <translation>nsys：</translation>
+    </message>
+    <message>
+        <source>Choose nsys</source>
+        <translation>选择 nsys</translation>
+    </message>
+    <message>
+        <source>Reports (.nsys-rep) cannot be opened: %1. Install Nsight Systems or choose its nsys.</source>
+        <translation>无法打开报告（.nsys-rep）：%1。请安装 Nsight Systems 或选择其 nsys。</translation>
+    </message>
+    <message>
+        <source>Reports (.nsys-rep) are converted with %1.</source>
+        <translation>报告（.nsys-rep）将由 %1 转换。</translation>
+    </message>
 </context>
 <context>
     <name>ws::ShortcutsDialog</name>
@@ -3800,8 +3832,8 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>暂无最近打开的文件。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Reads&lt;/b&gt;&lt;br&gt;PyTorch profiler / Kineto traces (&lt;tt&gt;.pt.trace.json&lt;/tt&gt;, &lt;tt&gt;.json.gz&lt;/tt&gt;, &lt;tt&gt;.json.zst&lt;/tt&gt;)&lt;br&gt;Chrome trace JSON (object and array forms)&lt;br&gt;Nsight Systems SQLite exports (&lt;tt&gt;nsys export --type sqlite&lt;/tt&gt;) and nvprof databases (&lt;tt&gt;.nvvp&lt;/tt&gt;, &lt;tt&gt;.sql&lt;/tt&gt;)&lt;br&gt;Warpscope captures (&lt;tt&gt;.wscap&lt;/tt&gt;, capture folders) and sessions (&lt;tt&gt;.warpscope&lt;/tt&gt;)</source>
-        <translation>&lt;b&gt;可读取&lt;/b&gt;&lt;br&gt;PyTorch 性能分析器 / Kineto 跟踪（&lt;tt&gt;.pt.trace.json&lt;/tt&gt;、&lt;tt&gt;.json.gz&lt;/tt&gt;、&lt;tt&gt;.json.zst&lt;/tt&gt;）&lt;br&gt;Chrome 跟踪 JSON（对象与数组两种形式）&lt;br&gt;Nsight Systems SQLite 导出（&lt;tt&gt;nsys export --type sqlite&lt;/tt&gt;）与 nvprof 数据库（&lt;tt&gt;.nvvp&lt;/tt&gt;、&lt;tt&gt;.sql&lt;/tt&gt;）&lt;br&gt;Warpscope 采集（&lt;tt&gt;.wscap&lt;/tt&gt;、采集文件夹）与会话（&lt;tt&gt;.warpscope&lt;/tt&gt;）</translation>
+        <source>&lt;b&gt;Reads&lt;/b&gt;&lt;br&gt;PyTorch profiler / Kineto traces (&lt;tt&gt;.pt.trace.json&lt;/tt&gt;, &lt;tt&gt;.json.gz&lt;/tt&gt;, &lt;tt&gt;.json.zst&lt;/tt&gt;)&lt;br&gt;Chrome trace JSON (object and array forms)&lt;br&gt;Nsight Systems SQLite exports (&lt;tt&gt;nsys export --type sqlite&lt;/tt&gt;), and reports (&lt;tt&gt;.nsys-rep&lt;/tt&gt;) where Nsight Systems is installed; nvprof databases (&lt;tt&gt;.nvvp&lt;/tt&gt;, &lt;tt&gt;.sql&lt;/tt&gt;)&lt;br&gt;Warpscope captures (&lt;tt&gt;.wscap&lt;/tt&gt;, capture folders) and sessions (&lt;tt&gt;.warpscope&lt;/tt&gt;)</source>
+        <translation>&lt;b&gt;可读取&lt;/b&gt;&lt;br&gt;PyTorch 性能分析器 / Kineto 跟踪（&lt;tt&gt;.pt.trace.json&lt;/tt&gt;、&lt;tt&gt;.json.gz&lt;/tt&gt;、&lt;tt&gt;.json.zst&lt;/tt&gt;）&lt;br&gt;Chrome 跟踪 JSON（对象与数组两种形式）&lt;br&gt;Nsight Systems SQLite 导出（&lt;tt&gt;nsys export --type sqlite&lt;/tt&gt;），以及已安装 Nsight Systems 时的报告（&lt;tt&gt;.nsys-rep&lt;/tt&gt;）；nvprof 数据库（&lt;tt&gt;.nvvp&lt;/tt&gt;、&lt;tt&gt;.sql&lt;/tt&gt;）&lt;br&gt;Warpscope 采集（&lt;tt&gt;.wscap&lt;/tt&gt;、采集文件夹）与会话（&lt;tt&gt;.warpscope&lt;/tt&gt;）</translation>
     </message>
 </context>
 <context>

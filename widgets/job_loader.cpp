@@ -75,7 +75,7 @@ void JobLoader::finish(std::shared_ptr<LoadedJob> job, const QString& what) {
 bool JobLoader::load(const QStringList& inputs) {
     if (m_busy)
         return false;
-    start([this, inputs, libraryDir = m_libraryDir] {
+    start([this, inputs, libraryDir = m_libraryDir, nsys = m_nsys] {
         QElapsedTimer timer;
         timer.start();
         auto job = std::make_shared<LoadedJob>();
@@ -99,6 +99,7 @@ bool JobLoader::load(const QStringList& inputs) {
         JobLoadOptions options;
         options.libraryDir = QFile::encodeName(libraryDir).toStdString();
         options.cancel = &m_cancel;
+        options.nsysExport = nsys;
         int lastPermille = -1;
         options.progress = [this, &lastPermille](double fraction, const std::string& file) {
             const int permille = static_cast<int>(fraction * 1000.0);

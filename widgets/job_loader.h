@@ -2,6 +2,7 @@
 
 #include "analysis/distributed.h"
 #include "analysis/job_clock.h"
+#include "import/nsys_report_export.h"
 
 #include <QObject>
 #include <QStringList>
@@ -45,6 +46,8 @@ public:
     ~JobLoader() override;
 
     void setLibraryDirectory(const QString& dir) { m_libraryDir = dir; }
+    // Which nsys converts Nsight Systems reports among the job's files (the app's Settings).
+    void setNsysOptions(const NsysExportOptions& options) { m_nsys = options; }
     bool isBusy() const { return m_busy; }
     // Starts loading the job made of `inputs` (files and folders, see expandJobInputs); false while
     // another job is loading.
@@ -68,6 +71,7 @@ private:
     std::atomic<bool> m_cancel{false};
     bool m_busy = false;
     QString m_libraryDir;
+    NsysExportOptions m_nsys;
 };
 
 } // namespace ws

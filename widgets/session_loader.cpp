@@ -1,5 +1,6 @@
 #include "session_loader.h"
 
+#include "import/job_files.h"
 #include "import/trace_import.h"
 #include "remote/remote_url.h"
 #include "store/session_library.h"
@@ -37,13 +38,15 @@ bool SessionLoader::load(const QString& path) {
     const QString given = path;
     const bool remote = isRemoteUrl(given.toStdString());
     const QString shownPath = remote ? QString::fromStdString(redactUrl(given.toStdString())) : given;
-    m_worker = std::thread([this, given, remote, path = shownPath, libraryDir = m_libraryDir] {
+    m_worker = std::thread([this, given, remote, path = shownPath, libraryDir = m_libraryDir, nsys = m_nsys] {
         QElapsedTimer timer;
         timer.start();
         int lastPermille = -1;
         ImportControl control;
         control.cancel = &m_cancel;
-        control.progress = [&](double fraction) {
+        control.nsysExport = nsys;
+        double progressBase = 0.0; // a report's conversion is the first half of the progress bar
+        auto showProgress = [&](double fraction) {
             const int permille = static_cast<int>(fraction * 1000.0);
             if (permille == lastPermille)
                 return;
@@ -51,7 +54,41 @@ bool SessionLoader::load(const QString& path) {
             QMetaObject::invokeMethod(this, [this, permille] { emit progressChanged(permille); },
                                       Qt::QueuedConnection);
         };
+        control.progress = [&](double f) { showProgress(progressBase + (1.0 - progressBase) * f); };
         std::string file = QFile::encodeName(given).toStdString();
+        std::string storedName = file; // what names the library's copy (a report, not its export)
+        auto fail = [this, path](const QString& message) {
+            QMetaObject::invokeMethod(this, [this, path, message] {
+                m_busy = false;
+                emit failed(path, message);
+            }, Qt::QueuedConnection);
+        };
+        auto stop = [this, path] {
+            QMetaObject::invokeMethod(this, [this, path] {
+                m_busy = false;
+                emit cancelled(path);
+            }, Qt::QueuedConnection);
+        };
+        if (!remote && detectFormat(file) == TraceFormat::NsightReport) {
+            // The report is prepared here rather than inside the import, so that what follows (the
+            // library, the job check) sees the SQLite export it became, as importTraceFile would.
+            QMetaObject::invokeMethod(this, [this, path] { emit converting(path); }, Qt::QueuedConnection);
+            const NsysExportResult exported = exportNsysReport(
+                file, nsys, [&](double f) { showProgress(0.5 * f); }, &m_cancel);
+            if (exported.cancelled)
+                return stop();
+            if (exported.sqlitePath.empty())
+                return fail(QString::fromStdString(nsysExportFailure(exported)));
+            file = exported.sqlitePath;
+            progressBase = exported.fromCache ? 0.0 : 0.5;
+        }
+        if (!remote && isMultiProcessExport(file)) {
+            QMetaObject::invokeMethod(this, [this, path] {
+                m_busy = false;
+                emit opensAsJob(path);
+            }, Qt::QueuedConnection);
+            return;
+        }
         const SessionLibrary library(QFile::encodeName(libraryDir).toStdString());
         SessionLibrary::OpenResult result;
         bool mustStore = false;
@@ -59,7 +96,7 @@ bool SessionLoader::load(const QString& path) {
             // A current cached copy opens like a local file; otherwise the object is imported as
             // it downloads and stored under the cached copy.
             result = library.openRemote(file, control);
-            file = result.sourcePath;
+            file = storedName = result.sourcePath;
             mustStore = !libraryDir.isEmpty() && result.session && !result.fromLibrary;
         } else {
             if (!libraryDir.isEmpty())
@@ -72,21 +109,10 @@ bool SessionLoader::load(const QString& path) {
                 result.cancelled = imported.cancelled;
             }
         }
-        if (result.cancelled) {
-            QMetaObject::invokeMethod(this, [this, path] {
-                m_busy = false;
-                emit cancelled(path);
-            }, Qt::QueuedConnection);
-            return;
-        }
-        if (!result.session) {
-            const QString message = QString::fromStdString(result.error);
-            QMetaObject::invokeMethod(this, [this, path, message] {
-                m_busy = false;
-                emit failed(path, message);
-            }, Qt::QueuedConnection);
-            return;
-        }
+        if (result.cancelled)
+            return stop();
+        if (!result.session)
+            return fail(QString::fromStdString(result.error));
         // First the model, so the timeline draws while the analyses run; then the summary.
         auto first = std::make_shared<LoadedSession>();
         first->path = path;
@@ -107,7 +133,7 @@ bool SessionLoader::load(const QString& path) {
         if (!mustStore)
             return;
         std::string error;
-        if (auto stored = library.store(*session, file, &error, &m_cancel)) {
+        if (auto stored = library.store(*session, storedName, &error, &m_cancel)) {
             const QString storedPath = QFile::decodeName(stored->c_str());
             QMetaObject::invokeMethod(this, [this, path, storedPath] { emit this->stored(path, storedPath); },
                                       Qt::QueuedConnection);

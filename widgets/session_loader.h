@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/trace_summary.h"
+#include "import/nsys_report_export.h"
 
 #include <QObject>
 #include <QString>
@@ -43,6 +44,8 @@ public:
     // With a library directory, traces go through the session library: imported once and stored,
     // then reopened from the stored session. Empty: import only.
     void setLibraryDirectory(const QString& dir) { m_libraryDir = dir; }
+    // Which nsys converts Nsight Systems reports, and where their exports are kept (the app's Settings).
+    void setNsysOptions(const NsysExportOptions& options) { m_nsys = options; }
     // Starts loading; returns false (and does nothing) while another load is running.
     bool load(const QString& path);
     void cancel();
@@ -54,6 +57,11 @@ signals:
     // Everything is ready: the same session with its summary.
     void loaded(std::shared_ptr<const ws::LoadedSession> session);
     void failed(const QString& path, const QString& message);
+    // A report is being converted by nsys before its import (the progress so far is the conversion).
+    void converting(const QString& path);
+    // The file is an Nsight Systems export of several processes: it opens as a job of them
+    // (JobLoader), not as one session; nothing was imported.
+    void opensAsJob(const QString& path);
     void cancelled(const QString& path);
     // After `loaded` for an imported trace: where the library stored it, or why it could not.
     void stored(const QString& path, const QString& sessionPath);
@@ -68,6 +76,7 @@ private:
     std::atomic<bool> m_cancel{false};
     bool m_busy = false;
     QString m_libraryDir;
+    NsysExportOptions m_nsys;
 };
 
 } // namespace ws

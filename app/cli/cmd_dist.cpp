@@ -52,18 +52,31 @@ std::string ms(double ns) {
 // after printing why when a file fails.
 bool summarizeFiles(const std::vector<std::string>& files, std::vector<RankDistributed>& out, double* importSeconds,
                     double* summarizeSeconds, std::vector<std::shared_ptr<const Session>>* keep) {
-    for (const std::string& f : files) {
-        auto t0 = Clock::now();
-        ImportResult result;
-        if (!importForCli(f, result))
+    // A multi-process Nsight Systems export is one rank per process (job_files.h).
+    const std::vector<JobRankSource> sources = jobRankSources(files, {});
+    for (const JobRankSource& source : sources) {
+        const std::string& f = source.file;
+        if (!source.error.empty()) {
+            reportImportError(f, source.error);
             return false;
+        }
+        auto t0 = Clock::now();
+        ImportControl control;
+        control.process = source.process;
+        ImportResult result = importTraceFile(source.importPath, control);
+        if (!result.session) {
+            reportImportError(f, result.error);
+            return false;
+        }
         *importSeconds += secondsSince(t0);
         t0 = Clock::now();
         RankDistributed r = summarizeRank(*result.session);
         r.path = f;
+        if (source.rank >= 0)
+            r.rank = source.rank;
         if (r.rank < 0)
             r.rank = rankFromFileName(f);
-        r.worker = workerName(f);
+        r.worker = source.worker.empty() ? workerName(f) : source.worker;
         out.push_back(std::move(r));
         if (keep)
             keep->push_back(result.session);

@@ -151,6 +151,16 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_loader, &SessionLoader::loaded, this, &MainWindow::onLoaded);
     connect(m_loader, &SessionLoader::failed, this, &MainWindow::onFailed);
     connect(m_loader, &SessionLoader::cancelled, this, &MainWindow::onCancelled);
+    connect(m_loader, &SessionLoader::converting, this, [this](const QString& path) {
+        if (m_progress)
+            m_progress->setLabelText(tr("Converting %1 with Nsight Systems (nsys export)…").arg(displayName(path)));
+    });
+    // One nsys over several processes (MPI ranks, torchrun workers): a job of them, like a folder of
+    // rank traces. The loader found out (after converting a report) and imported nothing.
+    connect(m_loader, &SessionLoader::opensAsJob, this, [this](const QString& path) {
+        m_jobQueue.append({{path}, false});
+        finishOne(true);
+    });
     connect(m_loader, &SessionLoader::stored, this, [this](const QString& path, const QString& sessionPath) {
         // Bookmarks of a just-imported trace go into its stored session from now on.
         for (int i = 0; i < m_tabs->count(); ++i)
@@ -330,7 +340,7 @@ void MainWindow::createMenus() {
         QSettings settings;
         const QStringList files = QFileDialog::getOpenFileNames(
             this, tr("Open Job Files (one trace per rank)"), settings.value(QLatin1String(kLastDirKey), QDir::homePath()).toString(),
-            tr("Traces, captures and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nvvp *.sql *.pb *.wscap "
+            tr("Traces, captures and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nsys-rep *.qdrep *.nvvp *.sql *.pb *.wscap "
                "*.warpscope);;All files (*)"));
         if (files.isEmpty())
             return;
@@ -485,6 +495,12 @@ void MainWindow::openFiles(const QStringList& paths) {
     loadNext();
 }
 
+NsysExportOptions MainWindow::nsysOptions() {
+    NsysExportOptions options;
+    options.nsys = QFile::encodeName(SettingsDialog::nsysPath()).toStdString(); // "" = look for one
+    return options;
+}
+
 void MainWindow::openJob(const QStringList& inputs) {
     QStringList absolute;
     for (const QString& p : inputs)
@@ -575,8 +591,10 @@ void MainWindow::loadNext() {
         const PendingJob job = m_jobQueue.takeFirst();
         if (job.summaries)
             m_jobLoader->loadSummaries(job.inputs.front());
-        else
+        else {
+            m_jobLoader->setNsysOptions(nsysOptions());
             m_jobLoader->load(job.inputs);
+        }
         const QString what = job.inputs.size() == 1 ? displayName(job.inputs.front())
                                                     : tr("%n file(s)", nullptr, static_cast<int>(job.inputs.size()));
         statusBar()->showMessage(tr("Loading job %1…").arg(what));
@@ -584,6 +602,7 @@ void MainWindow::loadNext() {
         return;
     }
     m_loadingPath = m_queue.takeFirst();
+    m_loader->setNsysOptions(nsysOptions());
     m_loader->load(m_loadingPath);
     statusBar()->showMessage(tr("Loading %1…").arg(displayName(m_loadingPath)));
     showProgress(tr("Opening trace"), tr("Importing %1…").arg(displayName(m_loadingPath)));
@@ -776,7 +795,7 @@ void MainWindow::showOpenDialog() {
     QSettings settings;
     const QStringList files = QFileDialog::getOpenFileNames(
         this, tr("Open Trace"), settings.value(QLatin1String(kLastDirKey), QDir::homePath()).toString(),
-        tr("Traces, captures and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nvvp *.sql *.pb *.wscap "
+        tr("Traces, captures and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nsys-rep *.qdrep *.nvvp *.sql *.pb *.wscap "
            "*.warpscope);;All files (*)"));
     if (files.isEmpty())
         return;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/session_diff.h"
+#include "import/nsys_report_export.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -104,6 +105,8 @@ private:
     void onCancelled(const QString& path);
     void onJobLoaded(std::shared_ptr<const LoadedJob> job);
     void showProgress(const QString& title, const QString& label);
+    // The nsys set in Settings, for the loaders (read at each load: Settings may have changed).
+    static NsysExportOptions nsysOptions();
     void finishOne(bool ok);
     void showOpenDialog();
     void showOpenUrlDialog();

@@ -1,10 +1,14 @@
 #include "settings_dialog.h"
 
+#include "import/nsys_report_export.h"
 #include "source/editor_command.h"
 #include "source_settings.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QSettings>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -20,12 +24,14 @@ namespace ws {
 namespace {
 
 const QString kCustom = QStringLiteral("custom");
+const char* const kNsysKey = "nsight/nsysPath";
 
 } // namespace
 
 SettingsDialog::SettingsDialog(QWidget* parent)
     : QDialog(parent), m_editor(new QComboBox(this)), m_template(new QLineEdit(this)),
-      m_preview(new QLabel(this)), m_rules(new QTableWidget(0, 2, this)) {
+      m_preview(new QLabel(this)), m_rules(new QTableWidget(0, 2, this)), m_nsys(new QLineEdit(this)),
+      m_nsysStatus(new QLabel(this)) {
     setWindowTitle(tr("Settings"));
     setObjectName(QStringLiteral("settingsDialog"));
 
@@ -77,12 +83,36 @@ SettingsDialog::SettingsDialog(QWidget* parent)
     connect(up, &QPushButton::clicked, this, [this] { moveRule(-1); });
     connect(down, &QPushButton::clicked, this, [this] { moveRule(1); });
 
+    // Nsight Systems reports (.nsys-rep) are converted by the user's own nsys (nsys_report_export.h).
+    auto* nsysBox = new QGroupBox(tr("Nsight Systems"), this);
+    m_nsys->setObjectName(QStringLiteral("nsysEdit"));
+    m_nsys->setPlaceholderText(tr("Found automatically (PATH, /opt/nvidia/nsight-systems*)"));
+    m_nsysStatus->setObjectName(QStringLiteral("nsysStatus"));
+    m_nsysStatus->setWordWrap(true);
+    m_nsysStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* browse = new QPushButton(tr("Browse…"), nsysBox);
+    auto* nsysRow = new QHBoxLayout;
+    nsysRow->addWidget(m_nsys, 1);
+    nsysRow->addWidget(browse);
+    auto* nsysForm = new QFormLayout(nsysBox);
+    nsysForm->addRow(tr("nsys:"), nsysRow);
+    nsysForm->addRow(m_nsysStatus);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString file = QFileDialog::getOpenFileName(this, tr("Choose nsys"), m_nsys->text());
+        if (!file.isEmpty())
+            m_nsys->setText(file);
+    });
+    m_nsys->setText(nsysPath());
+    connect(m_nsys, &QLineEdit::textChanged, this, &SettingsDialog::updateNsysStatus);
+    updateNsysStatus();
+
     auto* box = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(box, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
     connect(box, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(editorBox);
     layout->addWidget(rulesBox, 1);
+    layout->addWidget(nsysBox);
     layout->addWidget(box);
 
     const SourceSettings s = SourceSettings::load();
@@ -94,7 +124,7 @@ SettingsDialog::SettingsDialog(QWidget* parent)
     editorChanged();
     connect(m_editor, &QComboBox::currentIndexChanged, this, &SettingsDialog::editorChanged);
     connect(m_template, &QLineEdit::textChanged, this, &SettingsDialog::updatePreview);
-    resize(640, 480);
+    resize(640, 560);
 }
 
 void SettingsDialog::editorChanged() {
@@ -155,7 +185,22 @@ SourceSettings SettingsDialog::edited() const {
     return s;
 }
 
+QString SettingsDialog::nsysPath() { return QSettings().value(QLatin1String(kNsysKey)).toString(); }
+
+void SettingsDialog::updateNsysStatus() {
+    // What opening a report would run: the path typed here, or the one Warpscope finds.
+    NsysExportOptions options;
+    options.nsys = QFile::encodeName(m_nsys->text().trimmed()).toStdString();
+    std::string why;
+    const std::string found = findNsys(options, &why);
+    m_nsysStatus->setText(found.empty()
+                              ? tr("Reports (.nsys-rep) cannot be opened: %1. Install Nsight Systems or choose its nsys.")
+                                    .arg(QString::fromStdString(why))
+                              : tr("Reports (.nsys-rep) are converted with %1.").arg(QFile::decodeName(found.c_str())));
+}
+
 void SettingsDialog::accept() {
+    QSettings().setValue(QLatin1String(kNsysKey), m_nsys->text().trimmed());
     edited().save();
     QDialog::accept();
 }

@@ -14,7 +14,8 @@ struct SourceSettings;
 /*
  * SettingsDialog: the source settings (SourceSettings): the editor (a preset or a custom command
  * template with %f, %l, %c) with a live preview of the argument vector, and the ordered path
- * substitution rules as an editable table. Saved with QSettings on OK.
+ * substitution rules as an editable table; and the nsys that converts Nsight Systems reports
+ * (empty: found on PATH or under /opt/nvidia), with what would run. Saved with QSettings on OK.
  */
 class SettingsDialog : public QDialog {
     Q_OBJECT
@@ -27,6 +28,10 @@ public:
     QLineEdit* templateEdit() const { return m_template; }
     QTableWidget* rulesTable() const { return m_rules; }
     QLabel* preview() const { return m_preview; }
+    QLineEdit* nsysEdit() const { return m_nsys; }
+    QLabel* nsysStatus() const { return m_nsysStatus; }
+    // The nsys chosen in Settings ("" = look for one), as saved.
+    static QString nsysPath();
 
     void accept() override;
 
@@ -35,9 +40,12 @@ private:
     QLineEdit* m_template;
     QLabel* m_preview;
     QTableWidget* m_rules;
+    QLineEdit* m_nsys;
+    QLabel* m_nsysStatus;
 
     void editorChanged();
     void updatePreview();
+    void updateNsysStatus();
     void addRule(const QString& from, const QString& to);
     void moveRule(int delta);
 };

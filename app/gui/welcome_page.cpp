@@ -49,7 +49,8 @@ WelcomePage::WelcomePage(QWidget* parent)
     auto* formats = new QLabel(
         tr("<b>Reads</b><br>PyTorch profiler / Kineto traces (<tt>.pt.trace.json</tt>, <tt>.json.gz</tt>, "
            "<tt>.json.zst</tt>)<br>Chrome trace JSON (object and array forms)<br>Nsight Systems SQLite exports "
-           "(<tt>nsys export --type sqlite</tt>) and nvprof databases (<tt>.nvvp</tt>, <tt>.sql</tt>)<br>"
+           "(<tt>nsys export --type sqlite</tt>), and reports (<tt>.nsys-rep</tt>) where Nsight Systems is installed; "
+           "nvprof databases (<tt>.nvvp</tt>, <tt>.sql</tt>)<br>"
            "Warpscope captures (<tt>.wscap</tt>, capture folders) and sessions (<tt>.warpscope</tt>)"),
         this);
     formats->setWordWrap(true);

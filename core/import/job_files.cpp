@@ -1,6 +1,7 @@
 #include "import/job_files.h"
 
 #include "analysis/distributed.h"
+#include "import/nsys_processes.h"
 #include "import/trace_import.h"
 #include "remote/remote_fetch.h"
 #include "remote/remote_listing.h"
@@ -105,6 +106,47 @@ std::vector<std::string> expandJobInputs(const std::vector<std::string>& paths, 
     if (files.empty() && error && error->empty())
         *error = "no trace files given";
     return files;
+}
+
+bool isMultiProcessExport(const std::string& file) {
+    return detectFormat(file) == TraceFormat::NsightSqlite && nsysRankProcesses(file).size() >= 2;
+}
+
+std::vector<JobRankSource> jobRankSources(const std::vector<std::string>& files, const NsysExportOptions& nsys,
+                                          const std::atomic<bool>* cancel,
+                                          const std::function<void(double, const std::string&)>& progress) {
+    std::vector<JobRankSource> sources;
+    for (const std::string& file : files) {
+        JobRankSource one;
+        one.file = one.importPath = file;
+        const TraceFormat format = detectFormat(file);
+        std::string sqlite = format == TraceFormat::NsightSqlite ? file : std::string();
+        if (format == TraceFormat::NsightReport) {
+            const NsysExportResult exported = exportNsysReport(
+                file, nsys, [&](double f) { if (progress) progress(f, file); }, cancel);
+            if (exported.cancelled)
+                return {};
+            if (exported.sqlitePath.empty())
+                one.error = nsysExportFailure(exported);
+            sqlite = one.importPath = exported.sqlitePath.empty() ? file : exported.sqlitePath;
+        }
+        const std::vector<NsysRankProcess> processes =
+            sqlite.empty() || !one.error.empty() ? std::vector<NsysRankProcess>{} : nsysRankProcesses(sqlite);
+        if (processes.size() < 2) { // one process: the file is the rank, exactly as before
+            sources.push_back(std::move(one));
+            continue;
+        }
+        for (const NsysRankProcess& p : processes) {
+            JobRankSource rank = one;
+            rank.process = p.pid;
+            rank.rank = p.rank;
+            // The processes share the file, so they are told apart by program and pid ("python[4711]").
+            const std::string program = fs::path(p.name).filename().string();
+            rank.worker = (program.empty() ? std::string("pid") : program) + "[" + std::to_string(p.pid) + "]";
+            sources.push_back(std::move(rank));
+        }
+    }
+    return sources;
 }
 
 } // namespace ws

@@ -40,4 +40,8 @@ std::string NsysColumnSelect::sql(std::string_view tail) const {
     return s;
 }
 
+std::string NsysColumnSelect::column(size_t wantedIndex) const {
+    return wantedIndex < m_wanted.size() ? '"' + m_wanted[wantedIndex] + '"' : std::string("NULL");
+}
+
 } // namespace ws

@@ -26,6 +26,8 @@ public:
     // The SELECT statement; `tail` is appended verbatim (e.g. " WHERE rowid = ?1").
     std::string sql(std::string_view tail = {}) const;
     const std::string& table() const { return m_table; }
+    // The quoted name of wanted column i (for conditions on it).
+    std::string column(size_t wantedIndex) const;
 
 private:
     std::string m_table;

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <set>
@@ -54,6 +55,9 @@ public:
 
     NsysReader(SqliteDatabase& db, const ImportControl& control, uint32_t worker)
         : m_db(db), m_control(control), m_w(worker) {}
+    // One process of a multi-process export (ImportControl::process): GPU metrics are kept for
+    // the devices it used (`gpus`, "0,3"; empty: every device, nothing says which it used).
+    void setProcessGpus(std::string gpus) { m_processGpus = std::move(gpus); }
 
     // Reads `table`, only rows with lo <= rowid < hi when hi > lo.
     bool run(Table table, int64_t lo = 0, int64_t hi = 0);
@@ -118,7 +122,11 @@ private:
     uint32_t m_lastTrack = 0;
     bool m_lastGpu = false;
     std::vector<size_t> m_openRanges; // slice indices of NVTX ranges without an end
-    std::string m_range;              // " WHERE rowid ..." of this unit, or empty
+    // The rows a read takes: this unit's rowid range, and with ImportControl::process only that
+    // process's rows (its pid is bits 24-47 of the table's globalPid or globalTid, FORMATS.md 4.1).
+    std::string rows(const NsysColumnSelect& sel, size_t ownerColumn, std::string_view order = {});
+    std::string m_range;              // "rowid >= ... AND rowid < ..." of this unit, or empty
+    std::string m_processGpus;
     bool m_cancelled = false;
 };
 
@@ -187,6 +195,31 @@ uint32_t NsysReader::hostTrack(int64_t globalTid) {
     m_lastPid = pid;
     m_lastTid = tid;
     return m_lastTrack = m_w.track(pid, tid);
+}
+
+std::string NsysReader::rows(const NsysColumnSelect& sel, size_t ownerColumn, std::string_view order) {
+    std::string where = m_range;
+    auto add = [&](const std::string& condition) {
+        if (!where.empty())
+            where.append(" AND ");
+        where.append(condition);
+    };
+    if (m_control.process >= 0) {
+        if (ownerColumn == SIZE_MAX) {
+            // GPU metrics belong to a device, not a process: those of the process's GPUs.
+            if (!m_processGpus.empty())
+                add("(typeId & 255) IN (" + m_processGpus + ")");
+        } else if (sel.has(ownerColumn)) {
+            std::string condition = "((";
+            condition.append(sel.column(ownerColumn)).append(" >> 24) & 16777215) = ");
+            condition.append(std::to_string(m_control.process));
+            add(condition);
+        } else {
+            m_w.report().add("table without a process column: the rows of every process were kept", sel.table());
+        }
+    }
+    std::string tail = where.empty() ? std::string() : std::string(" WHERE ").append(where);
+    return tail.append(order);
 }
 
 void NsysReader::flowEnd(uint32_t track, int64_t ts, uint64_t id, char ph) {
@@ -278,7 +311,7 @@ void NsysReader::readKernels() {
         m_w.report().add("table without start/end columns (ignored)", sel.table());
         return;
     }
-    SqliteStatement q(m_db, sel.sql(m_range));
+    SqliteStatement q(m_db, sel.sql(rows(sel, kPid)));
     const uint32_t cat = m_w.string("kernel");
     uint64_t row = 0, untimed = 0;
     auto& chunk = m_w.chunk();
@@ -324,7 +357,7 @@ void NsysReader::readMemcpy() {
                          {"start", "end", "deviceId", "streamId", "correlationId", "globalPid", "bytes",
                           "copyKind", "srcKind", "dstKind"});
     if (!sel.tableExists()) return;
-    SqliteStatement q(m_db, sel.sql(m_range));
+    SqliteStatement q(m_db, sel.sql(rows(sel, kPid)));
     const uint32_t cat = m_w.string("gpu_memcpy");
     std::unordered_map<int64_t, uint32_t> names; // by (copyKind, srcKind, dstKind) packed
     uint64_t row = 0;
@@ -361,7 +394,7 @@ void NsysReader::readMemset() {
         m_db, "CUPTI_ACTIVITY_KIND_MEMSET",
         {"start", "end", "deviceId", "streamId", "correlationId", "globalPid", "bytes", "memKind"});
     if (!sel.tableExists()) return;
-    SqliteStatement q(m_db, sel.sql(m_range));
+    SqliteStatement q(m_db, sel.sql(rows(sel, kPid)));
     const uint32_t cat = m_w.string("gpu_memset");
     uint64_t row = 0;
     auto& chunk = m_w.chunk();
@@ -388,11 +421,11 @@ void NsysReader::readMemset() {
 }
 
 void NsysReader::readSync() {
-    enum { kStart, kEnd, kDevice, kStream, kCorr, kType };
+    enum { kStart, kEnd, kDevice, kStream, kCorr, kType, kPid };
     NsysColumnSelect sel(m_db, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
-                         {"start", "end", "deviceId", "streamId", "correlationId", "syncType"});
+                         {"start", "end", "deviceId", "streamId", "correlationId", "syncType", "globalPid"});
     if (!sel.tableExists()) return;
-    SqliteStatement q(m_db, sel.sql(m_range));
+    SqliteStatement q(m_db, sel.sql(rows(sel, kPid)));
     const uint32_t cat = m_w.string("cuda_sync");
     uint64_t row = 0;
     auto& chunk = m_w.chunk();
@@ -421,7 +454,7 @@ void NsysReader::readRuntime() {
     NsysColumnSelect sel(m_db, "CUPTI_ACTIVITY_KIND_RUNTIME",
                          {"start", "end", "eventClass", "globalTid", "correlationId", "nameId"});
     if (!sel.tableExists()) return;
-    SqliteStatement q(m_db, sel.sql(m_range));
+    SqliteStatement q(m_db, sel.sql(rows(sel, kTid)));
     const uint32_t runtimeCat = m_w.string("cuda_runtime"), driverCat = m_w.string("cuda_driver"),
                    otherCat = m_w.string("cuda_api");
     std::unordered_map<int64_t, uint32_t> names; // nameId -> local display name
@@ -465,7 +498,7 @@ void NsysReader::readNvtx() {
         m_w.report().add("table without the expected columns (ignored)", sel.table());
         return;
     }
-    SqliteStatement q(m_db, sel.sql(m_range));
+    SqliteStatement q(m_db, sel.sql(rows(sel, kTid)));
     const uint32_t cat = m_w.string("user_annotation");
     uint64_t row = 0, unterminated = 0;
     auto& chunk = m_w.chunk();
@@ -549,7 +582,7 @@ void NsysReader::readOsrt() {
     enum { kStart, kEnd, kTid, kNameId };
     NsysColumnSelect sel(m_db, "OSRT_API", {"start", "end", "globalTid", "nameId"});
     if (!sel.tableExists()) return;
-    SqliteStatement q(m_db, sel.sql(m_range));
+    SqliteStatement q(m_db, sel.sql(rows(sel, kTid)));
     const uint32_t cat = m_w.string("os_runtime");
     uint64_t row = 0;
     auto& chunk = m_w.chunk();
@@ -584,7 +617,7 @@ void NsysReader::readGpuMetrics() {
             metricName[{q.int64(1), q.int64(2)}] = m_w.string(q.text(3));
         finishTable(q, names.table());
     }
-    SqliteStatement q(m_db, sel.sql(m_range));
+    SqliteStatement q(m_db, sel.sql(rows(sel, SIZE_MAX)));
     const uint32_t cat = m_w.string("gpu_metrics");
     uint64_t row = 0, unnamed = 0;
     auto& chunk = m_w.chunk();
@@ -621,7 +654,7 @@ void NsysReader::readMemoryUsage() {
         m_w.report().add("table without the expected columns (ignored)", sel.table());
         return;
     }
-    SqliteStatement q(m_db, sel.sql(" ORDER BY start"));
+    SqliteStatement q(m_db, sel.sql(rows(sel, kPid, " ORDER BY start")));
     std::map<std::pair<int64_t, int64_t>, int64_t> inUse; // (pid, device) -> bytes
     uint64_t row = 0;
     auto& chunk = m_w.chunk();
@@ -708,7 +741,7 @@ const char* NsysReader::tableName(Table t) {
 
 bool NsysReader::run(Table table, int64_t lo, int64_t hi) {
     m_flowCat = m_w.string("ac2g");
-    if (hi > lo) m_range = " WHERE rowid >= " + std::to_string(lo) + " AND rowid < " + std::to_string(hi);
+    if (hi > lo) m_range = "rowid >= " + std::to_string(lo) + " AND rowid < " + std::to_string(hi);
     if (table == Table::Names) readMeta();
     if (!m_strings.loaded()) {
         if (m_db.tableExists("StringIds"))
@@ -773,6 +806,28 @@ void NsysReader::emitNamesFor(const std::vector<NsysReader*>& readers) {
     emitNames();
 }
 
+// The devices one process ran work on, as "0,3": from its CUDA contexts, or (exports without that
+// table) its kernels; empty when neither says.
+std::string processGpus(SqliteDatabase& db, int64_t pid) {
+    std::string sql;
+    if (!db.columns("TARGET_INFO_CUDA_CONTEXT_INFO").empty())
+        sql = "SELECT DISTINCT deviceId FROM TARGET_INFO_CUDA_CONTEXT_INFO WHERE processId = " + std::to_string(pid);
+    else if (!db.columns("CUPTI_ACTIVITY_KIND_KERNEL").empty())
+        sql = "SELECT DISTINCT deviceId FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE ((globalPid >> 24) & 16777215) = " +
+              std::to_string(pid);
+    std::string list;
+    if (sql.empty())
+        return list;
+    SqliteStatement q(db, sql);
+    while (q.step())
+        if (!q.isNull(0)) {
+            if (!list.empty())
+                list.push_back(',');
+            list.append(std::to_string(q.int64(0)));
+        }
+    return list;
+}
+
 } // namespace
 
 ImportResult importNsightSqlite(const std::string& path, const ImportControl& control) {
@@ -813,6 +868,7 @@ ImportResult importNsightSqlite(const std::string& path, const ImportControl& co
         for (int64_t lo = *range; lo <= *last; lo += rowsPerUnit)
             units.push_back({t, lo, lo + rowsPerUnit > *last ? *last + 1 : lo + rowsPerUnit});
     }
+    const std::string gpus = control.process >= 0 ? processGpus(db, control.process) : std::string();
     // The names reader loads StringIds once; the units share its values.
     NsysReader names(db, control, static_cast<uint32_t>(units.size()));
     if (!names.run(T::Names)) {
@@ -826,6 +882,7 @@ ImportResult importNsightSqlite(const std::string& path, const ImportControl& co
         dbs[k] = std::make_unique<SqliteDatabase>();
         readers[k] = std::make_unique<NsysReader>(*dbs[k], control, static_cast<uint32_t>(k));
         readers[k]->shareStrings(names);
+        readers[k]->setProcessGpus(gpus);
     }
     std::atomic<size_t> next{0};
     auto work = [&] {
@@ -871,7 +928,17 @@ ImportResult importNsightSqlite(const std::string& path, const ImportControl& co
 
     TraceBuilder builder(path, TraceFormat::NsightSqlite);
     builder.setTopLevelMembers(names.metadata());
-    builder.setDevices(names.devices());
+    std::vector<DeviceInfo> devices = names.devices();
+    if (!gpus.empty()) { // one process of several: the GPUs it used, not every GPU of the node
+        std::set<int64_t> used;
+        for (const char* p = gpus.c_str(); *p;) {
+            char* end = nullptr;
+            used.insert(std::strtoll(p, &end, 10));
+            p = *end ? end + 1 : end;
+        }
+        std::erase_if(devices, [&](const DeviceInfo& d) { return !used.count(d.id); });
+    }
+    builder.setDevices(devices);
     builder.setEventTextSource(std::make_shared<NsysEventText>(path));
     for (auto& r : readers)
         builder.addChunk(r->writer().chunk());

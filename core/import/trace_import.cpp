@@ -200,6 +200,28 @@ FileState fileState(const std::string& path) {
 
 ImportResult importByFormat(const std::string& path, const ImportControl& control);
 
+// A report is prepared as a URL is (remote_import.h): turned into a local file the importers read,
+// here its SQLite export in the cache, which is then sniffed and imported like any file.
+ImportResult importNsysReport(const std::string& path, const ImportControl& control) {
+    ImportResult result;
+    std::function<void(double)> exportProgress;
+    if (control.progress)
+        exportProgress = [&](double f) { control.progress(0.5 * f); };
+    const NsysExportResult exported = exportNsysReport(path, control.nsysExport, exportProgress, control.cancel);
+    if (exported.cancelled) {
+        result.cancelled = true;
+        return result;
+    }
+    if (exported.sqlitePath.empty()) {
+        result.error = nsysExportFailure(exported);
+        return result;
+    }
+    ImportControl importing = control;
+    if (control.progress && !exported.fromCache)
+        importing.progress = [&](double f) { control.progress(0.5 + 0.5 * f); };
+    return importByFormat(exported.sqlitePath, importing);
+}
+
 } // namespace
 
 ImportResult importTraceFile(const std::string& path, const ImportControl& control) {
@@ -232,10 +254,7 @@ ImportResult importByFormat(const std::string& path, const ImportControl& contro
     case TraceFormat::ChromeJson: return importChromeJson(path, control);
     case TraceFormat::NsightSqlite: return importNsightSqlite(path, control);
     case TraceFormat::NvprofSqlite: return importNvprofSqlite(path, control);
-    case TraceFormat::NsightReport:
-        result.error = "an Nsight Systems report (.nsys-rep/.qdrep) cannot be read directly: export it to SQLite with "
-                       "`nsys export --type sqlite -o out.sqlite report.nsys-rep` and open out.sqlite";
-        break;
+    case TraceFormat::NsightReport: return importNsysReport(path, control);
     case TraceFormat::WarpscopeSession: {
         std::string error;
         result.session = SessionStore::read(path, &error);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "import/nsys_report_export.h"
 #include "model/import_report.h"
 #include "model/trace_format.h"
 
@@ -49,6 +50,12 @@ struct ImportControl {
     // still being downloaded; the path given to the importer is where it will be once complete
     // (the session's source for later argument reads).
     std::shared_ptr<GrowingFile> growing;
+    // An Nsight Systems report (.nsys-rep) is converted by nsys first (nsys_report_export.h): which
+    // nsys, and where the exports are kept. Its progress is the first half of `progress`.
+    NsysExportOptions nsysExport;
+    // One process of an export that holds several (MPI ranks, torchrun workers under one nsys): only
+    // that process's rows are imported, so the process is one rank of a job. -1: the whole file.
+    int64_t process = -1;
 };
 
 struct ImportResult {

@@ -47,9 +47,11 @@ void writeCachedBlock(const std::string& libraryDir, const std::string& sessionP
 
 void fillIdentity(JobRankLoad& r) {
     r.block.path = r.file;
+    if (r.source.rank >= 0) // one process of a multi-process export: the export says which rank
+        r.block.rank = r.source.rank;
     if (r.block.rank < 0)
         r.block.rank = rankFromFileName(r.file);
-    r.block.worker = workerName(r.file);
+    r.block.worker = r.source.worker.empty() ? workerName(r.file) : r.source.worker;
 }
 
 bool cancelled(const JobLoadOptions& o) { return o.cancel && o.cancel->load(); }
@@ -57,10 +59,19 @@ bool cancelled(const JobLoadOptions& o) { return o.cancel && o.cancel->load(); }
 } // namespace
 
 std::vector<JobRankLoad> loadJobRanks(const std::vector<std::string>& files, const JobLoadOptions& options) {
-    std::vector<JobRankLoad> ranks(files.size());
-    for (size_t i = 0; i < files.size(); ++i)
-        ranks[i].file = files[i];
-    const double n = static_cast<double>(std::max<size_t>(files.size(), 1));
+    const double fileCount = static_cast<double>(std::max<size_t>(files.size(), 1));
+    const std::vector<JobRankSource> sources = jobRankSources(
+        files, options.nsysExport, options.cancel, [&](double f, const std::string& file) {
+            if (options.progress) // converting a report: its share of the job's files
+                options.progress(std::min(1.0, f / fileCount), file);
+        });
+    std::vector<JobRankLoad> ranks(sources.size());
+    for (size_t i = 0; i < sources.size(); ++i) {
+        ranks[i].file = sources[i].file;
+        ranks[i].source = sources[i];
+        ranks[i].error = sources[i].error;
+    }
+    const double n = static_cast<double>(std::max<size_t>(ranks.size(), 1));
     std::mutex progressMutex;
     size_t done = 0;
     auto report = [&](double fraction, const std::string& file) {
@@ -77,7 +88,9 @@ std::vector<JobRankLoad> loadJobRanks(const std::vector<std::string>& files, con
         auto worker = [&] {
             for (size_t i; (i = next++) < ranks.size() && !cancelled(options);) {
                 JobRankLoad& r = ranks[i];
-                SessionLibrary::OpenResult stored = library.openStored(r.file);
+                if (r.source.process >= 0 || !r.error.empty())
+                    continue; // one process of a file: not in the library (see job_loading.h)
+                SessionLibrary::OpenResult stored = library.openStored(r.source.importPath);
                 if (!stored.session)
                     continue;
                 r.session = std::move(stored.session);
@@ -108,13 +121,15 @@ std::vector<JobRankLoad> loadJobRanks(const std::vector<std::string>& files, con
 
     // 2. The rest, imported one after the other (each import uses every core).
     for (JobRankLoad& r : ranks) {
-        if (r.session || cancelled(options))
+        if (r.session || !r.error.empty() || cancelled(options))
             continue;
         ImportControl control;
         control.cancel = options.cancel;
+        control.nsysExport = options.nsysExport;
+        control.process = r.source.process;
         const double base = static_cast<double>(done);
         control.progress = [&](double f) { report((base + f) / n, r.file); };
-        ImportResult imported = importTraceFile(r.file, control);
+        ImportResult imported = importTraceFile(r.source.importPath, control);
         if (!imported.session) {
             r.error = imported.cancelled ? std::string("cancelled") : imported.error;
             continue;
@@ -134,7 +149,7 @@ void storeJobRanks(std::vector<JobRankLoad>& ranks, const JobLoadOptions& option
     for (JobRankLoad& r : ranks) {
         if (cancelled(options))
             return;
-        if (!r.session || r.fromLibrary || !r.sessionPath.empty())
+        if (!r.session || r.fromLibrary || !r.sessionPath.empty() || r.source.process >= 0)
             continue;
         std::string error;
         if (auto stored = library.store(*r.session, r.file, &error, options.cancel)) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/distributed.h"
+#include "import/job_files.h"
 
 #include <atomic>
 #include <functional>
@@ -25,6 +26,7 @@ class Session;
  */
 struct JobRankLoad {
     std::string file;                        // the trace, as given
+    JobRankSource source;                    // what the rank is made of (one process of a file, ...)
     std::shared_ptr<const Session> session;  // null when it failed or was cancelled
     RankDistributed block;                   // path/worker/rank filled from the file when missing
     std::string error;
@@ -39,6 +41,7 @@ struct JobLoadOptions {
     // Fraction of the whole job in [0, 1] and the file being read; called on the loading thread
     // (or one of its helpers, serialized).
     std::function<void(double fraction, const std::string& file)> progress;
+    NsysExportOptions nsysExport; // converting Nsight Systems reports (.nsys-rep)
 };
 
 std::vector<JobRankLoad> loadJobRanks(const std::vector<std::string>& files, const JobLoadOptions& options);

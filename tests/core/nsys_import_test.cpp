@@ -195,7 +195,9 @@ TEST(NsysImport, EverySharedExportMatchesIndependentSql) {
 TEST(NsysImport, ReportFileGetsExportInstructions) {
     const std::string path = sharedPath("nsys_sqlite/nvfuser_report1_h200.nsys-rep");
     if (!std::filesystem::exists(path)) GTEST_SKIP() << "no " << path;
-    const ImportResult r = importTraceFile(path);
+    ImportControl withoutNsys; // as on a machine without Nsight Systems (nsys_report_test.cpp has one)
+    withoutNsys.nsysExport.searchSystem = false;
+    const ImportResult r = importTraceFile(path, withoutNsys);
     EXPECT_FALSE(r.session);
     EXPECT_NE(r.error.find("nsys export --type sqlite -o out.sqlite report.nsys-rep"), std::string::npos)
         << r.error;

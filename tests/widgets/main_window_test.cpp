@@ -5,6 +5,7 @@
 #include "recent_files.h"
 #include "session_loader.h"
 #include "session_summary_view.h"
+#include "settings_dialog.h"
 #include "shortcuts_dialog.h"
 
 #include <QAction>
@@ -14,6 +15,7 @@
 #include <QDropEvent>
 #include <QFile>
 #include <QFileInfo>
+#include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
@@ -151,6 +153,59 @@ TEST(MainWindow, SeveralFilesLoadInOrderIntoTabs) {
     w.openFiles({kSample, kSample});
     ASSERT_TRUE(waitLoaded(spy));
     EXPECT_EQ(w.sessionCount(), 2);
+}
+
+// Issue #28: one nsys over 4 MPI ranks opens as a job of its processes; an export of one process
+// opens as a session tab, as before.
+TEST(MainWindow, AMultiProcessNsightExportOpensAsAJob) {
+    MainWindow w;
+    QSignalSpy spy(&w, &MainWindow::loadingFinished);
+    w.openFiles({QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/nsys/saxpy_mpi_4proc_derived.sqlite"),
+                 QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/nsys/nvfuser_report2_h200_nsys2024.6.sqlite")});
+    ASSERT_TRUE(waitLoaded(spy)) << w.lastError().toStdString();
+    EXPECT_EQ(w.sessionCount(), 2);
+    EXPECT_EQ(w.jobCount(), 1);
+}
+
+// A report opens through the nsys set in Settings: here tests/fake_nsys/nsys, a FAKE nsys (a shell
+// script that checks its arguments and copies a known SQLite export), and its failure is shown.
+TEST(MainWindow, AReportOpensThroughTheNsysInSettings) {
+    QTemporaryDir dir;
+    const QString report = dir.filePath(QStringLiteral("run.nsys-rep"));
+    QFile f(report);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("NVIDIA Tegra Profiler Report 2025@1");
+    f.close();
+    qputenv("WARPSCOPE_NSYS_CACHE", QFile::encodeName(dir.filePath(QStringLiteral("cache"))));
+    qputenv("FAKE_NSYS_SQLITE", WARPSCOPE_TEST_DATA_DIR "/nsys/nvfuser_report2_h200_nsys2024.6.sqlite");
+    QSettings().setValue(QStringLiteral("nsight/nsysPath"), QStringLiteral(WARPSCOPE_FAKE_NSYS));
+    EXPECT_EQ(SettingsDialog::nsysPath(), QStringLiteral(WARPSCOPE_FAKE_NSYS));
+    {
+        SettingsDialog settings;
+        EXPECT_TRUE(settings.nsysStatus()->text().contains(QStringLiteral(WARPSCOPE_FAKE_NSYS)));
+    }
+    {
+        MainWindow w;
+        QSignalSpy spy(&w, &MainWindow::loadingFinished);
+        w.openFiles({report});
+        ASSERT_TRUE(waitLoaded(spy)) << w.lastError().toStdString();
+        ASSERT_NE(w.currentSession(), nullptr);
+        EXPECT_EQ(summarizeSession(*w.currentSession()->session).kernelCount, 19u);
+    }
+    {
+        qputenv("FAKE_NSYS_MODE", "fail");
+        QFile g(report);
+        ASSERT_TRUE(g.open(QIODevice::Append));
+        g.write("changed"); // another recording: exported again, and this time nsys fails
+        g.close();
+        MainWindow w;
+        QSignalSpy spy(&w, &MainWindow::loadingFinished);
+        w.openFiles({report});
+        EXPECT_FALSE(waitLoaded(spy));
+        EXPECT_TRUE(w.lastError().contains(QStringLiteral("the report is damaged"))) << w.lastError().toStdString();
+        qunsetenv("FAKE_NSYS_MODE");
+    }
+    QSettings().remove(QStringLiteral("nsight/nsysPath"));
 }
 
 TEST(MainWindow, ShortcutsDialogListsTheActionsWithKeys) {
