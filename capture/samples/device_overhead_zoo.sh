@@ -34,6 +34,7 @@ for round in $(seq $ROUNDS); do
         default) cmd="$C -q -o /tmp/oc -- $(program $w plain)" ;;
         pystacks) cmd="$C -q --py-stacks -o /tmp/oc -- $(program $w plain)" ;;
         pysample) cmd="$C -q --py-sample -o /tmp/oc -- $(program $w plain)" ;;
+        pysample100) cmd="$C -q --py-sample=100 -o /tmp/oc -- $(program $w plain)" ;;
         ops_pystacks) cmd="$C -q --py-stacks --torch-ops -o /tmp/oc -- $(program $w plain)" ;;
         ops_pystacks_nvtx) cmd="env WARPSCOPE_TORCH_OPS_VIA=nvtx $C -q --py-stacks --torch-ops -o /tmp/oc -- $(program $w plain)" ;;
         ops) cmd="$C -q --torch-ops -o /tmp/oc -- $(program $w plain)" ;;
