@@ -441,7 +441,11 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         std::string text = r.where.empty() ? r.message : r.where + ": " + r.message;
         if (r.code)
             text += " (code " + std::to_string(r.code) + ")";
-        m_chunk.report.add(kind, text);
+        // A note (Info: what the Python sampler cost, say) is no problem of the file: no warning banner.
+        if (r.severity == static_cast<uint8_t>(ErrorSeverity::Info))
+            m_chunk.report.addNote(kind, text);
+        else
+            m_chunk.report.add(kind, text);
         return;
     }
     case RecordType::Footer: {
