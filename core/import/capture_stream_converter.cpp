@@ -496,7 +496,8 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
     case RecordType::PySample: {
         PySampleRecord r;
         if (decode(&r))
-            m_pySamples.add(r, offset);
+            m_pySamples.add(r.threadId, static_cast<int64_t>(std::min<uint64_t>(r.timestamp, INT64_MAX / 2)), r.pyStackId,
+                            r.periodNs, offset);
         return;
     }
     case RecordType::PyStack: {
@@ -572,12 +573,14 @@ void CaptureStreamConverter::finishStream(const WscapReader& reader) {
     if (!m_pySamples.empty()) {
         const uint32_t cat = intern("python_function");
         const IdValue pid = hostPid(m_header.pid);
-        std::unordered_map<uint32_t, uint32_t> names; // frame id -> local string
-        m_pySamples.slices(*m_stacks, [&](const CapturePySamples::Slice& s) {
-            auto [name, added] = names.try_emplace(s.frameId, 0);
+        std::unordered_map<uint64_t, uint32_t> names; // frame id -> local string
+        const CaptureStacks& stacks = *m_stacks;
+        m_pySamples.slices([&](uint32_t stack) { return stacks.pyStack(stack); }, [&](const StackSamples::Slice& s) {
+            auto [name, added] = names.try_emplace(s.frame, 0);
             if (added)
-                name->second = intern(m_stacks->pyFrameText(s.frameId));
-            addSlice(track(pid, number(s.threadId ? s.threadId : pid.number)), s.start, s.end, name->second, cat, s.offset);
+                name->second = intern(stacks.pyFrameText(static_cast<uint32_t>(s.frame)));
+            addSlice(track(pid, number(s.thread ? s.thread : pid.number)), static_cast<uint64_t>(s.start),
+                     static_cast<uint64_t>(s.end), name->second, cat, s.tag);
         });
     }
 

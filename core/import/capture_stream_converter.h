@@ -1,7 +1,7 @@
 #pragma once
 
 #include "import/capture_collectives.h"
-#include "import/capture_py_samples.h"
+#include "import/stack_samples.h"
 #include "import/capture_stacks.h"
 #include "import/trace_import.h"
 #include "model/chunk_result.h"
@@ -50,7 +50,7 @@ struct CaptureDeviceRef {
  * device; MEMORY2 records become memory events with running totals per device; Dropped, Error and a
  * missing Footer go to the chunk's report; call stacks (Module, StackDef, CallStack, Symbol, PyFrame,
  * PyStack) are gathered into a CaptureStacks that CaptureEventText shows as the launch call's `Call stack`
- * argument; Python stack samples become python_function slices of their threads (CapturePySamples). CPU-to-GPU flows ("ac2g", id = stream << 32 | correlation)
+ * argument; Python stack samples become python_function slices of their threads (StackSamples). CPU-to-GPU flows ("ac2g", id = stream << 32 | correlation)
  * link each API call to the GPU activities that carry its correlation id. argRef points back to the
  * record (CaptureEventText). One pass, O(records); memory is the chunk plus a few maps per stream.
  */
@@ -139,7 +139,7 @@ private:
     std::unordered_set<uint32_t> m_apiCorr, m_gpuCorr;
     std::vector<uint64_t> m_openRanges; // slice indices of NVTX ranges that never ended
     std::shared_ptr<CaptureStacks> m_stacks = std::make_shared<CaptureStacks>();
-    CapturePySamples m_pySamples; // become python_function slices in finishStream
+    StackSamples m_pySamples; // Python samples (tag: record offset), python_function slices in finishStream
     std::shared_ptr<CaptureCollectives> m_collectives = std::make_shared<CaptureCollectives>();
     wscap::StreamHeaderRecord m_header;
     bool m_sawHeader = false;

@@ -1,13 +1,13 @@
-// Python stack samples of a capture (format 1.4, issue #27) as python_function slices: runs of
-// samples become nested slices per thread, a changed frame ends its slice and those inside it, a
+// Sampled stacks (a capture's Python samples, format 1.4; issue #27) as python_function slices: runs
+// of samples become nested slices per thread, a changed frame ends its slice and those inside it, a
 // missed stretch ends everything, threads stay apart; and a real --py-sample capture of a loop that
-// waits for its DataLoader and one that synchronizes read as such.
+// waits for its DataLoader reads as such.
 
 #include "test_util.h"
 
 #include "analysis/flame_graph.h"
 #include "analysis/idle_gaps.h"
-#include "import/capture_py_samples.h"
+#include "import/stack_samples.h"
 #include "import/capture_stacks.h"
 #include "model/event_kind.h"
 
@@ -36,35 +36,32 @@ CaptureStacks stacksOf(const std::vector<std::vector<uint64_t>>& stacks) {
     return s;
 }
 
-PySampleRecord sample(uint64_t ts, uint32_t thread, uint32_t stack) {
-    PySampleRecord r;
-    r.timestamp = ts;
-    r.threadId = thread;
-    r.pyStackId = stack;
-    r.periodNs = 1000;
-    return r;
+// A sample of a 1 us sampler (as a capture's PySample records say), tagged with its index.
+void sample(StackSamples& s, int64_t ts, int64_t thread, uint32_t stack, uint32_t periodNs = 1000) {
+    s.add(thread, ts, stack, periodNs, s.samples());
 }
 
-using Got = std::set<std::tuple<uint32_t, uint64_t, uint64_t, uint32_t>>; // thread, start, end, frame
+using Got = std::set<std::tuple<int64_t, int64_t, int64_t, uint64_t>>; // thread, start, end, frame
 
-Got slicesOf(const CapturePySamples& samples, const CaptureStacks& stacks) {
+Got slicesOf(const StackSamples& samples, const CaptureStacks& stacks) {
     Got got;
-    samples.slices(stacks, [&](const CapturePySamples::Slice& s) { got.emplace(s.threadId, s.start, s.end, s.frameId); });
+    samples.slices([&](uint32_t stack) { return stacks.pyStack(stack); },
+                   [&](const StackSamples::Slice& s) { got.emplace(s.thread, s.start, s.end, s.frame); });
     return got;
 }
 
-TEST(CapturePySamples, RunsOfSamplesNestAsTheStacksDid) {
+TEST(StackSamples, RunsOfSamplesNestAsTheStacksDid) {
     // Stacks are innermost first: 1 = main>step>load, 2 = main>step>forward, 3 = main alone.
     const CaptureStacks stacks = stacksOf({{3, 2, 1}, {4, 2, 1}, {1}});
-    CapturePySamples s;
-    s.add(sample(1000, 7, 1), 0);
-    s.add(sample(2000, 7, 1), 1);
-    s.add(sample(3000, 7, 2), 2);
-    s.add(sample(4000, 7, 3), 3);
-    s.add(sample(5000, 7, 3), 4);
+    StackSamples s;
+    sample(s, 1000, 7, 1);
+    sample(s, 2000, 7, 1);
+    sample(s, 3000, 7, 2);
+    sample(s, 4000, 7, 3);
+    sample(s, 5000, 7, 3);
     // Another thread, interleaved in the file, and out of time order.
-    s.add(sample(2500, 9, 3), 5);
-    s.add(sample(1500, 9, 3), 6);
+    sample(s, 2500, 9, 3);
+    sample(s, 1500, 9, 3);
     const Got want{
         {7, 1000, 6000, 1}, // main: every sample, to one period after the last
         {7, 1000, 4000, 2}, // step: until the sample that no longer has it
@@ -75,18 +72,29 @@ TEST(CapturePySamples, RunsOfSamplesNestAsTheStacksDid) {
     EXPECT_EQ(slicesOf(s, stacks), want);
 }
 
-TEST(CapturePySamples, AMissedStretchEndsTheSlices) {
+TEST(StackSamples, AMissedStretchEndsTheSlices) {
     const CaptureStacks stacks = stacksOf({{2, 1}});
-    CapturePySamples s;
-    s.add(sample(1000, 7, 1), 0);
-    s.add(sample(2000, 7, 1), 1);
-    s.add(sample(2000 + (CapturePySamples::kMissedPeriods + 1) * 1000, 7, 1), 2); // after a long miss
-    s.add(sample(7000, 7, 0), 3); // no Python: everything ends here
+    StackSamples s;
+    sample(s, 1000, 7, 1);
+    sample(s, 2000, 7, 1);
+    sample(s, 2000 + (StackSamples::kMissedPeriods + 1) * 1000, 7, 1); // after a long miss
+    sample(s, 7000, 7, 0); // no Python: everything ends here
     const Got want{{7, 1000, 3000, 1}, {7, 1000, 3000, 2}, {7, 6000, 7000, 1}, {7, 6000, 7000, 2}};
     EXPECT_EQ(slicesOf(s, stacks), want);
 }
 
-TEST(CapturePySamples, FrameTextIsTorchProfilersPythonFunctionName) {
+// Without a period from the sampler (an Nsight export's CPU samples), the thread's median spacing is
+// the period: slices end one spacing after the last sample, and a stretch three spacings long is a miss.
+TEST(StackSamples, WithoutAPeriodTheMedianSpacingIsOne) {
+    const CaptureStacks stacks = stacksOf({{2, 1}});
+    StackSamples s;
+    for (int64_t ts : {100, 200, 300, 400, 1000, 1100})
+        sample(s, ts, 5, 1, 0);
+    const Got want{{5, 100, 500, 1}, {5, 100, 500, 2}, {5, 1000, 1200, 1}, {5, 1000, 1200, 2}};
+    EXPECT_EQ(slicesOf(s, stacks), want);
+}
+
+TEST(StackSamples, FrameTextIsTorchProfilersPythonFunctionName) {
     const CaptureStacks stacks = stacksOf({{1}});
     EXPECT_EQ(stacks.pyFrameText(3), "t.py(30): f3");
     EXPECT_EQ(stacks.pyFrameText(99), "(unknown Python frame)(0): ?");
@@ -98,7 +106,7 @@ TEST(CapturePySamples, FrameTextIsTorchProfilersPythonFunctionName) {
 // (tests/data/captures/waits/README.md): the sampled stacks are python_function slices on the main
 // thread, the flame graph's CPU weight has the training loop's lines, and the idle gaps of the loop
 // that waits for its DataLoader (without workers) are data loading.
-TEST(CapturePySamples, ARealCaptureGetsPythonFunctionSlices) {
+TEST(StackSamples, ARealCaptureGetsPythonFunctionSlices) {
     ImportResult r = importTraceFile(test::dataPath("captures/waits/waits_loader_pysample.wscap.gz"));
     ASSERT_TRUE(r.session) << r.error;
     const Session& session = *r.session;

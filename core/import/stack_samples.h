@@ -1,0 +1,60 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace ws {
+
+/*
+ * StackSamples: sampled call stacks of threads (a capture's Python samples, format 1.4 "pysample";
+ * an Nsight Systems export's CPU samples, COMPOSITE_EVENTS) as the call-stack slices that
+ * torch.profiler's with_stack writes (python_function), so the timeline, the flame graph's CPU
+ * weight, the operator views and "why the GPU waits" read sampled stacks as they read traced ones
+ * (issue #27).
+ *
+ * Per thread, in time order, each frame of a sample's stack (outermost first) continues the slice of
+ * the same frame at the same depth of the previous sample (same frame under the same parents), else
+ * opens one; slices the new stack no longer has end at this sample. So a slice spans the samples that
+ * saw its frame, from the first of them to the sample after the last: its duration is what the
+ * samples measured, within one period. Where a thread missed more than kMissedPeriods periods (the
+ * sampler could not keep up, the thread was off the CPU for an on-CPU sampler, or it ran no Python),
+ * its slices end one period after its last sample. A sample's period is the sampler's when it says
+ * so, else the thread's median spacing of samples.
+ *
+ * Frames and stacks are the caller's keys: slices() asks for a stack's frames (innermost first, the
+ * order both formats store) and returns frame keys, which the caller names.
+ * Cost: O(samples x depth) after a sort; memory: 32 bytes a sample until slices() runs.
+ */
+class StackSamples {
+public:
+    static constexpr int64_t kMissedPeriods = 3;
+
+    struct Slice {
+        int64_t thread = 0;
+        int64_t start = 0;
+        int64_t end = 0;
+        uint64_t frame = 0; // the caller's frame key
+        uint64_t tag = 0;   // of the sample that opened it (a record offset, a row id)
+    };
+    // Frames of a stack key, innermost first; nullptr or empty: a sample of no code.
+    using FramesOf = std::function<const std::vector<uint64_t>*(uint32_t stack)>;
+
+    // periodNs 0: the thread's median spacing.
+    void add(int64_t thread, int64_t ts, uint32_t stack, uint32_t periodNs, uint64_t tag);
+    bool empty() const { return m_samples.empty(); }
+    size_t samples() const { return m_samples.size(); }
+    void slices(const FramesOf& framesOf, const std::function<void(const Slice&)>& emit) const;
+
+private:
+    struct Sample {
+        int64_t thread;
+        int64_t ts;
+        uint64_t tag;
+        uint32_t stack;
+        uint32_t periodNs;
+    };
+    std::vector<Sample> m_samples;
+};
+
+} // namespace ws
