@@ -7,6 +7,7 @@
 #include "import/nsys_event_text.h"
 #include "import/nsys_string_ids.h"
 #include "import/nsys_table_id.h"
+#include "import/stack_samples.h"
 #include "model/session.h"
 #include "model/trace_builder.h"
 #include "store/sqlite_database.h"
@@ -48,10 +49,11 @@ uint64_t flowKey(int64_t pid, int64_t corr) {
 class NsysReader {
 public:
     // One unit of work: a table (or a rowid range of one), read by its own reader on its own connection.
-    enum class Table { Kernel, Memcpy, Memset, Sync, Runtime, Osrt, GpuMetrics, MemoryUsage, Nvtx, Names };
+    enum class Table { Kernel, Memcpy, Memset, Sync, Runtime, Osrt, GpuMetrics, MemoryUsage, Nvtx, Sampling, Names };
     static const char* tableName(Table t);
-    // Whether rowid ranges of the table may be read independently (running sums may not).
-    static bool splittable(Table t) { return t != Table::MemoryUsage && t != Table::Names; }
+    // Whether rowid ranges of the table may be read independently (running sums may not; a thread's
+    // samples become slices only all together).
+    static bool splittable(Table t) { return t != Table::MemoryUsage && t != Table::Names && t != Table::Sampling; }
 
     NsysReader(SqliteDatabase& db, const ImportControl& control, uint32_t worker)
         : m_db(db), m_control(control), m_w(worker) {}
@@ -97,6 +99,7 @@ private:
     void readRuntime();
     void readNvtx();
     void readOsrt();
+    void readSampling();
     void readGpuMetrics();
     void readMemoryUsage();
     void emitNames();
@@ -602,6 +605,83 @@ void NsysReader::readOsrt() {
     finishTable(q, sel.table());
 }
 
+/*
+ * CPU samples (--sample=process-tree): COMPOSITE_EVENTS holds one row per sample (time, thread),
+ * SAMPLING_CALLCHAINS its frames (stackDepth 0 innermost; symbol and module in StringIds). Runs of
+ * samples become call-stack slices on the thread's row (import/stack_samples.h), category
+ * cpu_sample, named "module(0): function" as the backtraces of API calls are (nsys_event_text.cpp).
+ * nsys samples a thread only while it runs on a CPU, so a thread off the CPU for three periods ends
+ * its slices: they are CPU time, as the Flame tab's CPU weight wants.
+ */
+void NsysReader::readSampling() {
+    if (!m_db.tableExists("COMPOSITE_EVENTS") || !m_db.tableExists("SAMPLING_CALLCHAINS"))
+        return;
+    std::string sql = "SELECT e.id, e.start, e.globalTid, c.symbol, c.module FROM COMPOSITE_EVENTS e"
+                      " JOIN SAMPLING_CALLCHAINS c ON c.id = e.id";
+    if (m_control.process >= 0)
+        sql += " WHERE ((e.globalTid >> 24) & 16777215) = " + std::to_string(m_control.process);
+    sql += " ORDER BY e.id, c.stackDepth";
+    SqliteStatement q(m_db, sql);
+    StackSamples samples;
+    std::map<std::vector<uint64_t>, uint32_t> stackIds;
+    std::vector<std::vector<uint64_t>> stacks; // stack id - 1 -> frames (symbol << 32 | module), innermost first
+    std::vector<uint64_t> frames;
+    int64_t id = -1, start = 0, globalTid = 0;
+    auto flush = [&] {
+        if (id < 0)
+            return;
+        auto [it, added] = stackIds.try_emplace(frames, static_cast<uint32_t>(stacks.size() + 1));
+        if (added)
+            stacks.push_back(frames);
+        samples.add(globalTid, start, it->second, 0, static_cast<uint64_t>(id));
+        frames.clear();
+    };
+    uint64_t row = 0, badTimes = 0;
+    while (q.step() && !cancelPoint(++row)) {
+        if (q.int64(0) != id) {
+            flush();
+            id = q.int64(0);
+            start = q.int64(1);
+            globalTid = q.int64(2);
+            if (!timeInRange(start)) {
+                ++badTimes;
+                id = -1;
+                continue;
+            }
+        } else if (id < 0) {
+            continue;
+        }
+        frames.push_back(static_cast<uint64_t>(q.int64(3)) << 32 | static_cast<uint32_t>(q.int64(4)));
+    }
+    flush();
+    finishTable(q, "COMPOSITE_EVENTS");
+    if (badTimes)
+        m_w.report().add("CPU samples with a time out of range (skipped)", "COMPOSITE_EVENTS", badTimes);
+    const uint32_t cat = m_w.string("cpu_sample");
+    std::unordered_map<uint64_t, uint32_t> names;
+    auto& chunk = m_w.chunk();
+    samples.slices([&](uint32_t stack) { return stack ? &stacks[stack - 1] : nullptr; },
+                   [&](const StackSamples::Slice& s) {
+                       auto [name, added] = names.try_emplace(s.frame, 0);
+                       if (added) {
+                           std::string module(m_strings.value(static_cast<int64_t>(s.frame & 0xffffffffu)));
+                           if (const size_t slash = module.rfind('/'); slash != std::string::npos)
+                               module.erase(0, slash + 1);
+                           std::string function(m_strings.value(static_cast<int64_t>(s.frame >> 32)));
+                           name->second = m_w.string((module.empty() ? std::string("?") : module) + "(0): " +
+                                                     (function.empty() ? std::string("??") : function));
+                       }
+                       ChunkResult::Slice slice;
+                       slice.ts = s.start;
+                       slice.dur = s.end - s.start;
+                       slice.track = hostTrack(s.thread);
+                       slice.cat = cat;
+                       slice.name = name->second;
+                       chunk.slices.push_back(slice);
+                       ++chunk.events;
+                   });
+}
+
 void NsysReader::readGpuMetrics() {
     if (!m_db.tableExists("GPU_METRICS") || !m_db.tableExists("TARGET_INFO_GPU_METRICS")) return;
     NsysColumnSelect sel(m_db, "GPU_METRICS", {"timestamp", "typeId", "metricId", "value"});
@@ -733,6 +813,8 @@ const char* NsysReader::tableName(Table t) {
         return "CUDA_GPU_MEMORY_USAGE_EVENTS";
     case Table::Nvtx:
         return "NVTX_EVENTS";
+    case Table::Sampling:
+        return "COMPOSITE_EVENTS";
     case Table::Names:
         return "StringIds";
     }
@@ -777,6 +859,9 @@ bool NsysReader::run(Table table, int64_t lo, int64_t hi) {
         break;
     case Table::Nvtx:
         readNvtx();
+        break;
+    case Table::Sampling:
+        readSampling();
         break;
     case Table::Names:
         break;
@@ -855,7 +940,7 @@ ImportResult importNsightSqlite(const std::string& path, const ImportControl& co
         control.blockBytes ? std::max<int64_t>(1, static_cast<int64_t>(control.blockBytes / 64)) : 128 * 1024;
     std::vector<Unit> units;
     for (T t : {T::Kernel, T::Memcpy, T::Memset, T::Sync, T::Runtime, T::Osrt, T::GpuMetrics, T::MemoryUsage,
-                T::Nvtx}) {
+                T::Nvtx, T::Sampling}) {
         const std::string table = NsysReader::tableName(t);
         if (!db.tableExists(table)) continue;
         const auto range = db.queryInt("SELECT min(rowid) FROM \"" + table + "\"");

@@ -52,12 +52,12 @@ void StackSamples::slices(const FramesOf& framesOf, const std::function<void(con
             times.push_back(order[end++]->ts);
         const int64_t spacing = medianSpacing(times.data(), times.size());
         int64_t last = 0, period = 1;
+        // Outermost first: slices of a run often share start and end, and a reader that orders
+        // equal intervals by their order in the file must see the caller before the callee.
         auto closeFrom = [&](size_t depth, int64_t at) {
-            while (open.size() > depth) {
-                const Open& o = open.back();
-                emit(Slice{thread, o.start, std::max(at, o.start), o.frame, o.tag});
-                open.pop_back();
-            }
+            for (size_t k = depth; k < open.size(); ++k)
+                emit(Slice{thread, open[k].start, std::max(at, open[k].start), open[k].frame, open[k].tag});
+            open.resize(std::min(depth, open.size()));
         };
         for (size_t i = begin; i < end; ++i) {
             const Sample* s = order[i];

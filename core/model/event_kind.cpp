@@ -20,6 +20,9 @@ EventKind eventKindForCategory(std::string_view category) {
         {"user_annotation", EventKind::UserAnnotation},
         {"python_function", EventKind::PythonFunction},
         {"python", EventKind::PythonFunction},
+        // Nsight Systems' CPU samples as call-stack slices (import/stack_samples.h): frames of the host's
+        // call stack as python_function slices are, so the flame graph and idle gaps read both.
+        {"cpu_sample", EventKind::PythonFunction},
         {"cuda_runtime", EventKind::Runtime},
         {"runtime", EventKind::Runtime},
         {"mtia_runtime", EventKind::Runtime},

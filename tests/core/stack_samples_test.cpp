@@ -72,6 +72,18 @@ TEST(StackSamples, RunsOfSamplesNestAsTheStacksDid) {
     EXPECT_EQ(slicesOf(s, stacks), want);
 }
 
+// Slices of one run share start and end: the caller comes out before the callee, so a reader that
+// orders equal intervals by their order in the file nests them the right way round.
+TEST(StackSamples, EqualSlicesComeOutCallerFirst) {
+    const CaptureStacks stacks = stacksOf({{3, 2, 1}});
+    StackSamples s;
+    sample(s, 1000, 7, 1);
+    std::vector<uint64_t> order;
+    s.slices([&](uint32_t stack) { return stacks.pyStack(stack); },
+             [&](const StackSamples::Slice& slice) { order.push_back(slice.frame); });
+    EXPECT_EQ(order, (std::vector<uint64_t>{1, 2, 3}));
+}
+
 TEST(StackSamples, AMissedStretchEndsTheSlices) {
     const CaptureStacks stacks = stacksOf({{2, 1}});
     StackSamples s;
