@@ -71,10 +71,6 @@
         <translation>在离屏环境中对 FILE 的时间线进行基准测试（帧时间与命中测试时间）后退出。</translation>
     </message>
     <message>
-        <source>Frames rendered by --bench-timeline.</source>
-        <translation>--bench-timeline 渲染的帧数。</translation>
-    </message>
-    <message>
         <source>Show this time range first, in ms from the session start (e.g. 1.5,3).</source>
         <translation>首先显示此时间范围，单位为毫秒，从会话开始计（例如 1.5,3）。</translation>
     </message>
@@ -101,6 +97,14 @@
     <message>
         <source>Show this bottom tab, computed (overview, kernels, operators, memory, stack, flame, ...).</source>
         <translation>显示此底部标签页并完成计算（overview、kernels、operators、memory、stack、flame 等）。</translation>
+    </message>
+    <message>
+        <source>Benchmark the flame graph of FILE offscreen (build and redraw times) and exit.</source>
+        <translation>在离屏环境中对 FILE 的火焰图进行基准测试（构建与重绘时间）后退出。</translation>
+    </message>
+    <message>
+        <source>Frames rendered by --bench-timeline or --bench-flame.</source>
+        <translation>--bench-timeline 或 --bench-flame 渲染的帧数。</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 // link it.
 #include "app_environment.h"
 #include "detached_work.h"
+#include "flame_bench.h"
 #include "headless_screenshot.h"
 #include "main_window.h"
 #include "job_bench.h"
@@ -42,8 +43,12 @@ int main(int argc, char** argv) {
         QStringLiteral("bench-timeline"),
         QApplication::translate("main", "Benchmark the timeline on FILE offscreen (frame and hit-test times) and exit."),
         QStringLiteral("FILE"));
+    const QCommandLineOption benchFlame(
+        QStringLiteral("bench-flame"),
+        QApplication::translate("main", "Benchmark the flame graph of FILE offscreen (build and redraw times) and exit."),
+        QStringLiteral("FILE"));
     const QCommandLineOption benchFrames(QStringLiteral("bench-frames"),
-                                         QApplication::translate("main", "Frames rendered by --bench-timeline."),
+                                         QApplication::translate("main", "Frames rendered by --bench-timeline or --bench-flame."),
                                          QStringLiteral("N"), QStringLiteral("400"));
     const QCommandLineOption benchJob(
         QStringLiteral("bench-job"),
@@ -72,6 +77,7 @@ int main(int argc, char** argv) {
     parser.addOption(screenshot);
     parser.addOption(quitAfterLoad);
     parser.addOption(benchTimeline);
+    parser.addOption(benchFlame);
     parser.addOption(benchFrames);
     parser.addOption(benchJob);
     parser.addOption(summaries);
@@ -83,6 +89,8 @@ int main(int argc, char** argv) {
     }
     if (parser.isSet(benchTimeline))
         return ws::runTimelineBenchmark(parser.value(benchTimeline), parser.value(benchFrames).toInt());
+    if (parser.isSet(benchFlame))
+        return ws::runFlameBenchmark(parser.value(benchFlame), parser.value(benchFrames).toInt());
 
     const QString settingsAside = ws::AppEnvironment::moveAsideUnreadableSettings();
     ws::MainWindow window;
