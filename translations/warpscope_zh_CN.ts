@@ -1745,6 +1745,14 @@ B：%2</translation>
         <source>Traces, captures and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nsys-rep *.qdrep *.nvvp *.sql *.pb *.wscap *.warpscope);;All files (*)</source>
         <translation>跟踪、采集与会话 (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nsys-rep *.qdrep *.nvvp *.sql *.pb *.wscap *.warpscope);;所有文件 (*)</translation>
     </message>
+    <message>
+        <source>Open Remote Folder (&amp;SSH)…</source>
+        <translation>打开远程文件夹（SSH）(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>List the traces and captures in a folder of a machine your ssh reaches, and open one</source>
+        <translation>列出您的 ssh 能连接的机器上某个文件夹中的跟踪和采集，并打开其中之一</translation>
+    </message>
 </context>
 <context>
     <name>ws::MemoryAllocationModel</name>
@@ -2318,16 +2326,8 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>s3://bucket/run1/worker0.pt.trace.json.gz</translation>
     </message>
     <message>
-        <source>Not a URL: it must start with s3://, gs://, az://, https:// or http://.</source>
-        <translation>不是 URL：必须以 s3://、gs://、az://、https:// 或 http:// 开头。</translation>
-    </message>
-    <message>
         <source>This URL cannot be opened: %1.</source>
         <translation>无法打开此 URL：%1。</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;A trace in object storage or on a web server:&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;s3://BUCKET/KEY&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Amazon S3 or an S3-compatible store (AWS_ENDPOINT_URL)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;gs://BUCKET/KEY&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Google Cloud Storage (GOOGLE_APPLICATION_CREDENTIALS, or public)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;az://ACCOUNT/CONTAINER/BLOB&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Azure Blob Storage (AZURE_STORAGE_CONNECTION_STRING)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;https://ACCOUNT.blob.core.windows.net/…?SAS&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Azure with a SAS token&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;https://…&lt;/tt&gt;, &lt;tt&gt;http://…&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;a web server&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;p&gt;A folder (a URL ending in &lt;tt&gt;/&lt;/tt&gt;) opens the run of traces in it as a distributed job; List shows its runs and workers to pick from.&lt;/p&gt;&lt;p&gt;Credentials come from where the clouds&apos; own tools find them (AWS_ACCESS_KEY_ID, ~/.aws, AWS_PROFILE; a service-account key; a SAS token in the URL) and are never stored. The object is downloaded once; opening it again costs one request while it is unchanged, and works offline.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;对象存储或 Web 服务器上的跟踪文件：&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;s3://BUCKET/KEY&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Amazon S3 或兼容 S3 的存储（AWS_ENDPOINT_URL）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;gs://BUCKET/KEY&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Google Cloud Storage（GOOGLE_APPLICATION_CREDENTIALS，或公开对象）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;az://ACCOUNT/CONTAINER/BLOB&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Azure Blob 存储（AZURE_STORAGE_CONNECTION_STRING）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;https://ACCOUNT.blob.core.windows.net/…?SAS&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;带 SAS 令牌的 Azure&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;https://…&lt;/tt&gt;, &lt;tt&gt;http://…&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Web 服务器&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;p&gt;文件夹（以 &lt;tt&gt;/&lt;/tt&gt; 结尾的 URL）会将其中的一次运行作为分布式作业打开；“列出”会显示其中的运行和工作进程供选择。&lt;/p&gt;&lt;p&gt;凭据取自各云平台自身工具查找的位置（AWS_ACCESS_KEY_ID、~/.aws、AWS_PROFILE；服务账号密钥；URL 中的 SAS 令牌），且从不保存。对象只下载一次；在其未改变时再次打开只需一次请求，离线也可打开。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&amp;List</source>
@@ -2372,6 +2372,14 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     <message>
         <source>Runs: %1, traces: %2. Pick a run to open it as a job, or one worker.</source>
         <translation>运行：%1，跟踪文件：%2。选择一个运行以作业方式打开，或选择单个工作进程。</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;A trace in object storage or on a web server:&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;s3://BUCKET/KEY&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Amazon S3 or an S3-compatible store (AWS_ENDPOINT_URL)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;gs://BUCKET/KEY&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Google Cloud Storage (GOOGLE_APPLICATION_CREDENTIALS, or public)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;az://ACCOUNT/CONTAINER/BLOB&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Azure Blob Storage (AZURE_STORAGE_CONNECTION_STRING)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;https://ACCOUNT.blob.core.windows.net/…?SAS&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Azure with a SAS token&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;https://…&lt;/tt&gt;, &lt;tt&gt;http://…&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;a web server&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;ssh://[USER@]HOST/PATH&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;a machine your ssh reaches (your keys, agent and ~/.ssh/config; &lt;tt&gt;ssh://HOST/~/runs/&lt;/tt&gt; is under your home there)&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;p&gt;A folder (a URL ending in &lt;tt&gt;/&lt;/tt&gt;) opens the run of traces in it as a distributed job; List shows its runs and workers to pick from.&lt;/p&gt;&lt;p&gt;Credentials come from where the clouds&apos; own tools find them (AWS_ACCESS_KEY_ID, ~/.aws, AWS_PROFILE; a service-account key; a SAS token in the URL) and are never stored. The object is downloaded once; opening it again costs one request while it is unchanged, and works offline.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;对象存储或 Web 服务器上的跟踪文件：&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;s3://BUCKET/KEY&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Amazon S3 或兼容 S3 的存储（AWS_ENDPOINT_URL）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;gs://BUCKET/KEY&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Google Cloud Storage（GOOGLE_APPLICATION_CREDENTIALS，或公开对象）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;az://ACCOUNT/CONTAINER/BLOB&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Azure Blob 存储（AZURE_STORAGE_CONNECTION_STRING）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;https://ACCOUNT.blob.core.windows.net/…?SAS&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;带 SAS 令牌的 Azure&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;https://…&lt;/tt&gt;, &lt;tt&gt;http://…&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;Web 服务器&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;tt&gt;ssh://[USER@]HOST/PATH&lt;/tt&gt;&lt;/td&gt;&lt;td&gt;您的 ssh 能连接的机器（使用您的密钥、代理和 ~/.ssh/config；&lt;tt&gt;ssh://HOST/~/runs/&lt;/tt&gt; 位于该机器上您的主目录下）&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;p&gt;文件夹（以 &lt;tt&gt;/&lt;/tt&gt; 结尾的 URL）会将其中的一次运行作为分布式作业打开；“列出”会显示其中的运行和工作进程供选择。&lt;/p&gt;&lt;p&gt;凭据取自各云平台自身工具查找的位置（AWS_ACCESS_KEY_ID、~/.aws、AWS_PROFILE；服务账号密钥；URL 中的 SAS 令牌），且从不保存。对象只下载一次；在其未改变时再次打开只需一次请求，离线也可打开。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Not a URL: it must start with s3://, gs://, az://, https://, http:// or ssh://.</source>
+        <translation>不是 URL：必须以 s3://、gs://、az://、https://、http:// 或 ssh:// 开头。</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,7 @@
 #include "main_window.h"
 
+#include "launch/remotecapture.h"
+
 #include <cstdio>
 
 #include "analysis/trace_summary.h"
@@ -311,10 +313,18 @@ void MainWindow::createActions() {
 void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openAction);
-    QAction* openUrl = file->addAction(tr("Open &URL…"), this, &MainWindow::showOpenUrlDialog);
+    QAction* openUrl = file->addAction(tr("Open &URL…"), this, [this] { showOpenUrlDialog(); });
     openUrl->setObjectName(QStringLiteral("openUrlAction"));
     openUrl->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     openUrl->setStatusTip(tr("Open a trace from S3, Google Cloud Storage, Azure Blob Storage or a web server"));
+    // A folder on a GPU server, through the user's own ssh (issue #26): the URL dialog's listing.
+    QAction* openSsh = file->addAction(tr("Open Remote Folder (&SSH)…"), this, [this] {
+        const std::vector<std::string> hosts =
+            remote::configuredHosts((QDir::homePath() + QStringLiteral("/.ssh/config")).toStdString());
+        showOpenUrlDialog(QStringLiteral("ssh://%1/~/").arg(hosts.empty() ? QStringLiteral("HOST") : QString::fromStdString(hosts.front())));
+    });
+    openSsh->setObjectName(QStringLiteral("openSshFolderAction"));
+    openSsh->setStatusTip(tr("List the traces and captures in a folder of a machine your ssh reaches, and open one"));
     file->addAction(tr("Open Capture &Folder…"), this, [this] {
         // A capture of several processes (DDP ranks) is a folder of .wscap streams.
         QSettings settings;
@@ -803,8 +813,10 @@ void MainWindow::showOpenDialog() {
     openFiles(files);
 }
 
-void MainWindow::showOpenUrlDialog() {
+void MainWindow::showOpenUrlDialog(const QString& url) {
     OpenUrlDialog dialog(this);
+    if (!url.isEmpty())
+        dialog.setUrl(url);
     if (dialog.exec() == QDialog::Accepted && !dialog.url().isEmpty())
         openFiles({dialog.url()});
 }

@@ -109,7 +109,8 @@ private:
     static NsysExportOptions nsysOptions();
     void finishOne(bool ok);
     void showOpenDialog();
-    void showOpenUrlDialog();
+    // url: what the dialog starts with (File > Open Remote Folder (SSH) gives ssh://HOST/~/).
+    void showOpenUrlDialog(const QString& url = {});
     void showCompareDialog();
     void openSample();
     void exportSummary();

@@ -29,6 +29,8 @@ OpenUrlDialog::OpenUrlDialog(QWidget* parent) : QDialog(parent) {
            "<tr><td><tt>az://ACCOUNT/CONTAINER/BLOB</tt></td><td>Azure Blob Storage (AZURE_STORAGE_CONNECTION_STRING)</td></tr>"
            "<tr><td><tt>https://ACCOUNT.blob.core.windows.net/…?SAS</tt></td><td>Azure with a SAS token</td></tr>"
            "<tr><td><tt>https://…</tt>, <tt>http://…</tt></td><td>a web server</td></tr>"
+           "<tr><td><tt>ssh://[USER@]HOST/PATH</tt></td><td>a machine your ssh reaches (your keys, agent and "
+           "~/.ssh/config; <tt>ssh://HOST/~/runs/</tt> is under your home there)</td></tr>"
            "</table>"
            "<p>A folder (a URL ending in <tt>/</tt>) opens the run of traces in it as a distributed job; "
            "List shows its runs and workers to pick from.</p>"
@@ -96,7 +98,7 @@ void OpenUrlDialog::validate() {
     if (text.empty()) {
         m_problem->clear();
     } else if (!isRemoteUrl(text)) {
-        m_problem->setText(tr("Not a URL: it must start with s3://, gs://, az://, https:// or http://."));
+        m_problem->setText(tr("Not a URL: it must start with s3://, gs://, az://, https://, http:// or ssh://."));
     } else if (const auto parsed = parseRemoteUrl(text, {}, &why); !parsed) {
         m_problem->setText(tr("This URL cannot be opened: %1.").arg(QString::fromStdString(why)));
     } else {

@@ -1,5 +1,7 @@
 #include "remote/remote_fetch.h"
 
+#include "remote/ssh_transport.h"
+
 #include "remote/environment.h"
 #include "remote/remote_request.h"
 
@@ -113,7 +115,8 @@ RemoteFetchResult fetchRemoteObject(const std::string& text, const RemoteFetchOp
     const uint64_t cachedBytes = fileSize(object, &haveObject);
     haveObject = haveObject && readMeta(metaPath, &cached) && cachedBytes == cached.size;
 
-    const HttpResponse head = HttpClient::head(parsed->httpUrl, request.auth);
+    const bool ssh = parsed->kind == RemoteUrl::Kind::Ssh;
+    const HttpResponse head = ssh ? sshHead(*parsed) : HttpClient::head(parsed->httpUrl, request.auth);
     auto useCachedCopy = [&](bool offline) {
         result.localPath = object;
         result.fromCache = true;
@@ -133,6 +136,10 @@ RemoteFetchResult fetchRemoteObject(const std::string& text, const RemoteFetchOp
     if ((head.status == 401 || head.status == 403) && haveObject && text.find("=REDACTED") != std::string::npos)
         return useCachedCopy(true);
     // Some servers refuse HEAD (405) yet serve GET: go on and let the download say what is wrong.
+    if (ssh && head.status >= 400) {
+        result.error = head.error;
+        return result;
+    }
     if (head.status >= 400 && head.status != 405) {
         const HttpResponse doc = HttpClient::get(parsed->httpUrl, request.auth, 1u << 20); // the error document
         result.error = remoteHttpMessage(head.status, doc.body, request, result.displayUrl);
@@ -154,7 +161,8 @@ RemoteFetchResult fetchRemoteObject(const std::string& text, const RemoteFetchOp
     }
     if (options.downloadStarts)
         options.downloadStarts(part, object, head.status == 200 ? head.size : -1);
-    const HttpDownload d = HttpClient::download(parsed->httpUrl, request.auth, part, options.progress, options.written);
+    const HttpDownload d = ssh ? sshDownload(*parsed, part, options.progress, options.written)
+                               : HttpClient::download(parsed->httpUrl, request.auth, part, options.progress, options.written);
     result.resumes = d.resumes;
     if (!d.ok) {
         result.cancelled = d.cancelled;
@@ -162,8 +170,10 @@ RemoteFetchResult fetchRemoteObject(const std::string& text, const RemoteFetchOp
             std::remove(part.c_str()); // nothing half-written stays behind
             std::remove((metaPath + ".part").c_str());
             result.error = "cancelled: " + result.displayUrl;
-        } else if (d.status >= 300) {
+        } else if (d.status >= 300 && !ssh) {
             result.error = remoteHttpMessage(d.status, d.body, request, result.displayUrl);
+        } else if (ssh) {
+            result.error = d.error;
         } else {
             result.error = d.error + " (" + result.displayUrl + ")";
         }

@@ -1,5 +1,7 @@
 #include "remote/remote_listing.h"
 
+#include "remote/ssh_transport.h"
+
 #include "remote/remote_request.h"
 
 #include <algorithm>
@@ -173,6 +175,11 @@ RemoteListing listRemoteFolder(const std::string& text, int pageSize) {
     }
     if (parsed->kind == RemoteUrl::Kind::AzureBlob)
         return listAzure(*parsed, shown, pageSize);
+    if (parsed->kind == RemoteUrl::Kind::Ssh) {
+        listing = listSshFolder(*parsed);
+        groupRuns(listing);
+        return listing;
+    }
     if (parsed->kind == RemoteUrl::Kind::Http) {
         listing.error = "a web server has no folder listing Warpscope can read; open the trace's own URL: " + shown;
         return listing;

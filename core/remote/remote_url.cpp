@@ -40,7 +40,7 @@ bool splitFirst(std::string_view rest, std::string* first, std::string* tail) {
 bool isRemoteUrl(std::string_view text) {
     const std::string l = lower(text.substr(0, 8));
     return startsWith(l, "s3://") || startsWith(l, "gs://") || startsWith(l, "az://") || startsWith(l, "http://") ||
-           startsWith(l, "https://");
+           startsWith(l, "https://") || startsWith(l, "ssh://");
 }
 
 std::string percentEncode(std::string_view text, bool keepSlash) {
@@ -63,6 +63,33 @@ std::optional<RemoteUrl> parseRemoteUrl(std::string_view text, const RemoteEndpo
     const std::string scheme = lower(text.substr(0, text.find("://")));
     const std::string_view rest = text.find("://") == std::string_view::npos ? std::string_view()
                                                                              : text.substr(text.find("://") + 3);
+    if (scheme == "ssh") {
+        // ssh://[user@]host[:port]/path: the destination is what the user's ssh is given, so
+        // ~/.ssh/config aliases, keys and ProxyJump apply.
+        const size_t slash = rest.find('/');
+        std::string authority(rest.substr(0, slash));
+        if (authority.empty() || slash == std::string_view::npos || slash + 1 >= rest.size()) {
+            *error = "the URL names no host or no path (expected ssh://HOST/PATH)";
+            return std::nullopt;
+        }
+        const size_t at = authority.rfind('@'), colon = authority.rfind(':');
+        if (colon != std::string::npos && (at == std::string::npos || colon > at)) {
+            const std::string port = authority.substr(colon + 1);
+            if (port.empty() || port.size() > 5 || !std::all_of(port.begin(), port.end(), ::isdigit)) {
+                *error = "the port in the URL is not a number";
+                return std::nullopt;
+            }
+            u.port = std::stoi(port);
+            authority.resize(colon);
+        }
+        u.kind = RemoteUrl::Kind::Ssh;
+        u.account = authority;
+        u.key = std::string(rest.substr(slash));
+        if (startsWith(u.key, "/~/") || u.key == "/~")
+            u.key.erase(0, 1); // under the home directory
+        u.httpUrl = std::string(text);
+        return u;
+    }
     if (scheme == "s3" || scheme == "gs") {
         if (!splitFirst(rest, &u.bucket, &u.key)) {
             *error = "the URL names no bucket (expected " + scheme + "://BUCKET/KEY)";

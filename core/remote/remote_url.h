@@ -13,6 +13,8 @@ namespace ws {
  *   az://account/container/blob          Azure Blob Storage
  *   https://ACCOUNT.blob.core.windows.net/container/blob[?SAS]
  *   https://host/path, http://host/path  a web server
+ *   ssh://[user@]host[:port]/path        a file on a machine the user's own ssh reaches (issue #26);
+ *                                        ssh://host/~/path is under the login's home
  * A key ending in '/' (or empty) names a prefix: the traces under it (issue #14).
  *
  * The URL the requests go to (httpUrl) is derived here and holds no secret of Warpscope's making;
@@ -20,11 +22,12 @@ namespace ws {
  * shown or stored (messages, logs, recent files, session names).
  */
 struct RemoteUrl {
-    enum class Kind { Http, S3, Gcs, AzureBlob };
+    enum class Kind { Http, S3, Gcs, AzureBlob, Ssh };
     Kind kind = Kind::Http;
     std::string bucket;  // S3/GCS bucket; Azure container
-    std::string key;     // object key / blob name, undecoded as written
-    std::string account; // Azure storage account
+    std::string key;     // object key / blob name, undecoded as written; ssh: the path (/abs or ~/rel)
+    std::string account; // Azure storage account; ssh: the destination, [user@]host
+    int port = 0;        // ssh: the port when the URL gives one
     std::string httpUrl; // where requests go (percent-encoded path; the SAS query kept for Azure)
     std::string region;  // S3 signing region
     bool pathStyle = false; // S3: endpoint/bucket/key (custom endpoints) rather than bucket.s3.region...
