@@ -101,7 +101,8 @@ template <class M> const void* PyFrameWalker::currentFrameWith(const void* tstat
 }
 
 template <class M>
-int PyFrameWalker::walkFrom(const void* frame, Frame* out, int max, const Frame* previous, int previousCount) const {
+int PyFrameWalker::walkFrom(const void* frame, Frame* out, int max, const Frame* previous, int previousCount,
+                            const Window* window) const {
     constexpr bool foreign = !std::is_same_v<M, DirectMemory>;
     // The fields of one _PyInterpreterFrame in one read (one system call per frame for another thread).
     const int span = std::max({m_frameCode, m_framePrevious, m_frameInstr, m_frameOwner}) + 8;
@@ -109,7 +110,9 @@ int PyFrameWalker::walkFrom(const void* frame, Frame* out, int max, const Frame*
     const char* f = static_cast<const char*>(frame);
     int n = 0, seen = 0; // previous[seen...]: where the next frame can be (both walks go outwards)
     for (int guard = 0; f && n < max && guard < 4 * kMaxDepth && span <= static_cast<int>(sizeof block); ++guard) {
-        if (!M::read(f, block, static_cast<size_t>(span)))
+        if (window && f >= window->lo && f + span <= window->hi)
+            std::memcpy(block, window->data + (f - window->lo), static_cast<size_t>(span));
+        else if (!M::read(f, block, static_cast<size_t>(span)))
             break;
         const char* code = load<const char*>(block, m_frameCode);
         const char* instr = load<const char*>(block, m_frameInstr);
@@ -227,10 +230,33 @@ bool PyFrameWalker::describeForeign(const void* code, std::string* function, std
     return describeWith<SafeMemory>(code, function, file);
 }
 
+// The data stack chunk's header is {previous, size, top}; the thread state's datastack_top says
+// where its used part ends.
+bool PyFrameWalker::readStackWindow(const void* tstate, Window* window) const {
+    constexpr size_t kMaxWindow = 1 << 20;
+    thread_local std::vector<char> copy;
+    struct {
+        const char* chunk;
+        const char* top;
+    } fields{};
+    if (m_tstateChunk < 0 || !get<SafeMemory>(tstate, m_tstateChunk, &fields.chunk) ||
+        !get<SafeMemory>(tstate, m_tstateChunk + 8, &fields.top) || !fields.chunk || fields.top <= fields.chunk ||
+        static_cast<size_t>(fields.top - fields.chunk) > kMaxWindow)
+        return false;
+    copy.resize(static_cast<size_t>(fields.top - fields.chunk));
+    if (!safeRead(fields.chunk, copy.data(), copy.size()))
+        return false;
+    *window = Window{fields.chunk, fields.top, copy.data()};
+    return true;
+}
+
 int PyFrameWalker::walkThread(const void* tstate, Frame* out, int max, const Frame* previous, int previousCount) const {
     if (!m_samplingReady)
         return 0;
-    return walkFrom<SafeMemory>(currentFrameWith<SafeMemory>(tstate), out, max, previous, previousCount);
+    Window window;
+    const bool windowed = readStackWindow(tstate, &window);
+    return walkFrom<SafeMemory>(currentFrameWith<SafeMemory>(tstate), out, max, previous, previousCount,
+                                windowed ? &window : nullptr);
 }
 
 int PyFrameWalker::threads(Thread* out, int max) const {
@@ -434,6 +460,23 @@ bool PyFrameWalker::probeSampling(std::string* why) {
         }
     }
     m_gil = findGil(tstate);
+    // datastack_chunk, datastack_top, datastack_limit (3.11 to 3.13): the chunk holds the current
+    // frame, top lies above it within the chunk, and limit is the chunk's end.
+    m_tstateChunk = -1;
+    const char* top = static_cast<const char*>(currentFrameWith<DirectMemory>(tstate));
+    for (int k = 24; k + 16 < 1024 && top && m_tstateChunk < 0; k += 8) {
+        struct {
+            const char* chunk;
+            const char* top;
+            const char* limit;
+        } f{};
+        uint64_t size = 0;
+        if (get<SafeMemory>(tstate, k, &f.chunk) && get<SafeMemory>(tstate, k + 8, &f.top) &&
+            get<SafeMemory>(tstate, k + 16, &f.limit) && f.chunk && f.chunk < top && f.top > top &&
+            get<SafeMemory>(f.chunk, 8, &size) && size >= 4096 && size < (1ull << 30) && f.limit == f.chunk + size &&
+            f.top <= f.limit)
+            m_tstateChunk = k;
+    }
     std::string linesWhy;
     probeLines(&linesWhy);
     m_samplingReady = true;

@@ -62,6 +62,8 @@ public:
     };
     bool probeSampling(std::string* why);
     bool samplingReady() const { return m_samplingReady; }
+    // Whether a thread's newest frames are read in one copy of its data stack chunk (else one by one).
+    bool stackWindowFound() const { return m_tstateChunk >= 0; }
     // The main interpreter's threads, at most max.
     int threads(Thread* out, int max) const;
     // Another thread's frames, innermost first; each code object is checked to be one (and its
@@ -77,8 +79,17 @@ public:
     int holdsGil(const void* tstate) const;
 
 private:
+    // A copy of the used part of a thread's data stack chunk (where its newest frames live), read in
+    // one go so that each frame in it costs no read of its own.
+    struct Window {
+        const char* lo = nullptr;
+        const char* hi = nullptr;
+        const char* data = nullptr;
+    };
     template <class M>
-    int walkFrom(const void* frame, Frame* out, int max, const Frame* previous = nullptr, int previousCount = 0) const;
+    int walkFrom(const void* frame, Frame* out, int max, const Frame* previous = nullptr, int previousCount = 0,
+                 const Window* window = nullptr) const;
+    bool readStackWindow(const void* tstate, Window* window) const;
     bool checkCodeForeign(const void* code, uint64_t* fingerprint) const;
     template <class M> bool readStringWith(const void* unicode, std::string* out) const;
     template <class M> bool describeWith(const void* code, std::string* function, std::string* file) const;
@@ -109,6 +120,7 @@ private:
     int m_tstateNativeId = -1;                       // PyThreadState.native_thread_id
     const void* m_gil = nullptr; // struct _gil_runtime_state: last_holder at +8, locked (int) at +16
     int m_codeLinetable = -1, m_codeFirstLine = -1, m_bytesData = -1; // for lineForeign
+    int m_tstateChunk = -1; // PyThreadState.datastack_chunk; datastack_top follows it
 };
 
 } // namespace ws

@@ -151,7 +151,8 @@ TEST(PyFrameWalker, SamplesOtherThreadsAsTheyRun) {
     ASSERT_EQ(std::system(("python3 '" + root + "/program.py' '" WSCAP_PYFRAME_PROBE "' > '" + out + "' 2>&1").c_str()), 0)
         << wstest::readFile(out);
     const std::string text = wstest::readFile(out);
-    EXPECT_NE(text.find("sampling: ok\n"), std::string::npos) << text; // thread ids, the GIL and lines found
+    // Thread ids, the GIL, lines and the data stack chunk found.
+    EXPECT_NE(text.find("sampling: ok (stack window)\n"), std::string::npos) << text;
     // 50 samples of each thread, every one with its whole stack (and the waiting thread's line).
     EXPECT_NE(text.find("waiting 50 50 0\n"), std::string::npos) << text;
     int busy = 0, stacks = 0, holding = 0, unknown = 0;
