@@ -189,8 +189,9 @@ struct Client {
 
     void start(const std::string& host, const std::string& remoteDir, const std::string& localDir,
                const std::vector<std::string>& program) {
-        out = wstest::tempPath("client_out_" + std::to_string(::getpid()) + "_" + std::to_string(counter()));
-        err = out + ".err";
+        const std::string n = std::to_string(counter());
+        out = wstest::tempPath("client_out_" + n);
+        err = wstest::tempPath("client_err_" + n); // removed at exit too (out + ".err" was left in /tmp)
         ws::LaunchSpec spec;
         spec.program = WARPSCOPE_CAPTURE_BIN;
         spec.args = {"--host", host, "--remote-capture", WARPSCOPE_CAPTURE_BIN, "--remote-dir", remoteDir, "-o", localDir,
