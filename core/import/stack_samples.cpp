@@ -52,6 +52,7 @@ void StackSamples::slices(const FramesOf& framesOf, const std::function<void(con
             times.push_back(order[end++]->ts);
         const int64_t spacing = medianSpacing(times.data(), times.size());
         int64_t last = 0, period = 1;
+        bool running = false; // a sample came less than kMissedPeriods periods ago
         // Outermost first: slices of a run often share start and end, and a reader that orders
         // equal intervals by their order in the file must see the caller before the callee.
         auto closeFrom = [&](size_t depth, int64_t at) {
@@ -61,21 +62,27 @@ void StackSamples::slices(const FramesOf& framesOf, const std::function<void(con
         };
         for (size_t i = begin; i < end; ++i) {
             const Sample* s = order[i];
-            if (!open.empty() && s->ts - last > kMissedPeriods * period)
-                closeFrom(0, last + period);
+            const int64_t samplePeriod = s->periodNs ? s->periodNs : spacing;
+            if (running && s->ts - last > kMissedPeriods * period) {
+                closeFrom(0, last + period / 2);
+                running = false;
+            }
+            // Each sample stands for the time halfway to its neighbours (half a period at the ends).
+            const int64_t boundary = running ? last + (s->ts - last) / 2 : s->ts - samplePeriod / 2;
             frames.clear();
             if (const std::vector<uint64_t>* ids = framesOf(s->stack))
                 frames.assign(ids->rbegin(), ids->rend()); // stored innermost first
             size_t same = 0;
             while (same < open.size() && same < frames.size() && open[same].frame == frames[same])
                 ++same;
-            closeFrom(same, s->ts);
+            closeFrom(same, boundary);
             for (size_t k = same; k < frames.size(); ++k)
-                open.push_back(Open{frames[k], s->ts, s->tag});
+                open.push_back(Open{frames[k], boundary, s->tag});
             last = s->ts;
-            period = s->periodNs ? s->periodNs : spacing;
+            period = samplePeriod;
+            running = true;
         }
-        closeFrom(0, last + period);
+        closeFrom(0, last + period / 2);
         begin = end;
     }
 }

@@ -15,12 +15,15 @@ namespace ws {
  *
  * Per thread, in time order, each frame of a sample's stack (outermost first) continues the slice of
  * the same frame at the same depth of the previous sample (same frame under the same parents), else
- * opens one; slices the new stack no longer has end at this sample. So a slice spans the samples that
- * saw its frame, from the first of them to the sample after the last: its duration is what the
- * samples measured, within one period. Where a thread missed more than kMissedPeriods periods (the
- * sampler could not keep up, the thread was off the CPU for an on-CPU sampler, or it ran no Python),
- * its slices end one period after its last sample. A sample's period is the sampler's when it says
- * so, else the thread's median spacing of samples.
+ * opens one; slices the new stack no longer has end at this sample. Each sample stands for the time
+ * halfway to its neighbours (the usual estimate of a sampling profiler): a slice spans the samples
+ * that saw its frame, from halfway between the sample before and the first of them to halfway
+ * between the last and the sample after, so its duration is what the samples measured and a call
+ * that starts between two samples is enclosed half the time rather than never. Where a thread
+ * missed more than kMissedPeriods periods (the sampler could not keep up, the thread was off the CPU
+ * for an on-CPU sampler, or it ran no Python), and at the ends, a sample stands for half a period
+ * on that side. A sample's period is the sampler's when it says so, else the thread's median
+ * spacing of samples.
  *
  * Frames and stacks are the caller's keys: slices() asks for a stack's frames (innermost first, the
  * order both formats store) and returns frame keys, which the caller names.

@@ -63,11 +63,11 @@ TEST(StackSamples, RunsOfSamplesNestAsTheStacksDid) {
     sample(s, 2500, 9, 3);
     sample(s, 1500, 9, 3);
     const Got want{
-        {7, 1000, 6000, 1}, // main: every sample, to one period after the last
-        {7, 1000, 4000, 2}, // step: until the sample that no longer has it
-        {7, 1000, 3000, 3}, // load
-        {7, 3000, 4000, 4}, // forward
-        {9, 1500, 3500, 1},
+        {7, 500, 5500, 1},  // main: every sample, half a period beyond the first and the last
+        {7, 500, 3500, 2},  // step: to halfway to the sample that no longer has it
+        {7, 500, 2500, 3},  // load
+        {7, 2500, 3500, 4}, // forward
+        {9, 1000, 3000, 1},
     };
     EXPECT_EQ(slicesOf(s, stacks), want);
 }
@@ -91,18 +91,18 @@ TEST(StackSamples, AMissedStretchEndsTheSlices) {
     sample(s, 2000, 7, 1);
     sample(s, 2000 + (StackSamples::kMissedPeriods + 1) * 1000, 7, 1); // after a long miss
     sample(s, 7000, 7, 0); // no Python: everything ends here
-    const Got want{{7, 1000, 3000, 1}, {7, 1000, 3000, 2}, {7, 6000, 7000, 1}, {7, 6000, 7000, 2}};
+    const Got want{{7, 500, 2500, 1}, {7, 500, 2500, 2}, {7, 5500, 6500, 1}, {7, 5500, 6500, 2}};
     EXPECT_EQ(slicesOf(s, stacks), want);
 }
 
 // Without a period from the sampler (an Nsight export's CPU samples), the thread's median spacing is
-// the period: slices end one spacing after the last sample, and a stretch three spacings long is a miss.
+// the period: a run reaches half a spacing beyond its ends, and more than three spacings is a miss.
 TEST(StackSamples, WithoutAPeriodTheMedianSpacingIsOne) {
     const CaptureStacks stacks = stacksOf({{2, 1}});
     StackSamples s;
     for (int64_t ts : {100, 200, 300, 400, 1000, 1100})
         sample(s, ts, 5, 1, 0);
-    const Got want{{5, 100, 500, 1}, {5, 100, 500, 2}, {5, 1000, 1200, 1}, {5, 1000, 1200, 2}};
+    const Got want{{5, 50, 450, 1}, {5, 50, 450, 2}, {5, 950, 1150, 1}, {5, 950, 1150, 2}};
     EXPECT_EQ(slicesOf(s, stacks), want);
 }
 
