@@ -285,8 +285,26 @@ uint32_t PythonStacks::capture(int depth, std::string& out) {
     if (g_walking) {
         PyFrameWalker::Frame frames[PyFrameWalker::kMaxDepth];
         const int walked = g_walker.walk(frames, std::min(limit, PyFrameWalker::kMaxDepth));
+        uint64_t key[3 * PyFrameWalker::kMaxDepth];
+        uint64_t hash = 0xcbf29ce484222325ull ^ static_cast<uint64_t>(walked);
+        for (int i = 0; i < walked; ++i) {
+            frames[i].fingerprint = g_walker.fingerprint(frames[i].code);
+            const uint64_t parts[3] = {reinterpret_cast<uint64_t>(frames[i].code), static_cast<uint64_t>(frames[i].lasti),
+                                       frames[i].fingerprint};
+            for (int k = 0; k < 3; ++k) {
+                key[3 * i + k] = parts[k];
+                hash = (hash ^ parts[k]) * 0x100000001b3ull;
+            }
+        }
+        std::vector<Walk>& seen = m_byWalk[hash];
+        for (const Walk& w : seen)
+            if (w.key.size() == static_cast<size_t>(3 * walked) && std::equal(w.key.begin(), w.key.end(), key))
+                return w.stackId;
         for (int i = 0; i < walked; ++i)
-            ids[n++] = frameId(frames[i].code, frames[i].lasti, 0, false, g_walker.fingerprint(frames[i].code), out);
+            ids[n++] = frameId(frames[i].code, frames[i].lasti, 0, false, frames[i].fingerprint, out);
+        const uint32_t id = stackId(ids, n, out);
+        seen.push_back(Walk{std::vector<uint64_t>(key, key + 3 * walked), id});
+        return id;
     } else {
         const std::vector<ShadowFrame>& frames = shadow().frames;
         for (size_t i = frames.size(); i-- > 0 && n < limit;)

@@ -79,6 +79,14 @@ private:
     std::unordered_map<std::string, uint32_t> m_frameIds;                  // "line\0file\0function" -> frame
     std::unordered_map<uint64_t, std::vector<uint32_t>> m_stackIdsByHash; // hash -> candidate stack ids
     std::unordered_map<uint32_t, std::vector<uint64_t>> m_stacks;          // stack id -> frame ids
+    // Whole walks already seen: (code, lasti, fingerprint) of every frame -> stack id. The same line
+    // launches every step from the same stack, so a launch costs one hash and one lookup, not one per
+    // frame; the key holds exactly what the per-frame lookups are keyed by, so the id is the same.
+    struct Walk {
+        std::vector<uint64_t> key;
+        uint32_t stackId;
+    };
+    std::unordered_map<uint64_t, std::vector<Walk>> m_byWalk;
 };
 
 } // namespace ws
