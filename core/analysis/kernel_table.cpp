@@ -4,6 +4,7 @@
 #include "analysis/cuda_occupancy.h"
 #include "analysis/key_order.h"
 #include "analysis/op_cost.h"
+#include "model/arg_columns.h"
 #include "model/session.h"
 
 #include <algorithm>
@@ -111,16 +112,16 @@ void attribute(const Session& session, KernelRow& row) {
     }
 }
 
-// Grid, block, registers and shared memory of every kernel, in one pass over the arguments; the
-// est. achieved occupancy from them where the trace has none (captures, Nsight Systems).
-void readLaunchArgs(const Session& session, std::vector<KernelRow>& rows, const std::atomic<bool>* cancel) {
-    std::vector<uint64_t> refs(rows.size());
-    for (size_t i = 0; i < rows.size(); ++i) {
-        const Track& track = session.tracks()[rows[i].track];
-        refs[i] = rows[i].slice < track.argRef.size() ? track.argRef[rows[i].slice] : Track::kNoArgs;
-    }
+// Grid, block, registers and shared memory of every kernel (from the argument columns, or one pass
+// over the arguments); the est. achieved occupancy from them where the trace has none (captures,
+// Nsight Systems).
+void readLaunchArgs(const Session& session, std::vector<KernelRow>& rows, const std::atomic<bool>* cancel,
+                    bool argColumns) {
+    std::vector<KernelSliceRef> slices(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i)
+        slices[i] = {rows[i].track, rows[i].slice};
     const std::map<int, CudaSmLimits> limits = cudaSmLimitsByDevice(session);
-    forEachKernelLaunch(session, refs, [&](size_t i, const KernelLaunchArgs& a) {
+    forEachKernelLaunch(session, slices, [&](size_t i, const KernelLaunchArgs& a) {
         KernelRow& row = rows[i];
         row.grid = a.grid;
         row.block = a.block;
@@ -129,13 +130,13 @@ void readLaunchArgs(const Session& session, std::vector<KernelRow>& rows, const 
         if (std::isnan(row.occupancy))
             if (const auto sm = limits.find(row.device); sm != limits.end())
                 row.occupancy = occupancyFromLaunchArgs(sm->second, a.grid, a.block, a.registers, a.sharedMemory);
-    }, cancel);
+    }, cancel, argColumns);
 }
 
 // Input shapes, dtypes and the cost estimate of every launching operator, in one pass; the cost
 // goes to the operator's longest kernel (see KernelRow).
 void readOperatorInputs(const Session& session, std::vector<KernelRow>& rows, const std::atomic<bool>* cancel,
-                        std::vector<KernelTable::InputTexts>& inputs) {
+                        bool argColumns, std::vector<KernelTable::InputTexts>& inputs) {
     std::unordered_map<uint64_t, uint32_t> opIndex; // (track, slice) -> index into ops
     struct Op {
         uint32_t track, slice;
@@ -164,21 +165,52 @@ void readOperatorInputs(const Session& session, std::vector<KernelRow>& rows, co
     }
     std::unordered_map<std::string, uint32_t> inputIndex;
     std::string key;
-    session.forEachArgValues(refs, {"Input Dims", "Input type", "Concrete Inputs"},
-                             [&](size_t i, const std::vector<std::string_view>& v) {
-                                 if (v[0].empty() && v[1].empty())
-                                     return;
-                                 key.assign(v[0]);
-                                 key.push_back('\0');
-                                 key.append(v[1]);
-                                 auto [it, fresh] = inputIndex.try_emplace(key, static_cast<uint32_t>(inputs.size()));
-                                 if (fresh)
-                                     inputs.push_back({std::string(v[0]), std::string(v[1])});
-                                 Op& op = ops[i];
-                                 op.inputs = it->second;
-                                 const StringId name = session.tracks()[op.track].names[op.slice];
-                                 op.cost = estimateOpCost(session.str(name), parseOpInputs(v[0], v[1], v[2]));
-                             }, cancel);
+    auto onValues = [&](size_t i, const std::vector<std::string_view>& v) {
+        if (v[0].empty() && v[1].empty())
+            return;
+        key.assign(v[0]);
+        key.push_back('\0');
+        key.append(v[1]);
+        auto [it, fresh] = inputIndex.try_emplace(key, static_cast<uint32_t>(inputs.size()));
+        if (fresh)
+            inputs.push_back({std::string(v[0]), std::string(v[1])});
+        Op& op = ops[i];
+        op.inputs = it->second;
+        const StringId name = session.tracks()[op.track].names[op.slice];
+        op.cost = estimateOpCost(session.str(name), parseOpInputs(v[0], v[1], v[2]));
+    };
+    if (argColumns && session.argColumns()) {
+        // From the operators' argument columns; an (operator name, arguments) pair is worked out once.
+        struct Known {
+            uint32_t inputs;
+            OpCost cost;
+        };
+        std::unordered_map<uint64_t, Known> known; // (name, opArgs) -> inputs, cost
+        std::vector<std::string_view> v(3);
+        std::array<std::string, 3> bufs;
+        for (size_t i = 0; i < ops.size(); ++i) {
+            if (cancel && (i & 4095) == 0 && cancel->load(std::memory_order_relaxed))
+                break; // as the source pass stops: a closing view
+            Op& op = ops[i];
+            const Track& track = session.tracks()[op.track];
+            const StringId args = op.slice < track.opArgs.size() ? track.opArgs[op.slice] : kEmptyString;
+            if (args == kEmptyString)
+                continue;
+            const uint64_t pair = uint64_t(track.names[op.slice]) << 32 | args;
+            if (const auto it = known.find(pair); it != known.end()) {
+                op.inputs = it->second.inputs;
+                op.cost = it->second.cost;
+                continue;
+            }
+            const auto fields = splitArgColumn<kOpArgKeys.size()>(session.str(args));
+            for (size_t k = 0; k < 3; ++k)
+                v[k] = argColumnValue(fields[k], bufs[k]);
+            onValues(i, v);
+            known.emplace(pair, Known{op.inputs, op.cost});
+        }
+    } else {
+        session.forEachArgValues(refs, {"Input Dims", "Input type", "Concrete Inputs"}, onValues, cancel);
+    }
     for (uint32_t r = 0; r < rows.size(); ++r) {
         if (rowOp[r] == KernelRow::kNoInputs)
             continue;
@@ -274,22 +306,70 @@ bool parseDim3(std::string_view text, std::array<int32_t, 3>& out) {
     return true;
 }
 
+namespace {
+
+KernelLaunchArgs parseLaunchArgs(const std::vector<std::string_view>& v) {
+    KernelLaunchArgs a;
+    int64_t n = 0;
+    if (!v[0].empty())
+        parseDim3(v[0], a.grid);
+    if (!v[1].empty())
+        parseDim3(v[1], a.block);
+    if (parseInt(v[2], n))
+        a.registers = static_cast<int32_t>(n);
+    if (parseInt(v[3], n))
+        a.sharedMemory = n;
+    return a;
+}
+
+} // namespace
+
 void forEachKernelLaunch(const Session& session, const std::vector<uint64_t>& argRefs, const KernelLaunchFn& fn,
                          const std::atomic<bool>* cancel) {
     session.forEachArgValues(argRefs, {"grid", "block", "registers per thread", "shared memory"},
-                             [&](size_t i, const std::vector<std::string_view>& v) {
-                                 KernelLaunchArgs a;
-                                 int64_t n = 0;
-                                 if (!v[0].empty())
-                                     parseDim3(v[0], a.grid);
-                                 if (!v[1].empty())
-                                     parseDim3(v[1], a.block);
-                                 if (parseInt(v[2], n))
-                                     a.registers = static_cast<int32_t>(n);
-                                 if (parseInt(v[3], n))
-                                     a.sharedMemory = n;
-                                 fn(i, a);
-                             }, cancel);
+                             [&](size_t i, const std::vector<std::string_view>& v) { fn(i, parseLaunchArgs(v)); },
+                             cancel);
+}
+
+void forEachKernelLaunch(const Session& session, const std::vector<KernelSliceRef>& slices, const KernelLaunchFn& fn,
+                         const std::atomic<bool>* cancel, bool argColumns) {
+    const std::vector<Track>& tracks = session.tracks();
+    if (!argColumns || !session.argColumns()) {
+        std::vector<uint64_t> refs(slices.size());
+        for (size_t i = 0; i < slices.size(); ++i) {
+            const Track& track = tracks[slices[i].track];
+            refs[i] = slices[i].slice < track.argRef.size() ? track.argRef[slices[i].slice] : Track::kNoArgs;
+        }
+        forEachKernelLaunch(session, refs, fn, cancel);
+        return;
+    }
+    // The argument columns: each distinct launch text is parsed once. A kernel without one gets no
+    // call, as forEachArgValues makes none for an event without arguments... unless it has
+    // arguments but none of these keys: then it is called with the absent values, as there.
+    std::unordered_map<StringId, KernelLaunchArgs> parsed;
+    std::vector<std::string_view> v(kLaunchArgKeys.size());
+    std::array<std::string, kLaunchArgKeys.size()> bufs;
+    const KernelLaunchArgs absent;
+    for (size_t i = 0; i < slices.size(); ++i) {
+        if (cancel && (i & 4095) == 0 && cancel->load(std::memory_order_relaxed))
+            return; // as the source pass stops: a closing view
+        const Track& track = tracks[slices[i].track];
+        const uint32_t slice = slices[i].slice;
+        const StringId id = slice < track.launchArgs.size() ? track.launchArgs[slice] : kEmptyString;
+        if (id == kEmptyString) {
+            if (slice < track.argRef.size() && track.argRef[slice] != Track::kNoArgs)
+                fn(i, absent);
+            continue;
+        }
+        auto [it, fresh] = parsed.try_emplace(id);
+        if (fresh) {
+            const auto fields = splitArgColumn<kLaunchArgKeys.size()>(session.str(id));
+            for (size_t k = 0; k < v.size(); ++k)
+                v[k] = argColumnValue(fields[k], bufs[k]);
+            it->second = parseLaunchArgs(v);
+        }
+        fn(i, it->second);
+    }
 }
 
 KernelTable KernelTable::build(const Session& session, const KernelTableOptions& options) {
@@ -345,8 +425,8 @@ KernelTable KernelTable::build(const Session& session, const KernelTableOptions&
         attribute(session, row);
     }
     if (table.m_argsLoaded) {
-        readLaunchArgs(session, table.m_rows, options.cancel);
-        readOperatorInputs(session, table.m_rows, options.cancel, table.m_inputs);
+        readLaunchArgs(session, table.m_rows, options.cancel, options.argColumns);
+        readOperatorInputs(session, table.m_rows, options.cancel, options.argColumns, table.m_inputs);
         table.m_shapeRank = textRanks(table.m_inputs, false);
         table.m_typeRank = textRanks(table.m_inputs, true);
     }

@@ -2,12 +2,14 @@
 #include "model/saturating.h"
 
 #include "analysis/kernel_table.h"
+#include "model/arg_columns.h"
 #include "model/session.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <array>
 #include <optional>
+#include <unordered_map>
 
 namespace ws {
 
@@ -330,7 +332,7 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
                 refs[i] = track.argRef[nodes[i].slice];
         }
         static const std::vector<std::string> kKeys = {"Input Dims", "Input type", "Call stack"};
-        session.forEachArgValues(refs, kKeys, [&](size_t i, const std::vector<std::string_view>& values) {
+        auto onValues = [&](size_t i, const std::vector<std::string_view>& values) {
             OperatorNode& node = nodes[i];
             if (values.size() < 3)
                 return;
@@ -344,7 +346,41 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
                 node.callStackArg = tree.intern(values[2]);
                 tree.m_anyStacks = true;
             }
-        }, options.cancel);
+        };
+        if (options.argColumns && session.argColumns()) {
+            // The operators' argument columns (arg_columns.h): each distinct value decoded once.
+            struct Decoded {
+                uint32_t shapes, types, callStackArg;
+            };
+            std::unordered_map<StringId, Decoded> decoded;
+            std::vector<std::string_view> values(3);
+            std::array<std::string, 3> bufs;
+            for (size_t i = 0; i < nodes.size(); ++i) {
+                if (options.cancel && (i & 4095) == 0 && options.cancel->load(std::memory_order_relaxed))
+                    break; // as the source pass stops: a closing view
+                if (refs[i] == Track::kNoArgs)
+                    continue;
+                const Track& track = tracks[nodes[i].track];
+                const StringId args = nodes[i].slice < track.opArgs.size() ? track.opArgs[nodes[i].slice] : kEmptyString;
+                if (args == kEmptyString)
+                    continue;
+                OperatorNode& node = nodes[i];
+                if (const auto it = decoded.find(args); it != decoded.end()) {
+                    node.shapes = it->second.shapes;
+                    node.types = it->second.types;
+                    node.callStackArg = it->second.callStackArg;
+                    continue;
+                }
+                const auto fields = splitArgColumn<kOpArgKeys.size()>(session.str(args));
+                values[0] = argColumnValue(fields[0], bufs[0]);
+                values[1] = argColumnValue(fields[1], bufs[1]);
+                values[2] = argColumnValue(fields[3], bufs[2]);
+                onValues(i, values);
+                decoded.emplace(args, Decoded{node.shapes, node.types, node.callStackArg});
+            }
+        } else {
+            session.forEachArgValues(refs, kKeys, onValues, options.cancel);
+        }
         tree.m_cancelled = options.cancel && options.cancel->load();
         tree.m_argsLoaded = !tree.m_cancelled;
     }

@@ -74,7 +74,7 @@ void fillMissingOccupancy(const Session& s, OverviewData& d) {
         const CudaSmLimits* sm;
     };
     const std::map<int, CudaSmLimits> limits = cudaSmLimitsByDevice(s);
-    std::vector<uint64_t> refs;
+    std::vector<KernelSliceRef> refs;
     std::vector<Target> targets;
     for (auto& [id, dev] : d.devices) {
         const auto sm = limits.find(id);
@@ -83,7 +83,7 @@ void fillMissingOccupancy(const Session& s, OverviewData& d) {
         for (OverviewKernel& k : dev.kernels) {
             const Track& t = s.tracks()[k.track];
             if (!(k.occupancy >= 0) && k.slice < t.argRef.size() && t.argRef[k.slice] != Track::kNoArgs) {
-                refs.push_back(t.argRef[k.slice]);
+                refs.push_back({k.track, k.slice});
                 targets.push_back({&k, &dev, &sm->second});
             }
         }

@@ -340,6 +340,8 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
     meta["source_event_count"] = std::to_string(s.sourceEventCount());
     meta["slice_count"] = std::to_string(s.sliceCount());
     meta["display_time_unit"] = s.displayTimeUnit();
+    if (s.argColumns())
+        meta["arg_columns"] = "1"; // the launch_args and op_args columns are complete (Session::argColumns)
     if (s.baseTimeNs())
         meta["base_time_ns"] = std::to_string(*s.baseTimeNs());
     meta["devices"] = devicesToJson(s.devices()).dump();
@@ -456,6 +458,8 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
                             columns.int64s("track", idx, "bytes", span(t.bytes)) &&
                             columns.fixed("track", idx, "blocks_per_sm", span(t.blocksPerSm)) &&
                             columns.fixed("track", idx, "occupancy", span(t.occupancy)) &&
+                            columns.fixed("track", idx, "launch_args", span(t.launchArgs)) &&
+                            columns.fixed("track", idx, "op_args", span(t.opArgs)) &&
                             columns.fixed("track", idx, "row_begin", span(t.rowBegin)) &&
                             columns.fixed("track", idx, "row_depth", span(t.rowDepth)) &&
                             columns.fixed("track", idx, "row_lane", span(t.rowLane)) &&
@@ -729,6 +733,9 @@ std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string
     s->m_startNs = toInt(meta, "start_ns");
     s->m_endNs = toInt(meta, "end_ns");
     s->m_sourceEventCount = static_cast<uint64_t>(toInt(meta, "source_event_count"));
+    // Sessions stored before the argument columns have none: their analyses read the stored text.
+    if (auto it = meta.find("arg_columns"); it != meta.end() && it->second == "1")
+        s->m_argColumns = true;
     if (meta.count("base_time_ns"))
         s->m_baseTimeNs = toInt(meta, "base_time_ns");
     if (auto it = meta.find("display_time_unit"); it != meta.end())
@@ -828,6 +835,8 @@ std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string
                 columns.int64s("track", idx, "bytes", t.bytes) &&
                 columns.fixed("track", idx, "blocks_per_sm", t.blocksPerSm) &&
                 columns.fixed("track", idx, "occupancy", t.occupancy) &&
+                columns.fixed("track", idx, "launch_args", t.launchArgs) &&
+                columns.fixed("track", idx, "op_args", t.opArgs) &&
                 columns.fixed("track", idx, "row_begin", t.rowBegin) &&
                 columns.fixed("track", idx, "row_depth", t.rowDepth) &&
                 columns.fixed("track", idx, "row_lane", t.rowLane) &&
@@ -846,7 +855,10 @@ std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string
                 t.instantCategory.size() == t.instantTs.size() && t.instantArgRef.size() == t.instantTs.size() &&
                 optionalColumn(t.correlation.size(), n) && optionalColumn(t.externalId.size(), n) &&
                 optionalColumn(t.bytes.size(), n) && optionalColumn(t.blocksPerSm.size(), n) &&
-                optionalColumn(t.occupancy.size(), n) && validString(t.name) &&
+                optionalColumn(t.occupancy.size(), n) && optionalColumn(t.launchArgs.size(), n) &&
+                optionalColumn(t.opArgs.size(), n) && validString(t.name) &&
+                std::all_of(t.launchArgs.begin(), t.launchArgs.end(), [&](StringId id) { return validString(id); }) &&
+                std::all_of(t.opArgs.begin(), t.opArgs.end(), [&](StringId id) { return validString(id); }) &&
                 (!t.tid.isString || validString(t.tid.string)) &&
                 std::all_of(t.names.begin(), t.names.end(), [&](StringId id) { return validString(id); }) &&
                 std::all_of(t.instantNames.begin(), t.instantNames.end(), [&](StringId id) { return validString(id); }) &&
