@@ -15,6 +15,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <deque>
+#include <future>
+#include <thread>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -253,7 +256,11 @@ public:
                     m_cancel);
         }
         SqliteStatement insert(m_db, "INSERT INTO event_args(chunk, lengths, text) VALUES (?1, ?2, ?3)");
+        // Chunks being compressed, oldest first; one per core besides this reading thread's.
+        std::deque<std::future<std::pair<std::string, std::string>>> pending;
+        const size_t inFlight = std::max(1u, std::thread::hardware_concurrency());
         std::vector<int64_t> lengths;
+        std::vector<uint32_t> separators;
         std::string text, object;
         for (size_t i = 0; i < m_refs.size(); ++i) {
             if (m_cancel && *m_cancel && i % SessionStore::kArgsPerChunk == 0) {
@@ -264,8 +271,8 @@ public:
             if (fromSource) {
                 if (const auto it = mergedArgs.find(m_refs[i]); it != mergedArgs.end())
                     args = it->second;
-                else if (reader.objectAt(m_refs[i], object))
-                    args = topLevelMember(object, "args");
+                else if (reader.objectAt(m_refs[i], object, &separators))
+                    args = EventTextReader::member(object, separators, "args");
             } else {
                 object = m_session.eventJsonAt(m_refs[i]);
                 args = topLevelMember(object, "args");
@@ -278,22 +285,20 @@ public:
             }
             lengths.push_back(static_cast<int64_t>(text.size() - before));
             if (lengths.size() == SessionStore::kArgsPerChunk || i + 1 == m_refs.size()) {
-                const std::string l = ColumnCodec::encodeInt64(lengths, 3);
-                const std::string b = ColumnCodec::encodeFixed(text.data(), text.size(), 1, m_level);
-                insert.reset();
-                insert.bind(1, static_cast<int64_t>(i / SessionStore::kArgsPerChunk));
-                insert.bindBlob(2, l.data(), l.size());
-                insert.bindBlob(3, b.data(), b.size());
-                insert.step();
-                if (!insert.ok()) {
-                    *error = insert.error();
+                // Compressed off this thread (zstd is most of a store's time), inserted in order.
+                const int level = m_level;
+                pending.push_back(std::async(std::launch::async,
+                                             [level, t = std::move(text), l = std::move(lengths)] {
+                                                 return std::make_pair(ColumnCodec::encodeInt64(l, 3),
+                                                                       ColumnCodec::encodeFixed(t.data(), t.size(), 1, level));
+                                             }));
+                text = std::string();
+                lengths = std::vector<int64_t>();
+                if (!insertDone(pending, inFlight, insert, error))
                     return false;
-                }
-                lengths.clear();
-                text.clear();
             }
         }
-        return true;
+        return insertDone(pending, 0, insert, error);
     }
 
     uint64_t rankOf(uint64_t ref) const {
@@ -309,9 +314,29 @@ public:
     }
 
 private:
+    // Inserts the compressed chunks in order until at most `keep` are still being compressed.
+    bool insertDone(std::deque<std::future<std::pair<std::string, std::string>>>& pending, size_t keep,
+                    SqliteStatement& insert, std::string* error) {
+        while (pending.size() > keep) {
+            const auto [l, b] = pending.front().get();
+            pending.pop_front();
+            insert.reset();
+            insert.bind(1, static_cast<int64_t>(m_chunksInserted++));
+            insert.bindBlob(2, l.data(), l.size());
+            insert.bindBlob(3, b.data(), b.size());
+            insert.step();
+            if (!insert.ok()) {
+                *error = insert.error();
+                return false;
+            }
+        }
+        return true;
+    }
+
     const Session& m_session;
     SqliteDatabase& m_db;
     int m_level;
+    size_t m_chunksInserted = 0;
     const std::atomic<bool>* m_cancel;
     std::vector<uint64_t> m_refs;
 };
@@ -323,6 +348,11 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
     };
     if (!db.exec(kSchema))
         return fail({});
+    // The source's fingerprint hashes the whole file: on its own thread while the rest is written,
+    // into meta at the end.
+    std::future<std::optional<FileFingerprint>> fingerprint;
+    if (s.format() != TraceFormat::WarpscopeSession)
+        fingerprint = std::async(std::launch::async, [&s] { return fingerprintFile(s.sourcePath()); });
 
     // meta
     std::map<std::string, std::string> meta;
@@ -356,14 +386,6 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
     meta["metadata"] = json(s.metadata()).dump();
     meta["import_report"] = reportToJson(s.report()).dump();
     meta["source_path"] = s.sourcePath();
-    if (s.format() != TraceFormat::WarpscopeSession) {
-        if (const auto fp = fingerprintFile(s.sourcePath())) {
-            meta["source_path"] = fp->path;
-            meta["source_size"] = std::to_string(fp->size);
-            meta["source_mtime_ns"] = std::to_string(fp->mtimeNs);
-            meta["source_hash"] = fp->hashHex();
-        }
-    }
     {
         SqliteStatement q(db, "INSERT INTO meta(key, value) VALUES (?1, ?2)");
         for (const auto& [k, v] : meta) {
@@ -551,6 +573,21 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
     // Copies of the source files the frames name, while they are still at hand.
     if (!SourceArchive::write(db, SourceArchive::collect(s), o.argsZstdLevel))
         return fail({});
+    if (fingerprint.valid())
+        if (const auto fp = fingerprint.get()) {
+            SqliteStatement q(db, "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)");
+            for (const auto& [k, v] : {std::pair<const char*, std::string>{"source_path", fp->path},
+                                       {"source_size", std::to_string(fp->size)},
+                                       {"source_mtime_ns", std::to_string(fp->mtimeNs)},
+                                       {"source_hash", fp->hashHex()}}) {
+                q.reset();
+                q.bind(1, std::string_view(k));
+                q.bind(2, std::string_view(v));
+                q.step();
+                if (!q.ok())
+                    return fail({});
+            }
+        }
     return true;
 }
 
