@@ -79,37 +79,65 @@ std::string countText(float v) {
     return buf;
 }
 
-// Launching operator, layer and direction from the stack around the runtime call.
-void attribute(const Session& session, KernelRow& row) {
-    for (uint32_t f : session.flowsOf(row.track, row.slice)) {
-        const Flow& flow = session.flows()[f];
-        if (flow.toTrack != row.track || flow.toSlice != row.slice)
+/*
+ * The flow that launched each kernel: for every GPU track, per slice, the flow whose "to" end it is
+ * (Track::kNoId if none), found in one pass over the flows. Where several flows end at one slice it
+ * is the one Session::flowsOf lists first (a flow from the slice to itself, then the lowest index),
+ * as a per-kernel flowsOf search did; that search was a binary search over all flow ends per kernel.
+ */
+std::vector<std::vector<uint32_t>> launchFlows(const Session& session) {
+    const std::vector<Track>& tracks = session.tracks();
+    std::vector<std::vector<uint32_t>> out(tracks.size());
+    const std::vector<Flow>& flows = session.flows();
+    for (uint32_t f = 0; f < flows.size(); ++f) {
+        const Flow& flow = flows[f];
+        if (flow.toTrack >= tracks.size() || !tracks[flow.toTrack].gpu || flow.toSlice >= tracks[flow.toTrack].sliceCount())
             continue;
-        const Track& launchTrack = session.tracks()[flow.fromTrack];
-        const std::vector<uint32_t> stack = session.ancestors(launchTrack, flow.fromSlice);
-        bool backward = false;
-        bool insideOp = false;
-        for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
-            const EventKind kind = session.kindOf(launchTrack, *it);
-            const StringId name = launchTrack.names[*it];
-            if (kind == EventKind::CpuOp) {
-                insideOp = true;
-                if (row.op == kEmptyString) {
-                    row.op = name;
-                    row.opTrack = flow.fromTrack;
-                    row.opSlice = *it;
-                }
-            } else if (kind == EventKind::UserAnnotation && row.layer == kEmptyString) {
-                row.layer = name;
-            }
-            const std::string_view text = session.str(name);
-            if (startsWith(text, "autograd::engine::evaluate_function") || text.find("Backward") != text.npos)
-                backward = true;
-        }
-        row.direction = backward ? KernelDirection::Backward
-                                 : (insideOp ? KernelDirection::Forward : KernelDirection::Unknown);
-        return;
+        std::vector<uint32_t>& slot = out[flow.toTrack];
+        if (slot.empty())
+            slot.assign(tracks[flow.toTrack].sliceCount(), Track::kNoId);
+        uint32_t& first = slot[flow.toSlice];
+        auto selfLoop = [&](uint32_t g) {
+            return flows[g].fromTrack == flows[g].toTrack && flows[g].fromSlice == flows[g].toSlice;
+        };
+        if (first == Track::kNoId || (selfLoop(f) && !selfLoop(first)))
+            first = f;
     }
+    return out;
+}
+
+// Launching operator, layer and direction from the stack around the runtime call.
+void attribute(const Session& session, const std::vector<std::vector<uint32_t>>& launches, KernelRow& row,
+               std::vector<uint32_t>& stack) {
+    const std::vector<uint32_t>& slot = launches[row.track];
+    const uint32_t f = slot.empty() ? Track::kNoId : slot[row.slice];
+    if (f == Track::kNoId)
+        return;
+    const Flow& flow = session.flows()[f];
+    if (flow.fromTrack >= session.tracks().size())
+        return;
+    const Track& launchTrack = session.tracks()[flow.fromTrack];
+    session.ancestors(launchTrack, flow.fromSlice, stack);
+    bool backward = false;
+    bool insideOp = false;
+    for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+        const EventKind kind = session.kindOf(launchTrack, *it);
+        const StringId name = launchTrack.names[*it];
+        if (kind == EventKind::CpuOp) {
+            insideOp = true;
+            if (row.op == kEmptyString) {
+                row.op = name;
+                row.opTrack = flow.fromTrack;
+                row.opSlice = *it;
+            }
+        } else if (kind == EventKind::UserAnnotation && row.layer == kEmptyString) {
+            row.layer = name;
+        }
+        const std::string_view text = session.str(name);
+        if (startsWith(text, "autograd::engine::evaluate_function") || text.find("Backward") != text.npos)
+            backward = true;
+    }
+    row.direction = backward ? KernelDirection::Backward : (insideOp ? KernelDirection::Forward : KernelDirection::Unknown);
 }
 
 // Grid, block, registers and shared memory of every kernel (from the argument columns, or one pass
@@ -375,36 +403,58 @@ void forEachKernelLaunch(const Session& session, const std::vector<KernelSliceRe
 KernelTable KernelTable::build(const Session& session, const KernelTableOptions& options) {
     KernelTable table;
     const std::vector<Track>& tracks = session.tracks();
+    // The kernels in (start, track, slice) order as 16-byte keys first, then the 128-byte rows
+    // built once in that order into exactly the room they need (sorting or growing the rows
+    // themselves moved and touched several times their size).
+    struct Key {
+        int64_t start;
+        uint32_t track, slice;
+    };
+    std::vector<Key> keys;
+    {
+        size_t kernels = 0;
+        for (const Track& track : tracks)
+            if (track.gpu)
+                for (uint32_t i = 0; i < track.sliceCount(); ++i)
+                    kernels += session.kindOf(track, i) == EventKind::Kernel;
+        keys.reserve(kernels);
+    }
     for (uint32_t t = 0; t < tracks.size(); ++t) {
         const Track& track = tracks[t];
         if (!track.gpu)
             continue;
-        const int device = session.processes()[track.process].deviceId;
-        for (uint32_t i = 0; i < track.sliceCount(); ++i) {
-            if (session.kindOf(track, i) != EventKind::Kernel)
-                continue;
-            KernelRow row;
-            row.track = t;
-            row.slice = i;
-            row.start = track.start[i];
-            row.dur = track.dur[i];
-            row.name = track.names[i];
-            row.device = device >= 0 ? device : -1;
-            row.stream = track.tid.isString ? -1 : track.tid.number;
-            if (!track.blocksPerSm.empty())
-                row.blocksPerSm = track.blocksPerSm[i];
-            if (!track.occupancy.empty())
-                row.occupancy = track.occupancy[i];
-            table.m_rows.push_back(row);
-        }
+        for (uint32_t i = 0; i < track.sliceCount(); ++i)
+            if (session.kindOf(track, i) == EventKind::Kernel)
+                keys.push_back({track.start[i], t, i});
     }
-    std::sort(table.m_rows.begin(), table.m_rows.end(), [](const KernelRow& a, const KernelRow& b) {
+    std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
         return std::tie(a.start, a.track, a.slice) < std::tie(b.start, b.track, b.slice);
     });
+    table.m_rows.resize(keys.size());
+    for (size_t k = 0; k < keys.size(); ++k) {
+        const Track& track = tracks[keys[k].track];
+        const uint32_t i = keys[k].slice;
+        const int device = session.processes()[track.process].deviceId;
+        KernelRow& row = table.m_rows[k];
+        row.track = keys[k].track;
+        row.slice = i;
+        row.start = track.start[i];
+        row.dur = track.dur[i];
+        row.name = track.names[i];
+        row.device = device >= 0 ? device : -1;
+        row.stream = track.tid.isString ? -1 : track.tid.number;
+        if (!track.blocksPerSm.empty())
+            row.blocksPerSm = track.blocksPerSm[i];
+        if (!track.occupancy.empty())
+            row.occupancy = track.occupancy[i];
+    }
+    keys = std::vector<Key>();
 
     // Kineto writes negative occupancy when CUDA's calculator failed (FORMATS.md 2.10): absent.
     std::unordered_map<StringId, uint32_t> nameIndex;
     std::unordered_map<StringId, bool> tensorCores;
+    const std::vector<std::vector<uint32_t>> launches = launchFlows(session);
+    std::vector<uint32_t> stack;
     table.m_argsLoaded = options.readArgs;
     for (KernelRow& row : table.m_rows) {
         addSaturating(table.m_totalNs, row.dur);
@@ -422,7 +472,7 @@ KernelTable KernelTable::build(const Session& session, const KernelTableOptions&
         if (freshTc)
             tc->second = kernelUsesTensorCores(session.str(row.name));
         row.tensorCores = tc->second;
-        attribute(session, row);
+        attribute(session, launches, row, stack);
     }
     if (table.m_argsLoaded) {
         readLaunchArgs(session, table.m_rows, options.cancel, options.argColumns);

@@ -136,8 +136,14 @@ std::vector<uint32_t> Session::flowsOf(uint32_t track, uint32_t slice) const {
 
 std::vector<uint32_t> Session::ancestors(const Track& t, uint32_t slice) const {
     std::vector<uint32_t> out;
+    ancestors(t, slice, out);
+    return out;
+}
+
+void Session::ancestors(const Track& t, uint32_t slice, std::vector<uint32_t>& out) const {
+    out.clear();
     if (slice >= t.sliceCount())
-        return out;
+        return;
     const uint32_t row = t.rowOf(slice);
     const int64_t ts = t.start[slice];
     const int64_t end = t.end(slice);
@@ -154,7 +160,6 @@ std::vector<uint32_t> Session::ancestors(const Track& t, uint32_t slice) const {
         out.push_back(p);
     }
     std::reverse(out.begin(), out.end());
-    return out;
 }
 
 std::vector<StackFrameText> Session::callStack(const Track& t, uint32_t slice) const {

@@ -123,6 +123,8 @@ public:
     // Enclosing slices of `slice` in its lane, outermost first (the stack a slice sits in; with
     // python_function slices this is the Python call stack, see frameForName). O(depth log n).
     std::vector<uint32_t> ancestors(const Track& track, uint32_t slice) const;
+    // The same into `out` (cleared first), for callers walking millions of slices.
+    void ancestors(const Track& track, uint32_t slice, std::vector<uint32_t>& out) const;
     // The slice's `Call stack` argument split into frames, innermost first; empty if none.
     std::vector<StackFrameText> callStack(const Track& track, uint32_t slice) const;
 

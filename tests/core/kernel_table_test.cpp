@@ -336,5 +336,51 @@ TEST(KernelTable, SortWideKeyRange) {
     EXPECT_EQ(names(t.sortedOrder(KernelColumn::Operator)), "bacd"); // all absent: start order
 }
 
+// The launching operator, layer and direction of every kernel equal those found by following
+// Session::flowsOf from the kernel, as the table did before it indexed the flows once.
+TEST(KernelTable, AttributionMatchesFlowsOf) {
+    for (const char* file : {"h100_gaunernst_bert-small-uncased__1016001.json.gz", "nccl_data_rank0.json.gz",
+                             "mi300_gaunernst_bert-small-uncased__1016001.json.gz", "triton_example.json.gz"}) {
+        const auto s = importTraceFile(test::dataPath(file)).session;
+        ASSERT_NE(s, nullptr) << file;
+        KernelTableOptions noArgs;
+        noArgs.readArgs = false;
+        const KernelTable t = KernelTable::build(*s, noArgs);
+        size_t attributed = 0;
+        for (const KernelRow& row : t.rows()) {
+            StringId op = kEmptyString, layer = kEmptyString;
+            KernelDirection direction = KernelDirection::Unknown;
+            for (uint32_t f : s->flowsOf(row.track, row.slice)) {
+                const Flow& flow = s->flows()[f];
+                if (flow.toTrack != row.track || flow.toSlice != row.slice)
+                    continue;
+                const Track& launch = s->tracks()[flow.fromTrack];
+                bool backward = false, insideOp = false;
+                const std::vector<uint32_t> stack = s->ancestors(launch, flow.fromSlice);
+                for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+                    const EventKind kind = s->kindOf(launch, *it);
+                    if (kind == EventKind::CpuOp) {
+                        insideOp = true;
+                        if (op == kEmptyString)
+                            op = launch.names[*it];
+                    } else if (kind == EventKind::UserAnnotation && layer == kEmptyString) {
+                        layer = launch.names[*it];
+                    }
+                    const std::string_view text = s->str(launch.names[*it]);
+                    if (text.rfind("autograd::engine::evaluate_function", 0) == 0 || text.find("Backward") != text.npos)
+                        backward = true;
+                }
+                direction = backward ? KernelDirection::Backward : insideOp ? KernelDirection::Forward : KernelDirection::Unknown;
+                break;
+            }
+            EXPECT_EQ(row.op, op) << file << " kernel at " << row.start;
+            EXPECT_EQ(row.layer, layer) << file << " kernel at " << row.start;
+            EXPECT_EQ(row.direction, direction) << file << " kernel at " << row.start;
+            attributed += op != kEmptyString;
+        }
+        EXPECT_GT(attributed, 0u) << file;
+    }
+}
+
 } // namespace
 } // namespace ws
