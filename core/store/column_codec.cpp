@@ -99,6 +99,12 @@ bool decodeInt64(std::string_view blob, std::vector<int64_t>& out) {
     return p == end;
 }
 
+bool rowCount(std::string_view blob, uint64_t& count) {
+    const auto* p = reinterpret_cast<const uint8_t*>(blob.data());
+    const auto* end = p + blob.size();
+    return p != end && getVarint(++p, end, count);
+}
+
 std::string encodeFixed(const void* data, size_t count, size_t width, int zstdLevel) {
     if (width == 1) // nothing to shuffle (text): compress it where it is
         return frame(kTagFixedShuffled, count, std::string_view(static_cast<const char*>(data), count), zstdLevel);

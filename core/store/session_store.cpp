@@ -99,42 +99,59 @@ public:
     bool int64s(const char* owner, int64_t idx, const char* name, std::vector<int64_t>& out) {
         out.clear();
         std::vector<int64_t> part;
-        const bool ok = each(owner, idx, name, [&](std::string_view blob) {
+        return each(owner, idx, name, out, [&](std::string_view blob) {
             if (!ColumnCodec::decodeInt64(blob, part))
                 return false;
             out.insert(out.end(), part.begin(), part.end());
             return true;
         });
-        out.shrink_to_fit(); // appending chunks doubled the capacity; the model stays resident
-        return ok;
     }
 
     template <typename T> bool fixed(const char* owner, int64_t idx, const char* name, std::vector<T>& out) {
         out.clear();
         std::vector<T> part;
-        const bool ok = each(owner, idx, name, [&](std::string_view blob) {
+        return each(owner, idx, name, out, [&](std::string_view blob) {
             if (!ColumnCodec::decode<T>(blob, part))
                 return false;
             out.insert(out.end(), part.begin(), part.end());
             return true;
         });
-        out.shrink_to_fit();
-        return ok;
     }
 
 private:
-    template <typename F> bool each(const char* owner, int64_t idx, const char* name, F&& f) {
+    // The chunks are fetched first, so that `out` gets exactly the room their headers announce:
+    // growing a column of millions of rows chunk by chunk, then shrinking it, touched about three
+    // times its memory (the model stays resident, so it must not keep slack either).
+    template <typename T, typename F>
+    bool each(const char* owner, int64_t idx, const char* name, std::vector<T>& out, F&& f) {
         m_stmt.reset();
         m_stmt.bind(1, std::string_view(owner));
         m_stmt.bind(2, idx);
         m_stmt.bind(3, std::string_view(name));
-        while (m_stmt.step())
-            if (!f(m_stmt.blob(0)))
+        size_t blobs = 0;
+        uint64_t rows = 0;
+        while (m_stmt.step()) {
+            if (blobs == m_blobs.size())
+                m_blobs.emplace_back();
+            m_blobs[blobs++].assign(m_stmt.blob(0));
+            uint64_t n = 0;
+            if (!ColumnCodec::rowCount(m_blobs[blobs - 1], n))
                 return false;
-        return m_stmt.ok();
+            rows += n;
+        }
+        if (!m_stmt.ok())
+            return false;
+        if (rows > SessionStore::kRowsPerChunk * uint64_t(blobs))
+            return false; // a damaged header: no reservation from it
+        out.reserve(static_cast<size_t>(rows));
+        for (size_t b = 0; b < blobs; ++b)
+            if (!f(std::string_view(m_blobs[b])))
+                return false;
+        return true;
     }
 
     SqliteStatement m_stmt;
+    std::vector<std::string> m_blobs; // the chunks of the column being read, reused
 };
 
 template <typename T> std::span<const T> span(const std::vector<T>& v) { return {v.data(), v.size()}; }

@@ -382,5 +382,26 @@ TEST(KernelTable, AttributionMatchesFlowsOf) {
     }
 }
 
+// Session::flowsOf (its index is built by a radix sort) lists, for every flow end, the flows
+// starting there in index order, then those ending there in index order.
+TEST(SessionFlows, FlowsOfListsEveryEndInOrder) {
+    for (const char* file : {"h100_gaunernst_bert-small-uncased__1016001.json.gz", "nccl_data_rank0.json.gz"}) {
+        const auto s = importTraceFile(test::dataPath(file)).session;
+        ASSERT_NE(s, nullptr) << file;
+        ASSERT_GT(s->flows().size(), 0u) << file;
+        std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> from, to;
+        for (uint32_t f = 0; f < s->flows().size(); ++f) {
+            from[{s->flows()[f].fromTrack, s->flows()[f].fromSlice}].push_back(f);
+            to[{s->flows()[f].toTrack, s->flows()[f].toSlice}].push_back(f);
+        }
+        std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> expected = from;
+        for (const auto& [end, flows] : to)
+            expected[end].insert(expected[end].end(), flows.begin(), flows.end());
+        for (const auto& [end, flows] : expected)
+            ASSERT_EQ(s->flowsOf(end.first, end.second), flows) << file << " track " << end.first << " slice " << end.second;
+        EXPECT_TRUE(s->flowsOf(0, 0xfffffff0u).empty());
+    }
+}
+
 } // namespace
 } // namespace ws
