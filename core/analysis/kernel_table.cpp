@@ -374,7 +374,8 @@ void forEachKernelLaunch(const Session& session, const std::vector<KernelSliceRe
     // The argument columns: each distinct launch text is parsed once. A kernel without one gets no
     // call, as forEachArgValues makes none for an event without arguments... unless it has
     // arguments but none of these keys: then it is called with the absent values, as there.
-    std::unordered_map<StringId, KernelLaunchArgs> parsed;
+    std::vector<uint32_t> parsedAt(session.strings().size(), Track::kNoId); // by StringId: a direct index
+    std::vector<KernelLaunchArgs> parsed;
     std::vector<std::string_view> v(kLaunchArgKeys.size());
     std::array<std::string, kLaunchArgKeys.size()> bufs;
     const KernelLaunchArgs absent;
@@ -389,14 +390,16 @@ void forEachKernelLaunch(const Session& session, const std::vector<KernelSliceRe
                 fn(i, absent);
             continue;
         }
-        auto [it, fresh] = parsed.try_emplace(id);
-        if (fresh) {
+        if (id >= parsedAt.size())
+            continue; // not a string of this session (a damaged stored column is refused before this)
+        if (parsedAt[id] == Track::kNoId) {
             const auto fields = splitArgColumn<kLaunchArgKeys.size()>(session.str(id));
             for (size_t k = 0; k < v.size(); ++k)
                 v[k] = argColumnValue(fields[k], bufs[k]);
-            it->second = parseLaunchArgs(v);
+            parsedAt[id] = static_cast<uint32_t>(parsed.size());
+            parsed.push_back(parseLaunchArgs(v));
         }
-        fn(i, it->second);
+        fn(i, parsed[parsedAt[id]]);
     }
 }
 
