@@ -170,7 +170,7 @@ row "XSpace import" "$(field wall_s_best "$tmp")" s "" - -
 row "XSpace peak RSS / file" "$(field peak_rss_over_json "$tmp")" x "<= 1.3x" "$(le "$(field peak_rss_over_json "$tmp")" 1.3)" -
 
 echo
-echo "warpscope-cli: $cli ($(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo '?')), $(nproc) cores, $(date -Is)"
+echo "warpscope-cli: $cli (built $(date -r "$cli" -Is); tree at $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo '?')), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -Is)"
 printf '%-44s %12s %-4s %10s  %-26s %s\n' "measure" "value" "unit" "/import" "goal" "verdict"
 for r in "${rows[@]}"; do echo "$r"; done
 echo "(ratio column: the value over the import time of the same file in this run; full log: $log)"
