@@ -69,8 +69,9 @@ int runKernels(const std::vector<std::string>& argv) {
     if (args.flag("help") || args.flag("h")) {
         std::printf("%sThe kernel table as CSV: one row per kernel call in time order, or one row per group\n"
                     "(--group name: kernel name; --group op: kernel, operator, grid, block).\n"
-                    "Unknown values are empty fields. Grid, block, registers and shared memory are read\n"
-                    "from the trace only up to N kernels (default 10000, 0 = never).\n"
+                    "Unknown values are empty fields. Grid, block, registers, shared memory and the operators'\n"
+                    "input shapes come from the columns a JSON import keeps, or are read back from the trace\n"
+                    "(other formats, sessions stored before); --no-args leaves them out.\n"
                     "--bench times build, sort and filter instead.\n",
                     kUsage);
         return kExitOk;

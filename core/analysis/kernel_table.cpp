@@ -4,6 +4,7 @@
 #include "analysis/cuda_occupancy.h"
 #include "analysis/key_order.h"
 #include "analysis/op_cost.h"
+#include "model/arg_columns.h"
 #include "model/session.h"
 
 #include <algorithm>
@@ -78,49 +79,77 @@ std::string countText(float v) {
     return buf;
 }
 
-// Launching operator, layer and direction from the stack around the runtime call.
-void attribute(const Session& session, KernelRow& row) {
-    for (uint32_t f : session.flowsOf(row.track, row.slice)) {
-        const Flow& flow = session.flows()[f];
-        if (flow.toTrack != row.track || flow.toSlice != row.slice)
+/*
+ * The flow that launched each kernel: for every GPU track, per slice, the flow whose "to" end it is
+ * (Track::kNoId if none), found in one pass over the flows. Where several flows end at one slice it
+ * is the one Session::flowsOf lists first (a flow from the slice to itself, then the lowest index),
+ * as a per-kernel flowsOf search did; that search was a binary search over all flow ends per kernel.
+ */
+std::vector<std::vector<uint32_t>> launchFlows(const Session& session) {
+    const std::vector<Track>& tracks = session.tracks();
+    std::vector<std::vector<uint32_t>> out(tracks.size());
+    const std::vector<Flow>& flows = session.flows();
+    for (uint32_t f = 0; f < flows.size(); ++f) {
+        const Flow& flow = flows[f];
+        if (flow.toTrack >= tracks.size() || !tracks[flow.toTrack].gpu || flow.toSlice >= tracks[flow.toTrack].sliceCount())
             continue;
-        const Track& launchTrack = session.tracks()[flow.fromTrack];
-        const std::vector<uint32_t> stack = session.ancestors(launchTrack, flow.fromSlice);
-        bool backward = false;
-        bool insideOp = false;
-        for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
-            const EventKind kind = session.kindOf(launchTrack, *it);
-            const StringId name = launchTrack.names[*it];
-            if (kind == EventKind::CpuOp) {
-                insideOp = true;
-                if (row.op == kEmptyString) {
-                    row.op = name;
-                    row.opTrack = flow.fromTrack;
-                    row.opSlice = *it;
-                }
-            } else if (kind == EventKind::UserAnnotation && row.layer == kEmptyString) {
-                row.layer = name;
-            }
-            const std::string_view text = session.str(name);
-            if (startsWith(text, "autograd::engine::evaluate_function") || text.find("Backward") != text.npos)
-                backward = true;
-        }
-        row.direction = backward ? KernelDirection::Backward
-                                 : (insideOp ? KernelDirection::Forward : KernelDirection::Unknown);
-        return;
+        std::vector<uint32_t>& slot = out[flow.toTrack];
+        if (slot.empty())
+            slot.assign(tracks[flow.toTrack].sliceCount(), Track::kNoId);
+        uint32_t& first = slot[flow.toSlice];
+        auto selfLoop = [&](uint32_t g) {
+            return flows[g].fromTrack == flows[g].toTrack && flows[g].fromSlice == flows[g].toSlice;
+        };
+        if (first == Track::kNoId || (selfLoop(f) && !selfLoop(first)))
+            first = f;
     }
+    return out;
 }
 
-// Grid, block, registers and shared memory of every kernel, in one pass over the arguments; the
-// est. achieved occupancy from them where the trace has none (captures, Nsight Systems).
-void readLaunchArgs(const Session& session, std::vector<KernelRow>& rows, const std::atomic<bool>* cancel) {
-    std::vector<uint64_t> refs(rows.size());
-    for (size_t i = 0; i < rows.size(); ++i) {
-        const Track& track = session.tracks()[rows[i].track];
-        refs[i] = rows[i].slice < track.argRef.size() ? track.argRef[rows[i].slice] : Track::kNoArgs;
+// Launching operator, layer and direction from the stack around the runtime call.
+void attribute(const Session& session, const std::vector<std::vector<uint32_t>>& launches, KernelRow& row,
+               std::vector<uint32_t>& stack) {
+    const std::vector<uint32_t>& slot = launches[row.track];
+    const uint32_t f = slot.empty() ? Track::kNoId : slot[row.slice];
+    if (f == Track::kNoId)
+        return;
+    const Flow& flow = session.flows()[f];
+    if (flow.fromTrack >= session.tracks().size())
+        return;
+    const Track& launchTrack = session.tracks()[flow.fromTrack];
+    session.ancestors(launchTrack, flow.fromSlice, stack);
+    bool backward = false;
+    bool insideOp = false;
+    for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+        const EventKind kind = session.kindOf(launchTrack, *it);
+        const StringId name = launchTrack.names[*it];
+        if (kind == EventKind::CpuOp) {
+            insideOp = true;
+            if (row.op == kEmptyString) {
+                row.op = name;
+                row.opTrack = flow.fromTrack;
+                row.opSlice = *it;
+            }
+        } else if (kind == EventKind::UserAnnotation && row.layer == kEmptyString) {
+            row.layer = name;
+        }
+        const std::string_view text = session.str(name);
+        if (startsWith(text, "autograd::engine::evaluate_function") || text.find("Backward") != text.npos)
+            backward = true;
     }
+    row.direction = backward ? KernelDirection::Backward : (insideOp ? KernelDirection::Forward : KernelDirection::Unknown);
+}
+
+// Grid, block, registers and shared memory of every kernel (from the argument columns, or one pass
+// over the arguments); the est. achieved occupancy from them where the trace has none (captures,
+// Nsight Systems).
+void readLaunchArgs(const Session& session, std::vector<KernelRow>& rows, const std::atomic<bool>* cancel,
+                    bool argColumns) {
+    std::vector<KernelSliceRef> slices(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i)
+        slices[i] = {rows[i].track, rows[i].slice};
     const std::map<int, CudaSmLimits> limits = cudaSmLimitsByDevice(session);
-    forEachKernelLaunch(session, refs, [&](size_t i, const KernelLaunchArgs& a) {
+    forEachKernelLaunch(session, slices, [&](size_t i, const KernelLaunchArgs& a) {
         KernelRow& row = rows[i];
         row.grid = a.grid;
         row.block = a.block;
@@ -129,13 +158,13 @@ void readLaunchArgs(const Session& session, std::vector<KernelRow>& rows, const 
         if (std::isnan(row.occupancy))
             if (const auto sm = limits.find(row.device); sm != limits.end())
                 row.occupancy = occupancyFromLaunchArgs(sm->second, a.grid, a.block, a.registers, a.sharedMemory);
-    }, cancel);
+    }, cancel, argColumns);
 }
 
 // Input shapes, dtypes and the cost estimate of every launching operator, in one pass; the cost
 // goes to the operator's longest kernel (see KernelRow).
 void readOperatorInputs(const Session& session, std::vector<KernelRow>& rows, const std::atomic<bool>* cancel,
-                        std::vector<KernelTable::InputTexts>& inputs) {
+                        bool argColumns, std::vector<KernelTable::InputTexts>& inputs) {
     std::unordered_map<uint64_t, uint32_t> opIndex; // (track, slice) -> index into ops
     struct Op {
         uint32_t track, slice;
@@ -164,21 +193,52 @@ void readOperatorInputs(const Session& session, std::vector<KernelRow>& rows, co
     }
     std::unordered_map<std::string, uint32_t> inputIndex;
     std::string key;
-    session.forEachArgValues(refs, {"Input Dims", "Input type", "Concrete Inputs"},
-                             [&](size_t i, const std::vector<std::string_view>& v) {
-                                 if (v[0].empty() && v[1].empty())
-                                     return;
-                                 key.assign(v[0]);
-                                 key.push_back('\0');
-                                 key.append(v[1]);
-                                 auto [it, fresh] = inputIndex.try_emplace(key, static_cast<uint32_t>(inputs.size()));
-                                 if (fresh)
-                                     inputs.push_back({std::string(v[0]), std::string(v[1])});
-                                 Op& op = ops[i];
-                                 op.inputs = it->second;
-                                 const StringId name = session.tracks()[op.track].names[op.slice];
-                                 op.cost = estimateOpCost(session.str(name), parseOpInputs(v[0], v[1], v[2]));
-                             }, cancel);
+    auto onValues = [&](size_t i, const std::vector<std::string_view>& v) {
+        if (v[0].empty() && v[1].empty())
+            return;
+        key.assign(v[0]);
+        key.push_back('\0');
+        key.append(v[1]);
+        auto [it, fresh] = inputIndex.try_emplace(key, static_cast<uint32_t>(inputs.size()));
+        if (fresh)
+            inputs.push_back({std::string(v[0]), std::string(v[1])});
+        Op& op = ops[i];
+        op.inputs = it->second;
+        const StringId name = session.tracks()[op.track].names[op.slice];
+        op.cost = estimateOpCost(session.str(name), parseOpInputs(v[0], v[1], v[2]));
+    };
+    if (argColumns && session.argColumns()) {
+        // From the operators' argument columns; an (operator name, arguments) pair is worked out once.
+        struct Known {
+            uint32_t inputs;
+            OpCost cost;
+        };
+        std::unordered_map<uint64_t, Known> known; // (name, opArgs) -> inputs, cost
+        std::vector<std::string_view> v(3);
+        std::array<std::string, 3> bufs;
+        for (size_t i = 0; i < ops.size(); ++i) {
+            if (cancel && (i & 4095) == 0 && cancel->load(std::memory_order_relaxed))
+                break; // as the source pass stops: a closing view
+            Op& op = ops[i];
+            const Track& track = session.tracks()[op.track];
+            const StringId args = op.slice < track.opArgs.size() ? track.opArgs[op.slice] : kEmptyString;
+            if (args == kEmptyString)
+                continue;
+            const uint64_t pair = uint64_t(track.names[op.slice]) << 32 | args;
+            if (const auto it = known.find(pair); it != known.end()) {
+                op.inputs = it->second.inputs;
+                op.cost = it->second.cost;
+                continue;
+            }
+            const auto fields = splitArgColumn<kOpArgKeys.size()>(session.str(args));
+            for (size_t k = 0; k < 3; ++k)
+                v[k] = argColumnValue(fields[k], bufs[k]);
+            onValues(i, v);
+            known.emplace(pair, Known{op.inputs, op.cost});
+        }
+    } else {
+        session.forEachArgValues(refs, {"Input Dims", "Input type", "Concrete Inputs"}, onValues, cancel);
+    }
     for (uint32_t r = 0; r < rows.size(); ++r) {
         if (rowOp[r] == KernelRow::kNoInputs)
             continue;
@@ -274,57 +334,130 @@ bool parseDim3(std::string_view text, std::array<int32_t, 3>& out) {
     return true;
 }
 
+namespace {
+
+KernelLaunchArgs parseLaunchArgs(const std::vector<std::string_view>& v) {
+    KernelLaunchArgs a;
+    int64_t n = 0;
+    if (!v[0].empty())
+        parseDim3(v[0], a.grid);
+    if (!v[1].empty())
+        parseDim3(v[1], a.block);
+    if (parseInt(v[2], n))
+        a.registers = static_cast<int32_t>(n);
+    if (parseInt(v[3], n))
+        a.sharedMemory = n;
+    return a;
+}
+
+} // namespace
+
 void forEachKernelLaunch(const Session& session, const std::vector<uint64_t>& argRefs, const KernelLaunchFn& fn,
                          const std::atomic<bool>* cancel) {
     session.forEachArgValues(argRefs, {"grid", "block", "registers per thread", "shared memory"},
-                             [&](size_t i, const std::vector<std::string_view>& v) {
-                                 KernelLaunchArgs a;
-                                 int64_t n = 0;
-                                 if (!v[0].empty())
-                                     parseDim3(v[0], a.grid);
-                                 if (!v[1].empty())
-                                     parseDim3(v[1], a.block);
-                                 if (parseInt(v[2], n))
-                                     a.registers = static_cast<int32_t>(n);
-                                 if (parseInt(v[3], n))
-                                     a.sharedMemory = n;
-                                 fn(i, a);
-                             }, cancel);
+                             [&](size_t i, const std::vector<std::string_view>& v) { fn(i, parseLaunchArgs(v)); },
+                             cancel);
+}
+
+void forEachKernelLaunch(const Session& session, const std::vector<KernelSliceRef>& slices, const KernelLaunchFn& fn,
+                         const std::atomic<bool>* cancel, bool argColumns) {
+    const std::vector<Track>& tracks = session.tracks();
+    if (!argColumns || !session.argColumns()) {
+        std::vector<uint64_t> refs(slices.size());
+        for (size_t i = 0; i < slices.size(); ++i) {
+            const Track& track = tracks[slices[i].track];
+            refs[i] = slices[i].slice < track.argRef.size() ? track.argRef[slices[i].slice] : Track::kNoArgs;
+        }
+        forEachKernelLaunch(session, refs, fn, cancel);
+        return;
+    }
+    // The argument columns: each distinct launch text is parsed once. A kernel without one gets no
+    // call, as forEachArgValues makes none for an event without arguments... unless it has
+    // arguments but none of these keys: then it is called with the absent values, as there.
+    std::vector<uint32_t> parsedAt(session.strings().size(), Track::kNoId); // by StringId: a direct index
+    std::vector<KernelLaunchArgs> parsed;
+    std::vector<std::string_view> v(kLaunchArgKeys.size());
+    std::array<std::string, kLaunchArgKeys.size()> bufs;
+    const KernelLaunchArgs absent;
+    for (size_t i = 0; i < slices.size(); ++i) {
+        if (cancel && (i & 4095) == 0 && cancel->load(std::memory_order_relaxed))
+            return; // as the source pass stops: a closing view
+        const Track& track = tracks[slices[i].track];
+        const uint32_t slice = slices[i].slice;
+        const StringId id = slice < track.launchArgs.size() ? track.launchArgs[slice] : kEmptyString;
+        if (id == kEmptyString) {
+            if (slice < track.argRef.size() && track.argRef[slice] != Track::kNoArgs)
+                fn(i, absent);
+            continue;
+        }
+        if (id >= parsedAt.size())
+            continue; // not a string of this session (a damaged stored column is refused before this)
+        if (parsedAt[id] == Track::kNoId) {
+            const auto fields = splitArgColumn<kLaunchArgKeys.size()>(session.str(id));
+            for (size_t k = 0; k < v.size(); ++k)
+                v[k] = argColumnValue(fields[k], bufs[k]);
+            parsedAt[id] = static_cast<uint32_t>(parsed.size());
+            parsed.push_back(parseLaunchArgs(v));
+        }
+        fn(i, parsed[parsedAt[id]]);
+    }
 }
 
 KernelTable KernelTable::build(const Session& session, const KernelTableOptions& options) {
     KernelTable table;
     const std::vector<Track>& tracks = session.tracks();
+    // The kernels in (start, track, slice) order as 16-byte keys first, then the 128-byte rows
+    // built once in that order into exactly the room they need (sorting or growing the rows
+    // themselves moved and touched several times their size).
+    struct Key {
+        int64_t start;
+        uint32_t track, slice;
+    };
+    std::vector<Key> keys;
+    {
+        size_t kernels = 0;
+        for (const Track& track : tracks)
+            if (track.gpu)
+                for (uint32_t i = 0; i < track.sliceCount(); ++i)
+                    kernels += session.kindOf(track, i) == EventKind::Kernel;
+        keys.reserve(kernels);
+    }
     for (uint32_t t = 0; t < tracks.size(); ++t) {
         const Track& track = tracks[t];
         if (!track.gpu)
             continue;
-        const int device = session.processes()[track.process].deviceId;
-        for (uint32_t i = 0; i < track.sliceCount(); ++i) {
-            if (session.kindOf(track, i) != EventKind::Kernel)
-                continue;
-            KernelRow row;
-            row.track = t;
-            row.slice = i;
-            row.start = track.start[i];
-            row.dur = track.dur[i];
-            row.name = track.names[i];
-            row.device = device >= 0 ? device : -1;
-            row.stream = track.tid.isString ? -1 : track.tid.number;
-            if (!track.blocksPerSm.empty())
-                row.blocksPerSm = track.blocksPerSm[i];
-            if (!track.occupancy.empty())
-                row.occupancy = track.occupancy[i];
-            table.m_rows.push_back(row);
-        }
+        for (uint32_t i = 0; i < track.sliceCount(); ++i)
+            if (session.kindOf(track, i) == EventKind::Kernel)
+                keys.push_back({track.start[i], t, i});
     }
-    std::sort(table.m_rows.begin(), table.m_rows.end(), [](const KernelRow& a, const KernelRow& b) {
+    std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
         return std::tie(a.start, a.track, a.slice) < std::tie(b.start, b.track, b.slice);
     });
+    table.m_rows.resize(keys.size());
+    for (size_t k = 0; k < keys.size(); ++k) {
+        const Track& track = tracks[keys[k].track];
+        const uint32_t i = keys[k].slice;
+        const int device = session.processes()[track.process].deviceId;
+        KernelRow& row = table.m_rows[k];
+        row.track = keys[k].track;
+        row.slice = i;
+        row.start = track.start[i];
+        row.dur = track.dur[i];
+        row.name = track.names[i];
+        row.device = device >= 0 ? device : -1;
+        row.stream = track.tid.isString ? -1 : track.tid.number;
+        if (!track.blocksPerSm.empty())
+            row.blocksPerSm = track.blocksPerSm[i];
+        if (!track.occupancy.empty())
+            row.occupancy = track.occupancy[i];
+    }
+    keys = std::vector<Key>();
 
     // Kineto writes negative occupancy when CUDA's calculator failed (FORMATS.md 2.10): absent.
     std::unordered_map<StringId, uint32_t> nameIndex;
     std::unordered_map<StringId, bool> tensorCores;
+    const std::vector<std::vector<uint32_t>> launches = launchFlows(session);
+    std::vector<uint32_t> stack;
     table.m_argsLoaded = options.readArgs;
     for (KernelRow& row : table.m_rows) {
         addSaturating(table.m_totalNs, row.dur);
@@ -342,11 +475,11 @@ KernelTable KernelTable::build(const Session& session, const KernelTableOptions&
         if (freshTc)
             tc->second = kernelUsesTensorCores(session.str(row.name));
         row.tensorCores = tc->second;
-        attribute(session, row);
+        attribute(session, launches, row, stack);
     }
     if (table.m_argsLoaded) {
-        readLaunchArgs(session, table.m_rows, options.cancel);
-        readOperatorInputs(session, table.m_rows, options.cancel, table.m_inputs);
+        readLaunchArgs(session, table.m_rows, options.cancel, options.argColumns);
+        readOperatorInputs(session, table.m_rows, options.cancel, options.argColumns, table.m_inputs);
         table.m_shapeRank = textRanks(table.m_inputs, false);
         table.m_typeRank = textRanks(table.m_inputs, true);
     }

@@ -101,6 +101,9 @@ struct KernelTableOptions {
     bool readArgs = true;
     // Set: the argument passes stop early (a closing view); the table is then incomplete.
     const std::atomic<bool>* cancel = nullptr;
+    // Take the arguments from the session's argument columns where it has them (Session::argColumns,
+    // no pass over the source); false reads the source anyway (tests compare the two).
+    bool argColumns = true;
 };
 
 /*
@@ -171,6 +174,16 @@ using KernelLaunchFn = std::function<void(size_t index, const KernelLaunchArgs& 
 // (Session::forEachArgValues: fn in argRef order, *cancel stops it).
 void forEachKernelLaunch(const Session& session, const std::vector<uint64_t>& argRefs, const KernelLaunchFn& fn,
                          const std::atomic<bool>* cancel = nullptr);
+// A slice of a session (track index, slice index).
+struct KernelSliceRef {
+    uint32_t track = 0;
+    uint32_t slice = 0;
+};
+// The launch geometry of these kernel slices: from the session's argument columns when it has them
+// (Session::argColumns; O(kernels), each distinct geometry parsed once, fn in the given order),
+// else the argRef pass above. Either way fn(i, ...) is called for each slice with arguments.
+void forEachKernelLaunch(const Session& session, const std::vector<KernelSliceRef>& slices, const KernelLaunchFn& fn,
+                         const std::atomic<bool>* cancel = nullptr, bool argColumns = true);
 
 // "[x, y, z]" as in Kineto's grid/block args; false if the text is not 1..3 integers.
 bool parseDim3(std::string_view text, std::array<int32_t, 3>& out);

@@ -67,9 +67,12 @@ struct OperatorNode {
 
 /* OperatorTreeOptions: plain switches for OperatorTree::build. */
 struct OperatorTreeOptions {
-    // Read "Input Dims", "Input type" and "Call stack" of every operator (one streaming pass over
-    // the source with Session::forEachArgValues). Off: shapes, types and call-stack args are absent.
+    // Read "Input Dims", "Input type" and "Call stack" of every operator: from the session's
+    // argument columns where it has them (Session::argColumns), else one streaming pass over the
+    // source with Session::forEachArgValues. Off: shapes, types and call-stack args are absent.
     bool readArgs = true;
+    // false reads the source even where the session has argument columns (tests compare the two).
+    bool argColumns = true;
     // Collapse a parent/child pair of same-name operators where the child is the only child (tb's
     // remove_dup_nodes, autograd-profiler compatibility): one call instead of two.
     bool collapseSameName = true;

@@ -74,7 +74,7 @@ void fillMissingOccupancy(const Session& s, OverviewData& d) {
         const CudaSmLimits* sm;
     };
     const std::map<int, CudaSmLimits> limits = cudaSmLimitsByDevice(s);
-    std::vector<uint64_t> refs;
+    std::vector<KernelSliceRef> refs;
     std::vector<Target> targets;
     for (auto& [id, dev] : d.devices) {
         const auto sm = limits.find(id);
@@ -83,7 +83,7 @@ void fillMissingOccupancy(const Session& s, OverviewData& d) {
         for (OverviewKernel& k : dev.kernels) {
             const Track& t = s.tracks()[k.track];
             if (!(k.occupancy >= 0) && k.slice < t.argRef.size() && t.argRef[k.slice] != Track::kNoArgs) {
-                refs.push_back(t.argRef[k.slice]);
+                refs.push_back({k.track, k.slice});
                 targets.push_back({&k, &dev, &sm->second});
             }
         }
@@ -135,6 +135,29 @@ void collectDeviceData(const Session& s, OverviewData& d) {
     const size_t nStrings = s.strings().size();
     std::vector<uint8_t> kernelFlags(nStrings, 0xff); // bit 0 tensor cores, bit 1 gemm-like
     std::vector<uint8_t> pageable(nStrings, 2), blocking(nStrings, 2);
+    // Exact room first: growing vectors of millions of kernels by doubling touches twice their
+    // memory, and fresh pages are a large share of this pass on a 10 GB trace.
+    {
+        std::map<int, std::pair<size_t, size_t>> counts; // device -> (GPU activities, kernels)
+        for (const Track& t : s.tracks()) {
+            if (!t.gpu)
+                continue;
+            auto& [activities, kernels] = counts[s.processes()[t.process].deviceId];
+            for (uint32_t i = 0; i < t.sliceCount(); ++i) {
+                const EventKind k = s.kindOf(t, i);
+                activities += isGpuActivity(k);
+                kernels += k == EventKind::Kernel;
+            }
+        }
+        for (const auto& [device, n] : counts) {
+            if (n.first == 0)
+                continue;
+            OverviewDevice& dev = d.devices[device];
+            dev.gpuBusy.reserve(n.first);
+            dev.kernels.reserve(n.second);
+            dev.kernelBusy.reserve(n.second);
+        }
+    }
     for (uint32_t ti = 0; ti < s.tracks().size(); ++ti) {
         const Track& t = s.tracks()[ti];
         if (t.gpu) {
@@ -199,6 +222,8 @@ void collectDeviceData(const Session& s, OverviewData& d) {
         // Blocks-per-SM edges: the starts come sorted with the kernels, the ends nearly so; merged,
         // with starts before ends at equal times (FORMATS.md 3.6).
         std::vector<SmEdge> starts, ends;
+        starts.reserve(dev.kernels.size());
+        ends.reserve(dev.kernels.size());
         for (const OverviewKernel& k : dev.kernels)
             if (k.blocksPerSm > 0) { // also skips NaN
                 starts.push_back({k.start, static_cast<double>(k.blocksPerSm)});

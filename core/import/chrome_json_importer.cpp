@@ -151,6 +151,7 @@ ImportResult importChromeJson(const std::string& path, const ImportControl& cont
     threads = std::max(1u, threads);
     const size_t kBlockSize = control.blockBytes ? std::max<size_t>(control.blockBytes, 64) : kDefaultBlockSize;
     TraceBuilder builder(path, TraceFormat::ChromeJson);
+    builder.setArgColumns(true); // JsonEventParser decodes them (arg_columns.h)
     JsonEventScanner scanner;
     uint64_t nextMerge = 0, nextIndex = 0, seq = 0;
     {

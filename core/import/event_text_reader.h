@@ -23,7 +23,13 @@ public:
     // The balanced object at `offset` (strings and escapes honoured), trailing commas blanked
     // (json_trailing_commas.h); false when the offset is behind the previous one, past the end, or
     // not at a '{'.
-    bool objectAt(uint64_t offset, std::string& out);
+    // With `separators`: also the positions in `out` of the object's top-level ':' and ',' and of
+    // its closing '}', in order, for member() (one scan instead of two).
+    bool objectAt(uint64_t offset, std::string& out, std::vector<uint32_t>* separators = nullptr);
+    // The value text of a top-level member, as topLevelMember (json_members.h) gives it, from the
+    // separators objectAt found; for an object of any other shape, topLevelMember itself.
+    static std::string_view member(std::string_view object, const std::vector<uint32_t>& separators,
+                                   std::string_view key);
 
 private:
     bool fill();

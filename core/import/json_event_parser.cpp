@@ -2,6 +2,7 @@
 
 #include "import/loose_number.h"
 #include "import/time_lexeme.h"
+#include "model/arg_columns.h"
 #include "model/event_kind.h"
 #include "model/json_trailing_commas.h"
 #include "model/track.h"
@@ -68,6 +69,9 @@ struct Fields {
     int64_t memDevType = -1, memDevId = -1;
     int64_t memAddr = INT64_MIN, memBytes = INT64_MIN, memTotalAlloc = INT64_MIN, memTotalRes = INT64_MIN;
     std::string_view argName, argLabels;
+    // The argument columns (arg_columns.h): kLaunchArgKeys and kOpArgKeys as the event gives them.
+    std::array<ArgColumnField, kLaunchArgKeys.size()> launch{};
+    std::array<ArgColumnField, kOpArgKeys.size()> op{};
     bool hasArgs = false; // args is an object with at least one member
     bool hasArgName = false, hasArgLabels = false, hasSortIndex = false;
     int64_t sortIndex = 0;
@@ -107,6 +111,33 @@ bool readInt(od::value& v, int64_t& out) {
     }
     default: return false;
     }
+}
+
+// An argument column field (arg_columns.h): a string's unescaped text, any other value's raw JSON.
+void readColumnField(od::value& v, ArgColumnField& out) {
+    od::json_type t;
+    if (v.type().get(t))
+        return;
+    std::string_view text;
+    if (t == od::json_type::string) {
+        if (v.get_string().get(text))
+            return;
+        out = {true, true, text};
+        return;
+    }
+    // simdjson 3.0 has raw_json() on arrays and objects only.
+    if (t == od::json_type::array) {
+        od::array array;
+        if (v.get_array().get(array) || array.raw_json().get(text))
+            return;
+    } else if (t == od::json_type::object) {
+        od::object object;
+        if (v.get_object().get(object) || object.raw_json().get(text))
+            return;
+    } else {
+        text = v.raw_json_token();
+    }
+    out = {true, false, text};
 }
 
 bool readDouble(od::value& v, double& out) {
@@ -153,6 +184,23 @@ struct JsonEventParser::Impl {
         out->newStrings.emplace_back(s);
         return id;
     }
+
+    // The local string id of an argument column value (0: none); a value that cannot be kept
+    // marks the chunk (ChunkResult::argColumnsLost).
+    template <size_t N>
+    uint32_t internColumn(const std::array<ArgColumnField, N>& fields) {
+        bool any = false;
+        for (const ArgColumnField& field : fields)
+            any = any || field.present;
+        if (!any)
+            return 0;
+        if (!joinArgColumn(fields, columnText)) {
+            out->argColumnsLost = true;
+            return 0;
+        }
+        return intern(columnText);
+    }
+    std::string columnText;
 
     IdValue idValue(bool isString, int64_t num, std::string_view str) {
         IdValue v;
@@ -210,7 +258,7 @@ simdjson::error_code JsonEventParser::Impl::readArgs(od::value& argsValue, Field
             it = kinds.emplace(std::string(f.cat), eventKindForCategory(f.cat)).first;
         const EventKind kind = it->second;
         switch (kind) {
-        case EventKind::CpuOp:
+        case EventKind::CpuOp: break; // the operator's argument columns may be anywhere in args
         case EventKind::UserAnnotation:
         case EventKind::GpuUserAnnotation:
         case EventKind::PythonFunction: want = kWantExt; break;
@@ -262,8 +310,38 @@ simdjson::error_code JsonEventParser::Impl::readArgs(od::value& argsValue, Field
             } else
                 used = false;
             break;
+        case 'g':
+            if (keyIs(k, "grid"))
+                readColumnField(v, f.launch[0]);
+            else
+                used = false;
+            break;
+        case 'r':
+            if (keyIs(k, "registers per thread"))
+                readColumnField(v, f.launch[2]);
+            else
+                used = false;
+            break;
+        case 'I':
+            if (keyIs(k, "Input Dims"))
+                readColumnField(v, f.op[0]);
+            else if (keyIs(k, "Input type"))
+                readColumnField(v, f.op[1]);
+            else
+                used = false;
+            break;
+        case 'C':
+            if (keyIs(k, "Concrete Inputs"))
+                readColumnField(v, f.op[2]);
+            else if (keyIs(k, "Call stack"))
+                readColumnField(v, f.op[3]);
+            else
+                used = false;
+            break;
         case 'b':
-            if (keyIs(k, "bytes") && readInt(v, i)) {
+            if (keyIs(k, "block")) {
+                readColumnField(v, f.launch[1]);
+            } else if (keyIs(k, "bytes") && readInt(v, i)) {
                 f.bytes = i;
                 f.have |= ChunkResult::kBytes;
                 found |= kWantBytes;
@@ -325,6 +403,8 @@ simdjson::error_code JsonEventParser::Impl::readArgs(od::value& argsValue, Field
             if (keyIs(k, "sort_index") && readInt(v, i)) {
                 f.sortIndex = i;
                 f.hasSortIndex = true;
+            } else if (keyIs(k, "shared memory")) {
+                readColumnField(v, f.launch[3]);
             } else
                 used = false;
             break;
@@ -572,6 +652,8 @@ void JsonEventParser::Impl::emit(Fields& f, uint64_t argRef, uint64_t seq, uint6
         s.bytes = f.bytes;
         s.bps = f.bps;
         s.occ = f.occ;
+        s.launchArgs = internColumn(f.launch);
+        s.opArgs = internColumn(f.op);
         r.slices.push_back(s);
         if (f.hasBindId && (f.flowIn || f.flowOut)) {
             // Flow v2: the slice itself is the flow end.

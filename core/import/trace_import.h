@@ -26,9 +26,10 @@ class Session;
  * operator NVTX ranges in captures are operators. 4: host samples (the `host` activity) are counters
  * of their process; stored sessions keep their source format. 5: AMD devices carry their vendor.
  * 6: Chrome JSON edge cases (issue #30, import/FORMAT_NOTES.md): trailing commas, quoted counter
- * values, E args merged into their slices, a missing tid read as the pid.
+ * values, E args merged into their slices, a missing tid read as the pid. 7: Chrome JSON keeps the
+ * kernel launch and operator arguments as columns (model/arg_columns.h, issue #29).
  */
-inline constexpr int kImportRevision = 6;
+inline constexpr int kImportRevision = 7;
 
 TraceFormat detectFormat(const std::string& path);
 // Whether text (a file's first bytes, decompressed) starts like a JSON trace: '{' or '[' after

@@ -39,6 +39,8 @@ struct ChunkResult {
         uint32_t ext = 0;
         float bps = 0;
         float occ = 0;
+        uint32_t launchArgs = 0; // local string ids of the argument columns (arg_columns.h), 0 if none
+        uint32_t opArgs = 0;
         uint8_t have = 0;
     };
     struct BeginEnd {
@@ -123,6 +125,8 @@ struct ChunkResult {
     std::vector<Async> asyncs;
     std::vector<Meta> metas;
     uint64_t events = 0;
+    // An event's argument-column value could not be kept (arg_columns.h): the session gets none.
+    bool argColumnsLost = false;
     int64_t minTs = INT64_MAX;
     int64_t maxTs = INT64_MIN;
     ImportReport report;

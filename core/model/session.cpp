@@ -136,8 +136,14 @@ std::vector<uint32_t> Session::flowsOf(uint32_t track, uint32_t slice) const {
 
 std::vector<uint32_t> Session::ancestors(const Track& t, uint32_t slice) const {
     std::vector<uint32_t> out;
+    ancestors(t, slice, out);
+    return out;
+}
+
+void Session::ancestors(const Track& t, uint32_t slice, std::vector<uint32_t>& out) const {
+    out.clear();
     if (slice >= t.sliceCount())
-        return out;
+        return;
     const uint32_t row = t.rowOf(slice);
     const int64_t ts = t.start[slice];
     const int64_t end = t.end(slice);
@@ -154,7 +160,6 @@ std::vector<uint32_t> Session::ancestors(const Track& t, uint32_t slice) const {
         out.push_back(p);
     }
     std::reverse(out.begin(), out.end());
-    return out;
 }
 
 std::vector<StackFrameText> Session::callStack(const Track& t, uint32_t slice) const {
@@ -231,13 +236,69 @@ std::string Session::trackLabel(const Track& t) const {
 void Session::rebuildFlowIndex() {
     const auto n = static_cast<uint32_t>(m_flows.size());
     m_flowsByEnd.resize(size_t(n) * 2);
-    std::iota(m_flowsByEnd.begin(), m_flowsByEnd.end(), 0u);
-    auto endKey = [&](uint32_t e) {
-        const Flow& f = m_flows[e < n ? e : e - n];
-        return e < n ? (uint64_t(f.fromTrack) << 32 | f.fromSlice) : (uint64_t(f.toTrack) << 32 | f.toSlice);
-    };
-    std::sort(m_flowsByEnd.begin(), m_flowsByEnd.end(),
-              [&](uint32_t a, uint32_t b) { return endKey(a) != endKey(b) ? endKey(a) < endKey(b) : a < b; });
+    // Entry e < n is the "from" end of flow e, else the "to" end of flow e - n; the order is by
+    // (track, slice) of the end, then by e. A counting sort by track, then per track a stable LSD
+    // radix sort of (slice << 32 | e) by the slice bytes that differ (entries enter in e order):
+    // O(ends) with sequential passes, where a comparison sort through the flows (each compare
+    // reading two flows) was most of a 10 GB session's reopen.
+    auto trackOf = [&](uint32_t e) { return e < n ? m_flows[e].fromTrack : m_flows[e - n].toTrack; };
+    auto sliceOf = [&](uint32_t e) { return e < n ? m_flows[e].fromSlice : m_flows[e - n].toSlice; };
+    uint32_t maxTrack = 0;
+    for (const Flow& f : m_flows)
+        maxTrack = std::max({maxTrack, f.fromTrack, f.toTrack});
+    if (maxTrack >= (1u << 24)) { // not a real track index: the plain sort
+        std::iota(m_flowsByEnd.begin(), m_flowsByEnd.end(), 0u);
+        auto endKey = [&](uint32_t e) { return uint64_t(trackOf(e)) << 32 | sliceOf(e); };
+        std::sort(m_flowsByEnd.begin(), m_flowsByEnd.end(),
+                  [&](uint32_t a, uint32_t b) { return endKey(a) != endKey(b) ? endKey(a) < endKey(b) : a < b; });
+        return;
+    }
+    std::vector<size_t> begin(size_t(maxTrack) + 2, 0);
+    for (uint32_t e = 0; e < 2 * n; ++e)
+        ++begin[trackOf(e) + 1];
+    for (size_t t = 1; t < begin.size(); ++t)
+        begin[t] += begin[t - 1];
+    std::vector<uint64_t> packed(size_t(n) * 2);
+    {
+        std::vector<size_t> fill(begin.begin(), begin.end() - 1);
+        for (uint32_t e = 0; e < 2 * n; ++e)
+            packed[fill[trackOf(e)]++] = uint64_t(sliceOf(e)) << 32 | e;
+    }
+    size_t largest = 0;
+    for (size_t t = 0; t + 1 < begin.size(); ++t)
+        largest = std::max(largest, begin[t + 1] - begin[t]);
+    std::vector<uint64_t> tmp(largest);
+    for (size_t t = 0; t + 1 < begin.size(); ++t) {
+        uint64_t* const v = packed.data() + begin[t];
+        const size_t count = begin[t + 1] - begin[t];
+        if (count < 2)
+            continue;
+        uint64_t differ = 0;
+        for (size_t i = 1; i < count; ++i)
+            differ |= v[i] ^ v[0];
+        uint64_t* from = v;
+        uint64_t* to = tmp.data();
+        for (int shift = 32; shift < 64; shift += 8) {
+            if (((differ >> shift) & 0xff) == 0)
+                continue;
+            size_t bucket[256] = {};
+            for (size_t i = 0; i < count; ++i)
+                ++bucket[(from[i] >> shift) & 0xff];
+            size_t sum = 0;
+            for (size_t& b : bucket) {
+                const size_t c = b;
+                b = sum;
+                sum += c;
+            }
+            for (size_t i = 0; i < count; ++i)
+                to[bucket[(from[i] >> shift) & 0xff]++] = from[i];
+            std::swap(from, to);
+        }
+        if (from != v)
+            std::copy(from, from + count, v);
+    }
+    for (size_t i = 0; i < packed.size(); ++i)
+        m_flowsByEnd[i] = static_cast<uint32_t>(packed[i]);
 }
 
 } // namespace ws

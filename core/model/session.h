@@ -114,9 +114,17 @@ public:
     void forEachArgValues(const std::vector<uint64_t>& argRefs, const std::vector<std::string>& keys,
                           const ArgValuesFn& fn, const std::atomic<bool>* stop = nullptr) const;
 
+    // True when Track::launchArgs and Track::opArgs (arg_columns.h) hold the kernel launch and
+    // operator arguments of every slice: an empty column or kEmptyString then means the event had
+    // none, and analyses read them there instead of from the source. False for importers that do
+    // not fill them (they read forEachArgValues as before).
+    bool argColumns() const { return m_argColumns; }
+
     // Enclosing slices of `slice` in its lane, outermost first (the stack a slice sits in; with
     // python_function slices this is the Python call stack, see frameForName). O(depth log n).
     std::vector<uint32_t> ancestors(const Track& track, uint32_t slice) const;
+    // The same into `out` (cleared first), for callers walking millions of slices.
+    void ancestors(const Track& track, uint32_t slice, std::vector<uint32_t>& out) const;
     // The slice's `Call stack` argument split into frames, innermost first; empty if none.
     std::vector<StackFrameText> callStack(const Track& track, uint32_t slice) const;
 
@@ -156,6 +164,7 @@ private:
     std::string m_displayTimeUnit;
     std::unordered_map<StringId, SourceFrame> m_frames;
     uint64_t m_sourceEventCount = 0;
+    bool m_argColumns = false;
     // Where event text comes from when it is not the JSON source file (a stored session).
     std::shared_ptr<const EventTextSource> m_eventText;
     // (B argRef, E argRef) of the duration slices whose E event has args to merge, sorted by B.

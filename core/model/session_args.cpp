@@ -6,6 +6,7 @@
 #include "model/session.h"
 
 #include "io/input_stream.h"
+#include "model/arg_columns.h"
 #include "model/end_args_merge.h"
 #include "model/event_object_reader.h"
 #include "model/json_string_scan.h"
@@ -19,18 +20,6 @@
 namespace ws {
 
 namespace {
-
-// Compact JSON text of a raw value: whitespace outside strings removed, so values read here
-// compare equal to those args() prints (nlohmann's compact dump) for arrays such as Input Dims.
-void compactJson(std::string_view raw, std::string& out) {
-    out.clear();
-    JsonStringScan scan;
-    for (const char c : raw) {
-        if (scan.outside(c) && (c == ' ' || c == '\n' || c == '\t' || c == '\r'))
-            continue;
-        out.push_back(c);
-    }
-}
 
 /* Extracts the requested args of one event object into views valid until the next parse. */
 class ArgExtractor {

@@ -121,12 +121,22 @@ void TraceBuilder::appendSlice(Track& t, int64_t ts, int64_t dur, StringId name,
     pad(t.bytes, int64_t(-1));
     pad(t.blocksPerSm, kNaN);
     pad(t.occupancy, kNaN);
+    pad(t.launchArgs, kEmptyString);
+    pad(t.opArgs, kEmptyString);
+}
+
+void TraceBuilder::appendArgSlice(Track& t, int64_t ts, int64_t dur, StringId name, uint16_t cat, uint64_t argRef) {
+    // B/E and async slices carry no argument columns: with arguments, the analyses must read them.
+    if (argRef != Track::kNoArgs)
+        m_argColumnsLost = true;
+    appendSlice(t, ts, dur, name, cat, argRef);
 }
 
 void TraceBuilder::addChunk(ChunkResult& c) {
     Session& s = *m_session;
     s.m_report.merge(c.report);
     s.m_sourceEventCount += c.events;
+    m_argColumnsLost = m_argColumnsLost || c.argColumnsLost;
     m_minTs = std::min(m_minTs, c.minTs);
     m_maxTs = std::max(m_maxTs, c.maxTs);
     if (m_workerStrings.size() <= c.worker)
@@ -160,6 +170,10 @@ void TraceBuilder::addChunk(ChunkResult& c) {
             set(t.blocksPerSm, kNaN, sl.bps);
         if (sl.have & ChunkResult::kOcc)
             set(t.occupancy, kNaN, sl.occ);
+        if (sl.launchArgs != 0)
+            set(t.launchArgs, kEmptyString, remap[sl.launchArgs]);
+        if (sl.opArgs != 0)
+            set(t.opArgs, kEmptyString, remap[sl.opArgs]);
     }
     for (const auto& be : c.beginEnds)
         m_beginEnds.push_back({be.ts, be.argRef, be.seq, trackMap[be.track], remap[be.name],
@@ -266,7 +280,7 @@ void TraceBuilder::pairBeginEnd() {
     uint32_t currentTrack = UINT32_MAX;
     auto closeAll = [&](int64_t at) {
         for (const PendingBE* b : stack) {
-            appendSlice(s.m_tracks[b->track], b->ts, std::max<int64_t>(0, at - b->ts), b->name, b->category, b->argRef);
+            appendArgSlice(s.m_tracks[b->track], b->ts, std::max<int64_t>(0, at - b->ts), b->name, b->category, b->argRef);
             s.m_report.add("B without E (closed at the track's last time)");
         }
         stack.clear();
@@ -299,7 +313,7 @@ void TraceBuilder::pairBeginEnd() {
             else
                 s.m_endArgRefs.emplace_back(argRef, e.argRef);
         }
-        appendSlice(s.m_tracks[b->track], b->ts, e.ts - b->ts, b->name, b->category, argRef);
+        appendArgSlice(s.m_tracks[b->track], b->ts, e.ts - b->ts, b->name, b->category, argRef);
     }
     closeAll(lastTs);
     std::sort(s.m_endArgRefs.begin(), s.m_endArgRefs.end());
@@ -347,22 +361,22 @@ void TraceBuilder::pairAsync() {
             if (a.ph == 'b') {
                 open.push_back(&a);
             } else if (a.ph == 'n') {
-                appendSlice(t, a.ts, 0, a.name, cat, a.argRef);
+                appendArgSlice(t, a.ts, 0, a.name, cat, a.argRef);
             } else {
                 auto it = std::find_if(open.rbegin(), open.rend(), [&](const PendingAsync* o) { return o->name == a.name; });
                 if (it == open.rend()) {
                     s.m_report.add("async end without begin (starts at the first event of its id)");
-                    appendSlice(t, first.ts, a.ts - first.ts, a.name, cat, a.argRef);
+                    appendArgSlice(t, first.ts, a.ts - first.ts, a.name, cat, a.argRef);
                     continue;
                 }
                 const PendingAsync* b = *it;
                 open.erase(std::next(it).base());
-                appendSlice(t, b->ts, a.ts - b->ts, b->name, cat, b->argRef);
+                appendArgSlice(t, b->ts, a.ts - b->ts, b->name, cat, b->argRef);
             }
         }
         for (const PendingAsync* b : open) {
             s.m_report.add("async begin without end (ends at the last event of its id)");
-            appendSlice(t, b->ts, keyEnd - b->ts, b->name, cat, b->argRef);
+            appendArgSlice(t, b->ts, keyEnd - b->ts, b->name, cat, b->argRef);
         }
         i = j;
     }
@@ -477,6 +491,8 @@ static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled) {
     permute(t.bytes, final);
     permute(t.blocksPerSm, final);
     permute(t.occupancy, final);
+    permute(t.launchArgs, final);
+    permute(t.opArgs, final);
     if (rows == 0)
         t.rowBegin.assign(1, 0);
 
@@ -502,6 +518,8 @@ static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled) {
     shrink(t.bytes);
     shrink(t.blocksPerSm);
     shrink(t.occupancy);
+    shrink(t.launchArgs);
+    shrink(t.opArgs);
     shrink(t.instantTs);
     shrink(t.instantNames);
     shrink(t.instantCategory);
@@ -869,6 +887,7 @@ std::shared_ptr<Session> TraceBuilder::finish(unsigned threads) {
         c.value.shrink_to_fit();
     }
     lap("extent");
+    s.m_argColumns = m_argColumns && !m_argColumnsLost && s.m_endArgRefs.empty();
     return std::shared_ptr<Session>(m_session.release());
 }
 

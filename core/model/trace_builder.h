@@ -32,6 +32,9 @@ public:
     // they build themselves: the devices they read, and where event arguments come from.
     void setDevices(std::vector<DeviceInfo> devices);
     void setEventTextSource(std::shared_ptr<const EventTextSource> source);
+    // The importer fills the argument columns (arg_columns.h) of every X slice it reads; the
+    // session has them (Session::argColumns) unless a slice's arguments could not be kept there.
+    void setArgColumns(bool on) { m_argColumns = on; }
 
     // Room for this many more flow ends, for an importer that knows (a growing vector would briefly
     // hold twice its size: on a large trace, a large share of the import's peak memory).
@@ -96,6 +99,8 @@ private:
     uint16_t categoryFor(StringId cat);
     IdValue globalId(const IdValue& local, const std::vector<StringId>& remap) const;
     void appendSlice(Track& t, int64_t ts, int64_t dur, StringId name, uint16_t cat, uint64_t argRef);
+    // appendSlice for a slice paired from B/E or async events (no argument columns).
+    void appendArgSlice(Track& t, int64_t ts, int64_t dur, StringId name, uint16_t cat, uint64_t argRef);
 
     void applyMetadata();
     void pairBeginEnd();
@@ -116,6 +121,8 @@ private:
     std::vector<PendingFlow> m_flows;
     std::vector<PendingAsync> m_asyncs;
     std::vector<ChunkResult::Meta> m_metas;
+    bool m_argColumns = false;     // the importer fills the argument columns
+    bool m_argColumnsLost = false; // ... but a slice's arguments are not in them
     std::vector<std::pair<std::string, std::string>> m_members;
     std::vector<std::pair<std::string, double>> m_timings;
     int64_t m_minTs = INT64_MAX;

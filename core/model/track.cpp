@@ -47,6 +47,7 @@ size_t Track::memoryBytes() const {
     auto cap = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
     return sizeof(Track) + cap(start) + cap(dur) + cap(names) + cap(category) + cap(argRef) +
            cap(correlation) + cap(externalId) + cap(bytes) + cap(blocksPerSm) + cap(occupancy) +
+           cap(launchArgs) + cap(opArgs) +
            cap(rowBegin) + cap(rowDepth) + cap(rowLane) + cap(instantTs) + cap(instantNames) +
            cap(instantCategory) + cap(instantArgRef);
 }

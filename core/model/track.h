@@ -12,9 +12,11 @@ namespace ws {
  * global instant row) holding its slices and instants as columns.
  *
  * Slice columns (start, dur, name, category, argRef) have one entry per slice. Optional columns
- * (correlation, externalId, bytes, blocksPerSm, occupancy) are either empty or full-length; an
- * empty column means no slice on this track carried the value, and the per-slice "absent" value is
- * kNoId / -1 / NaN.
+ * (correlation, externalId, bytes, blocksPerSm, occupancy, launchArgs, opArgs) are either empty or
+ * full-length; an empty column means no slice on this track carried the value, and the per-slice
+ * "absent" value is kNoId / -1 / NaN / kEmptyString. launchArgs and opArgs are the argument
+ * columns of arg_columns.h (a kernel's grid, block, registers and shared memory; an operator's
+ * input shapes, types, concrete inputs and call stack), filled where Session::argColumns().
  *
  * Rows: finalize() assigns every slice a lane and a depth: depth is its nesting level; a slice that
  * partially overlaps the open slice of lane 0 (which proper nesting forbids) spills into lane 1,
@@ -56,6 +58,8 @@ struct Track {
     std::vector<int64_t> bytes;
     std::vector<float> blocksPerSm;
     std::vector<float> occupancy;
+    std::vector<StringId> launchArgs; // arg_columns.h: kLaunchArgKeys of kernels
+    std::vector<StringId> opArgs;     // arg_columns.h: kOpArgKeys of operators
 
     // rows (valid after finalize)
     std::vector<uint32_t> rowBegin; // rows + 1 entries

@@ -38,7 +38,7 @@ bool getVarint(const uint8_t*& p, const uint8_t* end, uint64_t& v) {
 uint64_t zigzag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
 int64_t unzigzag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
 
-std::string frame(uint8_t tag, uint64_t count, const std::string& payload, int level) {
+std::string frame(uint8_t tag, uint64_t count, std::string_view payload, int level) {
     std::string out;
     out.push_back(static_cast<char>(tag));
     putVarint(out, count);
@@ -99,7 +99,15 @@ bool decodeInt64(std::string_view blob, std::vector<int64_t>& out) {
     return p == end;
 }
 
+bool rowCount(std::string_view blob, uint64_t& count) {
+    const auto* p = reinterpret_cast<const uint8_t*>(blob.data());
+    const auto* end = p + blob.size();
+    return p != end && getVarint(++p, end, count);
+}
+
 std::string encodeFixed(const void* data, size_t count, size_t width, int zstdLevel) {
+    if (width == 1) // nothing to shuffle (text): compress it where it is
+        return frame(kTagFixedShuffled, count, std::string_view(static_cast<const char*>(data), count), zstdLevel);
     std::string payload(count * width, '\0');
     const auto* in = static_cast<const uint8_t*>(data);
     for (size_t i = 0; i < count; ++i)

@@ -30,6 +30,9 @@ bool decodeInt64(std::string_view blob, std::vector<int64_t>& out);
 std::string encodeFixed(const void* data, size_t count, size_t width, int zstdLevel = 3);
 bool decodeFixed(std::string_view blob, size_t width, std::vector<uint8_t>& out, size_t& count);
 
+// The row count a blob's header announces (any codec), without decoding it; false if unreadable.
+bool rowCount(std::string_view blob, uint64_t& count);
+
 template <typename T> std::string encode(std::span<const T> values, int zstdLevel = 3) {
     return encodeFixed(values.data(), values.size(), sizeof(T), zstdLevel);
 }

@@ -15,6 +15,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <deque>
+#include <future>
+#include <thread>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -96,42 +99,59 @@ public:
     bool int64s(const char* owner, int64_t idx, const char* name, std::vector<int64_t>& out) {
         out.clear();
         std::vector<int64_t> part;
-        const bool ok = each(owner, idx, name, [&](std::string_view blob) {
+        return each(owner, idx, name, out, [&](std::string_view blob) {
             if (!ColumnCodec::decodeInt64(blob, part))
                 return false;
             out.insert(out.end(), part.begin(), part.end());
             return true;
         });
-        out.shrink_to_fit(); // appending chunks doubled the capacity; the model stays resident
-        return ok;
     }
 
     template <typename T> bool fixed(const char* owner, int64_t idx, const char* name, std::vector<T>& out) {
         out.clear();
         std::vector<T> part;
-        const bool ok = each(owner, idx, name, [&](std::string_view blob) {
+        return each(owner, idx, name, out, [&](std::string_view blob) {
             if (!ColumnCodec::decode<T>(blob, part))
                 return false;
             out.insert(out.end(), part.begin(), part.end());
             return true;
         });
-        out.shrink_to_fit();
-        return ok;
     }
 
 private:
-    template <typename F> bool each(const char* owner, int64_t idx, const char* name, F&& f) {
+    // The chunks are fetched first, so that `out` gets exactly the room their headers announce:
+    // growing a column of millions of rows chunk by chunk, then shrinking it, touched about three
+    // times its memory (the model stays resident, so it must not keep slack either).
+    template <typename T, typename F>
+    bool each(const char* owner, int64_t idx, const char* name, std::vector<T>& out, F&& f) {
         m_stmt.reset();
         m_stmt.bind(1, std::string_view(owner));
         m_stmt.bind(2, idx);
         m_stmt.bind(3, std::string_view(name));
-        while (m_stmt.step())
-            if (!f(m_stmt.blob(0)))
+        size_t blobs = 0;
+        uint64_t rows = 0;
+        while (m_stmt.step()) {
+            if (blobs == m_blobs.size())
+                m_blobs.emplace_back();
+            m_blobs[blobs++].assign(m_stmt.blob(0));
+            uint64_t n = 0;
+            if (!ColumnCodec::rowCount(m_blobs[blobs - 1], n))
                 return false;
-        return m_stmt.ok();
+            rows += n;
+        }
+        if (!m_stmt.ok())
+            return false;
+        if (rows > SessionStore::kRowsPerChunk * uint64_t(blobs))
+            return false; // a damaged header: no reservation from it
+        out.reserve(static_cast<size_t>(rows));
+        for (size_t b = 0; b < blobs; ++b)
+            if (!f(std::string_view(m_blobs[b])))
+                return false;
+        return true;
     }
 
     SqliteStatement m_stmt;
+    std::vector<std::string> m_blobs; // the chunks of the column being read, reused
 };
 
 template <typename T> std::span<const T> span(const std::vector<T>& v) { return {v.data(), v.size()}; }
@@ -253,7 +273,11 @@ public:
                     m_cancel);
         }
         SqliteStatement insert(m_db, "INSERT INTO event_args(chunk, lengths, text) VALUES (?1, ?2, ?3)");
+        // Chunks being compressed, oldest first; one per core besides this reading thread's.
+        std::deque<std::future<std::pair<std::string, std::string>>> pending;
+        const size_t inFlight = std::max(1u, std::thread::hardware_concurrency());
         std::vector<int64_t> lengths;
+        std::vector<uint32_t> separators;
         std::string text, object;
         for (size_t i = 0; i < m_refs.size(); ++i) {
             if (m_cancel && *m_cancel && i % SessionStore::kArgsPerChunk == 0) {
@@ -264,8 +288,8 @@ public:
             if (fromSource) {
                 if (const auto it = mergedArgs.find(m_refs[i]); it != mergedArgs.end())
                     args = it->second;
-                else if (reader.objectAt(m_refs[i], object))
-                    args = topLevelMember(object, "args");
+                else if (reader.objectAt(m_refs[i], object, &separators))
+                    args = EventTextReader::member(object, separators, "args");
             } else {
                 object = m_session.eventJsonAt(m_refs[i]);
                 args = topLevelMember(object, "args");
@@ -278,22 +302,20 @@ public:
             }
             lengths.push_back(static_cast<int64_t>(text.size() - before));
             if (lengths.size() == SessionStore::kArgsPerChunk || i + 1 == m_refs.size()) {
-                const std::string l = ColumnCodec::encodeInt64(lengths, 3);
-                const std::string b = ColumnCodec::encodeFixed(text.data(), text.size(), 1, m_level);
-                insert.reset();
-                insert.bind(1, static_cast<int64_t>(i / SessionStore::kArgsPerChunk));
-                insert.bindBlob(2, l.data(), l.size());
-                insert.bindBlob(3, b.data(), b.size());
-                insert.step();
-                if (!insert.ok()) {
-                    *error = insert.error();
+                // Compressed off this thread (zstd is most of a store's time), inserted in order.
+                const int level = m_level;
+                pending.push_back(std::async(std::launch::async,
+                                             [level, t = std::move(text), l = std::move(lengths)] {
+                                                 return std::make_pair(ColumnCodec::encodeInt64(l, 3),
+                                                                       ColumnCodec::encodeFixed(t.data(), t.size(), 1, level));
+                                             }));
+                text = std::string();
+                lengths = std::vector<int64_t>();
+                if (!insertDone(pending, inFlight, insert, error))
                     return false;
-                }
-                lengths.clear();
-                text.clear();
             }
         }
-        return true;
+        return insertDone(pending, 0, insert, error);
     }
 
     uint64_t rankOf(uint64_t ref) const {
@@ -309,9 +331,29 @@ public:
     }
 
 private:
+    // Inserts the compressed chunks in order until at most `keep` are still being compressed.
+    bool insertDone(std::deque<std::future<std::pair<std::string, std::string>>>& pending, size_t keep,
+                    SqliteStatement& insert, std::string* error) {
+        while (pending.size() > keep) {
+            const auto [l, b] = pending.front().get();
+            pending.pop_front();
+            insert.reset();
+            insert.bind(1, static_cast<int64_t>(m_chunksInserted++));
+            insert.bindBlob(2, l.data(), l.size());
+            insert.bindBlob(3, b.data(), b.size());
+            insert.step();
+            if (!insert.ok()) {
+                *error = insert.error();
+                return false;
+            }
+        }
+        return true;
+    }
+
     const Session& m_session;
     SqliteDatabase& m_db;
     int m_level;
+    size_t m_chunksInserted = 0;
     const std::atomic<bool>* m_cancel;
     std::vector<uint64_t> m_refs;
 };
@@ -323,6 +365,11 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
     };
     if (!db.exec(kSchema))
         return fail({});
+    // The source's fingerprint hashes the whole file: on its own thread while the rest is written,
+    // into meta at the end.
+    std::future<std::optional<FileFingerprint>> fingerprint;
+    if (s.format() != TraceFormat::WarpscopeSession)
+        fingerprint = std::async(std::launch::async, [&s] { return fingerprintFile(s.sourcePath()); });
 
     // meta
     std::map<std::string, std::string> meta;
@@ -340,6 +387,8 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
     meta["source_event_count"] = std::to_string(s.sourceEventCount());
     meta["slice_count"] = std::to_string(s.sliceCount());
     meta["display_time_unit"] = s.displayTimeUnit();
+    if (s.argColumns())
+        meta["arg_columns"] = "1"; // the launch_args and op_args columns are complete (Session::argColumns)
     if (s.baseTimeNs())
         meta["base_time_ns"] = std::to_string(*s.baseTimeNs());
     meta["devices"] = devicesToJson(s.devices()).dump();
@@ -354,14 +403,6 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
     meta["metadata"] = json(s.metadata()).dump();
     meta["import_report"] = reportToJson(s.report()).dump();
     meta["source_path"] = s.sourcePath();
-    if (s.format() != TraceFormat::WarpscopeSession) {
-        if (const auto fp = fingerprintFile(s.sourcePath())) {
-            meta["source_path"] = fp->path;
-            meta["source_size"] = std::to_string(fp->size);
-            meta["source_mtime_ns"] = std::to_string(fp->mtimeNs);
-            meta["source_hash"] = fp->hashHex();
-        }
-    }
     {
         SqliteStatement q(db, "INSERT INTO meta(key, value) VALUES (?1, ?2)");
         for (const auto& [k, v] : meta) {
@@ -456,6 +497,8 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
                             columns.int64s("track", idx, "bytes", span(t.bytes)) &&
                             columns.fixed("track", idx, "blocks_per_sm", span(t.blocksPerSm)) &&
                             columns.fixed("track", idx, "occupancy", span(t.occupancy)) &&
+                            columns.fixed("track", idx, "launch_args", span(t.launchArgs)) &&
+                            columns.fixed("track", idx, "op_args", span(t.opArgs)) &&
                             columns.fixed("track", idx, "row_begin", span(t.rowBegin)) &&
                             columns.fixed("track", idx, "row_depth", span(t.rowDepth)) &&
                             columns.fixed("track", idx, "row_lane", span(t.rowLane)) &&
@@ -547,6 +590,21 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
     // Copies of the source files the frames name, while they are still at hand.
     if (!SourceArchive::write(db, SourceArchive::collect(s), o.argsZstdLevel))
         return fail({});
+    if (fingerprint.valid())
+        if (const auto fp = fingerprint.get()) {
+            SqliteStatement q(db, "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)");
+            for (const auto& [k, v] : {std::pair<const char*, std::string>{"source_path", fp->path},
+                                       {"source_size", std::to_string(fp->size)},
+                                       {"source_mtime_ns", std::to_string(fp->mtimeNs)},
+                                       {"source_hash", fp->hashHex()}}) {
+                q.reset();
+                q.bind(1, std::string_view(k));
+                q.bind(2, std::string_view(v));
+                q.step();
+                if (!q.ok())
+                    return fail({});
+            }
+        }
     return true;
 }
 
@@ -729,6 +787,9 @@ std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string
     s->m_startNs = toInt(meta, "start_ns");
     s->m_endNs = toInt(meta, "end_ns");
     s->m_sourceEventCount = static_cast<uint64_t>(toInt(meta, "source_event_count"));
+    // Sessions stored before the argument columns have none: their analyses read the stored text.
+    if (auto it = meta.find("arg_columns"); it != meta.end() && it->second == "1")
+        s->m_argColumns = true;
     if (meta.count("base_time_ns"))
         s->m_baseTimeNs = toInt(meta, "base_time_ns");
     if (auto it = meta.find("display_time_unit"); it != meta.end())
@@ -828,6 +889,8 @@ std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string
                 columns.int64s("track", idx, "bytes", t.bytes) &&
                 columns.fixed("track", idx, "blocks_per_sm", t.blocksPerSm) &&
                 columns.fixed("track", idx, "occupancy", t.occupancy) &&
+                columns.fixed("track", idx, "launch_args", t.launchArgs) &&
+                columns.fixed("track", idx, "op_args", t.opArgs) &&
                 columns.fixed("track", idx, "row_begin", t.rowBegin) &&
                 columns.fixed("track", idx, "row_depth", t.rowDepth) &&
                 columns.fixed("track", idx, "row_lane", t.rowLane) &&
@@ -846,7 +909,10 @@ std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string
                 t.instantCategory.size() == t.instantTs.size() && t.instantArgRef.size() == t.instantTs.size() &&
                 optionalColumn(t.correlation.size(), n) && optionalColumn(t.externalId.size(), n) &&
                 optionalColumn(t.bytes.size(), n) && optionalColumn(t.blocksPerSm.size(), n) &&
-                optionalColumn(t.occupancy.size(), n) && validString(t.name) &&
+                optionalColumn(t.occupancy.size(), n) && optionalColumn(t.launchArgs.size(), n) &&
+                optionalColumn(t.opArgs.size(), n) && validString(t.name) &&
+                std::all_of(t.launchArgs.begin(), t.launchArgs.end(), [&](StringId id) { return validString(id); }) &&
+                std::all_of(t.opArgs.begin(), t.opArgs.end(), [&](StringId id) { return validString(id); }) &&
                 (!t.tid.isString || validString(t.tid.string)) &&
                 std::all_of(t.names.begin(), t.names.end(), [&](StringId id) { return validString(id); }) &&
                 std::all_of(t.instantNames.begin(), t.instantNames.end(), [&](StringId id) { return validString(id); }) &&

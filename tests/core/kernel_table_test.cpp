@@ -336,5 +336,72 @@ TEST(KernelTable, SortWideKeyRange) {
     EXPECT_EQ(names(t.sortedOrder(KernelColumn::Operator)), "bacd"); // all absent: start order
 }
 
+// The launching operator, layer and direction of every kernel equal those found by following
+// Session::flowsOf from the kernel, as the table did before it indexed the flows once.
+TEST(KernelTable, AttributionMatchesFlowsOf) {
+    for (const char* file : {"h100_gaunernst_bert-small-uncased__1016001.json.gz", "nccl_data_rank0.json.gz",
+                             "mi300_gaunernst_bert-small-uncased__1016001.json.gz", "triton_example.json.gz"}) {
+        const auto s = importTraceFile(test::dataPath(file)).session;
+        ASSERT_NE(s, nullptr) << file;
+        KernelTableOptions noArgs;
+        noArgs.readArgs = false;
+        const KernelTable t = KernelTable::build(*s, noArgs);
+        size_t attributed = 0;
+        for (const KernelRow& row : t.rows()) {
+            StringId op = kEmptyString, layer = kEmptyString;
+            KernelDirection direction = KernelDirection::Unknown;
+            for (uint32_t f : s->flowsOf(row.track, row.slice)) {
+                const Flow& flow = s->flows()[f];
+                if (flow.toTrack != row.track || flow.toSlice != row.slice)
+                    continue;
+                const Track& launch = s->tracks()[flow.fromTrack];
+                bool backward = false, insideOp = false;
+                const std::vector<uint32_t> stack = s->ancestors(launch, flow.fromSlice);
+                for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+                    const EventKind kind = s->kindOf(launch, *it);
+                    if (kind == EventKind::CpuOp) {
+                        insideOp = true;
+                        if (op == kEmptyString)
+                            op = launch.names[*it];
+                    } else if (kind == EventKind::UserAnnotation && layer == kEmptyString) {
+                        layer = launch.names[*it];
+                    }
+                    const std::string_view text = s->str(launch.names[*it]);
+                    if (text.rfind("autograd::engine::evaluate_function", 0) == 0 || text.find("Backward") != text.npos)
+                        backward = true;
+                }
+                direction = backward ? KernelDirection::Backward : insideOp ? KernelDirection::Forward : KernelDirection::Unknown;
+                break;
+            }
+            EXPECT_EQ(row.op, op) << file << " kernel at " << row.start;
+            EXPECT_EQ(row.layer, layer) << file << " kernel at " << row.start;
+            EXPECT_EQ(row.direction, direction) << file << " kernel at " << row.start;
+            attributed += op != kEmptyString;
+        }
+        EXPECT_GT(attributed, 0u) << file;
+    }
+}
+
+// Session::flowsOf (its index is built by a radix sort) lists, for every flow end, the flows
+// starting there in index order, then those ending there in index order.
+TEST(SessionFlows, FlowsOfListsEveryEndInOrder) {
+    for (const char* file : {"h100_gaunernst_bert-small-uncased__1016001.json.gz", "nccl_data_rank0.json.gz"}) {
+        const auto s = importTraceFile(test::dataPath(file)).session;
+        ASSERT_NE(s, nullptr) << file;
+        ASSERT_GT(s->flows().size(), 0u) << file;
+        std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> from, to;
+        for (uint32_t f = 0; f < s->flows().size(); ++f) {
+            from[{s->flows()[f].fromTrack, s->flows()[f].fromSlice}].push_back(f);
+            to[{s->flows()[f].toTrack, s->flows()[f].toSlice}].push_back(f);
+        }
+        std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> expected = from;
+        for (const auto& [end, flows] : to)
+            expected[end].insert(expected[end].end(), flows.begin(), flows.end());
+        for (const auto& [end, flows] : expected)
+            ASSERT_EQ(s->flowsOf(end.first, end.second), flows) << file << " track " << end.first << " slice " << end.second;
+        EXPECT_TRUE(s->flowsOf(0, 0xfffffff0u).empty());
+    }
+}
+
 } // namespace
 } // namespace ws
