@@ -772,6 +772,14 @@ void TraceBuilder::setEventTextSource(std::shared_ptr<const EventTextSource> sou
     m_session->m_eventText = std::move(source);
 }
 
+void TraceBuilder::reserveMemoryEvents(size_t more) {
+    m_session->m_memoryEvents.reserve(m_session->m_memoryEvents.size() + more);
+}
+
+void TraceBuilder::setMemorySnapshot(std::shared_ptr<const MemorySnapshot> snapshot) {
+    m_session->m_memorySnapshot = std::move(snapshot);
+}
+
 std::shared_ptr<Session> TraceBuilder::finish(unsigned threads) {
     Session& s = *m_session;
     auto t0 = std::chrono::steady_clock::now();
