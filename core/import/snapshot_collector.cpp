@@ -76,10 +76,11 @@ SnapshotCollector::SnapshotCollector(ImportReport& report) : m_report(report), m
 SnapshotCollector::~SnapshotCollector() = default;
 
 uint32_t SnapshotCollector::intern(std::string_view text) {
-    auto [it, added] = m_stringIds.try_emplace(std::string(text), static_cast<uint32_t>(m_snapshot->strings.size()));
-    if (added)
-        m_snapshot->strings.emplace_back(text);
-    return it->second;
+    if (auto it = m_stringIds.find(text); it != m_stringIds.end())
+        return it->second;
+    const auto id = static_cast<uint32_t>(m_snapshot->strings.size());
+    m_stringIds.emplace(m_snapshot->strings.emplace_back(text), id);
+    return id;
 }
 
 SnapshotCollector::Field SnapshotCollector::fieldOf(Reader& reader, const Value& key) {
@@ -538,9 +539,13 @@ std::shared_ptr<MemorySnapshot> SnapshotCollector::finish(Reader& reader, const 
     if (m_withoutTime)
         m_report.addNote("memory snapshot: trace entries without time_us (PyTorch before 2.1) are placed 1 µs apart");
     (void)initial;
-    // The pairing maps are no longer needed.
+    // The pairing maps and interning indexes are no longer needed (memory for the rest of the import).
     m_traces.clear();
     m_traceByList.clear();
+    m_stringIds = {};
+    m_stackIds = {};
+    m_frameIds = {};
+    m_fieldByString = {};
     return m_snapshot;
 }
 

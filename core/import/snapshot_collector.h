@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -61,7 +62,7 @@ private:
     ImportReport& m_report;
     std::shared_ptr<MemorySnapshot> m_snapshot;
     std::vector<uint8_t> m_fieldByString; // reader string id -> Field + 1 (0: not looked up yet)
-    std::unordered_map<std::string, uint32_t> m_stringIds;
+    std::unordered_map<std::string_view, uint32_t> m_stringIds; // views into MemorySnapshot::strings
     std::unordered_map<std::string, uint32_t> m_stackIds; // frame ids as bytes -> stack
     std::unordered_map<uint64_t, uint32_t> m_frameIds;    // (function, file, line) packed -> frame
     std::vector<std::unique_ptr<DeviceTrace>> m_traces;

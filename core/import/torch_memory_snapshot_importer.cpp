@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <cstdio>
 #include <numeric>
 
@@ -63,7 +64,8 @@ void writeDeviceRecords(const MemorySnapshot& s, int16_t device, TraceBuilder& b
         const bool grows = e.action == SnapshotSegmentAction::Alloc || e.action == SnapshotSegmentAction::Map;
         reserved += grows ? -e.size : e.size;
     }
-    const uint32_t track = w.track(device, 0);
+    // Tracks are listed per chunk: the id is asked again after each chunk handed over.
+    uint32_t track = w.track(device, 0);
     auto emit = [&](int64_t us, int64_t addr, int64_t bytes, int32_t) {
         ChunkResult::Memory m;
         m.ts = us * 1000;
@@ -79,6 +81,7 @@ void writeDeviceRecords(const MemorySnapshot& s, int16_t device, TraceBuilder& b
         if (++w.chunk().events >= (1u << 16)) {
             ChunkResult c = w.takeChunk();
             builder.addChunk(c);
+            track = w.track(device, 0);
         }
     };
     size_t ia = 0, ifr = 0, is = 0;
@@ -148,7 +151,8 @@ ImportResult importTorchMemorySnapshot(const std::string& path, const ImportCont
     NsysChunkWriter w;
     ImportReport& report = w.report();
     SnapshotCollector collector(report);
-    pickle::Reader reader;
+    auto readerOwner = std::make_unique<pickle::Reader>();
+    pickle::Reader& reader = *readerOwner;
     uint64_t sinceProgress = 0;
     bool cancelled = false;
     const pickle::ReadFn readFn = [&](char* out, size_t n) -> size_t {
@@ -192,6 +196,7 @@ ImportResult importTorchMemorySnapshot(const std::string& path, const ImportCont
     if (read.clampedInts)
         report.add("memory snapshot: integers larger than 64 bits (saturated)", {}, read.clampedInts);
     std::shared_ptr<MemorySnapshot> snapshot = collector.finish(reader, read.complete ? &read.root : nullptr);
+    readerOwner.reset(); // the file's strings and memo: everything needed is in the snapshot now
     if (snapshot->traceEntries == 0)
         report.addNote("memory snapshot without a trace (record it with torch.cuda.memory._record_memory_history): "
                        "only the allocator state at the end is known");

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -99,7 +100,8 @@ struct SnapshotSegment {
 
 class MemorySnapshot {
 public:
-    std::vector<std::string> strings{std::string()}; // 0 is ""
+    // 0 is "". A deque: its strings never move, so the importer's index of them can hold views.
+    std::deque<std::string> strings{std::string()};
     std::vector<SnapshotFrame> frames;
     std::vector<uint32_t> stackStart{0, 0};          // stack i's frames: stackFrames[stackStart[i], stackStart[i+1])
     std::vector<uint32_t> stackFrames;                // frame indices, innermost first
