@@ -12,7 +12,8 @@ dict the generator meant (the structure is pickle's, opcode for opcode).
 The workload is calibrated on tests/data/memory_snapshots: stacks="all" (C++ and Python frames,
 oom.pickle, ~450 bytes per trace entry) by default, or --stacks python (train.pickle, ~100 bytes
 per entry). Allocations come and go with a working set of up to --live allocations; each has a
-traceback from a pool that grows (2 % of allocations get a new one) and shares frames, as PyTorch
+traceback from a pool that grows (2 % of allocations get a new one, up to 20 000 tracebacks over
+30 000 distinct frames, as a program has a bounded set of code paths) and shares frames, as PyTorch
 shares one frame list per traceback. Segments are bump-allocated 2 MiB (small) or 20 MiB+ (large)
 blocks of a simple caching allocator; the final segments hold the live blocks.
 
@@ -28,6 +29,8 @@ import sys
 import tempfile
 
 BATCH = 1000
+MAX_TRACEBACKS = 20000
+MAX_FRAMES = 30000
 
 
 class Emitter:
@@ -192,11 +195,13 @@ class Workload:
 
     def traceback(self):
         r = self.rng
-        if not self.tracebacks or r.random() < 0.02:
+        # A program has a bounded number of code paths: new tracebacks (2 % of allocations) stop at
+        # MAX_TRACEBACKS, new frames at MAX_FRAMES; after that the run reuses what it has.
+        if not self.tracebacks or (len(self.tracebacks) < MAX_TRACEBACKS and r.random() < 0.02):
             depth = r.randint(30, 60) if self.stacks_mode == "all" else r.randint(6, 16)
             tb = []
             for _ in range(depth):
-                if self.frames and r.random() < 0.85:
+                if self.frames and (len(self.frames) >= MAX_FRAMES or r.random() < 0.85):
                     tb.append(r.randrange(len(self.frames)))
                 else:
                     self.frames.append(self.frame())

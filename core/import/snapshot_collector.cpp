@@ -496,11 +496,15 @@ std::shared_ptr<MemorySnapshot> SnapshotCollector::finish(Reader& reader, const 
             s.ooms[i].device = t->device;
     }
     // Allocations by (device, start): before-the-trace ones first, then trace order.
-    std::stable_sort(s.allocations.begin(), s.allocations.end(), [](const SnapshotAllocation& a, const SnapshotAllocation& b) {
+    const auto byDeviceAndStart = [](const SnapshotAllocation& a, const SnapshotAllocation& b) {
         if (a.device != b.device)
             return a.device < b.device;
         return a.allocUs != b.allocUs ? a.allocUs < b.allocUs : a.allocSeq < b.allocSeq;
-    });
+    };
+    // Usually in order already (one device, nothing alive before the trace): no sort, and no sort
+    // buffer of half the allocations.
+    if (!std::is_sorted(s.allocations.begin(), s.allocations.end(), byDeviceAndStart))
+        std::stable_sort(s.allocations.begin(), s.allocations.end(), byDeviceAndStart);
     std::stable_sort(s.segmentEvents.begin(), s.segmentEvents.end(),
                      [](const SnapshotSegmentEvent& a, const SnapshotSegmentEvent& b) {
                          return a.device != b.device ? a.device < b.device : a.seq < b.seq;

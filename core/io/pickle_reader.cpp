@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <unordered_map>
 
@@ -118,6 +119,46 @@ uint64_t le64(const char* p) {
     return v;
 }
 
+/*
+ * StringArena: every string's bytes in 4 MiB blocks that never move (a string longer than a block
+ * gets its own), so growing it never copies what it holds (a growing std::string would briefly hold
+ * its contents twice: on a GB pickle, hundreds of MB of peak memory).
+ */
+class StringArena {
+public:
+    // Room for n contiguous bytes; add() then records them as the next string.
+    char* room(size_t n) {
+        if (n > kBlock) {
+            m_blocks.emplace_back(new char[n]);
+            return m_blocks.back().get();
+        }
+        if (m_blocks.empty() || m_used + n > kBlock) {
+            m_blocks.emplace_back(new char[kBlock]);
+            m_current = m_blocks.back().get();
+            m_used = 0;
+        }
+        return m_current + m_used;
+    }
+    uint64_t add(const char* p, size_t n) {
+        if (p == m_current + m_used)
+            m_used += n;
+        m_ptr.push_back(p);
+        m_len.push_back(static_cast<uint32_t>(n));
+        return m_ptr.size() - 1;
+    }
+    std::string_view at(uint64_t id) const {
+        return id < m_ptr.size() ? std::string_view(m_ptr[id], m_len[id]) : std::string_view();
+    }
+
+private:
+    static constexpr size_t kBlock = size_t(4) << 20;
+    std::vector<std::unique_ptr<char[]>> m_blocks;
+    char* m_current = nullptr;
+    size_t m_used = 0;
+    std::vector<const char*> m_ptr;
+    std::vector<uint32_t> m_len;
+};
+
 } // namespace
 
 struct Reader::Impl {
@@ -138,12 +179,11 @@ struct Reader::Impl {
     bool eof = false;
 
     // Values.
-    std::string bytes;                 // every string's bytes, back to back
-    std::vector<uint64_t> strStart{0}; // string i is bytes[strStart[i], strStart[i+1])
+    StringArena strings;
     std::vector<Slot> slots;
     std::vector<uint32_t> freeSlots;
     std::vector<Value> boxed; // memoized scalars and tokens
-    std::vector<uint64_t> memo;
+    std::deque<uint64_t> memo; // a deque: growing never copies (nor briefly doubles) the table
     std::unordered_map<uint64_t, uint64_t> sparseMemo;
 
     // Machine.
@@ -191,10 +231,10 @@ struct Reader::Impl {
     }
 
     // ---- values ----
-    uint32_t newString(const char* p, size_t n) {
-        bytes.append(p, n);
-        strStart.push_back(bytes.size());
-        return static_cast<uint32_t>(strStart.size() - 2);
+    uint64_t newString(const char* p, size_t n) {
+        char* to = strings.room(n);
+        std::memcpy(to, p, n);
+        return strings.add(to, n);
     }
     Value makeString(Kind kind, uint64_t id) {
         Value v;
@@ -347,18 +387,20 @@ struct Reader::Impl {
             pos += n;
             return true;
         }
-        // Long: copied through the buffer piece by piece.
-        uint64_t left = n;
-        while (left > 0) {
+        // Long: copied through the buffer piece by piece into its own room.
+        if (n >= (uint64_t(1) << 32))
+            return fail(at, std::string(nameOf(op)) + " at offset " + std::to_string(at) + " holds a string of 4 GiB or more");
+        char* to = strings.room(static_cast<size_t>(n));
+        uint64_t done = 0;
+        while (done < n) {
             if (avail() == 0 && !fill(1))
                 return truncatedAt(at, op);
-            const size_t take = static_cast<size_t>(std::min<uint64_t>(left, avail()));
-            bytes.append(buf.get() + pos, take);
+            const size_t take = static_cast<size_t>(std::min<uint64_t>(n - done, avail()));
+            std::memcpy(to + done, buf.get() + pos, take);
             pos += take;
-            left -= take;
+            done += take;
         }
-        strStart.push_back(bytes.size());
-        stack.push_back(makeString(kind, strStart.size() - 2));
+        stack.push_back(makeString(kind, strings.add(to, static_cast<size_t>(n))));
         return true;
     }
 
@@ -813,9 +855,9 @@ ReadResult Reader::read(const ReadFn& read, Visitor* visitor) {
 }
 
 std::string_view Reader::str(const Value& v) const {
-    if ((v.kind != Kind::Str && v.kind != Kind::Bytes) || v.u + 1 >= m->strStart.size())
+    if (v.kind != Kind::Str && v.kind != Kind::Bytes)
         return {};
-    return std::string_view(m->bytes.data() + m->strStart[v.u], m->strStart[v.u + 1] - m->strStart[v.u]);
+    return m->strings.at(v.u);
 }
 
 size_t Reader::size(const Value& c) const {

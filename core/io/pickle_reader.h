@@ -15,7 +15,7 @@ namespace ws::pickle {
  * NEWOBJ_EX, PERSID, BINPERSID, EXT1/2/4), sets, out-of-band buffers and protocol 0's text strings
  * stop the read with an error naming the opcode and its offset: nothing in a file ever executes.
  *
- * Values are 16-byte handles (Value). Strings go to one byte arena (a str is its id there);
+ * Values are 16-byte handles (Value). Strings go to a byte arena of fixed blocks (a str is its id);
  * containers live in a slot table with a generation per slot, so a handle to a freed slot is
  * detected instead of read. Every memo entry is 8 bytes whatever it holds.
  *

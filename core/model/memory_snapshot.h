@@ -105,7 +105,9 @@ public:
     std::vector<SnapshotFrame> frames;
     std::vector<uint32_t> stackStart{0, 0};          // stack i's frames: stackFrames[stackStart[i], stackStart[i+1])
     std::vector<uint32_t> stackFrames;                // frame indices, innermost first
-    std::vector<SnapshotAllocation> allocations;      // by allocUs (kBeforeTrace first), then trace order
+    // By (device, allocUs) (kBeforeTrace first), then trace order. A deque: millions of them grow
+    // without the copy (and brief double size) of a growing vector.
+    std::deque<SnapshotAllocation> allocations;
     std::vector<SnapshotSegmentEvent> segmentEvents;  // trace order
     std::vector<SnapshotOom> ooms;
     std::vector<SnapshotSegment> segments;
@@ -121,9 +123,11 @@ public:
     const SnapshotFrame& frame(uint32_t stack, size_t i) const { return frames[stackFrames[stackStart[stack] + i]]; }
     std::string_view str(uint32_t id) const { return strings[id]; }
     // The innermost frame worth showing for a stack: the first Python frame outside PyTorch's own
-    // sources, else the first Python frame, else the first frame with a file; -1 for an empty stack.
+    // sources, else the first Python frame; for a C++-only stack (autograd's engine thread) the
+    // backward node, else the outermost operator call, else the first frame past the allocator's
+    // own; -1 for an empty stack.
     int userFrame(uint32_t stack) const;
-    // "function (file:line)" of userFrame, or "" for an empty stack.
+    // "function (file:line)" of userFrame (C++ functions without their argument lists), or "".
     std::string stackLabel(uint32_t stack) const;
     // The stack as one line, innermost first: "file:line:function;..." (CSV, tests).
     std::string stackKey(uint32_t stack) const;
