@@ -8,7 +8,7 @@
 
 namespace ws::cli {
 
-// `warpscope-cli memory` on a PyTorch memory snapshot (FORMATS.md "PyTorch memory snapshot"): a
+// `warpscope-cli memory` on a PyTorch memory snapshot (import/FORMAT_NOTES.md "PyTorch memory snapshot"): a
 // summary per device (peak of live bytes, the state at the end or at --at, each OOM with what was
 // live then by stack), or CSV of the allocations, stacks or segments. atUs: --at, in the trace's
 // time_us. Returns the exit status.

@@ -9,7 +9,7 @@ namespace ws {
 
 /*
  * PyTorch CUDA memory snapshot import (torch.cuda.memory._dump_snapshot, or the dict of
- * torch.cuda.memory._snapshot() pickled by hand; plain, gzip or zstd; FORMATS.md "PyTorch memory
+ * torch.cuda.memory._snapshot() pickled by hand; plain, gzip or zstd; import/FORMAT_NOTES.md "PyTorch memory
  * snapshot"). The pickle is read by pickle::Reader, our own restricted unpickler: a file with any
  * opcode that is not plain data is refused, with the opcode and offset in the error. The records
  * stream into SnapshotCollector (no tree of the file is built) and become:

@@ -12,7 +12,7 @@ namespace ws {
 
 /*
  * MemorySnapshot: what a PyTorch CUDA caching-allocator snapshot holds (torch.cuda.memory
- * _dump_snapshot / _snapshot(), FORMATS.md "PyTorch memory snapshot"), in compact columns:
+ * _dump_snapshot / _snapshot(), import/FORMAT_NOTES.md "PyTorch memory snapshot"), in compact columns:
  *
  *   allocations  every block's life as the active-memory timeline shows it: from its `alloc` trace
  *                entry (or from before the trace, kBeforeTrace) to its `free_completed` entry (or past
