@@ -11,7 +11,8 @@ dict the generator meant (the structure is pickle's, opcode for opcode).
 
 The workload is calibrated on tests/data/memory_snapshots: stacks="all" (C++ and Python frames,
 oom.pickle, ~450 bytes per trace entry) by default, or --stacks python (train.pickle, ~100 bytes
-per entry). Allocations come and go with a working set of up to --live allocations; each has a
+per entry). Each allocation has its own frame list (PyTorch gathers a traceback per allocation;
+its free entries and its block reference that list again), over shared frame dicts. Allocations come and go with a working set of up to --live allocations; each has a
 traceback from a pool that grows (2 % of allocations get a new one, up to 20 000 tracebacks over
 30 000 distinct frames, as a program has a bounded set of code paths) and shares frames, as PyTorch
 shares one frame list per traceback. Segments are bump-allocated 2 MiB (small) or 20 MiB+ (large)
@@ -175,6 +176,7 @@ class Workload:
         self.live = {}  # addr -> (size, stack)
         self.live_list = []
         self.owner = {}  # addr -> segment
+        self.next_uid = 0
         self.segments = {}  # addr -> [size, bump offset, live count, is_large]
         self.open_small = None
         self.open_large = None
@@ -255,7 +257,10 @@ class Workload:
                     yield ("segment_free", seg, self.segments.pop(seg)[0], self.time, None)
                 continue
             size = r.choice([4, 512, 4096, 65536, 262144, 1 << 20, 4 << 20, 16 << 20]) * r.randint(1, 4)
-            stack = self.traceback()
+            # PyTorch gathers a traceback per allocation: its own frame list (frames shared), which
+            # the allocation's free entries and its block reference again.
+            stack = (self.traceback(), self.next_uid)
+            self.next_uid += 1
             addr, events = self.place(size)
             yield from events
             self.live[addr] = (size, stack)
@@ -283,15 +288,16 @@ def write_snapshot(path, allocations, seed, stacks, live):
         def frames(stack):
             if stack is None:
                 return []
-            if stack not in frames_of:
-                tb = end.tracebacks[stack]
+            uid = stack[1]
+            if uid not in frames_of:
+                tb = end.tracebacks[stack[0]]
 
-                def write(e, tb=tb, stack=stack):
-                    e.list_start(key=("tb", stack))
+                def write(e, tb=tb, uid=uid):
+                    e.list_start(key=("tb", uid))
                     e.items([frame_obj(i) for i in tb], e.value)
 
-                frames_of[stack] = Shared(("tb", stack), write)
-            return frames_of[stack]
+                frames_of[uid] = Shared(("tb", uid), write)
+            return frames_of[uid]
 
         # segments
         p.str("segments")
@@ -328,7 +334,11 @@ def write_snapshot(path, allocations, seed, stacks, live):
             action, addr, size, t, stack = e
             p.dict([("action", action), ("addr", addr), ("size", size), ("stream", 0), ("time_us", t),
                     ("compile_context", "N/A"), ("user_metadata", ""), ("frames", frames(stack))])
+            if action == "free_completed" and stack[1] not in live_at_end:  # never referenced again
+                frames_of.pop(stack[1], None)
+                p.memo.pop(("tb", stack[1]), None)
 
+        live_at_end = {stack[1] for _, stack in end.live.values()}
         p.items(Workload(seed, stacks, live).run(allocations), entry)
         p.w(b"e")
         p.str("allocator_settings")
@@ -347,7 +357,7 @@ def expected(allocations, seed, stacks, live):
 
     def frames(stack):
         return [] if stack is None else [{"name": n, "filename": f, "line": l}
-                                         for n, f, l in (end.frames[i] for i in end.tracebacks[stack])]
+                                         for n, f, l in (end.frames[i] for i in end.tracebacks[stack[0]])]
 
     segs = []
     for seg in sorted(end.segments):

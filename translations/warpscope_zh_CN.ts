@@ -311,6 +311,10 @@
         <source>Neither run has call stacks: matched by name.</source>
         <translation>两次运行都没有调用栈：按名称匹配。</translation>
     </message>
+    <message>
+        <source>Memory snapshots</source>
+        <translation>内存快照</translation>
+    </message>
 </context>
 <context>
     <name>ws::DerivedCounter</name>
@@ -3557,6 +3561,41 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     <message>
         <source>Arguments</source>
         <translation>参数</translation>
+    </message>
+</context>
+<context>
+    <name>ws::SnapshotDiffView</name>
+    <message>
+        <source>Allocating line</source>
+        <translation>分配代码行</translation>
+    </message>
+    <message>
+        <source>A: live at its peak</source>
+        <translation>A：其峰值时的存活内存</translation>
+    </message>
+    <message>
+        <source>B: live at its peak</source>
+        <translation>B：其峰值时的存活内存</translation>
+    </message>
+    <message>
+        <source>Growth</source>
+        <translation>增长</translation>
+    </message>
+    <message>
+        <source>A: allocated in trace</source>
+        <translation>A：跟踪内分配量</translation>
+    </message>
+    <message>
+        <source>B: allocated in trace</source>
+        <translation>B：跟踪内分配量</translation>
+    </message>
+    <message>
+        <source>GPU %1: peak of live memory A %2, B %3 (%4). Rows: each allocating stack&apos;s bytes live at each run&apos;s peak, largest growth first.</source>
+        <translation>GPU %1：存活内存峰值 A %2，B %3（%4）。每行：各分配调用栈在各自峰值时的存活字节，按增长从大到小排列。</translation>
+    </message>
+    <message>
+        <source>(no stack recorded)</source>
+        <translation>（未记录调用栈）</translation>
     </message>
 </context>
 <context>

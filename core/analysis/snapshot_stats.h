@@ -29,7 +29,7 @@ bool snapshotLiveAt(const SnapshotAllocation& a, SnapshotMoment m);
 // Whether the caller had asked to free it by then, but the allocator had not yet reused it.
 bool snapshotPendingAt(const SnapshotAllocation& a, SnapshotMoment m);
 
-// Live allocations of `device` at `m` (indices into allocations, in stacking order) and their bytes.
+// Live allocations of `device` at `m` (indices into allocations, in storage order) and their bytes.
 struct SnapshotLiveSet {
     std::vector<uint32_t> allocations;
     int64_t bytes = 0;

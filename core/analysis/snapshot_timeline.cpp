@@ -45,10 +45,17 @@ SnapshotTimeline SnapshotTimeline::build(const MemorySnapshot& s, int16_t device
     SnapshotTimeline t;
     t.m_snapshot = &s;
     t.m_device = device;
-    // Allocations are stored by (device, start): that is the stacking order.
+    // Stacking order: alive before the trace first, then by the alloc entry's place in the trace.
     for (uint32_t i = 0; i < s.allocations.size(); ++i)
         if (s.allocations[i].device == device)
             t.m_rankToAllocation.push_back(i);
+    std::stable_sort(t.m_rankToAllocation.begin(), t.m_rankToAllocation.end(), [&s](uint32_t x, uint32_t y) {
+        const SnapshotAllocation& a = s.allocations[x];
+        const SnapshotAllocation& b = s.allocations[y];
+        const bool beforeA = a.allocUs == SnapshotAllocation::kBeforeTrace;
+        const bool beforeB = b.allocUs == SnapshotAllocation::kBeforeTrace;
+        return beforeA != beforeB ? beforeA : a.allocSeq < b.allocSeq;
+    });
     struct Keyed {
         uint32_t seq;
         Change c;

@@ -1,5 +1,7 @@
 #include "import/snapshot_collector.h"
 
+#include "import/address_map.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -12,9 +14,10 @@ using pickle::Value;
 namespace {
 
 // Token payloads: which table the id is in.
-constexpr uint64_t kStackToken = uint64_t(1) << 62;
-constexpr uint64_t kFrameToken = uint64_t(2) << 62;
-constexpr uint64_t kTokenTag = uint64_t(3) << 62;
+// (Tokens fit the memo's 60-bit payload, so a released container's memo entry holds them directly.)
+constexpr uint64_t kStackToken = uint64_t(1) << 56;
+constexpr uint64_t kFrameToken = uint64_t(2) << 56;
+constexpr uint64_t kTokenTag = uint64_t(3) << 56;
 
 uint64_t listKey(const Value& list) {
     return (uint64_t(list.gen) << 32) | (list.u & 0xffffffffu);
@@ -64,11 +67,12 @@ struct SnapshotCollector::DeviceTrace {
     int16_t device = -1;        // set by finish()
     uint32_t seq = 0;           // entries read
     int64_t lastUs = 0;
-    std::unordered_map<int64_t, uint32_t> open;         // addr -> allocation allocated in the trace, not yet freed
+    AddressMap open;                                     // addr -> allocation allocated in the trace, not yet freed
     std::unordered_map<int64_t, uint32_t> requestedOnly; // addr -> allocation from before the trace, free requested
     std::vector<uint32_t> allocations;                   // indices into MemorySnapshot::allocations
     std::vector<uint32_t> segmentEvents;
     std::vector<uint32_t> ooms;
+    std::vector<uint32_t> order; // the allocator records in trace order (SnapshotChangeOrder encoding)
 };
 
 SnapshotCollector::SnapshotCollector(ImportReport& report) : m_report(report), m_snapshot(std::make_shared<MemorySnapshot>()) {}
@@ -171,7 +175,7 @@ uint32_t SnapshotCollector::stackOf(Reader& reader, const Value& frames) {
         return 0;
     const size_t n = reader.size(v);
     if (n == 0) {
-        reader.forward(v, Value::token(kStackToken | 0));
+        reader.forward(v, Value::token(kStackToken | 0), true);
         return 0;
     }
     std::string key(n * 4, '\0');
@@ -189,7 +193,9 @@ uint32_t SnapshotCollector::stackOf(Reader& reader, const Value& frames) {
         }
         s.stackStart.push_back(static_cast<uint32_t>(s.stackFrames.size()));
     }
-    reader.forward(v, Value::token(kStackToken | it->second));
+    // Frame lists are one per allocation: released. (Frame dicts are not: one list may hold the
+    // same frame twice, and they are few.)
+    reader.forward(v, Value::token(kStackToken | it->second), true);
     return it->second;
 }
 
@@ -289,23 +295,28 @@ void SnapshotCollector::readEntry(Reader& reader, const Value& entry, DeviceTrac
         ++m_badEntries;
         return;
     }
+    if (addr == INT64_MIN) { // a clamped address: not one the pairing can hold
+        ++m_badEntries;
+        return;
+    }
     if (action == "alloc") {
-        if (auto it = trace.open.find(addr); it != trace.open.end()) // allocated twice: the first one's free is lost
+        if (trace.open.find(addr) != AddressMap::kMissing) // allocated twice: the first one's free is lost
             m_report.add("memory snapshot: an address allocated again before it was freed (the first allocation ends there)");
-        trace.open[addr] = static_cast<uint32_t>(s.allocations.size());
+        const auto index = static_cast<uint32_t>(s.allocations.size());
+        trace.open.set(addr, index);
+        trace.order.push_back(SnapshotChangeOrder::alloc(index));
         newAllocation(timeUs, seq);
     } else if (action == "free_requested") {
-        if (auto it = trace.open.find(addr); it != trace.open.end()) {
-            s.allocations[it->second].freeRequestedUs = timeUs;
+        if (const uint32_t open = trace.open.find(addr); open != AddressMap::kMissing) {
+            s.allocations[open].freeRequestedUs = timeUs;
         } else if (!trace.requestedOnly.count(addr)) {
             trace.requestedOnly[addr] = static_cast<uint32_t>(s.allocations.size());
             newAllocation(SnapshotAllocation::kBeforeTrace, 0).freeRequestedUs = timeUs;
         }
     } else if (action == "free_completed" || action == "free") {
-        uint32_t index;
-        if (auto it = trace.open.find(addr); it != trace.open.end()) {
-            index = it->second;
-            trace.open.erase(it);
+        uint32_t index = trace.open.find(addr);
+        if (index != AddressMap::kMissing) {
+            trace.open.erase(addr);
         } else if (auto r = trace.requestedOnly.find(addr); r != trace.requestedOnly.end()) {
             index = r->second;
             trace.requestedOnly.erase(r);
@@ -313,6 +324,7 @@ void SnapshotCollector::readEntry(Reader& reader, const Value& entry, DeviceTrac
             index = static_cast<uint32_t>(s.allocations.size());
             newAllocation(SnapshotAllocation::kBeforeTrace, 0).freeRequestedUs = timeUs;
         }
+        trace.order.push_back(SnapshotChangeOrder::free(index));
         SnapshotAllocation& a = s.allocations[index];
         a.freeUs = timeUs;
         a.freeSeq = seq;
@@ -331,6 +343,7 @@ void SnapshotCollector::readEntry(Reader& reader, const Value& entry, DeviceTrac
                    : action == "segment_map"  ? SnapshotSegmentAction::Map
                                               : SnapshotSegmentAction::Unmap;
         trace.segmentEvents.push_back(static_cast<uint32_t>(s.segmentEvents.size()));
+        trace.order.push_back(SnapshotChangeOrder::segment(static_cast<uint32_t>(s.segmentEvents.size())));
         s.segmentEvents.push_back(e);
     } else if (action != "snapshot") {
         m_report.add("memory snapshot: trace entries with an unknown action (skipped)", std::string(action));
@@ -391,7 +404,7 @@ void SnapshotCollector::readSegment(Reader& reader, const Value& segment) {
         s.blocks.push_back(block);
     }
     if (haveBlocks)
-        reader.forward(blocks, Value::none()); // the blocks are read: free their dicts' slots' items
+        reader.forward(blocks, Value::none(), true); // the blocks are read: their list is not needed
     seg.blockCount = static_cast<uint32_t>(s.blocks.size() - seg.firstBlock);
     s.segments.push_back(seg);
 }
@@ -476,7 +489,8 @@ std::shared_ptr<MemorySnapshot> SnapshotCollector::finish(Reader& reader, const 
                 trace = t.get();
         for (uint32_t b = seg.firstBlock; b < seg.firstBlock + seg.blockCount; ++b) {
             const SnapshotBlock& block = s.blocks[b];
-            if (block.state != SnapshotBlockState::ActiveAllocated || (trace && trace->open.count(block.addr)))
+            if (block.state != SnapshotBlockState::ActiveAllocated ||
+                (trace && trace->open.find(block.addr) != AddressMap::kMissing))
                 continue;
             initial.push_back(static_cast<uint32_t>(s.allocations.size()));
             SnapshotAllocation& a = s.allocations.emplace_back();
@@ -496,19 +510,10 @@ std::shared_ptr<MemorySnapshot> SnapshotCollector::finish(Reader& reader, const 
             s.ooms[i].device = t->device;
     }
     // Allocations by (device, start): before-the-trace ones first, then trace order.
-    const auto byDeviceAndStart = [](const SnapshotAllocation& a, const SnapshotAllocation& b) {
-        if (a.device != b.device)
-            return a.device < b.device;
-        return a.allocUs != b.allocUs ? a.allocUs < b.allocUs : a.allocSeq < b.allocSeq;
-    };
-    // Usually in order already (one device, nothing alive before the trace): no sort, and no sort
-    // buffer of half the allocations.
-    if (!std::is_sorted(s.allocations.begin(), s.allocations.end(), byDeviceAndStart))
-        std::stable_sort(s.allocations.begin(), s.allocations.end(), byDeviceAndStart);
-    std::stable_sort(s.segmentEvents.begin(), s.segmentEvents.end(),
-                     [](const SnapshotSegmentEvent& a, const SnapshotSegmentEvent& b) {
-                         return a.device != b.device ? a.device < b.device : a.seq < b.seq;
-                     });
+    // Allocations and segment entries stay in the order they were read (the change orders index them).
+    for (auto& t : m_traces)
+        if (t->seq > 0)
+            m_orders.emplace_back(t->device, std::move(t->order));
     std::vector<int16_t> devices;
     for (const SnapshotSegment& seg : s.segments)
         devices.push_back(seg.device);

@@ -14,6 +14,20 @@
 namespace ws {
 
 /*
+ * SnapshotChangeOrder: one allocator record of a device trace, in trace order: an allocation's
+ * alloc or free_completed entry (index into MemorySnapshot::allocations) or a segment entry (index
+ * into segmentEvents), in 4 bytes. The importer turns them into allocator records without sorting.
+ */
+struct SnapshotChangeOrder {
+    enum Kind : uint32_t { Alloc = 0, Free = 1, Segment = 2 };
+    static uint32_t alloc(uint32_t i) { return (uint32_t(Alloc) << 30) | i; }
+    static uint32_t free(uint32_t i) { return (uint32_t(Free) << 30) | i; }
+    static uint32_t segment(uint32_t i) { return (uint32_t(Segment) << 30) | i; }
+    static Kind kind(uint32_t code) { return static_cast<Kind>(code >> 30); }
+    static uint32_t index(uint32_t code) { return code & ((1u << 30) - 1); }
+};
+
+/*
  * SnapshotCollector: the pickle::Visitor that turns a PyTorch memory snapshot into a MemorySnapshot
  * while the pickle is read, so the file's records never exist as a tree:
  *
@@ -44,6 +58,8 @@ public:
     std::shared_ptr<MemorySnapshot> finish(pickle::Reader& reader, const pickle::Value* root);
     // Whether anything of a snapshot was seen (a trace entry or a segment).
     bool sawSnapshot() const { return m_entries > 0 || !m_snapshot->segments.empty(); }
+    // After finish(): per device, its allocator records in trace order (SnapshotChangeOrder codes).
+    std::vector<std::pair<int16_t, std::vector<uint32_t>>>& changeOrders() { return m_orders; }
     uint64_t entries() const { return m_entries; }
 
 private:
@@ -67,6 +83,7 @@ private:
     std::unordered_map<uint64_t, uint32_t> m_frameIds;    // (function, file, line) packed -> frame
     std::vector<std::unique_ptr<DeviceTrace>> m_traces;
     std::unordered_map<uint64_t, uint32_t> m_traceByList; // (slot, gen) of the list -> m_traces index
+    std::vector<std::pair<int16_t, std::vector<uint32_t>>> m_orders;
     uint64_t m_entries = 0;
     uint64_t m_badEntries = 0;
     uint64_t m_withoutTime = 0;

@@ -24,35 +24,17 @@ std::string mibText(int64_t bytes) {
 }
 
 /*
- * The allocator records of one device, in trace order: a merge of the allocations' alloc entries,
- * their free_completed entries and the segment entries by trace entry number, with the running
- * active and reserved bytes. The totals start from the state before the first entry: the
- * allocations alive then, and the segments at the end minus the ones the trace created plus the
- * ones it released. O(n log n) for the two orders.
+ * The allocator records of one device, in trace order (the collector's change order: no sort),
+ * with the running active and reserved bytes. The totals start from the state before the first
+ * entry: the allocations alive then, and the segments at the end minus the ones the trace created
+ * plus the ones it released. O(n).
  */
-void writeDeviceRecords(const MemorySnapshot& s, int16_t device, TraceBuilder& builder, NsysChunkWriter& w) {
-    std::vector<uint32_t> allocs, frees;
+void writeDeviceRecords(const MemorySnapshot& s, int16_t device, const std::vector<uint32_t>& order,
+                        TraceBuilder& builder, NsysChunkWriter& w) {
     int64_t allocated = 0;
-    for (uint32_t i = 0; i < s.allocations.size(); ++i) {
-        const SnapshotAllocation& a = s.allocations[i];
-        if (a.device != device)
-            continue;
-        if (a.allocUs == SnapshotAllocation::kBeforeTrace)
+    for (const SnapshotAllocation& a : s.allocations)
+        if (a.device == device && a.allocUs == SnapshotAllocation::kBeforeTrace)
             allocated += a.size;
-        else
-            allocs.push_back(i);
-        if (a.freeUs != SnapshotAllocation::kNeverFreed)
-            frees.push_back(i);
-    }
-    auto bySeq = [&](bool alloc) {
-        return [&s, alloc](uint32_t x, uint32_t y) {
-            return alloc ? s.allocations[x].allocSeq < s.allocations[y].allocSeq
-                         : s.allocations[x].freeSeq < s.allocations[y].freeSeq;
-        };
-    };
-    std::sort(allocs.begin(), allocs.end(), bySeq(true));
-    std::sort(frees.begin(), frees.end(), bySeq(false));
-    std::vector<const SnapshotSegmentEvent*> segs;
     int64_t reserved = 0;
     for (const SnapshotSegment& seg : s.segments)
         if (seg.device == device)
@@ -60,13 +42,12 @@ void writeDeviceRecords(const MemorySnapshot& s, int16_t device, TraceBuilder& b
     for (const SnapshotSegmentEvent& e : s.segmentEvents) {
         if (e.device != device)
             continue;
-        segs.push_back(&e);
         const bool grows = e.action == SnapshotSegmentAction::Alloc || e.action == SnapshotSegmentAction::Map;
         reserved += grows ? -e.size : e.size;
     }
     // Tracks are listed per chunk: the id is asked again after each chunk handed over.
     uint32_t track = w.track(device, 0);
-    auto emit = [&](int64_t us, int64_t addr, int64_t bytes, int32_t) {
+    auto emit = [&](int64_t us, int64_t addr, int64_t bytes) {
         ChunkResult::Memory m;
         m.ts = us * 1000;
         m.addr = addr;
@@ -84,26 +65,30 @@ void writeDeviceRecords(const MemorySnapshot& s, int16_t device, TraceBuilder& b
             track = w.track(device, 0);
         }
     };
-    size_t ia = 0, ifr = 0, is = 0;
-    while (ia < allocs.size() || ifr < frees.size() || is < segs.size()) {
-        const uint32_t sa = ia < allocs.size() ? s.allocations[allocs[ia]].allocSeq : UINT32_MAX;
-        const uint32_t sf = ifr < frees.size() ? s.allocations[frees[ifr]].freeSeq : UINT32_MAX;
-        const uint32_t ss = is < segs.size() ? segs[is]->seq : UINT32_MAX;
-        if (ss <= sa && ss <= sf && is < segs.size()) {
-            const SnapshotSegmentEvent& e = *segs[is++];
+    for (uint32_t code : order) {
+        const uint32_t i = SnapshotChangeOrder::index(code);
+        switch (SnapshotChangeOrder::kind(code)) {
+        case SnapshotChangeOrder::Segment: {
+            const SnapshotSegmentEvent& e = s.segmentEvents[i];
             const bool grows = e.action == SnapshotSegmentAction::Alloc || e.action == SnapshotSegmentAction::Map;
             reserved += grows ? e.size : -e.size;
-            emit(e.timeUs, e.addr, 0, e.stream);
-        } else if (sa <= sf && ia < allocs.size()) {
-            const SnapshotAllocation& a = s.allocations[allocs[ia++]];
+            emit(e.timeUs, e.addr, 0);
+            break;
+        }
+        case SnapshotChangeOrder::Alloc: {
+            const SnapshotAllocation& a = s.allocations[i];
             allocated += a.size;
             if (a.size > 0)
-                emit(a.allocUs, a.addr, a.size, a.stream);
-        } else {
-            const SnapshotAllocation& a = s.allocations[frees[ifr++]];
+                emit(a.allocUs, a.addr, a.size);
+            break;
+        }
+        case SnapshotChangeOrder::Free: {
+            const SnapshotAllocation& a = s.allocations[i];
             allocated -= a.size;
             if (a.size > 0)
-                emit(a.freeUs, a.addr, -a.size, a.stream);
+                emit(a.freeUs, a.addr, -a.size);
+            break;
+        }
         }
     }
     for (const SnapshotOom& o : s.ooms) {
@@ -204,8 +189,15 @@ ImportResult importTorchMemorySnapshot(const std::string& path, const ImportCont
     for (const SnapshotAllocation& a : snapshot->allocations)
         records += (a.allocUs != SnapshotAllocation::kBeforeTrace) + (a.freeUs != SnapshotAllocation::kNeverFreed);
     builder.reserveMemoryEvents(records + snapshot->segmentEvents.size());
-    for (int16_t device : snapshot->devices)
-        writeDeviceRecords(*snapshot, device, builder, w);
+    static const std::vector<uint32_t> kNoRecords;
+    for (int16_t device : snapshot->devices) {
+        const std::vector<uint32_t>* order = &kNoRecords;
+        for (const auto& [d, o] : collector.changeOrders())
+            if (d == device)
+                order = &o;
+        writeDeviceRecords(*snapshot, device, *order, builder, w);
+    }
+    collector.changeOrders().clear();
     ChunkResult last = w.takeChunk();
     builder.addChunk(last);
     builder.setMemorySnapshot(std::move(snapshot));

@@ -159,12 +159,38 @@ private:
     std::vector<uint32_t> m_len;
 };
 
+/*
+ * MemoTable: the memo's 8-byte entries in blocks of 64 Ki, so that growing never copies it and an
+ * access costs one shift and two loads.
+ */
+class MemoTable {
+public:
+    size_t size() const { return m_size; }
+    uint64_t operator[](size_t i) const { return m_blocks[i >> kShift][i & kMask]; }
+    uint64_t& operator[](size_t i) { return m_blocks[i >> kShift][i & kMask]; }
+    void resize(size_t n, uint64_t fill) {
+        while (m_blocks.size() * kBlock < n) {
+            m_blocks.emplace_back(new uint64_t[kBlock]);
+            std::fill_n(m_blocks.back().get(), kBlock, fill);
+        }
+        m_size = std::max(m_size, n);
+    }
+
+private:
+    static constexpr size_t kShift = 16;
+    static constexpr size_t kBlock = size_t(1) << kShift;
+    static constexpr size_t kMask = kBlock - 1;
+    std::vector<std::unique_ptr<uint64_t[]>> m_blocks;
+    size_t m_size = 0;
+};
+
 } // namespace
 
 struct Reader::Impl {
     struct Slot {
         std::vector<Value> items; // dicts: key, value, key, value, ...
         Value token;              // when forwarded
+        uint64_t memoIndex = kNoMemo; // where the memo holds it (the last MEMOIZE/PUT of it)
         uint32_t gen = 0;
         Kind kind = Kind::List;
         bool forwarded = false;
@@ -183,7 +209,7 @@ struct Reader::Impl {
     std::vector<Slot> slots;
     std::vector<uint32_t> freeSlots;
     std::vector<Value> boxed; // memoized scalars and tokens
-    std::deque<uint64_t> memo; // a deque: growing never copies (nor briefly doubles) the table
+    MemoTable memo;
     std::unordered_map<uint64_t, uint64_t> sparseMemo;
 
     // Machine.
@@ -255,6 +281,7 @@ struct Reader::Impl {
         slot.kind = kind;
         slot.forwarded = false;
         slot.freed = false;
+        slot.memoIndex = kNoMemo;
         Value v;
         v.kind = kind;
         v.u = s;
@@ -286,6 +313,10 @@ struct Reader::Impl {
         case Kind::List:
         case Kind::Dict:
         case Kind::Tuple: return (uint64_t(v.kind) << 60) | (uint64_t(v.gen) << 32) | (v.u & 0xffffffffu);
+        case Kind::Token:
+            if (v.u < (uint64_t(1) << 60))
+                return (uint64_t(Kind::Token) << 60) | v.u;
+            [[fallthrough]];
         default: boxed.push_back(v); return (uint64_t(kBoxedKind) << 60) | (boxed.size() - 1);
         }
     }
@@ -294,6 +325,8 @@ struct Reader::Impl {
         const uint64_t payload = m & ((uint64_t(1) << 60) - 1);
         if (kind == kBoxedKind)
             return boxed[payload];
+        if (kind == static_cast<int>(Kind::Token))
+            return Value::token(payload);
         Value v;
         v.kind = static_cast<Kind>(kind);
         if (v.isContainer()) {
@@ -306,6 +339,8 @@ struct Reader::Impl {
     }
     void put(uint64_t index, const Value& v) {
         const uint64_t m = toMemo(v);
+        if (Slot* s = slotOf(v))
+            s->memoIndex = index;
         if (index < memo.size()) {
             memo[index] = m;
         } else if (index < memo.size() + kDenseMemoSlack) {
@@ -909,13 +944,26 @@ Value Reader::resolve(const Value& v) const {
     return s && s->forwarded ? s->token : v;
 }
 
-void Reader::forward(const Value& v, const Value& token) {
+void Reader::forward(const Value& v, const Value& token, bool release) {
     Impl::Slot* s = m->slotOf(v);
     if (!s)
         return;
     std::vector<Value>().swap(s->items);
     s->forwarded = true;
     s->token = token;
+    if (!release)
+        return;
+    // The memo entry becomes the token itself and the slot is reused: a forwarded container then
+    // costs nothing (a snapshot has one frame list per allocation).
+    if (s->memoIndex != kNoMemo) {
+        const uint64_t encoded = m->toMemo(token);
+        if (s->memoIndex < m->memo.size())
+            m->memo[s->memoIndex] = encoded;
+        else
+            m->sparseMemo[s->memoIndex] = encoded;
+    }
+    s->forwarded = false;
+    m->freeSlot(v);
 }
 
 bool Reader::alive(const Value& v) const {

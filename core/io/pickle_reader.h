@@ -107,8 +107,10 @@ public:
     bool get(const Value& dict, std::string_view key, Value& out) const;
     // Follows a forwarded container to its token; anything else as it is.
     Value resolve(const Value& v) const;
-    // Replaces container `v` by `token` for every later reference and frees its items.
-    void forward(const Value& v, const Value& token);
+    // Replaces container `v` by `token` for every later reference and frees its items. With
+    // `release`, the slot itself is reused too: only the memo knows the token afterwards, so a handle
+    // to `v` held elsewhere (an item of another container) no longer resolves to it.
+    void forward(const Value& v, const Value& token, bool release = false);
     // Whether a container handle still points at a live container.
     bool alive(const Value& v) const;
 

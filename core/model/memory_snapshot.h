@@ -105,8 +105,9 @@ public:
     std::vector<SnapshotFrame> frames;
     std::vector<uint32_t> stackStart{0, 0};          // stack i's frames: stackFrames[stackStart[i], stackStart[i+1])
     std::vector<uint32_t> stackFrames;                // frame indices, innermost first
-    // By (device, allocUs) (kBeforeTrace first), then trace order. A deque: millions of them grow
-    // without the copy (and brief double size) of a growing vector.
+    // In the order they were read: each device trace's allocations in trace order (those alive
+    // before it among them, created at their first free), then the blocks alive before the trace and
+    // still at the end. A deque: millions of them grow without a growing vector's copy.
     std::deque<SnapshotAllocation> allocations;
     std::vector<SnapshotSegmentEvent> segmentEvents;  // trace order
     std::vector<SnapshotOom> ooms;

@@ -4,6 +4,7 @@
 // The numbers are tests/core/reference_memory_snapshot.py's (cli.memory_snapshot_matches_reference).
 #include "analysis/memory_allocations.h"
 #include "analysis/memory_curve.h"
+#include "analysis/snapshot_diff.h"
 #include "analysis/snapshot_state.h"
 #include "analysis/snapshot_stats.h"
 #include "import/torch_memory_snapshot_importer.h"
@@ -109,4 +110,23 @@ TEST(MemorySnapshotImport, TruncatedFileImportsWhatItHas) {
     EXPECT_GT(snap.traceEntries, 100u);
     EXPECT_LT(snap.traceEntries, 376u);
     EXPECT_NE(r.session->report().toText().find("cut short"), std::string::npos);
+}
+
+// Two snapshots of one program: the training run (A) and the run driven into OOM (B). What grew at the
+// peak is the OOM run's 480 MiB of kept activations (line 64).
+TEST(MemorySnapshotImport, DiffOfTwoSnapshots) {
+    const ImportResult a = importTraceFile(dataPath("memory_snapshots/train.pickle"));
+    const ImportResult b = importTraceFile(dataPath("memory_snapshots/oom.pickle"));
+    ASSERT_TRUE(a.session && b.session);
+    const SnapshotDiff d = diffSnapshots(*a.session->memorySnapshot(), *b.session->memorySnapshot(), 0);
+    EXPECT_EQ(d.peak[0], 237903288);
+    EXPECT_EQ(d.peak[1], 669469616);
+    ASSERT_FALSE(d.rows.empty());
+    EXPECT_EQ(d.rows.front().growth(), 503316480);
+    EXPECT_NE(d.rows.front().label.find("memory_snapshots.py:64"), std::string::npos) << d.rows.front().label;
+    int64_t liveA = 0, liveB = 0;
+    for (const SnapshotDiffRow& r : d.rows)
+        liveA += r.liveAtPeak[0], liveB += r.liveAtPeak[1];
+    EXPECT_EQ(liveA, d.peak[0]); // every live byte at each peak is in some row
+    EXPECT_EQ(liveB, d.peak[1]);
 }

@@ -1,9 +1,11 @@
 // The Memory tab's memory snapshot views (issue #28) on the H100 OOM recording, and the redraw bench:
 // the active memory timeline with 100 k live allocations must repaint within a 60 Hz frame (16 ms).
 #include "analysis/snapshot_timeline.h"
+#include "compare_view.h"
 #include "import/trace_import.h"
 #include "memory_view.h"
 #include "model/session.h"
+#include "snapshot_diff_view.h"
 #include "snapshot_oom_view.h"
 #include "snapshot_state_view.h"
 #include "snapshot_timeline_view.h"
@@ -159,4 +161,25 @@ TEST(SnapshotViews, BandsRedrawWithin16msWith100kLiveAllocations) {
                 live += a.size;
         EXPECT_EQ(view.raster().columnBytes.back(), live);
     }
+}
+
+// Two snapshots in the Compare tab: a "Memory snapshots" page first, with what grew at the top.
+TEST(SnapshotViews, CompareTwoSnapshots) {
+    auto train = importTraceFile(std::string(WARPSCOPE_TEST_DATA_DIR) + "/memory_snapshots/train.pickle").session;
+    auto oom = oomSnapshot();
+    ASSERT_TRUE(train && oom);
+    CompareView view;
+    view.setRuns(train, QStringLiteral("train.pickle"), oom, QStringLiteral("oom.pickle"), {});
+    auto* diff = view.findChild<SnapshotDiffView*>();
+    ASSERT_NE(diff, nullptr);
+    EXPECT_TRUE(diff->headline().contains(QStringLiteral("227 MiB"))) << diff->headline().toStdString();
+    EXPECT_TRUE(diff->headline().contains(QStringLiteral("638 MiB"))) << diff->headline().toStdString();
+    ASSERT_GT(diff->tree()->topLevelItemCount(), 5);
+    EXPECT_TRUE(diff->tree()->topLevelItem(0)->text(0).contains(QStringLiteral("memory_snapshots.py:64")));
+    EXPECT_EQ(diff->tree()->topLevelItem(0)->text(3), QStringLiteral("+480 MiB"));
+    auto* tabs = view.findChild<QTabWidget*>();
+    ASSERT_NE(tabs, nullptr);
+    EXPECT_EQ(tabs->currentWidget(), diff);
+    view.resize(1400, 700);
+    view.grab().save(QStringLiteral("/tmp/warpscope-snapshot-compare.png"));
 }
