@@ -476,13 +476,15 @@ std::shared_ptr<MemorySnapshot> SnapshotCollector::finish(Reader& reader, const 
 
     // Allocations alive before the trace and still active at the end: active blocks the trace never
     // allocated (memory_viz's rule). Their size is the requested size, as the trace records.
-    std::vector<uint32_t> initial;
     // With the trace cut short, an active block the read part never allocated may come from the
     // lost part: the rule does not hold, and the blocks stay out (the report says why).
-    if (!root && !m_traces.empty())
+    const bool traceCut = !root && !m_traces.empty();
+    if (traceCut)
         m_report.add("memory snapshot: the trace is cut short, so blocks alive before its first entry cannot be told "
                      "from those allocated in its lost part; only the allocations of the part read are shown");
-    for (const SnapshotSegment& seg : root || m_traces.empty() ? s.segments : std::vector<SnapshotSegment>()) {
+    for (const SnapshotSegment& seg : s.segments) {
+        if (traceCut)
+            break;
         const DeviceTrace* trace = nullptr;
         for (auto& t : m_traces)
             if (t->device == seg.device)
@@ -492,7 +494,6 @@ std::shared_ptr<MemorySnapshot> SnapshotCollector::finish(Reader& reader, const 
             if (block.state != SnapshotBlockState::ActiveAllocated ||
                 (trace && trace->open.find(block.addr) != AddressMap::kMissing))
                 continue;
-            initial.push_back(static_cast<uint32_t>(s.allocations.size()));
             SnapshotAllocation& a = s.allocations.emplace_back();
             a.addr = block.addr;
             a.size = block.requestedSize > 0 ? block.requestedSize : block.size;
@@ -547,7 +548,6 @@ std::shared_ptr<MemorySnapshot> SnapshotCollector::finish(Reader& reader, const 
         m_report.add("memory snapshot: trace entries without an address (skipped)", {}, m_badEntries);
     if (m_withoutTime)
         m_report.addNote("memory snapshot: trace entries without time_us (PyTorch before 2.1) are placed 1 µs apart");
-    (void)initial;
     // The pairing maps and interning indexes are no longer needed (memory for the rest of the import).
     m_traces.clear();
     m_traceByList.clear();
