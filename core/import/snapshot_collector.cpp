@@ -402,6 +402,8 @@ void SnapshotCollector::readSegment(Reader& reader, const Value& segment) {
         }
         nextAddr = block.addr + block.size;
         s.blocks.push_back(block);
+        // Read: its dict is not needed any more (PyTorch never refers to a block twice).
+        reader.forward(bd, Value::none(), true);
     }
     if (haveBlocks)
         reader.forward(blocks, Value::none(), true); // the blocks are read: their list is not needed

@@ -956,14 +956,8 @@ void Reader::forward(const Value& v, const Value& token, bool release) {
     Impl::Slot* s = m->slotOf(v);
     if (!s)
         return;
-    if (!release) {
-        std::vector<Value>().swap(s->items);
-        s->forwarded = true;
-        s->token = token;
-        return;
-    }
-    // The memo entry becomes the token itself and the slot is reused: a forwarded container then
-    // costs nothing (a snapshot has one frame list per allocation).
+    // The memo entry becomes the token itself: a GET of it then never reads the slot (a snapshot's
+    // frame dicts are fetched by GET fifty times per allocation).
     if (s->memoIndex != kNoMemo) {
         const uint64_t encoded = m->toMemo(token);
         if (s->memoIndex < m->memo.size())
@@ -971,6 +965,13 @@ void Reader::forward(const Value& v, const Value& token, bool release) {
         else
             m->sparseMemo[s->memoIndex] = encoded;
     }
+    if (!release) {
+        std::vector<Value>().swap(s->items);
+        s->forwarded = true;
+        s->token = token;
+        return;
+    }
+    // Released: the slot is reused (a snapshot has one frame list per allocation).
     m->freeSlot(v);
 }
 
