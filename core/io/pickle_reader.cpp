@@ -429,20 +429,21 @@ struct Reader::Impl {
             pos += n;
             return true;
         }
-        // Long: copied through the buffer piece by piece into its own room.
+        // Long: gathered piece by piece as the input delivers it (the length is the file's claim: a
+        // damaged one must not allocate gigabytes before the input runs out), then given its room.
         if (n >= (uint64_t(1) << 32))
             return fail(at, std::string(nameOf(op)) + " at offset " + std::to_string(at) + " holds a string of 4 GiB or more");
-        char* to = strings.room(static_cast<size_t>(n));
-        uint64_t done = 0;
-        while (done < n) {
+        std::string gathered;
+        while (gathered.size() < n) {
             if (avail() == 0 && !fill(1))
                 return truncatedAt(at, op);
-            const size_t take = static_cast<size_t>(std::min<uint64_t>(n - done, avail()));
-            std::memcpy(to + done, buf.get() + pos, take);
+            const size_t take = static_cast<size_t>(std::min<uint64_t>(n - gathered.size(), avail()));
+            gathered.append(buf.get() + pos, take);
             pos += take;
-            done += take;
         }
-        stack.push_back(makeString(kind, strings.add(to, static_cast<size_t>(n))));
+        char* to = strings.room(gathered.size());
+        std::memcpy(to, gathered.data(), gathered.size());
+        stack.push_back(makeString(kind, strings.add(to, gathered.size())));
         return true;
     }
 
