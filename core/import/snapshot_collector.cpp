@@ -17,7 +17,9 @@ namespace {
 // (Tokens fit the memo's 60-bit payload, so a released container's memo entry holds them directly.)
 constexpr uint64_t kStackToken = uint64_t(1) << 56;
 constexpr uint64_t kFrameToken = uint64_t(2) << 56;
-constexpr uint64_t kTokenTag = uint64_t(3) << 56;
+constexpr uint64_t kBlocksToken = uint64_t(3) << 56; // a segment's block list: the segment's index
+constexpr uint64_t kBlockToken = uint64_t(4) << 56;  // a block dict: its index in blocks
+constexpr uint64_t kTokenTag = uint64_t(7) << 56;
 
 uint64_t listKey(const Value& list) {
     return (uint64_t(list.gen) << 32) | (list.u & 0xffffffffu);
@@ -200,12 +202,15 @@ uint32_t SnapshotCollector::stackOf(Reader& reader, const Value& frames) {
 }
 
 void SnapshotCollector::onSetItem(Reader& reader, const Value& dict, const Value& key, Value& value) {
-    (void)dict;
-    if (fieldOf(reader, key) != kFrames)
+    // Read at once, while no other container holds a handle to them (a later memo reference then
+    // finds the token): frame lists become stacks, a segment's block list its range of blocks.
+    const Field field = fieldOf(reader, key);
+    if (field != kFrames && field != kBlocks)
         return;
     const Value v = reader.resolve(value);
-    if (v.kind == Kind::List || v.kind == Kind::Tuple)
-        value = Value::token(kStackToken | stackOf(reader, v));
+    if (v.kind != Kind::List && v.kind != Kind::Tuple)
+        return;
+    value = Value::token(field == kFrames ? kStackToken | stackOf(reader, v) : readBlocks(reader, dict, v));
 }
 
 SnapshotCollector::DeviceTrace& SnapshotCollector::traceFor(const Value& list) {
@@ -374,9 +379,29 @@ void SnapshotCollector::readSegment(Reader& reader, const Value& segment) {
         default: break;
         }
     }
-    int64_t nextAddr = seg.addr; // blocks without an address follow each other from the segment's
-    for (size_t b = 0, n = haveBlocks ? reader.size(blocks) : 0; b < n; ++b) {
+    // The blocks were read when the list was set into the segment (onSetItem): here their range.
+    if (haveBlocks && blocks.kind != Kind::Token)
+        blocks = Value::token(readBlocks(reader, segment, blocks));
+    if (haveBlocks && (blocks.u & kTokenTag) == kBlocksToken) {
+        seg.firstBlock = static_cast<uint32_t>((blocks.u & ~kTokenTag) >> 24);
+        seg.blockCount = static_cast<uint32_t>(blocks.u & 0xffffff);
+    }
+    s.segments.push_back(seg);
+}
+
+uint64_t SnapshotCollector::readBlocks(Reader& reader, const Value& segment, const Value& blocks) {
+    MemorySnapshot& s = *m_snapshot;
+    const size_t first = s.blocks.size();
+    Value address;
+    int64_t nextAddr = 0; // blocks without an address follow each other from the segment's
+    if (reader.get(segment, "address", address))
+        asInt(address, nextAddr);
+    for (size_t b = 0, n = reader.size(blocks); b < n; ++b) {
         const Value bd = reader.item(blocks, b);
+        if (bd.kind == Kind::Token && (bd.u & kTokenTag) == kBlockToken) { // a block dict read before
+            s.blocks.push_back(s.blocks[static_cast<size_t>(bd.u & ~kTokenTag)]);
+            continue;
+        }
         if (bd.kind != Kind::Dict)
             continue;
         SnapshotBlock block;
@@ -401,15 +426,19 @@ void SnapshotCollector::readSegment(Reader& reader, const Value& segment) {
             }
         }
         nextAddr = block.addr + block.size;
+        // Read: the dict becomes a token for any later reference (PyTorch makes none).
+        reader.forward(bd, Value::token(kBlockToken | s.blocks.size()), true);
         s.blocks.push_back(block);
-        // Read: its dict is not needed any more (PyTorch never refers to a block twice).
-        reader.forward(bd, Value::none(), true);
     }
-    if (haveBlocks)
-        reader.forward(blocks, Value::none(), true); // the blocks are read: their list is not needed
-    seg.blockCount = static_cast<uint32_t>(s.blocks.size() - seg.firstBlock);
-    s.segments.push_back(seg);
+    const size_t count = std::min<size_t>(s.blocks.size() - first, 0xffffff);
+    if (count < s.blocks.size() - first)
+        m_report.add("memory snapshot: a segment with more than 16 M blocks (the rest not shown)");
+    const uint64_t token = kBlocksToken | (uint64_t(first) << 24) | count;
+    // The list too: a segment that shares it (a later memo reference) gets the same range.
+    reader.forward(blocks, Value::token(token), true);
+    return token;
 }
+
 
 std::string SnapshotCollector::text(Reader& reader, const Value& v, int depth) const {
     switch (v.kind) {

@@ -72,6 +72,8 @@ private:
     DeviceTrace& traceFor(const pickle::Value& list);
     void readEntry(pickle::Reader& reader, const pickle::Value& entry, DeviceTrace& trace);
     void readSegment(pickle::Reader& reader, const pickle::Value& segment);
+    // Reads a segment's block list into MemorySnapshot::blocks; returns the token of their range.
+    uint64_t readBlocks(pickle::Reader& reader, const pickle::Value& segment, const pickle::Value& blocks);
     void readSettings(pickle::Reader& reader, const pickle::Value& settings);
     std::string text(pickle::Reader& reader, const pickle::Value& v, int depth = 0) const;
 

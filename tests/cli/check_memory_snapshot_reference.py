@@ -4,11 +4,12 @@
 (to the byte), per-stack allocations and live bytes (at the end and at the OOM), and the final
 segments. Each snapshot given is checked as recorded, and also as variants written here with
 Python's pickle: the device trace cut to its last 60 % (what a wrapped ring buffer leaves: blocks
-alive before the first entry must be reconstructed), and the same data pickled with protocols 2 and
-5, gzipped.
+alive before the first entry must be reconstructed), the same data pickled with protocols 2 and 5,
+gzipped, and a two-device snapshot (the run again as GPU 1 with a shorter trace).
 
     check_memory_snapshot_reference.py CLI SNAPSHOT...
 """
+import copy
 import csv
 import gzip
 import io
@@ -90,8 +91,15 @@ def variants(path, tmp):
     base = os.path.splitext(os.path.basename(path))[0]
     cut = dict(snap)
     cut["device_traces"] = [t[len(t) * 2 // 5:] for t in snap["device_traces"]]
+    # Two devices: the same run again as GPU 1, its trace cut differently (device lists map by position).
+    two = dict(snap)
+    two["segments"] = snap["segments"] + [dict(s, device=1) for s in snap["segments"]]
+    # (Copies: PyTorch never lets two entries share one dict, and Warpscope refuses a file that does.)
+    two["device_traces"] = [snap["device_traces"][0],
+                            copy.deepcopy(snap["device_traces"][0][len(snap["device_traces"][0]) // 3:])]
     out = []
-    for name, data, proto, gz in (("cut", cut, 4, False), ("p2", snap, 2, True), ("p5cut", cut, 5, True)):
+    for name, data, proto, gz in (("cut", cut, 4, False), ("p2", snap, 2, True), ("p5cut", cut, 5, True),
+                                  ("2dev", two, 4, False)):
         p = os.path.join(tmp, f"{base}.{name}.pickle" + (".gz" if gz else ""))
         with (gzip.open if gz else open)(p, "wb") as f:
             pickle.dump(data, f, protocol=proto)
