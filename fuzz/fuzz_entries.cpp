@@ -6,7 +6,11 @@
 #include "import/nsys_importer.h"
 #include "import/nvprof_importer.h"
 #include "import/rocprof_importer.h"
+#include "analysis/snapshot_state.h"
+#include "analysis/snapshot_stats.h"
+#include "import/torch_memory_snapshot_importer.h"
 #include "import/torch_memory_timeline_importer.h"
+#include "io/pickle_reader.h"
 #include "import/xplane_importer.h"
 #include "import/trace_import.h"
 #include "model/session.h"
@@ -61,6 +65,39 @@ int rocprofJson(const uint8_t* data, size_t size) {
 
 int memoryTimeline(const uint8_t* data, size_t size) {
     return importAndAnalyse(importTorchMemoryTimeline, data, size, ".timeline.json", 4096);
+}
+
+int memorySnapshot(const uint8_t* data, size_t size) {
+    // The unpickler alone (everything kept, no visitor), then the import and the snapshot's analyses.
+    {
+        pickle::Reader reader;
+        size_t pos = 0;
+        const pickle::ReadFn read = [&](char* out, size_t n) {
+            const size_t take = std::min(n, size - pos);
+            std::copy_n(data + pos, take, out);
+            pos += take;
+            return take;
+        };
+        (void)reader.read(read, nullptr);
+    }
+    ImportControl control;
+    control.threads = 1;
+    const ImportResult result = importTorchMemorySnapshot(inputFile(data, size, ".pickle"), control);
+    if (!result.session)
+        return 0;
+    analyse(*result.session);
+    if (const MemorySnapshot* s = result.session->memorySnapshot()) {
+        (void)snapshotOoms(*s);
+        (void)snapshotStacks(*s, std::nullopt, SnapshotMoment::fromTime(s->lastUs));
+        for (int16_t d : s->devices) {
+            (void)snapshotPeak(*s, d);
+            (void)snapshotStateAt(*s, d, SnapshotMoment::fromTime((s->firstUs / 2) + (s->lastUs / 2)));
+            (void)snapshotFinalState(*s, d);
+        }
+        for (uint32_t i = 0; i < s->stackCount(); ++i)
+            (void)s->stackLabel(i);
+    }
+    return 0;
 }
 
 int xplane(const uint8_t* data, size_t size) {
@@ -141,7 +178,8 @@ const std::vector<Entry>& entries() {
         {"fuzz_nvprof_sqlite", nvprofSqlite}, {"fuzz_capture_stream", captureStream},
         {"fuzz_session_file", sessionFile},   {"fuzz_remote_text", remoteText},
         {"fuzz_source_rules", sourceRules},   {"fuzz_rocprof_json", rocprofJson},
-        {"fuzz_memory_timeline", memoryTimeline}, {"fuzz_xplane", xplane}};
+        {"fuzz_memory_timeline", memoryTimeline}, {"fuzz_xplane", xplane},
+        {"fuzz_memory_snapshot", memorySnapshot}};
     return all;
 }
 

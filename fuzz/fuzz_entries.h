@@ -27,6 +27,8 @@ int rocprofJson(const uint8_t* data, size_t size);
 int memoryTimeline(const uint8_t* data, size_t size);
 // XLA/JAX XSpace protobuf (xplane.pb).
 int xplane(const uint8_t* data, size_t size);
+// A PyTorch memory snapshot pickle: the restricted unpickler alone, then the import and its analyses.
+int memorySnapshot(const uint8_t* data, size_t size);
 // A session file of the library (SQLite + zstd columns): its metadata, the session, and every
 // column the analyses decode.
 int sessionFile(const uint8_t* data, size_t size);

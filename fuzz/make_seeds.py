@@ -187,13 +187,29 @@ def xplane_seeds():
         put("fuzz_xplane", name, (b"\x0a" + wire.enc(len(small)) + small)[:60000])
 
 
+def memory_snapshot_seeds():
+    """PyTorch memory snapshots: the H100 recordings cut down (a few segments, the first and last
+    trace entries, the OOM kept) and re-pickled with protocols 2, 4 and 5, plus one raw cut."""
+    import pickle
+    for name in ("oom.pickle", "train.pickle"):
+        snap = pickle.loads(read(os.path.join(DATA, "memory_snapshots", name)))
+        small = dict(snap)
+        small["segments"] = snap["segments"][:3]
+        small["device_traces"] = [t[:20] + t[-12:] for t in snap["device_traces"]]
+        for proto in (2, 4, 5):
+            put("fuzz_memory_snapshot", f"{name[:-7]}_p{proto}.pickle", pickle.dumps(small, protocol=proto)[:60000])
+    put("fuzz_memory_snapshot", "train_cut.pickle", read(os.path.join(DATA, "memory_snapshots", "train.pickle"))[:30000])
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["--rocprof"]:
         rocprof_seeds()
         memory_timeline_seeds()
         xplane_seeds()
+        memory_snapshot_seeds()
     else:
         main(sys.argv[1])
         rocprof_seeds()
         memory_timeline_seeds()
         xplane_seeds()
+        memory_snapshot_seeds()

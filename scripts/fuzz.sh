@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${WARPSCOPE_FUZZ_BUILD:-build/fuzz}
 targets=(fuzz_chrome_json fuzz_nsys_sqlite fuzz_nvprof_sqlite fuzz_capture_stream fuzz_session_file fuzz_remote_text
-         fuzz_source_rules fuzz_rocprof_json fuzz_memory_timeline fuzz_xplane)
+         fuzz_source_rules fuzz_rocprof_json fuzz_memory_timeline fuzz_xplane fuzz_memory_snapshot)
 
 dict_of() {
     case "$1" in
@@ -24,6 +24,7 @@ dict_of() {
     fuzz_rocprof_json) echo fuzz/dict/rocprof.dict ;;
     fuzz_memory_timeline) echo fuzz/dict/json.dict ;;
     fuzz_xplane) echo fuzz/dict/xplane.dict ;;
+    fuzz_memory_snapshot) echo fuzz/dict/pickle.dict ;;
     fuzz_nsys_sqlite | fuzz_nvprof_sqlite) echo fuzz/dict/sqlite.dict ;;
     fuzz_capture_stream) echo fuzz/dict/wscap.dict ;;
     fuzz_remote_text) echo fuzz/dict/xml.dict ;;
@@ -90,6 +91,7 @@ sources_of() {
     fuzz_rocprof_json) echo 'core/import/(rocprof_|json_record)' ;;
     fuzz_memory_timeline) echo 'core/import/(torch_memory_timeline|json_record)' ;;
     fuzz_xplane) echo 'core/import/xplane_' ;;
+    fuzz_memory_snapshot) echo 'core/io/pickle_reader|core/import/(snapshot_collector|torch_memory_snapshot)|core/analysis/snapshot_' ;;
     esac
 }
 

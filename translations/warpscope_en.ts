@@ -145,6 +145,16 @@
     </message>
 </context>
 <context>
+    <name>ws::SnapshotStateView</name>
+    <message numerus="yes">
+        <source>%n allocation(s) outside every segment</source>
+        <translation>
+            <numerusform>%n allocation outside every segment</numerusform>
+            <numerusform>%n allocations outside every segment</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ws::StackView</name>
     <message numerus="yes">
         <source>%n frame(s); none has a source location (record with with_stack=True).</source>
@@ -165,6 +175,13 @@
         <translation>
             <numerusform>%n frame, innermost first. Enter shows the source, Ctrl+Enter opens the editor.</numerusform>
             <numerusform>%n frames, innermost first. Enter shows the source, Ctrl+Enter opens the editor.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n frame(s); none has a source location (record the snapshot with _record_memory_history(stacks=&quot;python&quot;) or &quot;all&quot;).</source>
+        <translation>
+            <numerusform>%n frame; it has no source location (record the snapshot with _record_memory_history(stacks=&quot;python&quot;) or &quot;all&quot;).</numerusform>
+            <numerusform>%n frames; none has a source location (record the snapshot with _record_memory_history(stacks=&quot;python&quot;) or &quot;all&quot;).</numerusform>
         </translation>
     </message>
 </context>

@@ -315,6 +315,10 @@
         <source>Neither run has call stacks: matched by name.</source>
         <translation>两次运行都没有调用栈：按名称匹配。</translation>
     </message>
+    <message>
+        <source>Memory snapshots</source>
+        <translation>内存快照</translation>
+    </message>
 </context>
 <context>
     <name>ws::DerivedCounter</name>
@@ -1963,6 +1967,34 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <source>in the selection (%1)</source>
         <translation>在所选范围内（%1）</translation>
     </message>
+    <message>
+        <source>Bands by trace order</source>
+        <translation>色带按跟踪顺序</translation>
+    </message>
+    <message>
+        <source>Bands by time</source>
+        <translation>色带按时间</translation>
+    </message>
+    <message>
+        <source>The active memory timeline&apos;s x axis: one step per allocation or free, as memory_viz draws it, or time, shared with the timeline&apos;s selection</source>
+        <translation>活动内存时间线的 x 轴：每次分配或释放一格（与 memory_viz 相同），或按时间（与时间线的选区共享）</translation>
+    </message>
+    <message>
+        <source>Active memory</source>
+        <translation>活动内存</translation>
+    </message>
+    <message>
+        <source>Allocator state</source>
+        <translation>分配器状态</translation>
+    </message>
+    <message>
+        <source>Out of memory</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <source>the allocation of %1 at 0x%2</source>
+        <translation>位于 0x%2 的 %1 分配</translation>
+    </message>
 </context>
 <context>
     <name>ws::NewCaptureDialog</name>
@@ -3580,6 +3612,224 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     </message>
 </context>
 <context>
+    <name>ws::SnapshotDiffView</name>
+    <message>
+        <source>Allocating line</source>
+        <translation>分配代码行</translation>
+    </message>
+    <message>
+        <source>A: live at its peak</source>
+        <translation>A：其峰值时的存活内存</translation>
+    </message>
+    <message>
+        <source>B: live at its peak</source>
+        <translation>B：其峰值时的存活内存</translation>
+    </message>
+    <message>
+        <source>Growth</source>
+        <translation>增长</translation>
+    </message>
+    <message>
+        <source>A: allocated in trace</source>
+        <translation>A：跟踪内分配量</translation>
+    </message>
+    <message>
+        <source>B: allocated in trace</source>
+        <translation>B：跟踪内分配量</translation>
+    </message>
+    <message>
+        <source>GPU %1: peak of live memory A %2, B %3 (%4). Rows: each allocating stack&apos;s bytes live at each run&apos;s peak, largest growth first.</source>
+        <translation>GPU %1：存活内存峰值 A %2，B %3（%4）。每行：各分配调用栈在各自峰值时的存活字节，按增长从大到小排列。</translation>
+    </message>
+    <message>
+        <source>(no stack recorded)</source>
+        <translation>（未记录调用栈）</translation>
+    </message>
+</context>
+<context>
+    <name>ws::SnapshotOomView</name>
+    <message>
+        <source>Out of memory / live by allocating line</source>
+        <translation>内存不足 / 按分配代码行统计的存活内存</translation>
+    </message>
+    <message>
+        <source>Live bytes</source>
+        <translation>存活字节</translation>
+    </message>
+    <message>
+        <source>Allocations</source>
+        <translation>分配</translation>
+    </message>
+    <message>
+        <source>Select an OOM for the allocator state at that moment; double-click a line for its stack</source>
+        <translation>选择一次 OOM 以查看当时的分配器状态；双击一行查看其调用栈</translation>
+    </message>
+    <message>
+        <source>the allocations of %1</source>
+        <translation>%1 的分配</translation>
+    </message>
+    <message>
+        <source>OOM at %1: %2 requested, %3 reserved</source>
+        <translation>%1 时 OOM：请求 %2，已保留 %3</translation>
+    </message>
+    <message>
+        <source>, the driver had %1 free</source>
+        <translation>，驱动报告空闲 %1</translation>
+    </message>
+    <message>
+        <source> · requested by %1</source>
+        <translation> · 请求来自 %1</translation>
+    </message>
+    <message>
+        <source>(no stack recorded)</source>
+        <translation>（未记录调用栈）</translation>
+    </message>
+    <message>
+        <source>No out-of-memory event in this snapshot&apos;s trace on this device. A snapshot dumped in the `except torch.cuda.OutOfMemoryError` handler ends with one.</source>
+        <translation>此快照在该设备上的跟踪中没有内存不足事件。在 `except torch.cuda.OutOfMemoryError` 处理中转储的快照会以一次 OOM 结尾。</translation>
+    </message>
+</context>
+<context>
+    <name>ws::SnapshotStateView</name>
+    <message>
+        <source>Segment / block</source>
+        <translation>段 / 块</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Allocated</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>Inactive</source>
+        <translation>非活动</translation>
+    </message>
+    <message>
+        <source>Largest free</source>
+        <translation>最大空闲块</translation>
+    </message>
+    <message>
+        <source>Type / state and allocating line</source>
+        <translation>类型 / 状态与分配代码行</translation>
+    </message>
+    <message>
+        <source>Double-click a block to see its stack</source>
+        <translation>双击一个块查看其调用栈</translation>
+    </message>
+    <message>
+        <source>the block at %1</source>
+        <translation>位于 %1 的块</translation>
+    </message>
+    <message>
+        <source>When the snapshot was taken</source>
+        <translation>快照时刻</translation>
+    </message>
+    <message>
+        <source>At %1</source>
+        <translation>在 %1</translation>
+    </message>
+    <message>
+        <source>reserved %1 in %2 segments</source>
+        <translation>已保留 %1，共 %2 个段</translation>
+    </message>
+    <message>
+        <source>allocated %1</source>
+        <translation>已分配 %1</translation>
+    </message>
+    <message>
+        <source>pending free %1</source>
+        <translation>待释放 %1</translation>
+    </message>
+    <message>
+        <source>inactive %1</source>
+        <translation>非活动 %1</translation>
+    </message>
+    <message>
+        <source>fragmented %1 (inactive in segments with live blocks)</source>
+        <translation>碎片 %1（含存活块的段中的非活动内存）</translation>
+    </message>
+    <message>
+        <source>largest free block %1</source>
+        <translation>最大空闲块 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n allocation(s) outside every segment</source>
+        <translation>
+            <numerusform>%n 个分配不在任何段内</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>segment, stream %1</source>
+        <translation>段，流 %1</translation>
+    </message>
+    <message>
+        <source>%1 segment, stream %2</source>
+        <translation>%1 段，流 %2</translation>
+    </message>
+    <message>
+        <source>allocated</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>free requested, pending (stream use)</source>
+        <translation>已请求释放，等待中（流仍在使用）</translation>
+    </message>
+    <message>
+        <source>free (cached)</source>
+        <translation>空闲（已缓存）</translation>
+    </message>
+    <message>
+        <source>unknown state</source>
+        <translation>未知状态</translation>
+    </message>
+</context>
+<context>
+    <name>ws::SnapshotTimelineView</name>
+    <message>
+        <source>Active memory: each live allocation is a band, stacked in allocation order. Click a band for its stack and the allocator state at that time.</source>
+        <translation>活动内存：每个存活的分配是一条色带，按分配顺序堆叠。单击色带查看其调用栈及当时的分配器状态。</translation>
+    </message>
+    <message>
+        <source>No allocations in this snapshot&apos;s trace.</source>
+        <translation>此快照的跟踪中没有分配。</translation>
+    </message>
+    <message>
+        <source>trace order, to %1</source>
+        <translation>按跟踪顺序，至 %1</translation>
+    </message>
+    <message>
+        <source>Active memory, peak %1 in view</source>
+        <translation>活动内存，视图内峰值 %1</translation>
+    </message>
+    <message>
+        <source>OOM: %1 requested</source>
+        <translation>OOM：请求 %1</translation>
+    </message>
+    <message>
+        <source>before the trace</source>
+        <translation>跟踪开始之前</translation>
+    </message>
+    <message>
+        <source>still live at the end</source>
+        <translation>结束时仍存活</translation>
+    </message>
+    <message>
+        <source>%1 at 0x%2
+allocated %3, freed %4
+%5</source>
+        <translation>%1，地址 0x%2
+分配于 %3，释放于 %4
+%5</translation>
+    </message>
+    <message>
+        <source>(no stack recorded)</source>
+        <translation>（未记录调用栈）</translation>
+    </message>
+</context>
+<context>
     <name>ws::SourcePane</name>
     <message>
         <source>Locate…</source>
@@ -3703,6 +3953,16 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <source>%n frame(s), innermost first. Enter shows the source, Ctrl+Enter opens the editor.</source>
         <translation>
             <numerusform>%n 个栈帧，最内层在前。Enter 显示源码，Ctrl+Enter 打开编辑器。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No stack recorded for %1.</source>
+        <translation>%1 没有记录调用栈。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n frame(s); none has a source location (record the snapshot with _record_memory_history(stacks=&quot;python&quot;) or &quot;all&quot;).</source>
+        <translation>
+            <numerusform>%n 个栈帧；都没有源码位置（请用 _record_memory_history(stacks=&quot;python&quot;) 或 &quot;all&quot; 记录快照）。</numerusform>
         </translation>
     </message>
 </context>

@@ -11,6 +11,7 @@
 #include "time_viewport.h"
 #include "diff_waterfall_chart.h"
 #include "format.h"
+#include "snapshot_diff_view.h"
 #include "step_breakdown_chart.h"
 
 #include <QComboBox>
@@ -192,6 +193,19 @@ void CompareView::setRuns(std::shared_ptr<SessionAnalyses> a, const QString& nam
             m_step[s]->setCurrentIndex(m_step[s]->count() - 1);
         }
     }
+    // Two memory snapshots: what grew, by allocating stack.
+    const bool snapshots = m_a && m_b && m_a->memorySnapshot() && m_b->memorySnapshot();
+    if (snapshots && !m_snapshotDiff) {
+        m_snapshotDiff = new SnapshotDiffView(this);
+        m_tabs->insertTab(0, m_snapshotDiff, tr("Memory snapshots"));
+        m_tabs->setCurrentIndex(0);
+    } else if (!snapshots && m_snapshotDiff) {
+        m_tabs->removeTab(m_tabs->indexOf(m_snapshotDiff));
+        m_snapshotDiff->deleteLater();
+        m_snapshotDiff = nullptr;
+    }
+    if (m_snapshotDiff)
+        m_snapshotDiff->setSnapshots(*m_a->memorySnapshot(), *m_b->memorySnapshot());
     compute();
 }
 

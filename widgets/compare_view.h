@@ -16,6 +16,8 @@ class QTableView;
 
 namespace ws {
 
+class SnapshotDiffView;
+
 class DiffMemoryChart;
 class JobTimelineView;
 struct LoadedJob;
@@ -71,6 +73,7 @@ private:
     QTableView* m_operatorView;
     QTableView* m_kernelView;
     QTabWidget* m_tabs;
+    SnapshotDiffView* m_snapshotDiff = nullptr; // when both runs are memory snapshots
     HeadlineDiffModel* m_headline;
     OperatorDiffModel* m_operators;
     KernelDiffModel* m_kernels;

@@ -8,6 +8,10 @@
 #include "memory_chart.h"
 #include "memory_op_stats_model.h"
 #include "model/session.h"
+#include "analysis/snapshot_call_stack.h"
+#include "snapshot_oom_view.h"
+#include "snapshot_state_view.h"
+#include "snapshot_timeline_view.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -63,13 +67,25 @@ MemoryView::MemoryView(TimeViewport* time, std::shared_ptr<const Session> sessio
     bar->addWidget(new QLabel(tr("Device:"), content));
     bar->addWidget(m_device);
     bar->addWidget(m_summary, 1);
+    if (m_session && m_session->memorySnapshot()) {
+        m_snapshotAxis = new QComboBox(content);
+        m_snapshotAxis->setObjectName(QStringLiteral("snapshotAxis"));
+        m_snapshotAxis->addItems({tr("Bands by trace order"), tr("Bands by time")});
+        m_snapshotAxis->setToolTip(tr("The active memory timeline's x axis: one step per allocation or free, as "
+                                      "memory_viz draws it, or time, shared with the timeline's selection"));
+        bar->addWidget(m_snapshotAxis);
+    }
     m_tables->addTab(m_allocationTable, tr("Allocations"));
     m_tables->addTab(m_opTable, tr("Operators"));
     auto* split = new QSplitter(Qt::Vertical, content);
     split->addWidget(m_chart);
     split->addWidget(m_tables);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    const bool snapshot = m_session && m_session->memorySnapshot();
+    // A snapshot's band view needs the height more than the curves.
+    split->setStretchFactor(0, snapshot ? 1 : 3);
+    split->setStretchFactor(1, snapshot ? 3 : 2);
+    if (snapshot)
+        addSnapshotViews();
     auto* contentLayout = new QVBoxLayout(content);
     contentLayout->setContentsMargins(0, 0, 0, 0);
     contentLayout->addLayout(bar);
@@ -101,6 +117,57 @@ MemoryView::MemoryView(TimeViewport* time, std::shared_ptr<const Session> sessio
 
 // The worker is never waited for (startDetached): closing the tab returns at once.
 MemoryView::~MemoryView() = default;
+
+void MemoryView::addSnapshotViews() {
+    m_snapshotTimeline = new SnapshotTimelineView(this);
+    m_snapshotState = new SnapshotStateView(this);
+    m_snapshotOoms = new SnapshotOomView(this);
+    m_tables->insertTab(0, m_snapshotTimeline, tr("Active memory"));
+    m_tables->insertTab(1, m_snapshotState, tr("Allocator state"));
+    m_tables->insertTab(2, m_snapshotOoms, tr("Out of memory"));
+    m_tables->setCurrentIndex(0);
+    connect(m_snapshotAxis, &QComboBox::currentIndexChanged, this,
+            [this](int index) { m_snapshotTimeline->setByOrder(index == 0); });
+    connect(m_snapshotTimeline, &SnapshotTimelineView::timeClicked, this, [this](qint64 us) {
+        m_snapshotState->setTime(us);
+        m_snapshotTimeline->setMarker(us);
+    });
+    connect(m_snapshotTimeline, &SnapshotTimelineView::allocationClicked, this, [this](quint32 allocation) {
+        const SnapshotAllocation& a = m_session->memorySnapshot()->allocations[allocation];
+        requestStack(a.stack, tr("the allocation of %1 at 0x%2").arg(formatBytes(a.size))
+                                  .arg(QString::number(static_cast<qulonglong>(a.addr), 16)));
+    });
+    connect(m_snapshotOoms, &SnapshotOomView::oomSelected, this, [this](quint32 oom) {
+        const SnapshotOom& o = m_session->memorySnapshot()->ooms[oom];
+        m_snapshotState->setMoment(SnapshotMoment::atOom(o));
+        m_snapshotTimeline->setMarker(o.timeUs);
+    });
+    connect(m_snapshotOoms, &SnapshotOomView::stackRequested, this,
+            [this](quint32 stack, const QString& what) { requestStack(stack, what); });
+    connect(m_snapshotState, &SnapshotStateView::stackRequested, this,
+            [this](quint32 stack, const QString& what) { requestStack(stack, what); });
+}
+
+void MemoryView::requestStack(uint32_t stack, const QString& what) {
+    emit stackRequested(snapshotCallStack(*m_session->memorySnapshot(), stack), what);
+}
+
+void MemoryView::showSnapshotDevice(int16_t device) {
+    if (!m_snapshotTimeline || m_snapshotDevice == device)
+        return;
+    m_snapshotDevice = device;
+    const std::shared_ptr<const MemorySnapshot> snapshot = m_session->memorySnapshotShared();
+    m_snapshotTimeline->setSnapshot(snapshot, device);
+    m_snapshotState->setSnapshot(snapshot, device);
+    m_snapshotOoms->setSnapshot(snapshot, device);
+    // The state worth seeing first: at the device's first OOM, else when the snapshot was taken.
+    for (const SnapshotOom& o : snapshot->ooms)
+        if (o.device == device) {
+            m_snapshotState->setMoment(SnapshotMoment::atOom(o));
+            m_snapshotTimeline->setMarker(o.timeUs);
+            break;
+        }
+}
 
 std::shared_ptr<const MemoryView::Data> MemoryView::compute(const Session& session) {
     auto d = std::make_shared<Data>();
@@ -192,6 +259,12 @@ void MemoryView::updateForSelection() {
     const int64_t to = ranged ? sel->end : m_session->endNs() + 1;
     m_chart->setCurve(curve, m_session->startNs());
     m_chart->setWindow(from, to);
+    if (m_snapshotTimeline && curve->device.type == 1) {
+        showSnapshotDevice(curve->device.id);
+        // The session clock is the snapshot's time_us in ns.
+        m_snapshotTimeline->setWindow(ranged ? std::optional<std::pair<int64_t, int64_t>>({sel->start / 1000, sel->end / 1000})
+                                             : std::nullopt);
+    }
     m_chart->setSelection(ranged ? std::optional<std::pair<int64_t, int64_t>>({sel->start, sel->end}) : std::nullopt);
     std::optional<std::pair<int64_t, int64_t>> range;
     if (ranged)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/call_stack.h"
 #include "analysis/memory_allocations.h"
 #include "analysis/memory_curve.h"
 #include "time_viewport.h"
@@ -23,6 +24,9 @@ class MemoryAllocationModel;
 class MemoryChart;
 class MemoryOpStatsModel;
 class Session;
+class SnapshotOomView;
+class SnapshotStateView;
+class SnapshotTimelineView;
 
 /*
  * The "Memory" tab (torch-tb-profiler's memory view, FORMATS.md 3.10) for Kineto `[memory]`
@@ -34,6 +38,12 @@ class Session;
  * Follows the shared time selection: a selected range zooms the chart to it and restricts the
  * summary and both tables to it; dragging over the chart sets the selection, a click clears it;
  * double-clicking an allocation selects its lifetime on the timeline and shows it there.
+ *
+ * A session read from a PyTorch memory snapshot adds memory_viz's views as the first tabs: the
+ * active memory timeline (SnapshotTimelineView; a click picks the time of the allocator state and
+ * sends the band's stack to the Stack tab through stackRequested), the allocator state at that
+ * time (SnapshotStateView) and the OOMs with what was live by stack (SnapshotOomView). They follow
+ * the device picker and the shared time selection.
  *
  * The curves, allocation table and record attribution are computed on a worker thread the first
  * time the tab is shown (or by computeNow()); per-selection operator statistics are recomputed on
@@ -58,10 +68,16 @@ public:
     QTableView* allocationTable() const { return m_allocationTable; }
     QString summaryText() const;
     QString statusText() const;
+    // The snapshot views (nullptr unless the session comes from a memory snapshot).
+    SnapshotTimelineView* snapshotTimeline() const { return m_snapshotTimeline; }
+    SnapshotStateView* snapshotState() const { return m_snapshotState; }
+    SnapshotOomView* snapshotOoms() const { return m_snapshotOoms; }
 
 signals:
     // The analyses are ready and shown.
     void ready();
+    // A snapshot allocation's frames, for the Stack tab (`what` names whose stack it is).
+    void stackRequested(const ws::CallStack& stack, const QString& what);
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -77,6 +93,9 @@ private:
     void present(std::shared_ptr<const Data> result);
     void updateForSelection();
     std::optional<MemoryDevice> currentDevice() const;
+    void addSnapshotViews();
+    void showSnapshotDevice(int16_t device);
+    void requestStack(uint32_t stack, const QString& what);
     const MemoryCurve* currentCurve() const;
 
     TimeViewport* m_time;
@@ -94,6 +113,11 @@ private:
     MemoryOpStatsModel* m_opModel;
     QTableView* m_allocationTable;
     QTableView* m_opTable;
+    SnapshotTimelineView* m_snapshotTimeline = nullptr;
+    SnapshotStateView* m_snapshotState = nullptr;
+    SnapshotOomView* m_snapshotOoms = nullptr;
+    int m_snapshotDevice = -1;
+    QComboBox* m_snapshotAxis = nullptr;
 };
 
 } // namespace ws

@@ -82,6 +82,9 @@ SessionPage::SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* 
     m_bottomTabs->addTab(operatorsTab, tr("Operators"));
     auto* memoryTab = new MemoryView(m_time, m_session->session, this);
     m_bottomTabs->addTab(memoryTab, tr("Memory"));
+    // A memory snapshot's allocation stacks are not slices' stacks: the Memory tab hands them over.
+    connect(memoryTab, &MemoryView::stackRequested, this,
+            [stackTab](const CallStack& stack, const QString& what) { stackTab->showStack(stack, what); });
     auto* flameTab = new FlameGraphView(m_time, m_session->session, this);
     m_bottomTabs->insertTab(m_bottomTabs->indexOf(stackTab) + 1, flameTab, tr("Flame Graph"));
     // A frame's source goes to the Stack tab's source pane, as the Stack tab's own frames do.

@@ -40,6 +40,16 @@ void StackSourceView::showSource(const QString& file, int line, bool editor) {
         m_source->openInEditor();
 }
 
+void StackSourceView::showStack(CallStack stack, const QString& what) {
+    m_stack->setStack(std::move(stack), what);
+    const CallStack& st = m_stack->stack();
+    if (st.firstSourceFrame >= 0) {
+        const StackFrame& f = st.frames[static_cast<size_t>(st.firstSourceFrame)];
+        m_source->showLocation(QString::fromStdString(f.file), f.line);
+        startLineTotals();
+    }
+}
+
 void StackSourceView::setSession(std::shared_ptr<const Session> session) {
     m_session = std::move(session);
     m_stack->setSession(m_session);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "analysis/call_stack.h"
+
 #include <QWidget>
 
 #include <memory>
@@ -31,6 +33,9 @@ public:
     // Shows `file` at `line` in the source pane (editor: also opens it in the editor). The Stack
     // tab's own frames and other tabs (the flame graph) go through here.
     void showSource(const QString& file, int line, bool editor);
+    // Shows a stack that is not a slice's (a memory snapshot's allocation, `what` names it) with the
+    // source of its first source frame.
+    void showStack(CallStack stack, const QString& what);
 
 private:
     TimeViewport* m_time;

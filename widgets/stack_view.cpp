@@ -80,6 +80,16 @@ void StackView::setSlice(std::optional<SliceRef> slice) {
         return;
     }
     m_stack = callStackFor(*m_session, slice->track, slice->slice);
+    showStack(tr("No stack for this slice."));
+}
+
+void StackView::setStack(CallStack stack, const QString& what) {
+    m_tree->clear();
+    m_stack = std::move(stack);
+    showStack(tr("No stack recorded for %1.").arg(what));
+}
+
+void StackView::showStack(const QString& emptyText) {
     QList<QTreeWidgetItem*> items;
     for (const StackFrame& f : m_stack.frames) {
         auto* item = new QTreeWidgetItem;
@@ -97,7 +107,11 @@ void StackView::setSlice(std::optional<SliceRef> slice) {
     m_tree->resizeColumnToContents(0);
     m_tree->resizeColumnToContents(3);
     if (m_stack.frames.empty())
-        m_header->setText(tr("No stack for this slice."));
+        m_header->setText(emptyText);
+    else if (m_stack.firstSourceFrame < 0 && m_session && m_session->memorySnapshot())
+        m_header->setText(tr("%n frame(s); none has a source location (record the snapshot with "
+                             "_record_memory_history(stacks=\"python\") or \"all\").",
+                             nullptr, static_cast<int>(m_stack.frames.size())));
     else if (m_stack.firstSourceFrame < 0)
         // What records source locations depends on what recorded the session: torch.profiler's
         // with_stack, or a capture's Python stacks.

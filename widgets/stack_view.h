@@ -27,6 +27,8 @@ public:
 
     void setSession(std::shared_ptr<const Session> session);
     void setSlice(std::optional<SliceRef> slice);
+    // Shows a stack that no slice carries (a memory snapshot allocation's frames).
+    void setStack(CallStack stack, const QString& what);
     const CallStack& stack() const { return m_stack; }
     QTreeWidget* tree() const { return m_tree; }
     // Index into stack().frames of the current row, or -1.
@@ -44,6 +46,7 @@ private:
     QTreeWidget* m_tree;
 
     void request(bool editor);
+    void showStack(const QString& emptyText);
 };
 
 } // namespace ws

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "import/trace_import.h"
 #include "model/session.h"
+#include "snapshot_memory.h"
 
 #include <cstdio>
 #include <exception>
@@ -20,7 +21,8 @@ namespace ws::cli {
 
 namespace {
 
-const char* const kUsage = "Usage: warpscope-cli memory FILE [--csv allocations|ops|curve|categories] [--device N|cpu]\n";
+const char* const kUsage = "Usage: warpscope-cli memory FILE [--csv allocations|ops|curve|categories] [--device N|cpu]\n"
+                            "       warpscope-cli memory SNAPSHOT [--csv allocations|stacks|segments] [--at US] [--device N]\n";
 
 std::string optNs(int64_t v) { return v == MemoryEvent::kUnknown ? std::string() : std::to_string(v); }
 
@@ -138,7 +140,7 @@ void writeCurve(const MemoryCurves& curves, std::optional<MemoryDevice> only) {
 } // namespace
 
 int runMemory(const std::vector<std::string>& argv) {
-    CliArgs args(argv, {"csv", "device"});
+    CliArgs args(argv, {"csv", "device", "at"});
     if (args.flag("help") || args.flag("h")) {
         std::printf("%sPer device: peak allocated and reserved memory with their time (ms from the trace start),\n"
                     "the device capacity and the peak's share of it, and counts of allocations, frees, leaks\n"
@@ -147,13 +149,20 @@ int runMemory(const std::vector<std::string>& argv) {
                     "--csv allocations: one row per allocation (times in session ns, empty when unknown);\n"
                     "--csv ops: per-operator memory statistics; --csv curve: every curve point;\n"
                     "--csv categories: a PyTorch memory timeline's categories (parameters, activations, ...).\n"
-                    "--device N selects GPU N, --device cpu the host.\n",
+                    "--device N selects GPU N, --device cpu the host.\n"
+                    "On a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot, plain or .gz): per device the\n"
+                    "peak of live (active) bytes, the allocator state at the end, each OOM with what was live then\n"
+                    "by stack, and with --at US (the trace's time_us) what was live then and the allocator state.\n"
+                    "--csv allocations: every allocation (live at --at only, with --at); --csv stacks: per stack the\n"
+                    "allocations in the trace and what is live at --at (default: the end); --csv segments: the\n"
+                    "segments at the end or at --at.\n",
                     kUsage);
         return kExitOk;
     }
     const std::optional<std::string> csv = args.value("csv");
-    if (!args.ok() || !args.unknown({"csv", "device"}).empty() || args.positional().size() != 1 ||
-        (csv && *csv != "allocations" && *csv != "ops" && *csv != "curve" && *csv != "categories")) {
+    if (!args.ok() || !args.unknown({"csv", "device", "at"}).empty() || args.positional().size() != 1 ||
+        (csv && *csv != "allocations" && *csv != "ops" && *csv != "curve" && *csv != "categories" && *csv != "stacks" &&
+         *csv != "segments")) {
         std::fprintf(stderr, "%s", kUsage);
         return kExitUsage;
     }
@@ -180,6 +189,34 @@ int runMemory(const std::vector<std::string>& argv) {
         return kExitFailure;
     const Session& s = *result.session;
     std::ios::sync_with_stdio(false);
+    std::optional<int64_t> atUs;
+    if (auto at = args.value("at")) {
+        try {
+            size_t used = 0;
+            atUs = std::stoll(*at, &used);
+            if (used != at->size())
+                throw std::invalid_argument(*at);
+        } catch (const std::exception&) {
+            std::fprintf(stderr, "%s", kUsage);
+            return kExitUsage;
+        }
+    }
+    if (s.memorySnapshot()) {
+        if (csv && *csv != "allocations" && *csv != "stacks" && *csv != "segments") {
+            std::fprintf(stderr, "warpscope-cli: --csv %s is not for memory snapshots (allocations, stacks, segments)\n",
+                         csv->c_str());
+            return kExitUsage;
+        }
+        if (only && only->type != 1) {
+            std::fprintf(stderr, "warpscope-cli: a memory snapshot has GPU devices only\n");
+            return kExitUsage;
+        }
+        return runSnapshotMemory(s, csv, only ? std::optional<int16_t>(only->id) : std::nullopt, atUs);
+    }
+    if (atUs || (csv && (*csv == "stacks" || *csv == "segments"))) {
+        std::fprintf(stderr, "warpscope-cli: --at and --csv stacks|segments are for PyTorch memory snapshots\n");
+        return kExitUsage;
+    }
     if (csv && *csv == "curve") {
         writeCurve(MemoryCurves::build(s), only);
     } else if (csv && *csv == "categories") {

@@ -6,6 +6,7 @@
 #include "import/nvprof_importer.h"
 #include "import/remote_import.h"
 #include "import/rocprof_importer.h"
+#include "import/torch_memory_snapshot_importer.h"
 #include "import/torch_memory_timeline_importer.h"
 #include "import/xplane_importer.h"
 #include "io/input_stream.h"
@@ -53,6 +54,17 @@ struct Sniff {
     TraceFormat format = TraceFormat::Unknown;
     std::string error;
 };
+
+// A pickle is read only when it is a PyTorch memory snapshot; any other pickle gets its own sentence.
+Sniff pickleSniff(std::string_view head) {
+    Sniff s;
+    if (looksLikeTorchMemorySnapshot(head))
+        s.format = TraceFormat::TorchMemorySnapshot;
+    else
+        s.error = "a Python pickle that is not a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot): no "
+                  "segments or device_traces at its start";
+    return s;
+}
 
 Sniff sniff(const std::string& path) {
     Sniff s;
@@ -114,6 +126,10 @@ Sniff sniff(const std::string& path) {
             s.format = TraceFormat::Xplane;
             return s;
         }
+        if (looksLikePickle(std::string_view(inner, got))) {
+            s = pickleSniff(std::string_view(inner, got));
+            return s;
+        }
         s.error = std::string("not a trace: the ") + (gzip ? "gzip" : "zstd") + " data does not contain JSON";
         return s;
     }
@@ -121,6 +137,8 @@ Sniff sniff(const std::string& path) {
         s.format = TraceFormat::WarpscopeCapture;
         return s;
     }
+    if (looksLikePickle(std::string_view(head, len)))
+        return pickleSniff(std::string_view(head, len));
     if (len >= 16 && std::memcmp(head, "SQLite format 3\0", 16) == 0) {
         s.format = classifySqlite(path);
         if (s.format == TraceFormat::Unknown)
@@ -265,6 +283,7 @@ ImportResult importByFormat(const std::string& path, const ImportControl& contro
     case TraceFormat::RocprofJson: return importRocprofJson(path, control);
     case TraceFormat::TorchMemoryTimeline: return importTorchMemoryTimeline(path, control);
     case TraceFormat::Xplane: return importXplane(path, control);
+    case TraceFormat::TorchMemorySnapshot: return importTorchMemorySnapshot(path, control);
     case TraceFormat::Unknown: result.error = s.error.empty() ? "unknown file format" : s.error; break;
     }
     return result;

@@ -36,6 +36,8 @@ size_t Session::memoryBytes() const {
     bytes += m_frames.size() * (sizeof(SourceFrame) + 32);
     for (const auto& [k, v] : m_metadata)
         bytes += k.size() + v.size() + 64;
+    if (m_memorySnapshot)
+        bytes += m_memorySnapshot->memoryBytes();
     return bytes;
 }
 

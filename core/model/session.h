@@ -8,6 +8,7 @@
 #include "model/flow.h"
 #include "model/import_report.h"
 #include "model/memory_event.h"
+#include "model/memory_snapshot.h"
 #include "model/process_info.h"
 #include "model/source_frame.h"
 #include "model/string_table.h"
@@ -69,6 +70,9 @@ public:
     std::vector<uint32_t> flowsOf(uint32_t track, uint32_t slice) const;
     const std::vector<MemoryEvent>& memoryEvents() const { return m_memoryEvents; }
     const std::vector<DeviceInfo>& devices() const { return m_devices; }
+    // The allocator snapshot behind a session read from a PyTorch memory snapshot; null otherwise.
+    const MemorySnapshot* memorySnapshot() const { return m_memorySnapshot.get(); }
+    std::shared_ptr<const MemorySnapshot> memorySnapshotShared() const { return m_memorySnapshot; }
     const std::optional<DistributedInfo>& distributedInfo() const { return m_distributed; }
     // Top-level keys other than traceEvents, as raw JSON text (e.g. "schemaVersion" -> "1").
     const std::map<std::string, std::string>& metadata() const { return m_metadata; }
@@ -158,6 +162,7 @@ private:
     std::vector<uint32_t> m_flowsByEnd; // flow indices sorted by (track, slice) of from, then of to
     std::vector<MemoryEvent> m_memoryEvents;
     std::vector<DeviceInfo> m_devices;
+    std::shared_ptr<const MemorySnapshot> m_memorySnapshot;
     std::optional<DistributedInfo> m_distributed;
     std::map<std::string, std::string> m_metadata;
     std::optional<int64_t> m_baseTimeNs;

@@ -562,8 +562,11 @@ void TraceBuilder::finalizeTracks(unsigned threads) {
     }
     for (auto& m : s.m_memoryEvents)
         m.ts += base;
-    std::stable_sort(s.m_memoryEvents.begin(), s.m_memoryEvents.end(),
-                     [](const MemoryEvent& a, const MemoryEvent& b) { return a.ts < b.ts; });
+    // Importers that write their records in time order (a memory snapshot) skip the sort and its
+    // buffer of half the records.
+    const auto byTime = [](const MemoryEvent& a, const MemoryEvent& b) { return a.ts < b.ts; };
+    if (!std::is_sorted(s.m_memoryEvents.begin(), s.m_memoryEvents.end(), byTime))
+        std::stable_sort(s.m_memoryEvents.begin(), s.m_memoryEvents.end(), byTime);
 }
 
 void TraceBuilder::bindFlows(unsigned threads) {
@@ -788,6 +791,14 @@ void TraceBuilder::setDevices(std::vector<DeviceInfo> devices) { m_session->m_de
 
 void TraceBuilder::setEventTextSource(std::shared_ptr<const EventTextSource> source) {
     m_session->m_eventText = std::move(source);
+}
+
+void TraceBuilder::reserveMemoryEvents(size_t more) {
+    m_session->m_memoryEvents.reserve(m_session->m_memoryEvents.size() + more);
+}
+
+void TraceBuilder::setMemorySnapshot(std::shared_ptr<const MemorySnapshot> snapshot) {
+    m_session->m_memorySnapshot = std::move(snapshot);
 }
 
 std::shared_ptr<Session> TraceBuilder::finish(unsigned threads) {

@@ -35,10 +35,14 @@ public:
     // The importer fills the argument columns (arg_columns.h) of every X slice it reads; the
     // session has them (Session::argColumns) unless a slice's arguments could not be kept there.
     void setArgColumns(bool on) { m_argColumns = on; }
+    // The allocator snapshot a PyTorch memory snapshot import read (memory_snapshot.h).
+    void setMemorySnapshot(std::shared_ptr<const MemorySnapshot> snapshot);
 
     // Room for this many more flow ends, for an importer that knows (a growing vector would briefly
     // hold twice its size: on a large trace, a large share of the import's peak memory).
     void reserveFlows(size_t more) { m_flows.reserve(m_flows.size() + more); }
+    // The same for allocator records (a memory snapshot knows its count before feeding them).
+    void reserveMemoryEvents(size_t more);
 
     std::shared_ptr<Session> finish(unsigned threads);
     // Seconds spent in each phase of finish() (for bench-import).

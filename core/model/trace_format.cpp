@@ -14,6 +14,7 @@ const char* formatName(TraceFormat format) {
     case TraceFormat::RocprofJson: return "rocprof-json";
     case TraceFormat::TorchMemoryTimeline: return "torch-memory-timeline";
     case TraceFormat::Xplane: return "xplane";
+    case TraceFormat::TorchMemorySnapshot: return "torch-memory-snapshot";
     }
     return "unknown";
 }
@@ -21,7 +22,8 @@ const char* formatName(TraceFormat format) {
 TraceFormat formatFromName(std::string_view name) {
     for (TraceFormat f : {TraceFormat::ChromeJson, TraceFormat::NsightSqlite, TraceFormat::NvprofSqlite,
                           TraceFormat::WarpscopeSession, TraceFormat::WarpscopeCapture, TraceFormat::NsightReport,
-                          TraceFormat::RocprofJson, TraceFormat::TorchMemoryTimeline, TraceFormat::Xplane})
+                          TraceFormat::RocprofJson, TraceFormat::TorchMemoryTimeline, TraceFormat::Xplane,
+                          TraceFormat::TorchMemorySnapshot})
         if (name == formatName(f))
             return f;
     return TraceFormat::Unknown;

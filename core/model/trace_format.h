@@ -20,6 +20,7 @@ enum class TraceFormat {
     RocprofJson,     // rocprofv3 --output-format json (plain, .gz or .zst)
     TorchMemoryTimeline, // torch.profiler export_memory_timeline (.json, .raw.json.gz)
     Xplane,          // XLA/JAX/TensorFlow XSpace protobuf (.xplane.pb, also .gz)
+    TorchMemorySnapshot, // torch.cuda.memory._dump_snapshot / pickled _snapshot() (plain or .gz)
 };
 
 // A stable text for each format (stored in session files, printed by the CLI).

@@ -132,7 +132,12 @@ std::string SessionLibrary::newSessionPath(const std::string& sourcePath) const 
 
 SessionLibrary::OpenResult SessionLibrary::openStored(const std::string& path) const {
     OpenResult result;
-    const bool isSession = detectFormat(path) == TraceFormat::WarpscopeSession;
+    const TraceFormat format = detectFormat(path);
+    // A stored session keeps the allocator records but not a memory snapshot's own tables (stacks,
+    // segments, blocks): the pickle is imported again (it reads at disk speed) so the Memory tab has them.
+    if (format == TraceFormat::TorchMemorySnapshot)
+        return result;
+    const bool isSession = format == TraceFormat::WarpscopeSession;
     const std::optional<std::string> stored = isSession ? std::optional<std::string>(path) : findFor(path);
     if (!stored)
         return result;

@@ -1,0 +1,159 @@
+// The snapshot half of `warpscope-cli memory`: text and CSV over analysis/snapshot_*.h.
+#include "snapshot_memory.h"
+
+#include "analysis/kernel_csv.h"
+#include "analysis/snapshot_state.h"
+#include "analysis/snapshot_stats.h"
+#include "cli_args.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace ws::cli {
+
+namespace {
+
+std::string bytes(int64_t b) {
+    char buf[96];
+    const double v = static_cast<double>(b);
+    if (b >= (int64_t(1) << 30) || b <= -(int64_t(1) << 30))
+        std::snprintf(buf, sizeof buf, "%.2f GiB (%lld B)", v / (1 << 30), static_cast<long long>(b));
+    else
+        std::snprintf(buf, sizeof buf, "%.2f MiB (%lld B)", v / (1 << 20), static_cast<long long>(b));
+    return buf;
+}
+
+std::string usText(int64_t us) {
+    if (us == SnapshotAllocation::kBeforeTrace || us == SnapshotAllocation::kNeverFreed)
+        return {};
+    return std::to_string(us);
+}
+
+void printState(const MemorySnapshot& s, const SnapshotState& st, const char* label) {
+    (void)s;
+    std::printf("  %s:\n", label);
+    std::printf("    reserved:         %s in %zu segments\n", bytes(st.reserved).c_str(), st.segments.size());
+    std::printf("    allocated:        %s\n", bytes(st.allocated).c_str());
+    std::printf("    pending free:     %s\n", bytes(st.pending).c_str());
+    std::printf("    inactive:         %s\n", bytes(st.inactive).c_str());
+    std::printf("    fragmented:       %s (inactive in segments that hold live allocations)\n", bytes(st.fragmented).c_str());
+    std::printf("    largest free:     %s\n", bytes(st.largestFree).c_str());
+    if (st.unplaced)
+        std::printf("    outside segments: %llu allocations\n", static_cast<unsigned long long>(st.unplaced));
+}
+
+void printStacks(const MemorySnapshot& s, const std::vector<SnapshotStackRow>& rows, size_t max) {
+    for (size_t i = 0; i < rows.size() && i < max; ++i) {
+        const std::string label = s.stackLabel(rows[i].stack);
+        std::printf("      %-28s %6llu x  %s\n", bytes(rows[i].liveBytes).c_str(),
+                    static_cast<unsigned long long>(rows[i].liveCount), label.empty() ? "(no stack)" : label.c_str());
+    }
+    if (rows.size() > max)
+        std::printf("      ... %zu more stacks\n", rows.size() - max);
+}
+
+void printSummary(const MemorySnapshot& s, std::optional<int16_t> only, std::optional<int64_t> atUs) {
+    std::printf("PyTorch memory snapshot: %llu trace entries, %zu segments, %zu allocations, %zu distinct stacks\n",
+                static_cast<unsigned long long>(s.traceEntries), s.segments.size(), s.allocations.size(),
+                s.stackCount() - 1);
+    if (s.traceEntries)
+        std::printf("trace: %lld us to %lld us (%.3f ms)\n", static_cast<long long>(s.firstUs),
+                    static_cast<long long>(s.lastUs), static_cast<double>(s.lastUs - s.firstUs) / 1e3);
+    const std::vector<SnapshotOomReport> ooms = snapshotOoms(s);
+    for (int16_t d : s.devices) {
+        if (only && *only != d)
+            continue;
+        std::printf("GPU%d:\n", d);
+        size_t inTrace = 0, before = 0;
+        for (const SnapshotAllocation& a : s.allocations)
+            if (a.device == d)
+                ++(a.allocUs == SnapshotAllocation::kBeforeTrace ? before : inTrace);
+        std::printf("  allocations:        %zu in the trace, %zu alive before it began\n", inTrace, before);
+        const SnapshotPeak peak = snapshotPeak(s, d);
+        std::printf("  peak live:          %s at %lld us\n", bytes(peak.bytes).c_str(), static_cast<long long>(peak.at.us));
+        std::printf("  reserved at peak:   %s\n", bytes(snapshotReservedAt(s, d, peak.at)).c_str());
+        printState(s, snapshotFinalState(s, d), "at the end (the snapshot's segments)");
+        if (atUs) {
+            const SnapshotMoment m = SnapshotMoment::fromTime(*atUs);
+            const SnapshotLiveSet live = snapshotLiveAt(s, d, m);
+            std::printf("  live at %lld us:    %s in %zu allocations\n", static_cast<long long>(*atUs),
+                        bytes(live.bytes).c_str(), live.allocations.size());
+            printState(s, snapshotStateAt(s, d, m), "allocator state then");
+            std::printf("    live by stack:\n");
+            printStacks(s, snapshotGroupByStack(s, live.allocations), 10);
+        }
+        for (const SnapshotOomReport& r : ooms) {
+            const SnapshotOom& o = s.ooms[r.oom];
+            if (o.device != d)
+                continue;
+            std::printf("  OOM at %lld us: requested %s, device free %s\n", static_cast<long long>(o.timeUs),
+                        bytes(o.size).c_str(), o.deviceFree >= 0 ? bytes(o.deviceFree).c_str() : "not recorded");
+            std::printf("    live at the OOM:  %s in %llu allocations\n", bytes(r.liveBytes).c_str(),
+                        static_cast<unsigned long long>(r.liveCount));
+            std::printf("    reserved then:    %s\n", bytes(r.reservedBytes).c_str());
+            if (!s.stackLabel(o.stack).empty())
+                std::printf("    failed request:   %s\n", s.stackLabel(o.stack).c_str());
+            std::printf("    live by stack:\n");
+            printStacks(s, r.byStack, 10);
+        }
+    }
+    if (!s.allocatorSettings.empty()) {
+        std::printf("allocator settings:\n");
+        for (const auto& [k, v] : s.allocatorSettings)
+            std::printf("  %s = %s\n", k.c_str(), v.c_str());
+    }
+}
+
+void writeAllocations(const MemorySnapshot& s, std::optional<int16_t> only, std::optional<int64_t> atUs) {
+    std::cout << "device,addr,size_bytes,alloc_us,free_requested_us,free_completed_us,stream,frame,stack\n";
+    for (const SnapshotAllocation& a : s.allocations) {
+        if ((only && a.device != *only) || (atUs && !snapshotLiveAt(a, SnapshotMoment::fromTime(*atUs))))
+            continue;
+        std::cout << a.device << ',' << a.addr << ',' << a.size << ',' << usText(a.allocUs) << ','
+                  << usText(a.freeRequestedUs) << ',' << usText(a.freeUs) << ',' << a.stream << ','
+                  << csvField(s.stackLabel(a.stack)) << ',' << csvField(s.stackKey(a.stack)) << '\n';
+    }
+}
+
+void writeStacks(const MemorySnapshot& s, std::optional<int16_t> only, std::optional<int64_t> atUs) {
+    const SnapshotMoment m = SnapshotMoment::fromTime(atUs ? *atUs : SnapshotAllocation::kNeverFreed - 1);
+    std::cout << "allocations,allocated_bytes,live_count,live_bytes,frame,stack\n";
+    for (const SnapshotStackRow& r : snapshotStacks(s, only, m))
+        std::cout << r.allocations << ',' << r.allocatedBytes << ',' << r.liveCount << ',' << r.liveBytes << ','
+                  << csvField(s.stackLabel(r.stack)) << ',' << csvField(s.stackKey(r.stack)) << '\n';
+}
+
+void writeSegments(const MemorySnapshot& s, std::optional<int16_t> only, std::optional<int64_t> atUs) {
+    std::cout << "device,address,total_bytes,allocated_bytes,inactive_bytes,largest_free_bytes,stream,segment_type,blocks\n";
+    for (int16_t d : s.devices) {
+        if (only && *only != d)
+            continue;
+        const SnapshotState st = atUs ? snapshotStateAt(s, d, SnapshotMoment::fromTime(*atUs)) : snapshotFinalState(s, d);
+        for (const SnapshotStateSegment& seg : st.segments)
+            std::cout << d << ',' << seg.addr << ',' << seg.size << ',' << seg.allocated << ',' << seg.size - seg.allocated
+                      << ',' << seg.largestFree << ',' << seg.stream << ',' << csvField(std::string(s.str(seg.segmentType)))
+                      << ',' << seg.blocks.size() << '\n';
+    }
+}
+
+} // namespace
+
+int runSnapshotMemory(const Session& session, const std::optional<std::string>& csv, std::optional<int16_t> device,
+                      std::optional<int64_t> atUs) {
+    const MemorySnapshot& s = *session.memorySnapshot();
+    if (!csv) {
+        printSummary(s, device, atUs);
+        std::fflush(stdout);
+        return kExitOk;
+    }
+    if (*csv == "allocations")
+        writeAllocations(s, device, atUs);
+    else if (*csv == "stacks")
+        writeStacks(s, device, atUs);
+    else
+        writeSegments(s, device, atUs);
+    std::cout.flush();
+    return std::cout ? kExitOk : kExitFailure;
+}
+
+} // namespace ws::cli

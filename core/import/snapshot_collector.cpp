@@ -1,0 +1,592 @@
+#include "import/snapshot_collector.h"
+
+#include "import/address_map.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace ws {
+
+using pickle::Kind;
+using pickle::Reader;
+using pickle::Value;
+
+namespace {
+
+// Token payloads: which table the id is in.
+// (Tokens fit the memo's 60-bit payload, so a released container's memo entry holds them directly.)
+constexpr uint64_t kStackToken = uint64_t(1) << 56;
+constexpr uint64_t kFrameToken = uint64_t(2) << 56;
+constexpr uint64_t kBlocksToken = uint64_t(3) << 56; // a segment's block list: the segment's index
+constexpr uint64_t kBlockToken = uint64_t(4) << 56;  // a block dict: its index in blocks
+constexpr uint64_t kTokenTag = uint64_t(7) << 56;
+
+uint64_t listKey(const Value& list) {
+    return (uint64_t(list.gen) << 32) | (list.u & 0xffffffffu);
+}
+
+bool asInt(const Value& v, int64_t& out) {
+    if (v.kind == Kind::Int || v.kind == Kind::Bool) {
+        out = v.i;
+        return true;
+    }
+    if (v.kind == Kind::Float && v.f > -9.2e18 && v.f < 9.2e18) {
+        out = static_cast<int64_t>(v.f);
+        return true;
+    }
+    return false;
+}
+
+} // namespace
+
+enum SnapshotCollector::Field : uint8_t {
+    kOther,
+    kAction,
+    kAddr,
+    kAddress,
+    kSize,
+    kStream,
+    kTimeUs,
+    kFrames,
+    kDeviceFree,
+    kDevice,
+    kTotalSize,
+    kAllocatedSize,
+    kActiveSize,
+    kRequestedSize,
+    kSegmentType,
+    kExpandable,
+    kBlocks,
+    kState,
+    kName,
+    kFilename,
+    kLine,
+};
+
+/* The pairing state of one device's trace list. */
+struct SnapshotCollector::DeviceTrace {
+    uint32_t ordinal = 0;       // order of first entry among the trace lists
+    int16_t device = -1;        // set by finish()
+    uint32_t seq = 0;           // entries read
+    int64_t lastUs = 0;
+    AddressMap open;                                     // addr -> allocation allocated in the trace, not yet freed
+    std::unordered_map<int64_t, uint32_t> requestedOnly; // addr -> allocation from before the trace, free requested
+    std::vector<uint32_t> allocations;                   // indices into MemorySnapshot::allocations
+    std::vector<uint32_t> segmentEvents;
+    std::vector<uint32_t> ooms;
+    std::vector<uint32_t> order; // the allocator records in trace order (SnapshotChangeOrder encoding)
+};
+
+SnapshotCollector::SnapshotCollector(ImportReport& report) : m_report(report), m_snapshot(std::make_shared<MemorySnapshot>()) {}
+
+SnapshotCollector::~SnapshotCollector() = default;
+
+uint32_t SnapshotCollector::intern(std::string_view text) {
+    if (auto it = m_stringIds.find(text); it != m_stringIds.end())
+        return it->second;
+    const auto id = static_cast<uint32_t>(m_snapshot->strings.size());
+    m_stringIds.emplace(m_snapshot->strings.emplace_back(text), id);
+    return id;
+}
+
+SnapshotCollector::Field SnapshotCollector::fieldOf(Reader& reader, const Value& key) {
+    if (key.kind != Kind::Str)
+        return kOther;
+    if (key.u < m_fieldByString.size() && m_fieldByString[key.u])
+        return static_cast<Field>(m_fieldByString[key.u] - 1);
+    static const std::pair<const char*, Field> names[] = {
+        {"action", kAction},           {"addr", kAddr},
+        {"address", kAddress},         {"size", kSize},
+        {"stream", kStream},           {"time_us", kTimeUs},
+        {"frames", kFrames},           {"device_free", kDeviceFree},
+        {"device", kDevice},           {"total_size", kTotalSize},
+        {"allocated_size", kAllocatedSize}, {"active_size", kActiveSize},
+        {"requested_size", kRequestedSize}, {"segment_type", kSegmentType},
+        {"is_expandable", kExpandable}, {"blocks", kBlocks},
+        {"state", kState},             {"name", kName},
+        {"filename", kFilename},       {"line", kLine},
+    };
+    Field f = kOther;
+    const std::string_view text = reader.str(key);
+    for (const auto& [name, field] : names)
+        if (text == name)
+            f = field;
+    if (key.u < (uint64_t(1) << 32)) {
+        if (key.u >= m_fieldByString.size())
+            m_fieldByString.resize(std::max<size_t>(key.u + 1, m_fieldByString.size() * 2), 0);
+        m_fieldByString[key.u] = static_cast<uint8_t>(f + 1);
+    }
+    return f;
+}
+
+uint32_t SnapshotCollector::frameOf(Reader& reader, const Value& frameDict) {
+    const Value v = reader.resolve(frameDict);
+    if (v.kind == Kind::Token && (v.u & kTokenTag) == kFrameToken)
+        return static_cast<uint32_t>(v.u & ~kTokenTag);
+    SnapshotFrame f;
+    if (v.kind == Kind::Dict) {
+        for (size_t i = 0; i < reader.size(v); ++i) {
+            const Value val = reader.value(v, i);
+            switch (fieldOf(reader, reader.key(v, i))) {
+            case kName: f.function = intern(reader.str(val)); break;
+            case kFilename: f.file = intern(reader.str(val)); break;
+            case kLine: {
+                int64_t line = 0;
+                if (asInt(val, line))
+                    f.line = static_cast<int32_t>(std::clamp<int64_t>(line, INT32_MIN, INT32_MAX));
+                break;
+            }
+            default: break;
+            }
+        }
+    } else if (v.kind == Kind::Str) { // a frame given as plain text
+        f.function = intern(reader.str(v));
+    }
+    char key[12];
+    std::memcpy(key, &f.function, 4);
+    std::memcpy(key + 4, &f.file, 4);
+    std::memcpy(key + 8, &f.line, 4);
+    uint64_t h = 1469598103934665603ull;
+    for (char c : key)
+        h = (h ^ static_cast<uint8_t>(c)) * 1099511628211ull;
+    // Collisions of the 64-bit hash are resolved by comparing the frame itself.
+    uint32_t id;
+    for (;; ++h) {
+        auto [it, added] = m_frameIds.try_emplace(h, static_cast<uint32_t>(m_snapshot->frames.size()));
+        if (added) {
+            m_snapshot->frames.push_back(f);
+            id = it->second;
+            break;
+        }
+        const SnapshotFrame& g = m_snapshot->frames[it->second];
+        if (g.function == f.function && g.file == f.file && g.line == f.line) {
+            id = it->second;
+            break;
+        }
+    }
+    if (v.kind == Kind::Dict)
+        reader.forward(v, Value::token(kFrameToken | id));
+    return id;
+}
+
+uint32_t SnapshotCollector::stackOf(Reader& reader, const Value& frames) {
+    const Value v = reader.resolve(frames);
+    if (v.kind == Kind::Token && (v.u & kTokenTag) == kStackToken)
+        return static_cast<uint32_t>(v.u & ~kTokenTag);
+    if (v.kind != Kind::List && v.kind != Kind::Tuple)
+        return 0;
+    const size_t n = reader.size(v);
+    if (n == 0) {
+        reader.forward(v, Value::token(kStackToken | 0), true);
+        return 0;
+    }
+    std::string key(n * 4, '\0');
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t f = frameOf(reader, reader.item(v, i));
+        std::memcpy(key.data() + 4 * i, &f, 4);
+    }
+    MemorySnapshot& s = *m_snapshot;
+    auto [it, added] = m_stackIds.try_emplace(std::move(key), static_cast<uint32_t>(s.stackCount()));
+    if (added) {
+        for (size_t i = 0; i < n; ++i) {
+            uint32_t f;
+            std::memcpy(&f, it->first.data() + 4 * i, 4);
+            s.stackFrames.push_back(f);
+        }
+        s.stackStart.push_back(static_cast<uint32_t>(s.stackFrames.size()));
+    }
+    // Frame lists are one per allocation: released. (Frame dicts are not: one list may hold the
+    // same frame twice, and they are few.)
+    reader.forward(v, Value::token(kStackToken | it->second), true);
+    return it->second;
+}
+
+void SnapshotCollector::onSetItem(Reader& reader, const Value& dict, const Value& key, Value& value) {
+    // Read at once, while no other container holds a handle to them (a later memo reference then
+    // finds the token): frame lists become stacks, a segment's block list its range of blocks.
+    const Field field = fieldOf(reader, key);
+    if (field != kFrames && field != kBlocks)
+        return;
+    const Value v = reader.resolve(value);
+    if (v.kind != Kind::List && v.kind != Kind::Tuple)
+        return;
+    value = Value::token(field == kFrames ? kStackToken | stackOf(reader, v) : readBlocks(reader, dict, v));
+}
+
+SnapshotCollector::DeviceTrace& SnapshotCollector::traceFor(const Value& list) {
+    auto [it, added] = m_traceByList.try_emplace(listKey(list), static_cast<uint32_t>(m_traces.size()));
+    if (added) {
+        m_traces.push_back(std::make_unique<DeviceTrace>());
+        m_traces.back()->ordinal = it->second;
+    }
+    return *m_traces[it->second];
+}
+
+bool SnapshotCollector::onAppend(Reader& reader, const Value& list, const Value& element) {
+    if (element.kind != Kind::Dict)
+        return true;
+    // The first key tells a trace entry (action ...) from a segment (device, address ...) without a
+    // search: PyTorch writes them in that order; other dicts are looked at key by key.
+    bool entry = false, segment = false;
+    for (size_t i = 0, n = reader.size(element); i < n && !entry && !segment; ++i) {
+        const Field f = fieldOf(reader, reader.key(element, i));
+        entry = f == kAction;
+        segment = f == kBlocks || f == kTotalSize;
+    }
+    if (entry) {
+        readEntry(reader, element, traceFor(list));
+        return false;
+    }
+    if (segment) {
+        readSegment(reader, element);
+        return false;
+    }
+    return true;
+}
+
+void SnapshotCollector::readEntry(Reader& reader, const Value& entry, DeviceTrace& trace) {
+    ++m_entries;
+    std::string_view action;
+    int64_t addr = 0, size = 0, stream = 0, timeUs = 0, deviceFree = -1;
+    bool haveTime = false, haveAddr = false;
+    uint32_t stack = 0;
+    for (size_t i = 0, n = reader.size(entry); i < n; ++i) {
+        const Value v = reader.value(entry, i);
+        switch (fieldOf(reader, reader.key(entry, i))) {
+        case kAction: action = reader.str(v); break;
+        case kAddr: haveAddr = asInt(v, addr); break;
+        case kSize: asInt(v, size); break;
+        case kStream: asInt(v, stream); break;
+        case kTimeUs: haveTime = asInt(v, timeUs); break;
+        case kDeviceFree: asInt(v, deviceFree); break;
+        case kFrames: stack = stackOf(reader, v); break;
+        default: break;
+        }
+    }
+    const uint32_t seq = ++trace.seq;
+    if (!haveTime) {
+        // Snapshots before PyTorch 2.1 have no time_us: entries are placed 1 µs apart in order.
+        ++m_withoutTime;
+        timeUs = trace.lastUs + 1;
+    }
+    trace.lastUs = timeUs;
+    MemorySnapshot& s = *m_snapshot;
+    const auto stream32 = static_cast<int32_t>(std::clamp<int64_t>(stream, INT32_MIN, INT32_MAX));
+    auto newAllocation = [&](int64_t allocUs, uint32_t allocSeq) -> SnapshotAllocation& {
+        trace.allocations.push_back(static_cast<uint32_t>(s.allocations.size()));
+        SnapshotAllocation& a = s.allocations.emplace_back();
+        a.addr = addr;
+        a.size = size;
+        a.allocUs = allocUs;
+        a.allocSeq = allocSeq;
+        a.stack = stack;
+        a.stream = stream32;
+        return a;
+    };
+    if (action == "oom") {
+        // The oom entry has device_free where the others have addr.
+        trace.ooms.push_back(static_cast<uint32_t>(s.ooms.size()));
+        SnapshotOom o;
+        o.timeUs = timeUs;
+        o.seq = seq;
+        o.size = size;
+        o.deviceFree = deviceFree;
+        o.stack = stack;
+        o.stream = stream32;
+        s.ooms.push_back(o);
+        return;
+    }
+    if (!haveAddr && action != "snapshot") {
+        ++m_badEntries;
+        return;
+    }
+    if (addr == INT64_MIN) { // a clamped address: not one the pairing can hold
+        ++m_badEntries;
+        return;
+    }
+    if (action == "alloc") {
+        if (trace.open.find(addr) != AddressMap::kMissing) // allocated twice: the first one's free is lost
+            m_report.add("memory snapshot: an address allocated again before it was freed (the first allocation ends there)");
+        const auto index = static_cast<uint32_t>(s.allocations.size());
+        trace.open.set(addr, index);
+        trace.order.push_back(SnapshotChangeOrder::alloc(index));
+        newAllocation(timeUs, seq);
+    } else if (action == "free_requested") {
+        if (const uint32_t open = trace.open.find(addr); open != AddressMap::kMissing) {
+            s.allocations[open].freeRequestedUs = timeUs;
+        } else if (!trace.requestedOnly.count(addr)) {
+            trace.requestedOnly[addr] = static_cast<uint32_t>(s.allocations.size());
+            newAllocation(SnapshotAllocation::kBeforeTrace, 0).freeRequestedUs = timeUs;
+        }
+    } else if (action == "free_completed" || action == "free") {
+        uint32_t index = trace.open.find(addr);
+        if (index != AddressMap::kMissing) {
+            trace.open.erase(addr);
+        } else if (auto r = trace.requestedOnly.find(addr); r != trace.requestedOnly.end()) {
+            index = r->second;
+            trace.requestedOnly.erase(r);
+        } else {
+            index = static_cast<uint32_t>(s.allocations.size());
+            newAllocation(SnapshotAllocation::kBeforeTrace, 0).freeRequestedUs = timeUs;
+        }
+        trace.order.push_back(SnapshotChangeOrder::free(index));
+        SnapshotAllocation& a = s.allocations[index];
+        a.freeUs = timeUs;
+        a.freeSeq = seq;
+        if (a.freeRequestedUs == SnapshotAllocation::kNeverFreed)
+            a.freeRequestedUs = timeUs;
+    } else if (action == "segment_alloc" || action == "segment_free" || action == "segment_map" ||
+               action == "segment_unmap") {
+        SnapshotSegmentEvent e;
+        e.timeUs = timeUs;
+        e.seq = seq;
+        e.addr = addr;
+        e.size = size;
+        e.stream = stream32;
+        e.action = action == "segment_alloc" ? SnapshotSegmentAction::Alloc
+                   : action == "segment_free" ? SnapshotSegmentAction::Free
+                   : action == "segment_map"  ? SnapshotSegmentAction::Map
+                                              : SnapshotSegmentAction::Unmap;
+        trace.segmentEvents.push_back(static_cast<uint32_t>(s.segmentEvents.size()));
+        trace.order.push_back(SnapshotChangeOrder::segment(static_cast<uint32_t>(s.segmentEvents.size())));
+        s.segmentEvents.push_back(e);
+    } else if (action != "snapshot") {
+        m_report.add("memory snapshot: trace entries with an unknown action (skipped)", std::string(action));
+    }
+}
+
+void SnapshotCollector::readSegment(Reader& reader, const Value& segment) {
+    MemorySnapshot& s = *m_snapshot;
+    SnapshotSegment seg;
+    seg.firstBlock = static_cast<uint32_t>(s.blocks.size());
+    Value blocks;
+    bool haveBlocks = false;
+    for (size_t i = 0, n = reader.size(segment); i < n; ++i) {
+        const Value v = reader.value(segment, i);
+        int64_t x = 0;
+        switch (fieldOf(reader, reader.key(segment, i))) {
+        case kDevice: asInt(v, x), seg.device = static_cast<int16_t>(std::clamp<int64_t>(x, -1, 32767)); break;
+        case kAddress: asInt(v, seg.addr); break;
+        case kTotalSize: asInt(v, seg.totalSize); break;
+        case kAllocatedSize: asInt(v, seg.allocatedSize); break;
+        case kActiveSize: asInt(v, seg.activeSize); break;
+        case kRequestedSize: asInt(v, seg.requestedSize); break;
+        case kStream: asInt(v, x), seg.stream = static_cast<int32_t>(std::clamp<int64_t>(x, INT32_MIN, INT32_MAX)); break;
+        case kSegmentType: seg.segmentType = intern(reader.str(v)); break;
+        case kExpandable: seg.expandable = v.kind == Kind::Bool && v.i; break;
+        case kFrames: seg.stack = stackOf(reader, v); break;
+        case kBlocks: blocks = v, haveBlocks = true; break;
+        default: break;
+        }
+    }
+    // The blocks were read when the list was set into the segment (onSetItem): here their range.
+    if (haveBlocks && blocks.kind != Kind::Token)
+        blocks = Value::token(readBlocks(reader, segment, blocks));
+    if (haveBlocks && (blocks.u & kTokenTag) == kBlocksToken) {
+        seg.firstBlock = static_cast<uint32_t>((blocks.u & ~kTokenTag) >> 24);
+        seg.blockCount = static_cast<uint32_t>(blocks.u & 0xffffff);
+    }
+    s.segments.push_back(seg);
+}
+
+uint64_t SnapshotCollector::readBlocks(Reader& reader, const Value& segment, const Value& blocks) {
+    MemorySnapshot& s = *m_snapshot;
+    const size_t first = s.blocks.size();
+    Value address;
+    int64_t nextAddr = 0; // blocks without an address follow each other from the segment's
+    if (reader.get(segment, "address", address))
+        asInt(address, nextAddr);
+    for (size_t b = 0, n = reader.size(blocks); b < n; ++b) {
+        const Value bd = reader.item(blocks, b);
+        if (bd.kind == Kind::Token && (bd.u & kTokenTag) == kBlockToken) { // a block dict read before
+            s.blocks.push_back(s.blocks[static_cast<size_t>(bd.u & ~kTokenTag)]);
+            continue;
+        }
+        if (bd.kind != Kind::Dict)
+            continue;
+        SnapshotBlock block;
+        block.addr = nextAddr;
+        for (size_t i = 0, m = reader.size(bd); i < m; ++i) {
+            const Value v = reader.value(bd, i);
+            switch (fieldOf(reader, reader.key(bd, i))) {
+            case kAddress:
+            case kAddr: asInt(v, block.addr); break;
+            case kSize: asInt(v, block.size); break;
+            case kRequestedSize: asInt(v, block.requestedSize); break;
+            case kFrames: block.stack = stackOf(reader, v); break;
+            case kState: {
+                const std::string_view st = reader.str(v);
+                block.state = st == "active_allocated"      ? SnapshotBlockState::ActiveAllocated
+                              : st == "active_pending_free" ? SnapshotBlockState::ActivePending
+                              : st == "inactive"            ? SnapshotBlockState::Inactive
+                                                            : SnapshotBlockState::Unknown;
+                break;
+            }
+            default: break;
+            }
+        }
+        nextAddr = block.addr + block.size;
+        // Read: the dict becomes a token for any later reference (PyTorch makes none).
+        reader.forward(bd, Value::token(kBlockToken | s.blocks.size()), true);
+        s.blocks.push_back(block);
+    }
+    const size_t count = std::min<size_t>(s.blocks.size() - first, 0xffffff);
+    if (count < s.blocks.size() - first)
+        m_report.add("memory snapshot: a segment with more than 16 M blocks (the rest not shown)");
+    const uint64_t token = kBlocksToken | (uint64_t(first) << 24) | count;
+    // The list too: a segment that shares it (a later memo reference) gets the same range.
+    reader.forward(blocks, Value::token(token), true);
+    return token;
+}
+
+
+std::string SnapshotCollector::text(Reader& reader, const Value& v, int depth) const {
+    switch (v.kind) {
+    case Kind::None: return "None";
+    case Kind::Bool: return v.i ? "True" : "False";
+    case Kind::Int: return std::to_string(v.i);
+    case Kind::Float: {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%g", v.f);
+        return buf;
+    }
+    case Kind::Str:
+    case Kind::Bytes: return std::string(reader.str(v));
+    case Kind::List:
+    case Kind::Tuple:
+    case Kind::Dict: {
+        if (depth > 3)
+            return "...";
+        std::string out = v.kind == Kind::Dict ? "{" : "[";
+        for (size_t i = 0, n = reader.size(v); i < n && out.size() < 400; ++i) {
+            if (i)
+                out += ", ";
+            if (v.kind == Kind::Dict)
+                out += text(reader, reader.key(v, i), depth + 1) + ": " + text(reader, reader.value(v, i), depth + 1);
+            else
+                out += text(reader, reader.item(v, i), depth + 1);
+        }
+        return out + (v.kind == Kind::Dict ? "}" : "]");
+    }
+    case Kind::Token: break;
+    }
+    return {};
+}
+
+void SnapshotCollector::readSettings(Reader& reader, const Value& settings) {
+    for (size_t i = 0, n = reader.size(settings); i < n; ++i)
+        m_snapshot->allocatorSettings.emplace_back(text(reader, reader.key(settings, i)),
+                                                   text(reader, reader.value(settings, i)));
+}
+
+std::shared_ptr<MemorySnapshot> SnapshotCollector::finish(Reader& reader, const Value* root) {
+    MemorySnapshot& s = *m_snapshot;
+    // Devices of the trace lists: their place in device_traces.
+    bool mapped = false;
+    if (root && root->kind == Kind::Dict) {
+        Value traces, settings;
+        if (reader.get(*root, "device_traces", traces) && (traces.kind == Kind::List || traces.kind == Kind::Tuple)) {
+            for (size_t d = 0; d < reader.size(traces); ++d) {
+                const Value list = reader.item(traces, d);
+                if (auto it = m_traceByList.find(listKey(list)); it != m_traceByList.end() && list.isContainer())
+                    m_traces[it->second]->device = static_cast<int16_t>(std::min<size_t>(d, 32767));
+            }
+            mapped = true;
+        }
+        if (reader.get(*root, "allocator_settings", settings) && settings.kind == Kind::Dict)
+            readSettings(reader, settings);
+    }
+    for (auto& t : m_traces)
+        if (t->device < 0) {
+            t->device = static_cast<int16_t>(std::min<uint32_t>(t->ordinal, 32767));
+            if (mapped)
+                m_report.add("memory snapshot: a trace list outside device_traces (its order taken as its device)");
+        }
+    if (!mapped && !m_traces.empty())
+        m_report.addNote("memory snapshot: device_traces was not complete; each trace list's device is its order in the file");
+
+    // Allocations alive before the trace and still active at the end: active blocks the trace never
+    // allocated (memory_viz's rule). Their size is the requested size, as the trace records.
+    // With the trace cut short, an active block the read part never allocated may come from the
+    // lost part: the rule does not hold, and the blocks stay out (the report says why).
+    const bool traceCut = !root && !m_traces.empty();
+    if (traceCut)
+        m_report.add("memory snapshot: the trace is cut short, so blocks alive before its first entry cannot be told "
+                     "from those allocated in its lost part; only the allocations of the part read are shown");
+    for (const SnapshotSegment& seg : s.segments) {
+        if (traceCut)
+            break;
+        const DeviceTrace* trace = nullptr;
+        for (auto& t : m_traces)
+            if (t->device == seg.device)
+                trace = t.get();
+        for (uint32_t b = seg.firstBlock; b < seg.firstBlock + seg.blockCount; ++b) {
+            const SnapshotBlock& block = s.blocks[b];
+            if (block.state != SnapshotBlockState::ActiveAllocated ||
+                (trace && trace->open.find(block.addr) != AddressMap::kMissing))
+                continue;
+            SnapshotAllocation& a = s.allocations.emplace_back();
+            a.addr = block.addr;
+            a.size = block.requestedSize > 0 ? block.requestedSize : block.size;
+            a.stack = block.stack;
+            a.stream = seg.stream;
+            a.device = seg.device;
+        }
+    }
+    for (auto& t : m_traces) {
+        for (uint32_t i : t->allocations)
+            s.allocations[i].device = t->device;
+        for (uint32_t i : t->segmentEvents)
+            s.segmentEvents[i].device = t->device;
+        for (uint32_t i : t->ooms)
+            s.ooms[i].device = t->device;
+    }
+    // Allocations by (device, start): before-the-trace ones first, then trace order.
+    // Allocations and segment entries stay in the order they were read (the change orders index them).
+    for (auto& t : m_traces)
+        if (t->seq > 0)
+            m_orders.emplace_back(t->device, std::move(t->order));
+    std::vector<int16_t> devices;
+    for (const SnapshotSegment& seg : s.segments)
+        devices.push_back(seg.device);
+    for (auto& t : m_traces)
+        if (t->seq > 0)
+            devices.push_back(t->device);
+    std::sort(devices.begin(), devices.end());
+    devices.erase(std::unique(devices.begin(), devices.end()), devices.end());
+    s.devices = std::move(devices);
+    bool first = true;
+    for (const SnapshotAllocation& a : s.allocations)
+        for (int64_t t : {a.allocUs, a.freeRequestedUs, a.freeUs})
+            if (t != SnapshotAllocation::kBeforeTrace && t != SnapshotAllocation::kNeverFreed) {
+                s.firstUs = first ? t : std::min(s.firstUs, t);
+                s.lastUs = first ? t : std::max(s.lastUs, t);
+                first = false;
+            }
+    for (const auto* v : {&s.segmentEvents})
+        for (const SnapshotSegmentEvent& e : *v) {
+            s.firstUs = first ? e.timeUs : std::min(s.firstUs, e.timeUs);
+            s.lastUs = first ? e.timeUs : std::max(s.lastUs, e.timeUs);
+            first = false;
+        }
+    for (const SnapshotOom& o : s.ooms) {
+        s.firstUs = first ? o.timeUs : std::min(s.firstUs, o.timeUs);
+        s.lastUs = first ? o.timeUs : std::max(s.lastUs, o.timeUs);
+        first = false;
+    }
+    s.traceEntries = m_entries;
+    if (m_badEntries)
+        m_report.add("memory snapshot: trace entries without an address (skipped)", {}, m_badEntries);
+    if (m_withoutTime)
+        m_report.addNote("memory snapshot: trace entries without time_us (PyTorch before 2.1) are placed 1 µs apart");
+    // The pairing maps and interning indexes are no longer needed (memory for the rest of the import).
+    m_traces.clear();
+    m_traceByList.clear();
+    m_stringIds = {};
+    m_stackIds = {};
+    m_frameIds = {};
+    m_fieldByString = {};
+    return m_snapshot;
+}
+
+} // namespace ws
