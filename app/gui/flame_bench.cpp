@@ -1,5 +1,6 @@
 #include "flame_bench.h"
 
+#include "bench_stats.h"
 #include "flame_graph_view.h"
 #include "import/trace_import.h"
 #include "model/event_kind.h"
@@ -17,13 +18,6 @@
 namespace ws {
 
 namespace {
-
-double percentile(std::vector<double> v, double p) {
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size() - 1) + 0.5))];
-}
 
 bool hasPythonFunctions(const Session& session) {
     for (const Track& t : session.tracks())

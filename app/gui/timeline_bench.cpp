@@ -1,5 +1,6 @@
 #include "timeline_bench.h"
 
+#include "bench_stats.h"
 #include "analysis/slice_search.h"
 #include "import/trace_import.h"
 #include "model/session.h"
@@ -16,17 +17,6 @@
 #include <vector>
 
 namespace ws {
-
-namespace {
-
-double percentile(std::vector<double> v, double p) {
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size() - 1) + 0.5))];
-}
-
-} // namespace
 
 int runTimelineBenchmark(const QString& path, int frames) {
     QElapsedTimer timer;

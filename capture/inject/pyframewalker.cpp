@@ -68,6 +68,21 @@ struct ProbeApi {
     void (*decRef)(PyObj*) = lookup<void (*)(PyObj*)>("Py_DecRef");
     void (*errClear)() = lookup<void (*)()>("PyErr_Clear");
     bool complete() const { return getFrame && frameBack && frameCode && frameLasti && getAttr && utf8 && decRef && errClear; }
+
+    // Visits the calling thread's frame objects, innermost first, at most max.
+    template <class Visit> void forEachFrame(size_t max, Visit visit) const {
+        PyObj* held = nullptr; // the frame object we own a reference to (the first is borrowed)
+        size_t n = 0;
+        for (PyObj* f = getFrame(); f && n < max; ++n) {
+            visit(f);
+            PyObj* back = frameBack(f);
+            if (held)
+                decRef(held);
+            held = f = back;
+        }
+        if (held)
+            decRef(held);
+    }
 };
 
 } // namespace
@@ -363,16 +378,7 @@ bool PyFrameWalker::probeLines(std::string* why) {
         return false;
     }
     std::vector<std::pair<PyObj*, int>> frames; // (code, lasti), new references
-    PyObj* held = nullptr; // the frame object we own a reference to (the first is borrowed)
-    for (PyObj* f = api.getFrame(); f && frames.size() < 16;) {
-        frames.emplace_back(api.frameCode(f), api.frameLasti(f));
-        PyObj* back = api.frameBack(f);
-        if (held)
-            api.decRef(held);
-        held = f = back;
-    }
-    if (held)
-        api.decRef(held);
+    api.forEachFrame(16, [&](PyObj* f) { frames.emplace_back(api.frameCode(f), api.frameLasti(f)); });
     std::vector<int> firstLineCandidates;
     for (int k = 16; k < 256; k += 4)
         firstLineCandidates.push_back(k);
@@ -606,8 +612,7 @@ bool PyFrameWalker::probe(std::string* why) {
     std::vector<Expected> expected;
     m_codeBase = -1;
     std::string failure;
-    PyObj* held = nullptr; // the frame object we own a reference to (top is borrowed)
-    for (PyObj* f = top; f && expected.size() < static_cast<size_t>(kMaxDepth);) {
+    api.forEachFrame(kMaxDepth, [&](PyObj* f) {
         PyObj* code = api.frameCode(f);
         PyObj* qualname = attribute(code, "co_qualname");
         PyObj* file = attribute(code, "co_filename");
@@ -624,13 +629,7 @@ bool PyFrameWalker::probe(std::string* why) {
                 failure = "the bytecode of frame " + std::to_string(expected.size()) + " lies elsewhere";
         }
         expected.push_back(std::move(e));
-        PyObj* back = api.frameBack(f);
-        if (held)
-            api.decRef(held);
-        held = f = back;
-    }
-    if (held)
-        api.decRef(held);
+    });
     if (failure.empty() && (expected.size() < 2 || m_codeBase < 0))
         failure = "too few frames to check";
     if (failure.empty()) {
