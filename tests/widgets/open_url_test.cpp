@@ -6,6 +6,9 @@
 #include "recent_files.h"
 #include "session_loader.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
@@ -111,6 +114,42 @@ TEST(OpenUrlDialog, ListsRunsAndWorkersToPickFrom) {
     ASSERT_TRUE(shown.wait(10000));
     EXPECT_TRUE(status->text().contains(QStringLiteral("access denied")));
     EXPECT_FALSE(runs->isVisible());
+}
+
+// File > Open Remote Folder (SSH) (issue #26): the dialog's own lister reaches an ssh:// folder
+// through the user's ssh (here tests/remote/fake_ssh, which runs the remote commands locally) and
+// shows its runs, each worker with its ssh:// URL.
+TEST(OpenUrlDialog, ListsAnSshFolder) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    for (const char* f : {"ddp/rank0.pt.trace.json.gz", "ddp/rank1.pt.trace.json.gz", "capture/gpu7-4242.wscap"}) {
+        QDir(dir.path()).mkpath(QFileInfo(dir.filePath(QString::fromLatin1(f))).path());
+        QFile file(dir.filePath(QString::fromLatin1(f)));
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+        file.write("x");
+    }
+    qputenv("WARPSCOPE_SSH", WARPSCOPE_TEST_DATA_DIR "/../remote/fake_ssh");
+    OpenUrlDialog d;
+    auto* url = d.findChild<QLineEdit*>(QStringLiteral("url"));
+    auto* list = d.findChild<QPushButton*>(QStringLiteral("list"));
+    auto* runs = d.findChild<QTreeWidget*>(QStringLiteral("runs"));
+    auto* problem = d.findChild<QLabel*>(QStringLiteral("problem"));
+    ASSERT_TRUE(url && list && runs && problem);
+    const QString folder = QStringLiteral("ssh://gpu7") + dir.path() + QStringLiteral("/");
+    url->setText(folder);
+    EXPECT_TRUE(problem->text().isEmpty()) << problem->text().toStdString();
+    ASSERT_TRUE(list->isEnabled());
+    QSignalSpy shown(&d, &OpenUrlDialog::listingShown);
+    list->click();
+    ASSERT_TRUE(shown.wait(10000));
+    qunsetenv("WARPSCOPE_SSH");
+    ASSERT_EQ(runs->topLevelItemCount(), 2);
+    runs->setCurrentItem(runs->topLevelItem(1)->child(1));
+    EXPECT_EQ(d.url(), folder + QStringLiteral("ddp/rank1.pt.trace.json.gz"));
+    if (const QByteArray shot = qgetenv("WARPSCOPE_SCREENSHOT_DIR"); !shot.isEmpty()) {
+        d.resize(760, 640);
+        d.grab().save(QString::fromLocal8Bit(shot) + QStringLiteral("/open_url_ssh.png"));
+    }
 }
 
 TEST(MainWindow, OpensAUrlIntoATabWithoutItsToken) {
