@@ -468,7 +468,7 @@ bool NewCaptureDialog::startRemote(const QString& host, const QString& program, 
         setStatus(tr("Cannot create the capture folder: %1").arg(QString::fromStdString(why)), true);
         return false;
     }
-    const QString remoteDir = QStringLiteral(".cache/warpscope/captures/") + QFileInfo(dir).fileName();
+    const QString remoteDir = QString::fromStdString(remote::defaultRemoteDir(local(dir)));
     const std::string remoteCommand = remote::streamCommand({}, remoteDir.toStdString(), options, command);
     m_checking = true;
     m_runHost = host;

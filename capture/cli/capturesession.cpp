@@ -145,11 +145,8 @@ int CaptureSession::runRemote() {
         return 125;
     }
     std::string remoteDir = m_options.remoteDir;
-    if (remoteDir.empty()) {
-        const std::string base = m_outputDir.substr(m_outputDir.rfind('/') + 1);
-        remoteDir = ".cache/warpscope/captures/" + base + "-" + std::to_string(::time(nullptr)) + "-" +
-                    std::to_string(::getpid());
-    }
+    if (remoteDir.empty())
+        remoteDir = remote::defaultRemoteDir(m_outputDir);
     if (!m_options.quiet)
         say("recording on " + host + " (" + check.version + ") into " + remoteDir + ", streamed to " + m_outputDir);
 

@@ -3,12 +3,14 @@
 #include "format/wscapwriter.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
 #include <poll.h>
 #include <sstream>
@@ -269,6 +271,16 @@ bool deploy(const std::string& host, const std::string& localDir, std::string* w
         return false;
     }
     return true;
+}
+
+std::string defaultRemoteDir(const std::string& localDir) {
+    static std::atomic<unsigned> count{0};
+    std::string base = localDir;
+    while (base.size() > 1 && base.back() == '/')
+        base.pop_back();
+    base = base.substr(base.rfind('/') + 1);
+    return ".cache/warpscope/captures/" + base + "-" + std::to_string(::time(nullptr)) + "-" + std::to_string(::getpid()) +
+           "-" + std::to_string(++count);
 }
 
 std::string streamCommand(const std::string& remoteCapture, const std::string& remoteDir,

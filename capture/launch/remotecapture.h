@@ -52,6 +52,11 @@ HostCheck checkHost(const std::string& host, const std::string& remoteCapture);
 bool deploy(const std::string& host, const std::string& localDir, std::string* why);
 
 // The remote command line that runs warpscope-capture --stream.
+// Where a host keeps a capture when the user names no folder: under ~/.cache/warpscope/captures,
+// the local folder's name with the time, this process and a count, so that two captures never share a
+// folder there (the host's stream follows only files that were not there before it started: a folder
+// shared with an earlier or concurrent capture of the same second lost its streams).
+std::string defaultRemoteDir(const std::string& localDir);
 std::string streamCommand(const std::string& remoteCapture, const std::string& remoteDir,
                           const std::vector<std::string>& captureOptions, const std::vector<std::string>& program);
 
