@@ -1,6 +1,7 @@
 #include "import/event_text_reader.h"
 
 #include "model/json_members.h"
+#include "model/json_string_scan.h"
 #include "model/json_trailing_commas.h"
 
 namespace ws {
@@ -58,7 +59,8 @@ bool EventTextReader::objectAt(uint64_t offset, std::string& out, std::vector<ui
     // comma is followed (after whitespace) by a closer, the only case the trailing-comma repair
     // has work for.
     int depth = 0;
-    bool inString = false, escape = false, comma = false, trailingComma = false;
+    JsonStringScan scan; // its state carries over a refill of the buffer
+    bool comma = false, trailingComma = false;
     auto separator = [&](size_t i) {
         if (separators)
             separators->push_back(static_cast<uint32_t>(out.size() + (i - m_pos)));
@@ -69,17 +71,11 @@ bool EventTextReader::objectAt(uint64_t offset, std::string& out, std::vector<ui
         bool done = false;
         for (; i < m_len; ++i) {
             const char c = data[i];
-            if (inString) {
-                if (escape)
-                    escape = false;
-                else if (c == '\\')
-                    escape = true;
-                else if (c == '"')
-                    inString = false;
+            if (!scan.outside(c)) {
+                comma = false; // a string is a value
                 continue;
             }
             switch (c) {
-            case '"': inString = true; comma = false; break;
             case '{':
             case '[': ++depth; comma = false; break;
             case '}':

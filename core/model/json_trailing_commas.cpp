@@ -1,20 +1,17 @@
 #include "model/json_trailing_commas.h"
 
+#include "model/json_string_scan.h"
+
 namespace ws {
 
 size_t blankTrailingCommas(char* text, size_t length) {
     size_t blanked = 0;
     size_t comma = length; // index of a comma not yet followed by a value; length: none
-    bool inString = false, escape = false;
+    JsonStringScan scan;
     for (size_t i = 0; i < length; ++i) {
         const char c = text[i];
-        if (inString) {
-            if (escape)
-                escape = false;
-            else if (c == '\\')
-                escape = true;
-            else if (c == '"')
-                inString = false;
+        if (!scan.outside(c)) {
+            comma = length; // a string is a value
             continue;
         }
         switch (c) {
@@ -29,10 +26,6 @@ size_t blankTrailingCommas(char* text, size_t length) {
                 text[comma] = ' ';
                 ++blanked;
             }
-            comma = length;
-            break;
-        case '"':
-            inString = true;
             comma = length;
             break;
         default: comma = length; break;
