@@ -2307,10 +2307,6 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>算子和输入形状（每个算子一个 NVTX 范围）</translation>
     </message>
     <message>
-        <source>For PyTorch programs: which operator launched each kernel, with no change to the program (PyTorch&apos;s own range per operator, switched on at start-up). Costs CPU time per operator: with Python call stacks 1.1-1.5x of a training step, against torch.profiler&apos;s 1.2-1.9x; shapes cost more. Records NVTX.</source>
-        <translation>用于 PyTorch 程序：记录每个内核由哪个算子启动，无需修改程序（启动时开启 PyTorch 自带的每算子范围）。每个算子会耗费 CPU 时间：与 Python 调用栈一起约为训练步的 1.1-1.5 倍，torch.profiler 为 1.2-1.9 倍；记录形状时更多。会记录 NVTX。</translation>
-    </message>
-    <message>
         <source>PyTorch &amp;operators:</source>
         <translation>PyTorch 算子(&amp;O)：</translation>
     </message>
@@ -2345,6 +2341,10 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     <message>
         <source>Python stack samples of every thread, 1000 per second (what the host does between CUDA calls; read from a thread of its own)</source>
         <translation>每个线程的 Python 栈采样，每秒 1000 次（主机在 CUDA 调用之间做了什么；由独立线程读取）</translation>
+    </message>
+    <message>
+        <source>For PyTorch programs: which operator launched each kernel, with no change to the program (PyTorch&apos;s own range per operator, switched on at start-up). Operators are recorded while the launches are new (the first steps, a new phase); a later launch takes the operator of the same launch before. With Python call stacks 1.0-1.15x of a training step, against torch.profiler&apos;s 1.2-1.9x. Shapes record every operator (1.5x or more). Records NVTX.</source>
+        <translation>适用于 PyTorch 程序：每个内核由哪个算子启动，无需修改程序（PyTorch 自身为每个算子提供的区间，启动时开启）。算子在启动序列为新时记录（最初几步、新的阶段）；之后的启动沿用先前相同启动的算子。连同 Python 调用栈约为训练步的 1.0-1.15 倍，torch.profiler 为 1.2-1.9 倍。记录形状时会记录每个算子（1.5 倍或更多）。会记录 NVTX。</translation>
     </message>
 </context>
 <context>

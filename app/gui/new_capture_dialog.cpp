@@ -201,9 +201,11 @@ NewCaptureDialog::NewCaptureDialog(QWidget* parent) : QDialog(parent) {
     m_torchOps->addItem(tr("operators (PyTorch's ITT range per operator)"));
     m_torchOps->addItem(tr("operators and input shapes (NVTX range per operator)"));
     m_torchOps->setToolTip(tr("For PyTorch programs: which operator launched each kernel, with no change to the "
-                              "program (PyTorch's own range per operator, switched on at start-up). Costs CPU time "
-                              "per operator: with Python call stacks 1.1-1.5x of a training step, against "
-                              "torch.profiler's 1.2-1.9x; shapes cost more. Records NVTX."));
+                              "program (PyTorch's own range per operator, switched on at start-up). Operators are "
+                              "recorded while the launches are new (the first steps, a new phase); a later launch "
+                              "takes the operator of the same launch before. With Python call stacks 1.0-1.15x of a "
+                              "training step, against torch.profiler's 1.2-1.9x. Shapes record every operator "
+                              "(1.5x or more). Records NVTX."));
     m_stepFunction = new QLineEdit(this);
     m_stepFunction->setObjectName(QStringLiteral("stepFunction"));
     m_stepFunction->setPlaceholderText(tr("automatic (the repeating launch pattern)"));

@@ -45,7 +45,8 @@ inline constexpr uint16_t kVersionMajor = 1;
 // 1.2: Python call stacks (PyFrame, PyStack records, CallStack.pyStackId; ActPyStacks).
 // 1.3: NCCL collectives (Collective records; ActCollectives).
 // 1.4: Python stack samples (PySample records; ActPySample).
-inline constexpr uint16_t kVersionMinor = 4;
+// 1.5: operator windows (OpsWindow records); PySample's CUDA call in progress (cudaDomain, cudaCbid).
+inline constexpr uint16_t kVersionMinor = 5;
 inline constexpr size_t kFileHeaderSize = 16;
 inline constexpr size_t kRecordHeaderSize = 8;
 // Sanity bound for one payload: anything larger is treated as corruption, not as a record.
@@ -83,8 +84,9 @@ enum class RecordType : uint16_t {
     PyStack = 27,
     Collective = 28,
     PySample = 29,
+    OpsWindow = 30,
 };
-inline constexpr uint16_t kMaxKnownRecordType = 29;
+inline constexpr uint16_t kMaxKnownRecordType = 30;
 
 inline const char* recordTypeName(uint16_t t) {
     static const char* const names[] = {"?",          "StreamHeader",     "Device",       "Context",
@@ -94,7 +96,7 @@ inline const char* recordTypeName(uint16_t t) {
                                         "MetricSample", "Error",          "Flush",        "Footer",
                                         "ExternalCorrelation", "MetricDevice", "Module", "StackDef",
                                         "CallStack",  "Symbol", "PyFrame", "PyStack",
-                                        "Collective", "PySample"};
+                                        "Collective", "PySample", "OpsWindow"};
     return t <= kMaxKnownRecordType ? names[t] : "Unknown";
 }
 
@@ -657,6 +659,9 @@ struct CollectiveRecord {
  */
 inline constexpr uint8_t kPySampleHoldsGil = 1;
 inline constexpr uint8_t kPySampleGilKnown = 2;
+// (1.5) cudaDomain/cudaCbid name the CUDA call the thread was inside (a synchronization or a copy
+// that may block; ApiDomain and CUPTI callback id); kPySampleCudaKnown when the capture watched them.
+inline constexpr uint8_t kPySampleCudaKnown = 4;
 struct PySampleRecord {
     static constexpr RecordType kType = RecordType::PySample;
     uint64_t timestamp = 0;
@@ -664,9 +669,28 @@ struct PySampleRecord {
     uint32_t pyStackId = 0;
     uint8_t flags = 0;
     uint32_t periodNs = 0;
+    uint8_t cudaDomain = 0;
+    uint32_t cudaCbid = 0; // 0: not inside a watched CUDA call
     template <class S, class V> static void fields(S& s, V& v) {
         v("timestamp", s.timestamp); v("threadId", s.threadId); v("pyStackId", s.pyStackId); v("flags", s.flags);
-        v("periodNs", s.periodNs);
+        v("periodNs", s.periodNs); v("cudaDomain", s.cudaDomain); v("cudaCbid", s.cudaCbid);
+    }
+};
+
+/*
+ * (1.5) A window in which PyTorch's operator ranges were recorded on one thread (`--torch-ops` in
+ * windows, issue #25: inject/operatorwindows.h). A stream with OpsWindow records recorded that
+ * thread's operators only inside them; launches outside get their operators from the importer's
+ * inference. A stream without any recorded operators all the time.
+ */
+struct OpsWindowRecord {
+    static constexpr RecordType kType = RecordType::OpsWindow;
+    uint64_t start = 0;
+    uint64_t end = 0;
+    uint32_t processId = 0;
+    uint32_t threadId = 0; // OS thread id
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("start", s.start); v("end", s.end); v("processId", s.processId); v("threadId", s.threadId);
     }
 };
 

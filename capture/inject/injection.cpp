@@ -4,6 +4,7 @@
 
 #include "format/activitylist.h"
 #include "inject/nvtxrecorder.h"
+#include "inject/operatorwindows.h"
 #include "inject/pythonstacks.h"
 #include "inject/tracer.h"
 
@@ -12,6 +13,7 @@
 #include <dlfcn.h>
 #include <exception>
 #include <pthread.h>
+#include <string>
 
 namespace {
 
@@ -104,4 +106,37 @@ extern "C" __attribute__((visibility("default"))) int warpscope_python_attach(vo
         // Out of memory: no Python stacks, the program runs on.
     }
     return 0;
+}
+
+/*
+ * Operators in windows (`--torch-ops`, inject/operatorwindows.h): the start-up hook passes the
+ * addresses of at::enableRecordFunction(bool) and at::isRecordFunctionEnabled() from the program's
+ * libtorch, on the thread that switched PyTorch's ranges on. WARPSCOPE_TORCH_OPS_WINDOWS is
+ * "HOLD_MS/SAMPLE_ON_MS/SAMPLE_PERIOD_MS" (default 200/20/2000); "all" keeps the ranges on all the
+ * time. Returns 1 when windows are in use.
+ */
+extern "C" __attribute__((visibility("default"))) int warpscope_torch_ops_windows(void* enableRecordFunction,
+                                                                                void* isRecordFunctionEnabled) {
+    try {
+        ws::OperatorWindows::Settings settings;
+        if (const char* spec = std::getenv("WARPSCOPE_TORCH_OPS_WINDOWS"); spec && *spec) {
+            double hold = 0, on = 0, period = 0;
+            if (std::string(spec) == "all")
+                return 0;
+            if (std::sscanf(spec, "%lf/%lf/%lf", &hold, &on, &period) != 3 || hold <= 0 || on <= 0 || period <= on) {
+                std::fprintf(stderr, "[warpscope] warning: WARPSCOPE_TORCH_OPS_WINDOWS=%s is not "
+                                     "HOLD_MS/SAMPLE_ON_MS/SAMPLE_PERIOD_MS; operators are recorded all the time\n", spec);
+                return 0;
+            }
+            settings.holdNs = static_cast<uint64_t>(hold * 1e6);
+            settings.sampleOnNs = static_cast<uint64_t>(on * 1e6);
+            settings.samplePeriodNs = static_cast<uint64_t>(period * 1e6);
+        }
+        ws::OperatorWindows::instance().attach(
+            reinterpret_cast<ws::OperatorWindows::EnableFn>(enableRecordFunction),
+            reinterpret_cast<ws::OperatorWindows::EnabledFn>(isRecordFunctionEnabled), settings);
+        return ws::OperatorWindows::instance().attached() ? 1 : 0;
+    } catch (...) {
+        return 0;
+    }
 }

@@ -1,9 +1,11 @@
 #include "inject/launchcallbacks.h"
 
 #include "inject/cuptitime.h"
+#include "inject/cudacallwatch.h"
 
 #include "inject/launchrecorder.h"
 #include "inject/ncclrecorder.h"
+#include "inject/operatorwindows.h"
 #include "inject/stackrecorder.h"
 
 #include <string>
@@ -58,6 +60,37 @@ constexpr CUpti_CallbackId kRuntimeMemoryCalls[] = {
     CUPTI_RUNTIME_TRACE_CBID_cudaHostAlloc_v3020,
 };
 
+// The calls that can keep the host waiting (CudaCallWatch, for the Python sampler).
+constexpr CUpti_CallbackId kRuntimeBlockingCalls[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaFreeHost_v3020,
+};
+constexpr CUpti_CallbackId kDriverBlockingCalls[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpy,
+    CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2,
+};
+
+template <size_t N> bool contains(const CUpti_CallbackId (&ids)[N], CUpti_CallbackId id) {
+    for (CUpti_CallbackId x : ids)
+        if (x == id)
+            return true;
+    return false;
+}
+
 // Runtime launches and memory calls in progress on this thread: a driver launch inside one is that
 // call's own (cudaLaunchKernel calls cuLaunchKernel), recorded by the runtime activity already.
 thread_local int t_runtimeDepth = 0;
@@ -68,7 +101,7 @@ uint64_t now() { return cuptiNow(); }
 
 } // namespace
 
-bool LaunchCallbacks::start(LaunchRecorder* launches, StackRecorder* stacks, std::string* why) {
+bool LaunchCallbacks::start(LaunchRecorder* launches, StackRecorder* stacks, bool watchCalls, std::string* why) {
     if (launches)
         m_launches.store(launches);
     if (stacks)
@@ -94,6 +127,13 @@ bool LaunchCallbacks::start(LaunchRecorder* launches, StackRecorder* stacks, std
         for (CUpti_CallbackId id : kRuntimeMemoryCalls)
             cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
     }
+    if (watchCalls && !m_watchCalls.exchange(true)) {
+        for (CUpti_CallbackId id : kRuntimeBlockingCalls)
+            cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
+        for (CUpti_CallbackId id : kDriverBlockingCalls)
+            cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+        CudaCallWatch::activate();
+    }
     return true;
 }
 
@@ -105,25 +145,47 @@ void CUPTIAPI LaunchCallbacks::onCallback(void* userdata, CUpti_CallbackDomain d
         return;
     const bool entry = cb->callbackSite == CUPTI_API_ENTER;
     StackRecorder* stacks = self->m_stacks.load(std::memory_order_relaxed);
+    const bool watching = self->m_watchCalls.load(std::memory_order_relaxed);
     if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+        const bool blocking = watching && contains(kRuntimeBlockingCalls, cbid);
         if (!entry) {
             if (t_runtimeDepth > 0)
                 --t_runtimeDepth;
+            if (blocking && t_runtimeDepth == 0)
+                CudaCallWatch::leave();
+            return;
+        }
+        if (blocking && t_runtimeDepth == 0)
+            CudaCallWatch::enter(0, cbid);
+        // A watched call that is neither a launch nor a memory call of the stacks: only its depth.
+        if (blocking && !(stacks && contains(kRuntimeMemoryCalls, cbid))) {
+            ++t_runtimeDepth;
             return;
         }
         // NCCL launches through the driver; a runtime launch at the outermost level counts too.
-        if (t_runtimeDepth++ == 0 && NcclRecorder::launchOpen())
-            NcclRecorder::instance().onLaunch(cb->correlationId);
+        if (t_runtimeDepth++ == 0) {
+            if (NcclRecorder::launchOpen())
+                NcclRecorder::instance().onLaunch(cb->correlationId);
+            OperatorWindows::onLaunch(cb->symbolName, cbid);
+        }
         if (stacks)
             stacks->onCall(0, cbid, cb->correlationId);
         return;
     }
     if (domain != CUPTI_CB_DOMAIN_DRIVER_API || t_runtimeDepth > 0)
         return;
+    if (watching && contains(kDriverBlockingCalls, cbid)) {
+        if (entry)
+            CudaCallWatch::enter(1, cbid);
+        else
+            CudaCallWatch::leave();
+        return;
+    }
     LaunchRecorder* launches = self->m_launches.load(std::memory_order_relaxed);
     if (entry) {
         if (NcclRecorder::launchOpen()) // NCCL's kernel: the collectives it carries out get its correlation
             NcclRecorder::instance().onLaunch(cb->correlationId);
+        OperatorWindows::onLaunch(cb->symbolName, cbid);
         if (stacks)
             stacks->onCall(1, cbid, cb->correlationId);
         // Taken last, so the stack's cost is not the launch's.

@@ -18,14 +18,16 @@ class StackRecorder;
  *     launch, and for their call stacks;
  *   - the runtime's memcpy, memset and allocation calls, only while stacks are recorded;
  *   - the driver's launches (cuLaunchKernel, cuLaunchKernelEx, cuLaunchCooperativeKernel*,
- *     cuGraphLaunch*), which the LaunchRecorder times and the StackRecorder stacks.
+ *     cuGraphLaunch*), which the LaunchRecorder times and the StackRecorder stacks;
+ *   - with watchCalls (Python sampling), the calls that can block the host (synchronizations,
+ *     copies, frees) of both APIs, whose entry and exit CudaCallWatch marks for the sampler.
  * Either recorder may be absent. Never throws into CUPTI.
  */
 class LaunchCallbacks {
 public:
     // Subscribes (once) and enables the callbacks the given recorders need. False with *why when
     // CUPTI refuses, e.g. because another tool already subscribed.
-    bool start(LaunchRecorder* launches, StackRecorder* stacks, std::string* why);
+    bool start(LaunchRecorder* launches, StackRecorder* stacks, bool watchCalls, std::string* why);
 
 private:
     static void CUPTIAPI onCallback(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
@@ -34,6 +36,7 @@ private:
     CUpti_SubscriberHandle m_subscriber = nullptr;
     bool m_subscribed = false;
     bool m_memoryCalls = false;
+    std::atomic<bool> m_watchCalls{false};
     std::atomic<LaunchRecorder*> m_launches{nullptr};
     std::atomic<StackRecorder*> m_stacks{nullptr};
 };

@@ -2,6 +2,7 @@
 
 #include "format/wscapcodec.h"
 #include "format/wscapformat.h"
+#include "inject/cudacallwatch.h"
 
 #include <chrono>
 #include <unistd.h>
@@ -71,6 +72,12 @@ void PySampler::sample(const PyFrameWalker& walker, uint32_t periodNs, std::stri
         r.periodNs = periodNs;
         const int gil = walker.holdsGil(threads[i].tstate);
         r.flags = gil < 0 ? 0 : gil ? (kPySampleHoldsGil | kPySampleGilKnown) : kPySampleGilKnown;
+        if (CudaCallWatch::active()) {
+            const CudaCallWatch::Call call = CudaCallWatch::current(r.threadId);
+            r.flags |= kPySampleCudaKnown;
+            r.cudaDomain = call.domain;
+            r.cudaCbid = call.cbid;
+        }
         const auto last = m_lastWalk.find(threads[i].tstate);
         const int depth = last == m_lastWalk.end()
                               ? walker.walkThread(threads[i].tstate, frames, PyFrameWalker::kMaxDepth)

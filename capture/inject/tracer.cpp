@@ -4,6 +4,7 @@
 #include "format/wscapcodec.h"
 #include "inject/apifilter.h"
 #include "inject/ittrecorder.h"
+#include "inject/operatorwindows.h"
 #include "inject/ncclrecorder.h"
 #include "inject/nvtxrecorder.h"
 
@@ -246,14 +247,16 @@ void Tracer::startCallbacks() {
     const bool stacks = m_config.activities & (ActStacks | ActPyStacks);
     // NCCL's kernel launches name the collectives they carry out (NcclRecorder), seen by the callbacks.
     const bool collectives = m_config.activities & ActCollectives;
-    if (!launches && !stacks && !collectives)
+    // The sampler's samples say which blocking CUDA call their thread is in (CudaCallWatch).
+    const bool watchCalls = m_config.activities & ActPySample;
+    if (!launches && !stacks && !collectives && !watchCalls)
         return;
     if (stacks)
         m_stacks.configure((m_config.activities & ActStacks) ? static_cast<int>(m_config.stackDepth) : 0,
                            (m_config.activities & ActPyStacks) ? static_cast<int>(m_config.pythonStackDepth) : 0);
     // Optional: without them the capture is still complete for runtime launches, so a refusal is a warning.
     std::string why;
-    if (!m_callbacks.start(launches ? &m_launches : nullptr, stacks ? &m_stacks : nullptr, &why)) {
+    if (!m_callbacks.start(launches ? &m_launches : nullptr, stacks ? &m_stacks : nullptr, watchCalls, &why)) {
         report(ErrorSeverity::Warning, "callbacks", 0,
                why + (launches ? "; kernels launched through the driver API (cuBLASLt, cuDNN, Triton) get no launching "
                                  "call, operator or stack"
@@ -279,7 +282,7 @@ void Tracer::disableActivities() {
     m_collecting = false;
 }
 
-void Tracer::writeThreadRecords() {
+void Tracer::writeThreadRecords(bool final) {
     std::vector<std::string> chunk(1);
     m_stacks.take(chunk[0]);
     {
@@ -288,6 +291,7 @@ void Tracer::writeThreadRecords() {
         NvtxRecorder::instance().take(static_cast<uint32_t>(m_pid), intern, chunk[0]);
         IttRecorder::instance().take(static_cast<uint32_t>(m_pid), intern, chunk[0]);
         NcclRecorder::instance().take(intern, chunk[0]);
+        OperatorWindows::instance().take(static_cast<uint32_t>(m_pid), final, chunk[0]);
         m_launches.take(
             static_cast<uint32_t>(m_pid),
             [this](uint32_t cbid, std::string& out) {
@@ -420,7 +424,7 @@ void Tracer::writeQueued(std::vector<std::string>&& chunks) {
 
 void Tracer::closeStream(FooterReason reason) {
     encodeCompletedBuffers();
-    writeThreadRecords();
+    writeThreadRecords(true);
     std::string tail;
     {
         std::lock_guard<std::mutex> lock(m_encoderMutex);
@@ -461,7 +465,7 @@ void Tracer::runWriter() {
             wake = stopAt;
         writeQueued(m_queue.takeAll(wake));
         encodeCompletedBuffers();
-        writeThreadRecords();
+        writeThreadRecords(false);
         if (m_exitRequested)
             return; // finalize() finishes the stream on its own thread
         if (m_stopRequested) {

@@ -74,7 +74,8 @@ private:
     uint64_t timestamp() const;
     void writeStreamHeader();
     void stopSamplers();
-    void writeThreadRecords(); // what the program's threads recorded: call stacks, driver launches, NVTX ranges
+    // final: the last write of the stream (windows still open end here).
+    void writeThreadRecords(bool final); // what the program's threads recorded: call stacks, driver launches, NVTX ranges
 
     InjectConfig m_config;
     std::mutex m_initMutex;

@@ -67,6 +67,47 @@ def _warpscope_itt_ranges(torch):
     return None
 
 
+def _warpscope_operator_windows(torch):
+    """Operators recorded while the program does something new (the injection library's
+    OperatorWindows): it switches this thread's RecordFunction on and off at launches, through
+    libtorch's at::enableRecordFunction."""
+    try:
+        import ctypes
+        libtorch = ctypes.CDLL(os.path.join(os.path.dirname(torch.__file__), "lib", "libtorch_cpu.so"))
+        enable = ctypes.cast(libtorch._ZN2at20enableRecordFunctionEb, ctypes.c_void_p)
+        enabled = ctypes.cast(libtorch._ZN2at23isRecordFunctionEnabledEv, ctypes.c_void_p)
+        attach = ctypes.CDLL(os.environ["CUDA_INJECTION64_PATH"]).warpscope_torch_ops_windows
+        attach.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+        if attach(enable, enabled):
+            _warpscope_keep_annotations(torch, ctypes.CFUNCTYPE(ctypes.c_bool)(enabled.value))
+    except Exception as e:  # operators are then recorded all the time
+        sys.stderr.write("warpscope: note: operators are recorded all the time (%s)\n" % e)
+
+
+def _warpscope_keep_annotations(torch, rf_enabled):
+    """record_function ranges (the optimizer's Optimizer.step#..., DataLoader's enumerate(...)#, the
+    program's own) are RecordFunction scopes too: while the windows keep RecordFunction off, each
+    goes out as an NVTX range instead, so the timeline and the steps keep them (a few per step)."""
+    cls = torch.autograd.profiler.record_function
+    enter, leave = cls.__enter__, cls.__exit__
+    push, pop = torch.cuda.nvtx.range_push, torch.cuda.nvtx.range_pop
+
+    def __enter__(self):
+        self._warpscope_nvtx = not rf_enabled()
+        if self._warpscope_nvtx:
+            push(self.name)
+        return enter(self)
+
+    def __exit__(self, *exc):
+        try:
+            return leave(self, *exc)
+        finally:
+            if getattr(self, "_warpscope_nvtx", False):
+                pop()
+
+    cls.__enter__, cls.__exit__ = __enter__, __exit__
+
+
 def _warpscope_switch_on(torch):
     if os.environ.get("WARPSCOPE_TORCH_OPS") not in ("ops", "shapes"):
         return
@@ -79,6 +120,8 @@ def _warpscope_switch_on(torch):
             ctx = torch.autograd.profiler.emit_nvtx(record_shapes=shapes)
             ctx.__enter__()
         globals()["_warpscope_emit_nvtx"] = ctx  # kept for the life of the process
+        if not shapes:  # shapes are per call: they are not inferred
+            _warpscope_operator_windows(torch)
         # Left switched on, torch's profiler callbacks outlive the interpreter: a Gloo rank of a
         # 2-process DDP job died with SIGSEGV at exit after "Leaked callback handle" (issue #18).
         import atexit

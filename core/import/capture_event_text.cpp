@@ -279,6 +279,15 @@ std::string CaptureEventText::eventJson(uint64_t argRef) const {
             a["sampling period (us)"] = r.periodNs / 1000.0;
         if (r.flags & kPySampleGilKnown)
             a["GIL held at first sample"] = (r.flags & kPySampleHoldsGil) != 0;
+        if ((r.flags & kPySampleCudaKnown) && r.cudaCbid == 0) {
+            a["CUDA call at first sample"] = "none";
+        } else if (r.flags & kPySampleCudaKnown) {
+            const auto name = s.callNames.find(uint32_t(r.cudaDomain) << 24 | r.cudaCbid);
+            a["CUDA call at first sample"] =
+                name != s.callNames.end() && !str(name->second).empty()
+                    ? std::string(capture::apiDisplayName(str(name->second)))
+                    : std::string(r.cudaDomain == 0 ? "runtime" : "driver") + " call " + std::to_string(r.cudaCbid);
+        }
         break;
     }
     default: return {};

@@ -32,6 +32,7 @@ public:
         std::string path;                                  // plain file, read with pread
         std::shared_ptr<const std::vector<uint8_t>> bytes; // or the whole inflated stream
         std::unordered_map<uint32_t, std::string> strings;
+        std::unordered_map<uint32_t, uint32_t> callNames; // (domain << 24 | cbid) -> String id
         uint32_t pid = 0;
         std::shared_ptr<const CaptureStacks> stacks; // native launch stacks; null when none
         std::shared_ptr<const CaptureCollectives> collectives; // NCCL calls by launch; null when none

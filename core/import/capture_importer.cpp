@@ -203,6 +203,7 @@ ImportResult importCapture(const std::string& path, const ImportControl& control
         s.path = file;
         s.bytes = bytes;
         s.strings = conv->takeStrings();
+        s.callNames = conv->takeCallNames();
         s.pid = h.pid;
         s.stacks = conv->takeStacks();
         if (s.stacks)

@@ -45,6 +45,11 @@ public:
 
     // The `Call stack` text of the launch call with this correlation id; nullptr when it has none.
     const std::string* forCorrelation(uint32_t correlationId) const;
+    // The launch call's (native, Python) stack pair as one key, equal for equal stacks; 0: none.
+    uint64_t stackKeyFor(uint32_t correlationId) const {
+        const auto it = m_launches.find(correlationId);
+        return it == m_launches.end() ? 0 : it->second;
+    }
     // A PyTorch operator range (at this record offset) takes the stack of the first call with a
     // Python stack inside it: the Python line that called the operator, as torch.profiler's
     // with_stack shows it. Call after finish().

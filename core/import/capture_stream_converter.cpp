@@ -1,5 +1,7 @@
 #include "import/capture_stream_converter.h"
 
+#include "import/operator_inference.h"
+
 #include "import/torch_nvtx.h"
 
 #include "import/capture_event_text.h"
@@ -271,6 +273,8 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         ApiRecord r;
         if (!decode(&r))
             return;
+        if (m_header.activities & ActPySample) // samples name the CUDA call they were in by its cbid
+            m_callNames.try_emplace(uint32_t(r.domain) << 24 | r.cbid, r.nameId);
         auto [it, added] = m_apiNames.try_emplace(r.nameId, 0);
         if (added) {
             auto s = m_strings.find(r.nameId);
@@ -512,6 +516,18 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
             m_collectives->add(r, m_strings);
         return;
     }
+    case RecordType::OpsWindow: {
+        OpsWindowRecord r;
+        if (decode(&r) && r.end >= r.start) {
+            m_opsWindowNs += r.end - r.start;
+            ++m_opsWindows;
+            const IdValue pid = hostPid(r.processId);
+            m_opsWindowsOf[track(pid, number(r.threadId ? r.threadId : pid.number))].emplace_back(
+                static_cast<int64_t>(std::min<uint64_t>(r.start, INT64_MAX / 2)),
+                static_cast<int64_t>(std::min<uint64_t>(r.end, INT64_MAX / 2)));
+        }
+        return;
+    }
     case RecordType::Flush: return;
     }
     m_chunk.report.add("unknown capture record types (skipped)", "type " + std::to_string(type) + " " + offsetText(offset));
@@ -537,6 +553,129 @@ void CaptureStreamConverter::linkOperatorStacks() {
         if (first != list->second.end() && first->first <= op.ts + op.dur)
             m_stacks->setOperatorStack(op.argRef & CaptureEventText::kMaxOffset, first->second);
     }
+}
+
+void CaptureStreamConverter::inferOperators() {
+    // The GPU activity of each correlation; a graph launch (several) is left out: torch.profiler gives
+    // a replay's kernels no operator, and its first kernel's context would be the captured launch's.
+    std::unordered_map<uint32_t, uint32_t> activityOf;
+    for (const auto& [slice, corr] : m_gpuSlices) {
+        auto [it, added] = activityOf.try_emplace(corr, m_chunk.slices[slice].name);
+        if (!added)
+            it->second = 0;
+    }
+    std::erase_if(activityOf, [](const auto& entry) { return entry.second == 0; });
+    // Each thread's operator ranges, for the innermost one around each launch.
+    std::unordered_map<uint32_t, std::vector<uint32_t>> opsOf;
+    for (uint32_t i = 0; i < m_chunk.slices.size(); ++i)
+        if (m_chunk.slices[i].cat == m_catCpuOp)
+            opsOf[m_chunk.slices[i].track].push_back(i);
+    std::vector<uint32_t> launchSlices;
+    std::vector<uint32_t> launchCorr;
+    for (const auto& [slice, corr] : m_apiSlices)
+        if (corr && activityOf.count(corr)) {
+            launchSlices.push_back(slice);
+            launchCorr.push_back(corr);
+        }
+    std::vector<size_t> order(launchSlices.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    const auto& slices = m_chunk.slices;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const ChunkResult::Slice& x = slices[launchSlices[a]];
+        const ChunkResult::Slice& y = slices[launchSlices[b]];
+        return x.track != y.track ? x.track < y.track : x.ts < y.ts;
+    });
+    for (auto& [t, windows] : m_opsWindowsOf)
+        std::sort(windows.begin(), windows.end());
+    for (auto& [track, ops] : opsOf)
+        std::sort(ops.begin(), ops.end(), [&](uint32_t a, uint32_t b) {
+            return slices[a].ts != slices[b].ts ? slices[a].ts < slices[b].ts : slices[a].dur > slices[b].dur;
+        });
+
+    std::vector<OperatorInference::Launch> launches(order.size());
+    std::vector<uint32_t> open;                          // operator slices around the current time
+    std::unordered_map<uint32_t, uint32_t> launchesInOp; // operator slice -> launches seen in it
+    uint32_t track = ~0u;
+    size_t nextOp = 0;
+    const std::vector<uint32_t>* ops = nullptr;
+    for (size_t k = 0; k < order.size(); ++k) {
+        const ChunkResult::Slice& s = slices[launchSlices[order[k]]];
+        if (s.track != track) {
+            track = s.track;
+            const auto it = opsOf.find(track);
+            ops = it == opsOf.end() ? nullptr : &it->second;
+            nextOp = 0;
+            open.clear();
+        }
+        while (ops && nextOp < ops->size() && slices[(*ops)[nextOp]].ts <= s.ts) {
+            const uint32_t op = (*ops)[nextOp++];
+            while (!open.empty() && slices[open.back()].ts + slices[open.back()].dur < slices[op].ts)
+                open.pop_back();
+            open.push_back(op);
+        }
+        while (!open.empty() && slices[open.back()].ts + slices[open.back()].dur < s.ts)
+            open.pop_back();
+        OperatorInference::Launch& l = launches[k];
+        l.thread = s.track;
+        l.ts = s.ts;
+        l.stackKey = m_stacks->stackKeyFor(launchCorr[order[k]]);
+        l.activity = activityOf[launchCorr[order[k]]];
+        // On the thread whose operators were switched on and off, a launch outside its windows saw
+        // none, and one inside may be in an operator that began before the window (not recorded)
+        // and see only an outer one; after a window, one that began in it may still be open: such
+        // launches learn nothing and are inferred like the others.
+        bool observed = true;
+        if (const auto w = m_opsWindowsOf.find(s.track); w != m_opsWindowsOf.end()) {
+            const auto after = std::upper_bound(w->second.begin(), w->second.end(), std::make_pair(s.ts, INT64_MAX));
+            observed = after != w->second.begin() && s.ts <= (after - 1)->second && !open.empty() &&
+                       slices[open.back()].ts >= (after - 1)->first;
+        }
+        if (!open.empty() && observed) {
+            l.op = slices[open.back()].name;
+            l.position = launchesInOp[open.back()]++;
+        }
+    }
+    const std::vector<OperatorInference::Call> calls = OperatorInference::infer(launches);
+    size_t inferred = 0;
+    // Annotation ranges (CCCL's cub::DeviceRadixSort inside aten::embedding_dense_backward) may hold
+    // some of an inferred call's launches: the call then grows to hold them whole, as the operator
+    // held them, else it would not nest on its thread.
+    std::unordered_map<uint32_t, std::vector<std::pair<int64_t, int64_t>>> annotationsOf;
+    for (const ChunkResult::Slice& s : slices)
+        if (s.cat == m_catUser)
+            annotationsOf[s.track].emplace_back(s.ts, s.ts + s.dur);
+    for (auto& [t, list] : annotationsOf)
+        std::sort(list.begin(), list.end());
+    for (const OperatorInference::Call& c : calls) {
+        const ChunkResult::Slice& first = slices[launchSlices[order[c.first]]];
+        const ChunkResult::Slice& last = slices[launchSlices[order[c.last]]];
+        const uint32_t onTrack = first.track;
+        // One nanosecond wider than its launches, so the operator is their parent.
+        int64_t begin = std::max<int64_t>(0, first.ts - 1);
+        int64_t end = last.ts + last.dur + 1;
+        if (const auto a = annotationsOf.find(onTrack); a != annotationsOf.end())
+            for (const auto& [from, to] : a->second) {
+                if (from >= end)
+                    break;
+                const bool crossesBegin = from < begin && to > begin && to < end;
+                const bool crossesEnd = from > begin && from < end && to > end;
+                if (crossesBegin)
+                    begin = from - 1;
+                if (crossesEnd)
+                    end = to + 1;
+            }
+        addSlice(onTrack, static_cast<uint64_t>(begin), static_cast<uint64_t>(end), c.op, m_catCpuOp, ~uint64_t(0));
+        inferred += c.last - c.first + 1;
+    }
+    const uint64_t span = m_chunk.maxTs > m_chunk.minTs ? static_cast<uint64_t>(m_chunk.maxTs - m_chunk.minTs) : 0;
+    const int percent = span ? static_cast<int>(100.0 * static_cast<double>(m_opsWindowNs) / static_cast<double>(span) + 0.5) : 0;
+    m_chunk.report.addNote("PyTorch operators recorded in windows (--torch-ops); launches outside them take the "
+                           "operator of the same launch inside one",
+                           "pid " + std::to_string(m_header.pid) + ": " + std::to_string(m_opsWindows) + " windows, about " +
+                               std::to_string(percent) + " % of the capture; " + std::to_string(inferred) +
+                               " launches given an inferred operator",
+                           inferred);
 }
 
 void CaptureStreamConverter::finishStream(const WscapReader& reader) {
@@ -570,6 +709,8 @@ void CaptureStreamConverter::finishStream(const WscapReader& reader) {
 
     if (m_stacks->pythonStacks() > 0)
         linkOperatorStacks();
+    if (m_opsWindows > 0)
+        inferOperators();
     if (!m_pySamples.empty()) {
         const uint32_t cat = intern("python_function");
         const IdValue pid = hostPid(m_header.pid);

@@ -67,6 +67,8 @@ public:
 
     ChunkResult& chunk() { return m_chunk; }
     std::unordered_map<uint32_t, std::string> takeStrings() { return std::move(m_strings); }
+    // (domain << 24 | cbid) -> String id of the API calls seen, in streams with Python samples.
+    std::unordered_map<uint32_t, uint32_t> takeCallNames() { return std::move(m_callNames); }
     // The stream's native call stacks (finished), or null when it recorded none.
     std::shared_ptr<const CaptureStacks> takeStacks();
     // The stream's NCCL calls by launch, or null when it recorded none.
@@ -117,6 +119,9 @@ private:
     void addMeta(ChunkResult::MetaKind kind, IdValue pid, IdValue tid, uint32_t str);
     // Gives each PyTorch operator range the Python stack of the first stacked API call inside it.
     void linkOperatorStacks();
+    // Launches outside the operator windows (OpsWindow records) take the operator of their launch
+    // context (OperatorInference) as a cpu_op slice around the launch call.
+    void inferOperators();
     void finishStream(const wscap::WscapReader& reader);
     void handle(uint16_t type, const std::vector<uint8_t>& payload, uint64_t offset);
 
@@ -138,6 +143,10 @@ private:
     std::vector<std::pair<uint32_t, uint32_t>> m_gpuSlices;
     std::unordered_set<uint32_t> m_apiCorr, m_gpuCorr;
     std::vector<uint64_t> m_openRanges; // slice indices of NVTX ranges that never ended
+    std::unordered_map<uint32_t, uint32_t> m_callNames;
+    uint64_t m_opsWindowNs = 0;         // operator windows' total length (OpsWindow records)
+    uint64_t m_opsWindows = 0;
+    std::unordered_map<uint32_t, std::vector<std::pair<int64_t, int64_t>>> m_opsWindowsOf; // track -> windows
     std::shared_ptr<CaptureStacks> m_stacks = std::make_shared<CaptureStacks>();
     StackSamples m_pySamples; // Python samples (tag: record offset), python_function slices in finishStream
     std::shared_ptr<CaptureCollectives> m_collectives = std::make_shared<CaptureCollectives>();

@@ -52,6 +52,7 @@ std::string allRecords(std::vector<std::string>* payloads) {
     add(filled<PyStackRecord>(2700));
     add(filled<CollectiveRecord>(2800));
     add(filled<PySampleRecord>(2900));
+    add(filled<OpsWindowRecord>(3000));
     return bytes;
 }
 
@@ -135,6 +136,7 @@ TEST(WscapFormat, EveryRecordTypeRoundTripsThroughAFile) {
     expectRoundTrip<PyStackRecord>(got[26], 2700);
     expectRoundTrip<CollectiveRecord>(got[27], 2800);
     expectRoundTrip<PySampleRecord>(got[28], 2900);
+    expectRoundTrip<OpsWindowRecord>(got[29], 3000);
     std::remove(path.c_str());
 }
 
@@ -174,7 +176,7 @@ TEST(WscapFormat, CutAtEveryByteOfTheLastRecordKeepsAllCompleteRecords) {
         } else {
             EXPECT_EQ(end, WscapReader::Status::Truncated) << "cut at " << cut;
             ASSERT_EQ(got.size(), payloads.size() - 1) << "cut at " << cut;
-            expectRoundTrip<CollectiveRecord>(got.back(), 2800); // the record before the last (PySample)
+            expectRoundTrip<PySampleRecord>(got.back(), 2900); // the record before the last (OpsWindow)
         }
     }
 }

@@ -250,29 +250,30 @@ TEST(OptimizerSteps, NotInATorchProfilerTrace) {
 }
 
 // The capture of the issue (tests/data/captures/zoo/README.md): `zoo.py compile`, a GPT compiled by
-// torch.compile, 3 warm-up and 6 measured steps, recorded with --torch-ops --py-stacks. It used to
-// have no steps at all: a 21 s window, 13.5 s of it compilation, at 1.06 % GPU utilization.
+// torch.compile, 3 warm-up and 24 measured steps, recorded with --torch-ops --py-stacks (operators in
+// windows; the optimizer's ranges outside them are NVTX ranges). It used to have no steps at all: a
+// 21 s window, 13.5 s of it compilation, at 1.06 % GPU utilization.
 TEST(OptimizerSteps, TheTorchCompileCaptureGetsItsIterations) {
     ImportResult r = importTraceFile(dataPath("captures/zoo/compile.wscap.gz"));
     ASSERT_TRUE(r.session) << r.error;
     const StepRanges steps = computeStepRanges(*r.session);
     EXPECT_TRUE(steps.optimizerSteps);
     EXPECT_FALSE(steps.patternSteps);
-    // 9 iterations; the first (compilation, 13.5 s) is start-up.
+    // 27 iterations; the first (compilation, 17.9 s) is start-up.
     ASSERT_TRUE(steps.startup);
     EXPECT_GT(steps.startup->end - steps.startup->start, 10'000'000'000);
-    ASSERT_EQ(steps.steps.size(), 8u);
+    ASSERT_EQ(steps.steps.size(), 26u);
     EXPECT_EQ(steps.labels.front(), "1");
-    EXPECT_EQ(steps.labels.back(), "8");
+    EXPECT_EQ(steps.labels.back(), "26");
     for (const StepRange& st : steps.steps) {
         EXPECT_GT(st.end - st.start, 8'000'000);
-        EXPECT_LT(st.end - st.start, 20'000'000);
+        EXPECT_LT(st.end - st.start, 30'000'000);
     }
     const OverviewReport o = computeOverview(*r.session);
     ASSERT_EQ(o.devices.size(), 1u);
     ASSERT_TRUE(o.devices[0].gpuUtilization);
-    EXPECT_GT(*o.devices[0].gpuUtilization, 0.40);
-    EXPECT_LT(*o.devices[0].gpuUtilization, 0.55);
+    EXPECT_GT(*o.devices[0].gpuUtilization, 0.30);
+    EXPECT_LT(*o.devices[0].gpuUtilization, 0.45);
 }
 
 // Captures whose steps came from the launch pattern before keep them as many and as long: the
@@ -286,7 +287,9 @@ TEST(OptimizerSteps, ZooCapturesKeepTheirSteps) {
         const StepRanges steps = computeStepRanges(*r.session);
         EXPECT_TRUE(steps.optimizerSteps) << name;
         EXPECT_TRUE(steps.startup) << name;
-        EXPECT_EQ(steps.steps.size(), 8u) << name;
+        // 3 warm-up and 6 measured iterations (the DDP job) or 24 (recorded with operator windows),
+        // the first left out as start-up.
+        EXPECT_EQ(steps.steps.size(), std::string(name) == "ddp_rank0" ? 8u : 26u) << name;
     }
     ImportResult graph = importTraceFile(dataPath("captures/zoo/graph.wscap.gz"));
     ASSERT_TRUE(graph.session) << graph.error;
