@@ -49,9 +49,19 @@ struct SessionResults {
 // Every cached analysis of the session, computed now (operators with arguments, all groupings).
 SessionResults computeSessionResults(const Session& session);
 
+/* What identifies the model results were computed from (a session file's meta has it too). */
+struct ResultsModelIdentity {
+    uint64_t sliceCount = 0;
+    int64_t startNs = 0;
+    int64_t endNs = 0;
+};
+
 std::string encodeSessionResults(const SessionResults& results);
 // nullopt when `blob` is empty, of another version, damaged, or computed from another model than
-// `session` (slice count or time span differ).
+// `session` (slice count or time span differ, or an id does not index the session's tables).
 std::optional<SessionResults> decodeSessionResults(std::string_view blob, const Session& session);
+// The same against a model not loaded (a session file's meta): the ids inside are not checked, so
+// only the texts and numbers (RunDigest's rows, the distributed block) may be used without the model.
+std::optional<SessionResults> decodeSessionResults(std::string_view blob, const ResultsModelIdentity& model);
 
 } // namespace ws

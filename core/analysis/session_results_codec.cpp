@@ -296,7 +296,7 @@ std::string encodeSessionResults(const SessionResults& results) {
     return w.take();
 }
 
-std::optional<SessionResults> decodeSessionResults(std::string_view blob, const Session& session) {
+std::optional<SessionResults> decodeSessionResults(std::string_view blob, const ResultsModelIdentity& model) {
     if (blob.empty())
         return std::nullopt;
     ByteReader r(blob);
@@ -309,8 +309,7 @@ std::optional<SessionResults> decodeSessionResults(std::string_view blob, const 
     r.get(results.sliceCount);
     r.get(results.startNs);
     r.get(results.endNs);
-    if (!r.ok() || results.sliceCount != session.sliceCount() || results.startNs != session.startNs() ||
-        results.endNs != session.endNs())
+    if (!r.ok() || results.sliceCount != model.sliceCount || results.startNs != model.startNs || results.endNs != model.endNs)
         return std::nullopt; // computed from another model
     get(r, results.run.overview);
     for (DigestOperators& ops : results.run.operators)
@@ -324,6 +323,15 @@ std::optional<SessionResults> decodeSessionResults(std::string_view blob, const 
     r.get(results.distributed);
     if (!r.ok() || !r.atEnd())
         return std::nullopt;
+    return results;
+}
+
+std::optional<SessionResults> decodeSessionResults(std::string_view blob, const Session& session) {
+    std::optional<SessionResults> decoded =
+        decodeSessionResults(blob, ResultsModelIdentity{session.sliceCount(), session.startNs(), session.endNs()});
+    if (!decoded)
+        return std::nullopt;
+    const SessionResults& results = *decoded;
     // Ids must index this model (a damaged blob must not index past its tables).
     const size_t strings = session.strings().size(), tracks = session.tracks().size();
     for (const KernelGroup& g : results.kernelGroups)
@@ -332,7 +340,7 @@ std::optional<SessionResults> decodeSessionResults(std::string_view blob, const 
     for (const Recommendation& rec : results.run.overview.recommendations)
         if (rec.slice && (rec.slice->track >= tracks || rec.slice->slice >= session.tracks()[rec.slice->track].sliceCount()))
             return std::nullopt;
-    return results;
+    return decoded;
 }
 
 } // namespace ws

@@ -3,6 +3,7 @@
 #include "analysis/session_results.h"
 #include "model/session.h"
 #include "store/column_codec.h"
+#include "store/session_store.h"
 #include "store/sqlite_database.h"
 
 #include <span>
@@ -46,6 +47,26 @@ std::string readStoredResults(SqliteDatabase& db) {
     if (!ColumnCodec::decode(q.blob(0), bytes))
         return {};
     return std::string(bytes.begin(), bytes.end());
+}
+
+std::optional<SessionResults> readStoredResultsOnly(const std::string& path) {
+    std::string error;
+    const auto meta = SessionStore::readMeta(path, &error); // checks that it is a session we can read
+    if (!meta)
+        return std::nullopt;
+    auto number = [&](const char* key) -> int64_t {
+        const auto it = meta->find(key);
+        try {
+            return it == meta->end() ? 0 : std::stoll(it->second);
+        } catch (...) {
+            return 0;
+        }
+    };
+    SqliteDatabase db;
+    if (!db.open(path, SqliteDatabase::Mode::ReadOnly))
+        return std::nullopt;
+    return decodeSessionResults(readStoredResults(db), ResultsModelIdentity{static_cast<uint64_t>(number("slice_count")),
+                                                                            number("start_ns"), number("end_ns")});
 }
 
 } // namespace ws

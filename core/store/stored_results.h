@@ -1,5 +1,8 @@
 #pragma once
 
+#include "analysis/session_results.h"
+
+#include <optional>
 #include <string>
 
 namespace ws {
@@ -22,5 +25,9 @@ std::string storedResultsBlobFor(const Session& session);
 bool writeStoredResults(SqliteDatabase& db, const std::string& compressedBlob);
 // The encoded (decompressed) results, empty when the file has none or they are unreadable.
 std::string readStoredResults(SqliteDatabase& db);
+// A session file's results without reading its model (its meta identifies the model): for what
+// needs only texts and numbers (a comparison's digest, a rank's distributed block). nullopt when
+// the file is not a session or has no valid results.
+std::optional<SessionResults> readStoredResultsOnly(const std::string& path);
 
 } // namespace ws
