@@ -6,6 +6,7 @@
 #include "store/session_store.h"
 #include "store/sqlite_database.h"
 
+#include <cstdlib>
 #include <span>
 #include <vector>
 
@@ -50,23 +51,26 @@ std::string readStoredResults(SqliteDatabase& db) {
 }
 
 std::optional<SessionResults> readStoredResultsOnly(const std::string& path) {
-    std::string error;
-    const auto meta = SessionStore::readMeta(path, &error); // checks that it is a session we can read
-    if (!meta)
-        return std::nullopt;
-    auto number = [&](const char* key) -> int64_t {
-        const auto it = meta->find(key);
-        try {
-            return it == meta->end() ? 0 : std::stoll(it->second);
-        } catch (...) {
-            return 0;
-        }
-    };
+    // One connection for the checks, the meta and the results: a job reads N of these at once.
     SqliteDatabase db;
-    if (!db.open(path, SqliteDatabase::Mode::ReadOnly))
+    if (!db.open(path, SqliteDatabase::Mode::ReadOnly) || db.queryInt("PRAGMA application_id") != SessionStore::kApplicationId ||
+        db.queryInt("PRAGMA user_version").value_or(0) > SessionStore::kSchemaVersion)
         return std::nullopt;
-    return decodeSessionResults(readStoredResults(db), ResultsModelIdentity{static_cast<uint64_t>(number("slice_count")),
-                                                                            number("start_ns"), number("end_ns")});
+    ResultsModelIdentity model;
+    SqliteStatement q(db, "SELECT key, value FROM meta WHERE key IN ('slice_count', 'start_ns', 'end_ns')");
+    while (q.step()) {
+        const std::string key(q.text(0)), value(q.text(1));
+        const int64_t number = std::strtoll(value.c_str(), nullptr, 10);
+        if (key == "slice_count")
+            model.sliceCount = static_cast<uint64_t>(number);
+        else if (key == "start_ns")
+            model.startNs = number;
+        else
+            model.endNs = number;
+    }
+    if (!q.ok())
+        return std::nullopt;
+    return decodeSessionResults(readStoredResults(db), model);
 }
 
 } // namespace ws
