@@ -161,12 +161,12 @@ std::optional<SessionDiff> diffStoredSessions(const std::string& pathA, const st
     std::thread other([&] { b = readStoredResultsOnly(pathB); });
     a = readStoredResultsOnly(pathA);
     other.join();
-    const size_t g = static_cast<size_t>(options.operatorGrouping);
-    for (const auto* r : {&a, &b})
-        if (!*r || !(*r)->run.operators[g].present || !(*r)->run.operators[0].present ||
-            (options.readArgs && g != 0 && !(*r)->run.argsRead))
-            return std::nullopt;
-    return diffRunDigests(a->run, b->run, options);
+    if (!a || !b)
+        return std::nullopt;
+    std::optional<RunDigest> da = storedDigestFor(*a, options, 0), db = storedDigestFor(*b, options, 1);
+    if (!da || !db)
+        return std::nullopt;
+    return diffRunDigests(*da, *db, options);
 }
 
 int printDiff(const SessionDiff& diff, const CliArgs& args, const SessionDiffOptions& options,

@@ -56,6 +56,11 @@ RunDigest digestRun(SessionAnalyses& analyses, const std::optional<DigestWindow>
     const std::shared_ptr<const OperatorTree> tree = analyses.operatorTree(withArgs);
     run.argsRead = withArgs;
     run.callStacks = tree->anyCallStack();
+    for (const OperatorNode& node : tree->nodes())
+        if (node.pyStack != 0 && (node.kind == OperatorNodeKind::Operator || node.kind == OperatorNodeKind::ExcludedOperator)) {
+            run.pyStacks = true; // as OperatorTree::build finds them without the argument pass
+            break;
+        }
     std::array<bool, 3> wanted = groupings;
     if (wanted[static_cast<size_t>(OperatorGrouping::NameAndCallStack)])
         wanted[static_cast<size_t>(OperatorGrouping::Name)] = true; // the fallback without call stacks

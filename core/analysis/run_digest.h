@@ -46,6 +46,7 @@ struct RunDigest {
     OverviewReport overview;
     std::array<DigestOperators, 3> operators; // by OperatorGrouping
     bool callStacks = false;                  // OperatorTree::anyCallStack (known only with args read)
+    bool pyStacks = false;                    // ... of the Python stacks alone (a tree without args)
     bool argsRead = false;                    // the operator tree had its arguments read
     std::vector<DigestKernel> kernels;        // by raw name, sorted by name
     std::vector<DigestKernel> launched;       // by (operator, kernel), sorted

@@ -208,23 +208,31 @@ SessionDiff computeSessionDiff(const Session& baseline, const Session& compared,
 namespace {
 
 // The digest of one side: the session's stored one (session_results.h) when it answers the
-// question as computing would (whole run, the grouping's rows there, arguments read if needed),
-// else computed from its analyses.
+// question as computing would, else computed from its analyses.
 RunDigest sideDigest(SessionAnalyses& analyses, const SessionDiffOptions& options, size_t side) {
+    if (const std::shared_ptr<const SessionResults> stored = analyses.storedResults())
+        if (std::optional<RunDigest> digest = storedDigestFor(*stored, options, side))
+            return std::move(*digest);
     const std::optional<DiffWindow>& window = options.window[side];
-    const size_t g = static_cast<size_t>(options.operatorGrouping);
-    const bool needsArgs = options.readArgs && options.operatorGrouping != OperatorGrouping::Name;
-    if (!window)
-        if (const std::shared_ptr<const SessionResults> stored = analyses.storedResults())
-            if (stored->run.operators[g].present && stored->run.operators[0].present && (!needsArgs || stored->run.argsRead))
-                return stored->run;
     std::array<bool, 3> groupings{};
-    groupings[g] = true;
+    groupings[static_cast<size_t>(options.operatorGrouping)] = true;
     return digestRun(analyses, window ? std::optional<DigestWindow>(DigestWindow{window->from, window->to}) : std::nullopt,
                      groupings, options.readArgs);
 }
 
 } // namespace
+
+std::optional<RunDigest> storedDigestFor(const SessionResults& stored, const SessionDiffOptions& options, size_t side) {
+    const size_t g = static_cast<size_t>(options.operatorGrouping);
+    const bool needsArgs = options.readArgs && options.operatorGrouping != OperatorGrouping::Name;
+    if (options.window[side] || !stored.run.operators[g].present || !stored.run.operators[0].present ||
+        (needsArgs && !stored.run.argsRead))
+        return std::nullopt;
+    RunDigest digest = stored.run;
+    if (!needsArgs) // computed without the argument pass, only Python stacks would be seen
+        digest.callStacks = digest.pyStacks;
+    return digest;
+}
 
 SessionDiff computeSessionDiff(SessionAnalyses& baseline, SessionAnalyses& compared, const SessionDiffOptions& options) {
     std::array<RunDigest, 2> runs;

@@ -122,6 +122,10 @@ SessionDiff computeSessionDiff(SessionAnalyses& baseline, SessionAnalyses& compa
 // Compares two runs' digests (run_digest.h): the rows for options.operatorGrouping (and Name, the
 // fallback without call stacks) must be there; windows were applied when the digests were made.
 SessionDiff diffRunDigests(const RunDigest& baseline, const RunDigest& compared, const SessionDiffOptions& options);
+// A stored digest (session_results.h) as the comparison would compute that side: nullopt when the
+// side has a window or the stored one lacks what `options` needs.
+struct SessionResults;
+std::optional<RunDigest> storedDigestFor(const SessionResults& stored, const SessionDiffOptions& options, size_t side);
 // The same with no analyses at hand (stored results are still used).
 SessionDiff computeSessionDiff(const Session& baseline, const Session& compared, const SessionDiffOptions& options = {});
 

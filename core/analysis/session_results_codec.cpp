@@ -287,6 +287,7 @@ std::string encodeSessionResults(const SessionResults& results) {
     for (const DigestOperators& ops : results.run.operators)
         put(w, ops);
     w.put(results.run.callStacks);
+    w.put(results.run.pyStacks);
     w.put(results.run.argsRead);
     putKernels(w, results.run.kernels);
     putKernels(w, results.run.launched);
@@ -315,6 +316,7 @@ std::optional<SessionResults> decodeSessionResults(std::string_view blob, const 
     for (DigestOperators& ops : results.run.operators)
         get(r, ops);
     r.get(results.run.callStacks);
+    r.get(results.run.pyStacks);
     r.get(results.run.argsRead);
     getKernels(r, results.run.kernels);
     getKernels(r, results.run.launched);

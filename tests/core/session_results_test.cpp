@@ -94,7 +94,9 @@ TEST(SessionResults, ComparingStoredSessionsGivesWhatComparingTheTracesGives) {
         ASSERT_TRUE(ra && rb);
         SessionDiffOptions options;
         options.operatorGrouping = g;
-        EXPECT_EQ(sessionDiffJson(diffRunDigests(ra->run, rb->run, options)), expected) << static_cast<int>(g);
+        const auto da = storedDigestFor(*ra, options, 0), db = storedDigestFor(*rb, options, 1);
+        ASSERT_TRUE(da && db);
+        EXPECT_EQ(sessionDiffJson(diffRunDigests(*da, *db, options)), expected) << static_cast<int>(g);
     }
 }
 
@@ -155,4 +157,22 @@ TEST(SessionResults, AJobReopensFromTheRanksStoredBlocksAndReadsTheModelsAfter) 
         ASSERT_NE(again[i].session, nullptr) << again[i].error;
         EXPECT_EQ(again[i].session->sliceCount(), first[i].session->sliceCount());
     }
+}
+
+TEST(SessionResults, ACallStackArgumentIsSeenOnlyWhereTheComparisonReadsArguments) {
+    // Stored results read every operator argument; compared by name, a run's "Call stack" argument
+    // is not read, so the stored side must not claim call stacks that computing would not see.
+    const std::string trace = test::writeTemp(
+        "stacks.json", R"({"traceEvents":[
+        {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":0,"dur":10,"args":{"Call stack":"a.py(1): f;b.py(2): g"}},
+        {"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":20,"dur":5,"args":{"Call stack":"a.py(3): h"}}]})");
+    const ImportResult imported = importTraceFile(trace);
+    ASSERT_NE(imported.session, nullptr) << imported.error;
+    const std::string file = (test::tempDir() / "stacks.warpscope").string();
+    std::string error;
+    ASSERT_TRUE(SessionStore::write(*imported.session, file, {}, &error)) << error;
+    const auto stored = reopen(file);
+    ASSERT_NE(SessionAnalyses(stored).storedResults(), nullptr);
+    for (OperatorGrouping g : {OperatorGrouping::Name, OperatorGrouping::NameAndCallStack})
+        EXPECT_EQ(diffJson(*stored, *stored, g), diffJson(*imported.session, *imported.session, g)) << static_cast<int>(g);
 }
