@@ -3075,6 +3075,10 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <source>%1 ms per step · %2 · %3</source>
         <translation>每步 %1 ms · %2 · %3</translation>
     </message>
+    <message>
+        <source>Looking for GPU idle gaps…</source>
+        <translation>正在查找 GPU 空闲间隙…</translation>
+    </message>
 </context>
 <context>
     <name>ws::RangeSummaryModel</name>

@@ -5,6 +5,7 @@
 #include "analysis/idle_gaps.h"
 #include "analysis/overview.h"
 #include "analysis/session_analyses.h"
+#include "analysis/session_results.h"
 #include "format.h"
 #include "model/session.h"
 #include "stat_card.h"
@@ -176,9 +177,22 @@ OverviewView::~OverviewView() = default;
 void OverviewView::showEvent(QShowEvent* event) {
     if (!m_started && m_session) {
         m_started = true;
+        showStoredReport();
         requestCompute();
     }
     QWidget::showEvent(event);
+}
+
+void OverviewView::showStoredReport() {
+    const auto selected = m_time->selectedRange();
+    if (!m_analyses || (selected && selected->end > selected->start))
+        return; // a range's Overview is computed
+    // Decoding is a few hundred microseconds of a small blob: fine on the GUI thread.
+    const std::shared_ptr<const SessionResults> stored = m_analyses->storedResults();
+    if (!stored)
+        return;
+    m_gapsPending = true;
+    showReport({nullptr, std::make_shared<const OverviewReport>(stored->run.overview), nullptr}, false);
 }
 
 void OverviewView::requestCompute() {
@@ -198,7 +212,8 @@ static std::optional<OverviewRange> toRange(const std::optional<TimeRange>& r) {
 void OverviewView::startWorker() {
     m_busy = true;
     m_pending = false;
-    m_status->setText(tr("Computing the overview…"));
+    if (!m_gapsPending) // else the stored report stays in view meanwhile
+        m_status->setText(tr("Computing the overview…"));
     // The first run prepares the session's data (a few passes over every slice); later runs for a
     // new selection only recompute the report from it. Both stay off the GUI thread.
     const uint64_t generation = ++m_generation;
@@ -227,7 +242,9 @@ void OverviewView::computeNow() {
     showReport(computeResult(*m_session, m_data, toRange(m_time->selectedRange())));
 }
 
-void OverviewView::showReport(const Result& result) {
+void OverviewView::showReport(const Result& result, bool complete) {
+    if (complete)
+        m_gapsPending = false;
     m_data = result.data;
     m_report = result.report;
     m_gaps = result.gaps;
@@ -262,7 +279,8 @@ void OverviewView::showReport(const Result& result) {
     rebuildTable();
     rebuildGaps();
     rebuildRecommendations();
-    emit computed();
+    if (complete)
+        emit computed();
 }
 
 void OverviewView::rebuildDevices() {
@@ -416,6 +434,11 @@ void OverviewView::rebuildGaps() {
     m_gapsTable->clearContents();
     m_gapsTable->setRowCount(0);
     const IdleGapReport* r = m_gaps.get();
+    if (!r && m_gapsPending) {
+        m_gapsNote->setText(tr("Looking for GPU idle gaps…"));
+        m_gapsTable->setVisible(false);
+        return;
+    }
     if (!r || !r->valid) {
         m_gapsNote->setText(tr("No steps to look for GPU idle gaps in."));
         m_gapsTable->setVisible(false);

@@ -65,7 +65,11 @@ protected:
 private:
     void requestCompute();
     void startWorker();
-    void showReport(const Result& result);
+    // complete: the result has everything (data and idle gaps) and computed() is emitted; a stored
+    // report alone (showStoredReport) is not complete.
+    void showReport(const Result& result, bool complete = true);
+    // A stored session's whole-trace report, shown at once while the worker computes the rest.
+    void showStoredReport();
     void rebuildGaps();
     void rebuildDevices();
     void rebuildTable();
@@ -84,6 +88,7 @@ private:
     bool m_busy = false;
     bool m_pending = false; // the selection changed while the worker ran
     bool m_started = false;
+    bool m_gapsPending = false; // a stored report is shown, its idle gaps are being computed
     std::optional<TimeRange> m_ownSelection; // the range our last "Select on timeline" set
     QTimer* m_debounce;
     QLabel* m_status;

@@ -1,12 +1,14 @@
 #include "analysis/session_analyses.h"
 #include "analysis/session_diff.h"
 #include "analysis/session_diff_text.h"
+#include "analysis/session_results.h"
 #include "analysis/operator_tree.h"
 #include "analysis/overview.h"
 #include "cli_args.h"
 #include "commands.h"
 #include "import/trace_import.h"
 #include "model/session.h"
+#include "store/stored_results.h"
 
 #include <algorithm>
 #include <chrono>
@@ -15,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 
 namespace ws::cli {
 
@@ -149,6 +152,45 @@ void printBench(const Session& a, const Session& b, const SessionDiffOptions& op
     std::printf("operator_rows_sort_ms_max: %.2f (goal 100, ratio %.4f)\n", worstSort, worstSort / 100.0);
 }
 
+// The comparison of two session files from their stored results alone (stored_results.h); nullopt
+// when either is not a session or has none that answer `options` (then the models are read).
+std::optional<SessionDiff> diffStoredSessions(const std::string& pathA, const std::string& pathB, const SessionDiffOptions& options) {
+    if (detectFormat(pathA) != TraceFormat::WarpscopeSession || detectFormat(pathB) != TraceFormat::WarpscopeSession)
+        return std::nullopt;
+    std::optional<SessionResults> a, b;
+    std::thread other([&] { b = readStoredResultsOnly(pathB); });
+    a = readStoredResultsOnly(pathA);
+    other.join();
+    if (!a || !b)
+        return std::nullopt;
+    std::optional<RunDigest> da = storedDigestFor(*a, options, 0), db = storedDigestFor(*b, options, 1);
+    if (!da || !db)
+        return std::nullopt;
+    return diffRunDigests(*da, *db, options);
+}
+
+int printDiff(const SessionDiff& diff, const CliArgs& args, const SessionDiffOptions& options,
+              const std::optional<std::string>& by, const std::optional<double>& slower) {
+    if (args.flag("json")) {
+        std::fputs(sessionDiffJson(diff).c_str(), stdout);
+    } else if (args.flag("csv")) {
+        const DiffTable table = !by || *by == "op" ? DiffTable::Operators
+                                : *by == "kernel" ? DiffTable::Kernels
+                                : *by == "op-kernel" ? DiffTable::OperatorKernels
+                                : *by == "step"   ? DiffTable::Steps
+                                                  : DiffTable::Headline;
+        std::fputs(sessionDiffCsv(diff, table).c_str(), stdout);
+    } else {
+        printText(diff, options.operatorGrouping, 15);
+    }
+    if (slower && diff.stepTimeChangePercent && *diff.stepTimeChangePercent > *slower) {
+        std::fprintf(stderr, "warpscope-cli: B is %.1f%% slower per step than A (threshold %.1f%%)\n",
+                     *diff.stepTimeChangePercent, *slower);
+        return kExitSlower;
+    }
+    return kExitOk;
+}
+
 } // namespace
 
 int runDiff(const std::vector<std::string>& argv) {
@@ -181,12 +223,25 @@ int runDiff(const std::vector<std::string>& argv) {
         std::fprintf(stderr, "%s", kUsage);
         return kExitUsage;
     }
+    SessionDiffOptions options;
+    options.operatorGrouping = !group || *group == "name" ? OperatorGrouping::Name
+                               : *group == "shape"        ? OperatorGrouping::NameAndInputShape
+                                                          : OperatorGrouping::NameAndCallStack;
+    // Two stored sessions compared whole: their files' results are enough, the models stay unread.
+    std::optional<SessionDiff> stored;
+    double storedMs = 0;
+    if (inputs == 2 && !stepA && !stepB) {
+        const auto t0 = std::chrono::steady_clock::now();
+        stored = diffStoredSessions(args.positional()[0], args.positional()[1], options);
+        storedMs = msSince(t0);
+    }
+    if (stored && !args.flag("bench"))
+        return printDiff(*stored, args, options, by, slower ? std::optional<double>(threshold) : std::nullopt);
     ImportResult a, b;
     if (!importForCli(args.positional()[0], a) || (inputs == 2 && !importForCli(args.positional()[1], b)))
         return kExitFailure;
     if (inputs == 1)
         b.session = a.session; // two steps of one run
-    SessionDiffOptions options;
     for (size_t side = 0; side < 2; ++side) {
         const auto& label = side == 0 ? stepA : stepB;
         if (!label)
@@ -198,34 +253,17 @@ int runDiff(const std::vector<std::string>& argv) {
             return kExitFailure;
         }
     }
-    options.operatorGrouping = !group || *group == "name" ? OperatorGrouping::Name
-                               : *group == "shape"        ? OperatorGrouping::NameAndInputShape
-                                                          : OperatorGrouping::NameAndCallStack;
     const auto t0 = std::chrono::steady_clock::now();
     const SessionDiff diff = computeSessionDiff(*a.session, *b.session, options);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (args.flag("bench")) {
+        if (stored)
+            std::printf("diff_stored_ms: %.1f (both files' stored results read and compared, models not read; goal 300, ratio %.3f)\n",
+                        storedMs, storedMs / 300.0);
         printBench(*a.session, *b.session, options, diff, ms);
         return kExitOk;
     }
-    if (args.flag("json")) {
-        std::fputs(sessionDiffJson(diff).c_str(), stdout);
-    } else if (args.flag("csv")) {
-        const DiffTable table = !by || *by == "op" ? DiffTable::Operators
-                                : *by == "kernel" ? DiffTable::Kernels
-                                : *by == "op-kernel" ? DiffTable::OperatorKernels
-                                : *by == "step"   ? DiffTable::Steps
-                                                  : DiffTable::Headline;
-        std::fputs(sessionDiffCsv(diff, table).c_str(), stdout);
-    } else {
-        printText(diff, options.operatorGrouping, 15);
-    }
-    if (slower && diff.stepTimeChangePercent && *diff.stepTimeChangePercent > threshold) {
-        std::fprintf(stderr, "warpscope-cli: B is %.1f%% slower per step than A (threshold %.1f%%)\n",
-                     *diff.stepTimeChangePercent, threshold);
-        return kExitSlower;
-    }
-    return kExitOk;
+    return printDiff(diff, args, options, by, slower ? std::optional<double>(threshold) : std::nullopt);
 }
 
 } // namespace ws::cli

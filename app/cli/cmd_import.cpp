@@ -13,17 +13,19 @@ namespace ws::cli {
 
 int runImport(const std::vector<std::string>& argv) {
     CliArgs args(argv, {"o", "output", "name", "library"});
-    const char* usage = "Usage: warpscope-cli import FILE -o OUT.warpscope [--name NAME]\n"
+    const char* usage = "Usage: warpscope-cli import FILE -o OUT.warpscope [--name NAME] [--no-results]\n"
                         "       warpscope-cli import FILE --library DIR\n"
                         "Import a trace (or copy a session) into a Warpscope session file, or into a session library as\n"
-                        "File > Open does (a trace the library already holds is not imported again).\n";
+                        "File > Open does (a trace the library already holds is not imported again). The session keeps\n"
+                        "the analyses' results (Overview, operators, kernels, distributed block) so that reopening and\n"
+                        "comparing read them; --no-results leaves them out (they are computed when needed, as before).\n";
     if (args.flag("help") || args.flag("h")) {
         std::printf("%s", usage);
         return kExitOk;
     }
     const auto output = args.value("o") ? args.value("o") : args.value("output");
     const auto library = args.value("library");
-    if (!args.ok() || !args.unknown({"o", "output", "name", "library"}).empty() || args.positional().size() != 1 ||
+    if (!args.ok() || !args.unknown({"o", "output", "name", "library", "no-results"}).empty() || args.positional().size() != 1 ||
         !output == !library) {
         std::fprintf(stderr, "%s", usage);
         return kExitUsage;
@@ -57,6 +59,7 @@ int runImport(const std::vector<std::string>& argv) {
     if (!source.has_filename())
         source = source.parent_path();
     options.name = args.value("name").value_or(source.filename().string());
+    options.cacheResults = !args.flag("no-results");
     std::string error;
     if (!SessionStore::write(*result.session, *output, options, &error)) {
         std::fprintf(stderr, "warpscope-cli: cannot write %s: %s\n", output->c_str(), error.c_str());

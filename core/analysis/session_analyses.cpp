@@ -1,5 +1,6 @@
 #include "analysis/session_analyses.h"
 
+#include "analysis/session_results.h"
 #include "model/session.h"
 
 namespace ws {
@@ -39,6 +40,13 @@ std::shared_ptr<const OperatorTree> SessionAnalyses::operatorTree(bool withArgs,
         options.cancel = cancel;
         auto tree = std::make_shared<const OperatorTree>(OperatorTree::build(*m_session, options));
         return tree->cancelled() ? nullptr : tree;
+    });
+}
+
+std::shared_ptr<const SessionResults> SessionAnalyses::storedResults() {
+    return get(m_stored, [this]() -> std::shared_ptr<const SessionResults> {
+        auto decoded = decodeSessionResults(m_session->storedResults(), *m_session);
+        return decoded ? std::make_shared<const SessionResults>(std::move(*decoded)) : nullptr;
     });
 }
 

@@ -10,6 +10,7 @@
 namespace ws {
 
 class Session;
+struct SessionResults;
 
 /*
  * SessionAnalyses: the whole-session analyses of one open session, computed once and shared by
@@ -33,6 +34,9 @@ public:
     // once built, since the by-name grouping does not read them. Setting *cancel stops the
     // argument pass: null is returned and nothing is kept.
     std::shared_ptr<const OperatorTree> operatorTree(bool withArgs, const std::atomic<bool>* cancel = nullptr);
+    // The results the session file carried (session_results.h), decoded once; null when it carried
+    // none that describe this session (an imported trace, an older file, another version).
+    std::shared_ptr<const SessionResults> storedResults();
     // What is there already, without computing (null when not yet).
     std::shared_ptr<const OverviewData> overviewDataIfReady() const;
     std::shared_ptr<const OperatorTree> operatorTreeIfReady(bool withArgs) const;
@@ -54,6 +58,7 @@ private:
     Cell<OverviewData> m_overview;
     Cell<OperatorTree> m_bareTree; // readArgs = false
     Cell<OperatorTree> m_fullTree; // readArgs = true
+    Cell<SessionResults> m_stored;
 };
 
 } // namespace ws

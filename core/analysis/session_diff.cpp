@@ -4,6 +4,7 @@
 #include "analysis/operator_tree.h"
 #include "analysis/overview.h"
 #include "analysis/session_analyses.h"
+#include "analysis/session_results.h"
 #include "analysis/step_breakdown.h"
 #include "analysis/step_ranges.h"
 #include "model/session.h"
@@ -144,41 +145,6 @@ const char* diffPresenceName(DiffPresence presence) {
 
 namespace {
 
-// What the comparison needs of one run: its Overview (steps, breakdown, device metrics) for the
-// window, its operator tree and its kernels by name. The two runs are analysed on two threads.
-struct RunAnalysis {
-    OverviewReport overview;
-    std::shared_ptr<const OperatorTree> tree;
-    std::unordered_map<StringId, std::pair<uint64_t, int64_t>> kernels; // name -> calls, total ns
-};
-
-bool inWindow(const std::optional<DiffWindow>& window, int64_t start) {
-    return !window || (start >= window->from && start < window->to);
-}
-
-RunAnalysis analyseRun(SessionAnalyses& analyses, const SessionDiffOptions& options, size_t side) {
-    RunAnalysis run;
-    const Session& session = *analyses.session();
-    const std::optional<DiffWindow>& window = options.window[side];
-    run.overview = computeOverview(session, *analyses.overviewData(),
-                                   window ? std::optional<OverviewRange>(OverviewRange{window->from, window->to}) : std::nullopt);
-    // Shapes and call stacks come from the argument pass (~1-2 s per GB of JSON): only when grouped by them.
-    run.tree = analyses.operatorTree(options.readArgs && options.operatorGrouping != OperatorGrouping::Name);
-    // Kernels by name: only names and durations (the KernelTable's launch attribution is not needed).
-    for (const Track& track : session.tracks()) {
-        if (!track.gpu)
-            continue;
-        for (uint32_t i = 0; i < track.sliceCount(); ++i) {
-            if (session.kindOf(track, i) != EventKind::Kernel || !inWindow(window, track.start[i]))
-                continue;
-            auto& [calls, total] = run.kernels[track.names[i]];
-            ++calls;
-            addSaturating(total, track.dur[i]);
-        }
-    }
-    return run;
-}
-
 // Kernel rows keyed by (launching operator, normalized name); each side keeps the name of its
 // longest raw variant.
 class KernelRows {
@@ -239,20 +205,54 @@ SessionDiff computeSessionDiff(const Session& baseline, const Session& compared,
     return computeSessionDiff(a, b, options);
 }
 
+namespace {
+
+// The digest of one side: the session's stored one (session_results.h) when it answers the
+// question as computing would, else computed from its analyses.
+RunDigest sideDigest(SessionAnalyses& analyses, const SessionDiffOptions& options, size_t side) {
+    if (const std::shared_ptr<const SessionResults> stored = analyses.storedResults())
+        if (std::optional<RunDigest> digest = storedDigestFor(*stored, options, side))
+            return std::move(*digest);
+    const std::optional<DiffWindow>& window = options.window[side];
+    std::array<bool, 3> groupings{};
+    groupings[static_cast<size_t>(options.operatorGrouping)] = true;
+    return digestRun(analyses, window ? std::optional<DigestWindow>(DigestWindow{window->from, window->to}) : std::nullopt,
+                     groupings, options.readArgs);
+}
+
+} // namespace
+
+std::optional<RunDigest> storedDigestFor(const SessionResults& stored, const SessionDiffOptions& options, size_t side) {
+    const size_t g = static_cast<size_t>(options.operatorGrouping);
+    const bool needsArgs = options.readArgs && options.operatorGrouping != OperatorGrouping::Name;
+    if (options.window[side] || !stored.run.operators[g].present || !stored.run.operators[0].present ||
+        (needsArgs && !stored.run.argsRead))
+        return std::nullopt;
+    RunDigest digest = stored.run;
+    if (!needsArgs) // computed without the argument pass, only Python stacks would be seen
+        digest.callStacks = digest.pyStacks;
+    return digest;
+}
+
 SessionDiff computeSessionDiff(SessionAnalyses& baseline, SessionAnalyses& compared, const SessionDiffOptions& options) {
-    SessionDiff diff;
-    const std::array<const Session*, 2> sessions{baseline.session().get(), compared.session().get()};
-    std::array<RunAnalysis, 2> runs;
+    std::array<RunDigest, 2> runs;
     {
-        std::thread other([&] { runs[1] = analyseRun(compared, options, 1); });
-        runs[0] = analyseRun(baseline, options, 0);
+        std::thread other([&] { runs[1] = sideDigest(compared, options, 1); });
+        runs[0] = sideDigest(baseline, options, 0);
         other.join();
     }
-    std::array<OverviewReport, 2> overview{std::move(runs[0].overview), std::move(runs[1].overview)};
+    return diffRunDigests(runs[0], runs[1], options);
+}
+
+SessionDiff diffRunDigests(const RunDigest& baseline, const RunDigest& compared, const SessionDiffOptions& options) {
+    SessionDiff diff;
+    const std::array<const RunDigest*, 2> runs{&baseline, &compared};
+    std::array<const OverviewReport*, 2> overviewOf{&baseline.overview, &compared.overview};
+
     auto metric = [&](std::string name, std::string unit, auto get) {
         DiffMetric m{std::move(name), std::move(unit), {}};
         for (size_t s = 0; s < 2; ++s)
-            m.value[s] = get(overview[s]);
+            m.value[s] = get(*overviewOf[s]);
         diff.headline.push_back(std::move(m));
     };
     auto device = [](auto field) {
@@ -294,13 +294,13 @@ SessionDiff computeSessionDiff(SessionAnalyses& baseline, SessionAnalyses& compa
     metric("communication time per step", "ns", perStep(StepRole::Communication));
     metric("CPU exec time per step", "ns", perStep(StepRole::CpuExec));
     for (size_t s = 0; s < 2; ++s) {
-        diff.steps[s] = overview[s].breakdown.steps.size();
-        diff.breakdown[s] = overview[s].breakdown;
+        diff.steps[s] = overviewOf[s]->breakdown.steps.size();
+        diff.breakdown[s] = overviewOf[s]->breakdown;
     }
     diff.stepTimeChangePercent = diff.headline[1].percentChange();
     // Operators, matched by the grouping's key text.
     for (size_t s = 0; s < 2; ++s)
-        diff.callStacks[s] = runs[s].tree->anyCallStack();
+        diff.callStacks[s] = runs[s]->callStacks;
     diff.operatorGrouping = options.operatorGrouping == OperatorGrouping::NameAndCallStack &&
                                     !(diff.callStacks[0] && diff.callStacks[1])
                                 ? OperatorGrouping::Name
@@ -308,23 +308,14 @@ SessionDiff computeSessionDiff(SessionAnalyses& baseline, SessionAnalyses& compa
     std::map<std::string, OperatorDiffRow> ops;
     std::array<bool, 2> hasDevice{};
     for (size_t s = 0; s < 2; ++s) {
-        const OperatorTree& tree = *runs[s].tree;
-        const std::optional<DiffWindow>& window = options.window[s];
-        const OperatorTable table = OperatorTable::build(
-            *sessions[s], tree, diff.operatorGrouping,
-            window ? std::optional<OperatorTimeRange>(OperatorTimeRange{window->from, window->to}) : std::nullopt);
-        hasDevice[s] = table.hasDevice();
-        for (size_t r = 0; r < table.size(); ++r) {
-            const OperatorRow& row = table.row(r);
-            const std::string name(sessions[s]->str(row.name));
-            const std::string shapes = table.text(*sessions[s], tree, r, OperatorColumn::InputShapes);
-            const std::string types = table.text(*sessions[s], tree, r, OperatorColumn::InputTypes);
-            const std::string stack = table.text(*sessions[s], tree, r, OperatorColumn::CallStack);
-            OperatorDiffRow& d = ops[name + '\x1f' + shapes + '\x1f' + types + '\x1f' + stack];
-            d.name = name;
-            d.shapes = shapes;
-            d.types = types;
-            d.callStack = stack;
+        const DigestOperators& table = runs[s]->operators[static_cast<size_t>(diff.operatorGrouping)];
+        hasDevice[s] = table.hasDevice;
+        for (const DigestOperatorRow& row : table.rows) {
+            OperatorDiffRow& d = ops[row.name + '\x1f' + row.shapes + '\x1f' + row.types + '\x1f' + row.callStack];
+            d.name = row.name;
+            d.shapes = row.shapes;
+            d.types = row.types;
+            d.callStack = row.callStack;
             d.calls[s] += row.calls;
             d.hostTotalNs[s] += row.hostTotalNs;
             d.hostSelfNs[s] += row.hostSelfNs;
@@ -343,31 +334,20 @@ SessionDiff computeSessionDiff(SessionAnalyses& baseline, SessionAnalyses& compa
     // Kernels, matched by normalized name, and by launching operator + normalized name.
     KernelRows byName, byOperator;
     for (size_t s = 0; s < 2; ++s) {
-        const Session& session = *sessions[s];
-        const OperatorTree& tree = *runs[s].tree;
-        std::unordered_map<StringId, uint64_t> launchedCalls;
-        std::unordered_map<StringId, int64_t> launchedNs;
-        std::map<std::pair<StringId, StringId>, std::pair<uint64_t, int64_t>> launched; // (op, kernel) -> calls, ns
-        for (const OperatorTree::Launch& l : tree.launches()) {
-            const Track& gpu = session.tracks()[l.gpuTrack];
-            if (session.kindOf(gpu, l.gpuSlice) != EventKind::Kernel || !inWindow(options.window[s], gpu.start[l.gpuSlice]))
-                continue;
-            const StringId kernel = gpu.names[l.gpuSlice];
-            auto& [calls, ns] = launched[{tree.node(l.node).name, kernel}];
-            ++calls;
-            ns += gpu.dur[l.gpuSlice];
-            ++launchedCalls[kernel];
-            launchedNs[kernel] += gpu.dur[l.gpuSlice];
+        std::unordered_map<std::string, std::pair<uint64_t, int64_t>> launchedByKernel; // calls, ns
+        for (const DigestKernel& l : runs[s]->launched) {
+            byOperator.add(s, l.op, l.name, l.calls, l.ns);
+            auto& [calls, ns] = launchedByKernel[l.name];
+            calls += l.calls;
+            ns += l.ns;
         }
-        for (const auto& [ids, stats] : launched)
-            byOperator.add(s, std::string(session.str(ids.first)), std::string(session.str(ids.second)), stats.first, stats.second);
-        for (const auto& [nameId, stats] : runs[s].kernels) {
-            const std::string raw(session.str(nameId));
-            byName.add(s, std::string(), raw, stats.first, stats.second);
+        for (const DigestKernel& k : runs[s]->kernels) {
+            byName.add(s, std::string(), k.name, k.calls, k.ns);
             // What no operator launched (no flow from a runtime call inside an operator).
-            const uint64_t rest = stats.first - launchedCalls[nameId];
+            const auto it = launchedByKernel.find(k.name);
+            const uint64_t rest = k.calls - (it == launchedByKernel.end() ? 0 : it->second.first);
             if (rest > 0)
-                byOperator.add(s, std::string(), raw, rest, stats.second - launchedNs[nameId]);
+                byOperator.add(s, std::string(), k.name, rest, k.ns - (it == launchedByKernel.end() ? 0 : it->second.second));
         }
     }
     diff.kernels = byName.take();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/operator_table.h"
+#include "analysis/run_digest.h"
 #include "analysis/step_breakdown.h"
 
 #include <array>
@@ -115,8 +116,17 @@ std::optional<DiffWindow> stepWindow(const Session& session, const std::string& 
 
 // Compares two runs with the analyses their open tabs already made (session_analyses.h): only what
 // is missing is computed, the two runs on two threads, and what is computed stays in the caches.
+// A session whose file carries its results (session_results.h) gives its side without computing
+// anything when the side has no window.
 SessionDiff computeSessionDiff(SessionAnalyses& baseline, SessionAnalyses& compared, const SessionDiffOptions& options = {});
-// The same with nothing cached.
+// Compares two runs' digests (run_digest.h): the rows for options.operatorGrouping (and Name, the
+// fallback without call stacks) must be there; windows were applied when the digests were made.
+SessionDiff diffRunDigests(const RunDigest& baseline, const RunDigest& compared, const SessionDiffOptions& options);
+// A stored digest (session_results.h) as the comparison would compute that side: nullopt when the
+// side has a window or the stored one lacks what `options` needs.
+struct SessionResults;
+std::optional<RunDigest> storedDigestFor(const SessionResults& stored, const SessionDiffOptions& options, size_t side);
+// The same with no analyses at hand (stored results are still used).
 SessionDiff computeSessionDiff(const Session& baseline, const Session& compared, const SessionDiffOptions& options = {});
 
 const char* diffPresenceName(DiffPresence presence); // "both", "new", "vanished"

@@ -124,6 +124,11 @@ public:
     // not fill them (they read forEachArgValues as before).
     bool argColumns() const { return m_argColumns; }
 
+    // The analyses' results the session file carried (analysis/session_results.h decodes them):
+    // computed when the session was stored, so a reopen shows them without recomputing. Empty for
+    // an imported trace and for a session stored before results were cached.
+    const std::string& storedResults() const { return m_storedResults; }
+
     // Enclosing slices of `slice` in its lane, outermost first (the stack a slice sits in; with
     // python_function slices this is the Python call stack, see frameForName). O(depth log n).
     std::vector<uint32_t> ancestors(const Track& track, uint32_t slice) const;
@@ -170,6 +175,7 @@ private:
     std::unordered_map<StringId, SourceFrame> m_frames;
     uint64_t m_sourceEventCount = 0;
     bool m_argColumns = false;
+    std::string m_storedResults; // encoded, see storedResults()
     // Where event text comes from when it is not the JSON source file (a stored session).
     std::shared_ptr<const EventTextSource> m_eventText;
     // (B argRef, E argRef) of the duration slices whose E event has args to merge, sorted by B.

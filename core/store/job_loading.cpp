@@ -3,6 +3,8 @@
 #include "analysis/distributed_json.h"
 #include "import/trace_import.h"
 #include "store/session_library.h"
+#include "store/session_store.h"
+#include "store/stored_results.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -56,6 +58,43 @@ void fillIdentity(JobRankLoad& r) {
 
 bool cancelled(const JobLoadOptions& o) { return o.cancel && o.cancel->load(); }
 
+// The rank's stored session, if the library has one: its block (the session file's stored results,
+// else the library's block cache, else computed from the model) and, unless deferred, its model.
+bool openStoredRank(JobRankLoad& r, const JobLoadOptions& options, const std::vector<SessionLibrary::Entry>& entries) {
+    const TraceFormat format = detectFormat(r.source.importPath);
+    if (format == TraceFormat::TorchMemorySnapshot)
+        return false; // imported again (SessionLibrary::openStored says why)
+    const bool isSession = format == TraceFormat::WarpscopeSession;
+    const std::optional<std::string> stored =
+        isSession ? std::optional<std::string>(r.source.importPath) : SessionLibrary::findFor(r.source.importPath, entries);
+    if (!stored)
+        return false;
+    std::optional<RankDistributed> block;
+    if (const std::optional<SessionResults> results = readStoredResultsOnly(*stored))
+        block = rankDistributedFromJson(results->distributed, nullptr);
+    if (!block)
+        block = readCachedBlock(options.libraryDir, *stored);
+    if (!block || !options.deferSessions) {
+        std::string error;
+        r.session = SessionStore::read(*stored, &error);
+        if (!r.session) {
+            if (isSession)
+                r.error = error; // a damaged library copy is not an error: the trace is imported again
+            return false;
+        }
+    }
+    r.fromLibrary = !isSession;
+    r.sessionPath = *stored;
+    r.blockCached = block.has_value();
+    if (block) {
+        r.block = std::move(*block);
+    } else {
+        r.block = summarizeRank(*r.session);
+        writeCachedBlock(options.libraryDir, r.sessionPath, r.block);
+    }
+    return true;
+}
+
 } // namespace
 
 std::vector<JobRankLoad> loadJobRanks(const std::vector<std::string>& files, const JobLoadOptions& options) {
@@ -81,28 +120,20 @@ std::vector<JobRankLoad> loadJobRanks(const std::vector<std::string>& files, con
         options.progress(std::min(1.0, fraction), file);
     };
 
-    // 1. Stored ranks, in parallel.
+    // 1. Stored ranks, in parallel: one listing of the library for all of them; each rank's block
+    // from its session file's stored results (else the library's block cache, else computed); the
+    // model read unless options.deferSessions.
     if (!options.libraryDir.empty()) {
         const SessionLibrary library(options.libraryDir);
+        const std::vector<SessionLibrary::Entry> entries = library.list();
         std::atomic<size_t> next{0};
         auto worker = [&] {
             for (size_t i; (i = next++) < ranks.size() && !cancelled(options);) {
                 JobRankLoad& r = ranks[i];
                 if (r.source.process >= 0 || !r.error.empty())
                     continue; // one process of a file: not in the library (see job_loading.h)
-                SessionLibrary::OpenResult stored = library.openStored(r.source.importPath);
-                if (!stored.session)
+                if (!openStoredRank(r, options, entries))
                     continue;
-                r.session = std::move(stored.session);
-                r.fromLibrary = stored.fromLibrary;
-                r.sessionPath = stored.sessionPath;
-                if (auto cached = readCachedBlock(options.libraryDir, r.sessionPath)) {
-                    r.block = std::move(*cached);
-                    r.blockCached = true;
-                } else {
-                    r.block = summarizeRank(*r.session);
-                    writeCachedBlock(options.libraryDir, r.sessionPath, r.block);
-                }
                 fillIdentity(r);
                 std::lock_guard<std::mutex> lock(progressMutex);
                 ++done;
@@ -121,7 +152,7 @@ std::vector<JobRankLoad> loadJobRanks(const std::vector<std::string>& files, con
 
     // 2. The rest, imported one after the other (each import uses every core).
     for (JobRankLoad& r : ranks) {
-        if (r.session || !r.error.empty() || cancelled(options))
+        if (r.session || !r.sessionPath.empty() || !r.error.empty() || cancelled(options))
             continue;
         ImportControl control;
         control.cancel = options.cancel;
@@ -140,6 +171,28 @@ std::vector<JobRankLoad> loadJobRanks(const std::vector<std::string>& files, con
         ++done;
     }
     return ranks;
+}
+
+void openJobRankSessions(std::vector<JobRankLoad>& ranks, const JobLoadOptions& options) {
+    std::atomic<size_t> next{0};
+    auto worker = [&] {
+        for (size_t i; (i = next++) < ranks.size() && !cancelled(options);) {
+            JobRankLoad& r = ranks[i];
+            if (r.session || r.sessionPath.empty())
+                continue;
+            std::string error;
+            r.session = SessionStore::read(r.sessionPath, &error);
+            if (!r.session)
+                r.error = error;
+        }
+    };
+    const size_t threads = std::min<size_t>(ranks.size(), std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < threads; ++t)
+        pool.emplace_back(worker);
+    worker();
+    for (std::thread& t : pool)
+        t.join();
 }
 
 void storeJobRanks(std::vector<JobRankLoad>& ranks, const JobLoadOptions& options) {

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -101,17 +102,30 @@ std::vector<SessionLibrary::Entry> SessionLibrary::list() const {
     return out;
 }
 
-std::optional<std::string> SessionLibrary::findFor(const std::string& tracePath) const {
+std::optional<std::string> SessionLibrary::findFor(const std::string& tracePath) const { return findFor(tracePath, list()); }
+
+std::optional<std::string> SessionLibrary::findFor(const std::string& tracePath, const std::vector<Entry>& entries) {
     std::error_code ec;
     const std::string absolute = fs::absolute(tracePath, ec).lexically_normal().string();
     const auto size = fs::file_size(tracePath, ec);
     if (ec)
         return std::nullopt;
+    struct stat st {};
+    const int64_t mtimeNs = ::stat(tracePath.c_str(), &st) == 0
+                                ? static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec
+                                : -1;
     std::optional<FileFingerprint> fingerprint; // hashed only when a candidate matches path and size
-    for (const Entry& e : list()) {
+    for (const Entry& e : entries) {
         if (e.sourcePath != absolute || metaInt(e.meta, "source_size") != static_cast<int64_t>(size) ||
             metaInt(e.meta, "import_revision") != kImportRevision)
             continue; // another file, or derived by older importers: import again
+        // The file's modification time as stored, well before the session was made (so a change
+        // after the store would have moved it, even on a file system with coarse timestamps): the
+        // same file, without hashing it (as git trusts its index). Otherwise the content decides.
+        const int64_t storedMtime = metaInt(e.meta, "source_mtime_ns");
+        if (mtimeNs >= 0 && e.meta.count("source_mtime_ns") && storedMtime == mtimeNs &&
+            metaInt(e.meta, "created_at_ns") - storedMtime > kMtimeTrustMarginNs)
+            return e.path;
         if (!fingerprint)
             fingerprint = fingerprintFile(tracePath);
         if (fingerprint && metaText(e.meta, "source_hash") == fingerprint->hashHex())

@@ -18,7 +18,8 @@ class Session;
  * SessionLibrary: a directory of session files, one per import or capture (by default the XDG data
  * location; the GUI passes it in, core reads no settings). Listing reads only each file's meta
  * table. open() is what File > Open does for any trace: when the library already holds a session
- * made from the same file (same absolute path, size and content hash) it opens that session,
+ * made from the same file (same absolute path, size and content hash, or modification time; see
+ * findFor) it opens that session,
  * otherwise it imports the trace and stores the result in the library. A URL is opened the same
  * way through its cached copy (openRemote).
  */
@@ -52,7 +53,12 @@ public:
 
     std::vector<Entry> list() const;
     // The stored session made from `tracePath`, if the library has one that still matches it.
+    // Same path and size, and the same modification time when that was more than
+    // kMtimeTrustMarginNs before the session was made, else the same content hash.
     std::optional<std::string> findFor(const std::string& tracePath) const;
+    // The same among entries listed before (a job looks up all its ranks in one listing).
+    static std::optional<std::string> findFor(const std::string& tracePath, const std::vector<Entry>& entries);
+    static constexpr int64_t kMtimeTrustMarginNs = 2'000'000'000;
     OpenResult open(const std::string& path, const ImportControl& control = {});
     // The first half of open(): the stored session for `path` (a session file itself, or the
     // library's copy of a trace), or an empty result when it has to be imported.

@@ -1,6 +1,7 @@
 #include "store/session_store.h"
 
 #include "store/source_archive.h"
+#include "store/stored_results.h"
 
 #include "import/event_text_reader.h"
 #include "import/trace_import.h"
@@ -370,6 +371,10 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
     std::future<std::optional<FileFingerprint>> fingerprint;
     if (s.format() != TraceFormat::WarpscopeSession)
         fingerprint = std::async(std::launch::async, [&s] { return fingerprintFile(s.sourcePath()); });
+    // The analyses' results (stored_results.h), computed alongside the columns' encoding.
+    std::future<std::string> results;
+    if (o.cacheResults)
+        results = std::async(std::launch::async, [&s] { return storedResultsBlobFor(s); });
 
     // meta
     std::map<std::string, std::string> meta;
@@ -590,6 +595,8 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
     // Copies of the source files the frames name, while they are still at hand.
     if (!SourceArchive::write(db, SourceArchive::collect(s), o.argsZstdLevel))
         return fail({});
+    if (results.valid() && !writeStoredResults(db, results.get()))
+        return fail({});
     if (fingerprint.valid())
         if (const auto fp = fingerprint.get()) {
             SqliteStatement q(db, "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)");
@@ -784,6 +791,7 @@ std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string
     if (auto it = meta.find("format"); it != meta.end())
         s->m_sourceFormat = formatFromName(it->second);
     s->m_sourcePath = path;
+    s->m_storedResults = readStoredResults(db);
     s->m_startNs = toInt(meta, "start_ns");
     s->m_endNs = toInt(meta, "end_ns");
     s->m_sourceEventCount = static_cast<uint64_t>(toInt(meta, "source_event_count"));

@@ -18,6 +18,9 @@ struct SessionWriteOptions {
     int zstdLevel = 3;     // numeric columns
     int argsZstdLevel = 3; // event arguments: most of the bytes; level 9 compressed them 5-10 % smaller at a fifth of the speed
     const std::atomic<bool>* cancel = nullptr; // set: the write stops and leaves no file
+    // Compute the analyses' results and keep them in the file (stored_results.h), so a reopen or a
+    // Compare reads them instead of recomputing; false leaves them out (the file opens as before).
+    bool cacheResults = true;
     // Never replace a file at the path: when one is there at the moment of the final move (another
     // process stored a session under the same name), this one takes PATH-2, PATH-3, ... instead.
     // The library stores with it, so two processes storing at once lose nothing.
@@ -39,6 +42,8 @@ struct SessionWriteOptions {
  *                                            rank in that order, read back lazily
  *   sources(path, mtime, data)               copies of the source files the frames name
  *                                            (SourceArchive), zstd, read one at a time
+ *   results(name, data)                      the analyses' results (stored_results.h); files
+ *                                            stored before it have no such table
  *
  * write() builds the file under a temporary name in one transaction, syncs it and renames it into
  * place, so a reader (or a crash) sees the old file or the new one, never half. read() opens the

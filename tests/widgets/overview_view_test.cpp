@@ -2,6 +2,7 @@
 #include "analysis/overview.h"
 #include "import/trace_import.h"
 #include "model/session.h"
+#include "store/session_store.h"
 #include "overview_view.h"
 #include "stat_card.h"
 #include "step_breakdown_chart.h"
@@ -14,6 +15,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTableWidget>
 
 #include <gtest/gtest.h>
@@ -282,4 +284,30 @@ TEST(OverviewView, WhyTheGpuWaitsTableSelectsItsGaps) {
     if (auto* scroll = view.findChild<QScrollArea*>())
         scroll->ensureWidgetVisible(table);
     view.grab().save(QStringLiteral("/tmp/overview_idle_gaps.png"));
+}
+
+TEST(OverviewView, AStoredSessionShowsItsStoredReportAtOnceThenTheComputedOne) {
+    std::shared_ptr<const Session> imported = importTraceFile(WARPSCOPE_SAMPLE_TRACE).session;
+    ASSERT_NE(imported, nullptr);
+    QTemporaryDir dir;
+    const std::string file = dir.filePath(QStringLiteral("stored.warpscope")).toStdString();
+    std::string error;
+    ASSERT_TRUE(SessionStore::write(*imported, file, {}, &error)) << error;
+    std::shared_ptr<const Session> session = SessionStore::read(file, &error);
+    ASSERT_NE(session, nullptr) << error;
+    TimeViewport time;
+    time.setSessionRange(session->startNs(), session->endNs());
+    OverviewView view(&time, session);
+    QSignalSpy computed(&view, &OverviewView::computed);
+    view.show();
+    // Before any event is processed (the worker cannot have delivered): the file's report.
+    ASSERT_TRUE(view.hasReport());
+    const std::string stored = overviewToJson(*session, *view.report());
+    auto* gapsNote = view.findChild<QLabel*>(QStringLiteral("idleGapsNote"));
+    ASSERT_NE(gapsNote, nullptr);
+    EXPECT_EQ(gapsNote->text(), QStringLiteral("Looking for GPU idle gaps…"));
+    EXPECT_EQ(computed.count(), 0);
+    ASSERT_TRUE(computed.wait(10000));
+    EXPECT_EQ(overviewToJson(*session, *view.report()), stored) << "the stored report is what computing gives";
+    EXPECT_NE(gapsNote->text(), QStringLiteral("Looking for GPU idle gaps…"));
 }
