@@ -308,7 +308,7 @@ ImportResult importCapture(const std::string& path, const ImportControl& control
         s.file = file;
         s.shown = shown;
         s.bytes = bytes;
-        s.bytesRead = reader.offset();
+        s.bytesRead = reader.completeOffset(); // whole records, as the live import counts them
         if (cut)
             s.cut = error;
         streams.push_back(std::move(s));
