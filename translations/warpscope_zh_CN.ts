@@ -106,6 +106,22 @@
         <source>Frames rendered by --bench-timeline or --bench-flame.</source>
         <translation>--bench-timeline 或 --bench-flame 渲染的帧数。</translation>
     </message>
+    <message>
+        <source>Benchmark the Live tab offscreen while FILE is replayed into a folder at its recorded pace (latency and frame times) and exit.</source>
+        <translation>在离屏状态下将 FILE 按录制时的节奏重放到文件夹中，同时对“实时”标签页进行基准测试（延迟和帧时间），然后退出。</translation>
+    </message>
+    <message>
+        <source>With --bench-live: import the whole folder again on each update (for comparison).</source>
+        <translation>与 --bench-live 一起使用：每次更新时重新导入整个文件夹（用于对比）。</translation>
+    </message>
+    <message>
+        <source>With --bench-live: replay this many copies of FILE side by side.</source>
+        <translation>与 --bench-live 一起使用：并排重放 FILE 的这么多份副本。</translation>
+    </message>
+    <message>
+        <source>With --bench-live: replay this many times faster than recorded.</source>
+        <translation>与 --bench-live 一起使用：以录制速度的这么多倍重放。</translation>
+    </message>
 </context>
 <context>
     <name>ws::BookmarkModel</name>

@@ -64,48 +64,25 @@ SessionPage::SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* 
     summaryScroll->setWidgetResizable(true);
     summaryScroll->setFrameShape(QFrame::NoFrame);
     m_bottomTabs->addTab(summaryScroll, tr("Summary"));
-    auto* overviewTab = new OverviewView(m_time, m_analyses, this);
-    connect(overviewTab, &OverviewView::revealRequested, m_timeline, &TimelineView::revealSlice);
-    m_bottomTabs->addTab(overviewTab, tr("Overview"));
+    m_bottomTabs->addTab(createAnalysisTab(QStringLiteral("overview")), tr("Overview"));
     m_bottomTabs->addTab(m_details, tr("Details"));
     m_bottomTabs->addTab(m_range, tr("Range"));
     auto* stackTab = new StackSourceView(m_time, this);
     m_stackSource = stackTab;
     stackTab->setSession(m_session->session);
     m_bottomTabs->addTab(stackTab, tr("Stack"));
+    m_bottomTabs->addTab(createAnalysisTab(QStringLiteral("flame")), tr("Flame Graph"));
     m_bottomTabs->addTab(createBookmarksTab(), tr("Bookmarks"));
-    auto* kernelsTab = new KernelTableView(m_time, m_session->session, this);
-    connect(kernelsTab, &KernelTableView::revealRequested, m_timeline, &TimelineView::revealSlice);
-    m_bottomTabs->addTab(kernelsTab, tr("Kernels"));
-    auto* operatorsTab = new OperatorTableView(m_time, m_analyses, this);
-    connect(operatorsTab, &OperatorTableView::revealRequested, m_timeline, &TimelineView::revealSlice);
-    m_bottomTabs->addTab(operatorsTab, tr("Operators"));
-    auto* memoryTab = new MemoryView(m_time, m_session->session, this);
-    m_bottomTabs->addTab(memoryTab, tr("Memory"));
-    // A memory snapshot's allocation stacks are not slices' stacks: the Memory tab hands them over.
-    connect(memoryTab, &MemoryView::stackRequested, this,
-            [stackTab](const CallStack& stack, const QString& what) { stackTab->showStack(stack, what); });
-    auto* flameTab = new FlameGraphView(m_time, m_session->session, this);
-    m_bottomTabs->insertTab(m_bottomTabs->indexOf(stackTab) + 1, flameTab, tr("Flame Graph"));
-    // A frame's source goes to the Stack tab's source pane, as the Stack tab's own frames do.
-    connect(flameTab, &FlameGraphView::sourceRequested, this, [this, stackTab](const QString& file, int line, bool editor) {
-        stackTab->showSource(file, line, editor);
-        if (!editor)
-            m_bottomTabs->setCurrentWidget(stackTab);
-    });
-    m_rangeFollowers = {overviewTab, kernelsTab, operatorsTab, memoryTab, flameTab};
+    m_bottomTabs->addTab(createAnalysisTab(QStringLiteral("kernels")), tr("Kernels"));
+    m_bottomTabs->addTab(createAnalysisTab(QStringLiteral("operators")), tr("Operators"));
+    m_bottomTabs->addTab(createAnalysisTab(QStringLiteral("memory")), tr("Memory"));
     // Untranslated keys for --tab and tests.
-    m_tabKeys = {{QStringLiteral("summary"), summaryScroll}, {QStringLiteral("overview"), overviewTab},
-                 {QStringLiteral("details"), m_details},     {QStringLiteral("range"), m_range},
-                 {QStringLiteral("stack"), stackTab},        {QStringLiteral("kernels"), kernelsTab},
-                 {QStringLiteral("operators"), operatorsTab}, {QStringLiteral("memory"), memoryTab},
-                 {QStringLiteral("flame"), flameTab}};
-    // Showing a tab computes its view in the background; showTab(key, true) waits for it.
-    m_computeNow = {{overviewTab, [overviewTab] { overviewTab->computeNow(); }},
-                    {kernelsTab, [kernelsTab] { kernelsTab->ensureBuilt(); }},
-                    {operatorsTab, [operatorsTab] { operatorsTab->buildNow(); }},
-                    {memoryTab, [memoryTab] { memoryTab->computeNow(); }},
-                    {flameTab, [flameTab] { flameTab->computeNow(); }}};
+    m_tabKeys.insert(QStringLiteral("summary"), summaryScroll);
+    m_tabKeys.insert(QStringLiteral("details"), m_details);
+    m_tabKeys.insert(QStringLiteral("range"), m_range);
+    m_tabKeys.insert(QStringLiteral("stack"), stackTab);
+    // A live session's newer model reaches an analysis tab when the tab is shown (setSession).
+    connect(m_bottomTabs, &QTabWidget::currentChanged, this, &SessionPage::refreshStaleTab);
 
     m_timeline->setBookmarks(m_bookmarks);
     connect(m_bookmarks, &BookmarkModel::changed, this, &SessionPage::saveBookmarks);
@@ -154,6 +131,89 @@ void SessionPage::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     if (m_growForAnalysis)
         m_growForAnalysis();
+}
+
+QWidget* SessionPage::createAnalysisTab(const QString& key) {
+    QWidget* tab = nullptr;
+    std::function<void()> compute;
+    if (key == QLatin1String("overview")) {
+        auto* view = new OverviewView(m_time, m_analyses, this);
+        connect(view, &OverviewView::revealRequested, m_timeline, &TimelineView::revealSlice);
+        tab = view;
+        compute = [view] { view->computeNow(); };
+    } else if (key == QLatin1String("kernels")) {
+        auto* view = new KernelTableView(m_time, m_session->session, this);
+        connect(view, &KernelTableView::revealRequested, m_timeline, &TimelineView::revealSlice);
+        tab = view;
+        compute = [view] { view->ensureBuilt(); };
+    } else if (key == QLatin1String("operators")) {
+        auto* view = new OperatorTableView(m_time, m_analyses, this);
+        connect(view, &OperatorTableView::revealRequested, m_timeline, &TimelineView::revealSlice);
+        tab = view;
+        compute = [view] { view->buildNow(); };
+    } else if (key == QLatin1String("memory")) {
+        auto* view = new MemoryView(m_time, m_session->session, this);
+        // A memory snapshot's allocation stacks are not slices' stacks: the Memory tab hands them over.
+        connect(view, &MemoryView::stackRequested, this,
+                [this](const CallStack& stack, const QString& what) { m_stackSource->showStack(stack, what); });
+        tab = view;
+        compute = [view] { view->computeNow(); };
+    } else if (key == QLatin1String("flame")) {
+        auto* view = new FlameGraphView(m_time, m_session->session, this);
+        // A frame's source goes to the Stack tab's source pane, as the Stack tab's own frames do.
+        connect(view, &FlameGraphView::sourceRequested, this, [this](const QString& file, int line, bool editor) {
+            m_stackSource->showSource(file, line, editor);
+            if (!editor)
+                m_bottomTabs->setCurrentWidget(m_stackSource);
+        });
+        tab = view;
+        compute = [view] { view->computeNow(); };
+    } else {
+        return nullptr;
+    }
+    if (QWidget* old = m_tabKeys.value(key)) {
+        m_rangeFollowers.removeAll(old);
+        std::erase_if(m_computeNow, [old](const auto& entry) { return entry.first == old; });
+    }
+    m_tabKeys.insert(key, tab);
+    m_rangeFollowers.append(tab);
+    m_computeNow.emplace_back(tab, std::move(compute));
+    return tab;
+}
+
+void SessionPage::setSession(std::shared_ptr<const LoadedSession> session) {
+    m_session = std::move(session);
+    const std::shared_ptr<const Session>& s = m_session->session;
+    m_analyses = std::make_shared<SessionAnalyses>(s);
+    // A selected slice is an index into the old model's tracks: it may name another slice now.
+    m_time->setSelectedSlice(std::nullopt);
+    m_timeline->setSession(s);
+    m_details->setSession(s);
+    m_search->setSession(s);
+    m_range->setSession(s);
+    m_stackSource->setSession(s);
+    m_summary->setSession(m_session);
+    m_staleTabs = {QStringLiteral("overview"), QStringLiteral("kernels"), QStringLiteral("operators"),
+                   QStringLiteral("memory"), QStringLiteral("flame")};
+    refreshStaleTab();
+}
+
+void SessionPage::refreshStaleTab() {
+    if (m_replacingTab)
+        return;
+    const QString key = m_tabKeys.key(m_bottomTabs->currentWidget());
+    if (!m_staleTabs.remove(key))
+        return;
+    QWidget* old = m_tabKeys.value(key);
+    const int index = m_bottomTabs->indexOf(old);
+    const QString title = m_bottomTabs->tabText(index);
+    m_replacingTab = true;
+    QWidget* fresh = createAnalysisTab(key);
+    m_bottomTabs->insertTab(index, fresh, title);
+    m_bottomTabs->removeTab(index + 1);
+    m_bottomTabs->setCurrentIndex(index);
+    m_replacingTab = false;
+    old->deleteLater();
 }
 
 void SessionPage::setSummarized(std::shared_ptr<const LoadedSession> session) {

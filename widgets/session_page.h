@@ -2,6 +2,7 @@
 
 #include <QList>
 #include <QMap>
+#include <QSet>
 #include <QStringList>
 #include <QWidget>
 
@@ -39,6 +40,11 @@ public:
     std::shared_ptr<SessionAnalyses> analyses() const { return m_analyses; }
     // The same session once its summary is computed (the page may be shown before that).
     void setSummarized(std::shared_ptr<const LoadedSession> session);
+    // A newer model of the same trace (a capture that is still recording, LiveCapture): the timeline,
+    // search, details, range, stack and summary views take it now; an analysis tab (overview,
+    // kernels, operators, memory, flame) is built again over it when it is shown, so the updates
+    // cost no analysis nobody looks at. The viewport stays; the selected slice is cleared.
+    void setSession(std::shared_ptr<const LoadedSession> session);
     TimeViewport* timeViewport() const { return m_time; }
     TimelineView* timeline() const { return m_timeline; }
     SessionSummaryView* summary() const { return m_summary; }
@@ -80,6 +86,13 @@ private:
     std::function<void()> m_growForAnalysis;
     std::vector<std::pair<QWidget*, std::function<void()>>> m_computeNow;
 
+    QSet<QString> m_staleTabs; // analysis tabs built over an older model (setSession)
+    bool m_replacingTab = false;
+
+    // Builds the analysis tab `key` over the page's session and registers it (keys, range
+    // followers, computeNow), replacing an older one's registration.
+    QWidget* createAnalysisTab(const QString& key);
+    void refreshStaleTab();
     void saveBookmarks();
     QWidget* createBookmarksTab();
 };

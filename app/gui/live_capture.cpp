@@ -1,6 +1,7 @@
 #include "live_capture.h"
 
 #include "analysis/trace_summary.h"
+#include "import/live_capture_import.h"
 #include "import/trace_import.h"
 #include "model/session.h"
 #include "session_loader.h"
@@ -27,12 +28,14 @@ LiveCapture::~LiveCapture() {
 void LiveCapture::follow(const QString& directory) {
     if (m_stopped)
         return;
+    if (directory != m_dir)
+        m_live.reset(); // another folder: read it from its start
     m_dir = directory;
     if (m_busy) {
         m_pending = true;
         return;
     }
-    const qint64 wait = std::max<qint64>(1000, 2 * m_lastImportMs);
+    const qint64 wait = std::max<qint64>(m_reading == Reading::Incremental ? kMinIntervalMs : 1000, 2 * m_lastImportMs);
     if (m_sinceImport.isValid() && m_sinceImport.elapsed() < wait) {
         if (!m_pending) {
             m_pending = true;
@@ -56,10 +59,14 @@ void LiveCapture::startImport() {
     if (m_worker.joinable())
         m_worker.join();
     const std::string path = QFile::encodeName(m_dir).toStdString();
-    m_worker = std::thread([this, path] {
+    if (m_reading == Reading::Incremental && !m_live)
+        m_live = std::make_shared<LiveCaptureImport>(path);
+    std::shared_ptr<LiveCaptureImport> live = m_reading == Reading::Incremental ? m_live : nullptr;
+    m_worker = std::thread([this, path, live] {
         QElapsedTimer took;
         took.start();
-        ImportResult r = importTraceFile(path);
+        ImportResult r = live ? live->update() : importTraceFile(path);
+        const uint64_t bytes = r.textBytes;
         // The page's Summary tab, computed here as the session loader does for any trace.
         auto loaded = std::make_shared<LoadedSession>();
         loaded->path = QFile::decodeName(path.c_str());
@@ -70,13 +77,13 @@ void LiveCapture::startImport() {
         }
         const qint64 ms = took.elapsed();
         loaded->elapsedMs = ms;
-        QMetaObject::invokeMethod(this, [this, loaded, ms] {
+        QMetaObject::invokeMethod(this, [this, loaded, ms, bytes] {
             m_busy = false;
             m_lastImportMs = ms;
             if (m_stopped)
                 return;
             if (loaded->session)
-                show(loaded);
+                show(loaded, bytes);
             if (m_pending) {
                 m_pending = false;
                 follow(m_dir);
@@ -85,34 +92,47 @@ void LiveCapture::startImport() {
     });
 }
 
-void LiveCapture::show(std::shared_ptr<const LoadedSession> loaded) {
+void LiveCapture::show(std::shared_ptr<const LoadedSession> loaded, uint64_t bytes) {
     if (!m_tabs || (m_shown && !m_page)) { // the user closed the live tab
         m_stopped = true;
         return;
     }
+    if (m_page && bytes == m_shownBytes)
+        return; // nothing new arrived
     m_session = loaded->session;
-    auto* page = new SessionPage(loaded, m_tabs);
-    page->setSummarized(loaded);
+    m_shownBytes = bytes;
+    // One page for the whole recording, its views given each newer model: building a page per
+    // update cost the GUI thread 10-30 ms each time (frames the user sees stutter).
+    // (Reading::Reimport keeps the page per update of the time before, for the bench to compare.)
+    SessionPage* page = m_reading == Reading::Incremental ? m_page.data() : nullptr;
+    if (page) {
+        page->setSession(loaded);
+    } else {
+        page = new SessionPage(loaded, m_tabs);
+        page->setSummarized(loaded);
+    }
     // Follow the newest records: the last kFollowSeconds of what has arrived.
     const int64_t end = loaded->session->endNs();
     const int64_t start = std::max(loaded->session->startNs(), end - static_cast<int64_t>(kFollowSeconds * 1e9));
     page->timeViewport()->showRange(start, end);
-    const QString title = tr("Live: %1").arg(QFileInfo(m_dir).fileName());
-    if (m_page) {
-        const int index = m_tabs->indexOf(m_page);
-        const bool current = m_tabs->currentIndex() == index;
-        m_tabs->insertTab(index, page, title);
-        m_tabs->removeTab(index + 1);
-        if (current)
-            m_tabs->setCurrentIndex(index);
-        m_page->deleteLater();
-    } else {
-        m_tabs->setCurrentIndex(m_tabs->addTab(page, title));
+    if (page != m_page) {
+        const QString title = tr("Live: %1").arg(QFileInfo(m_dir).fileName());
+        if (m_page) {
+            const int index = m_tabs->indexOf(m_page);
+            const bool current = m_tabs->currentIndex() == index;
+            m_tabs->insertTab(index, page, title);
+            m_tabs->removeTab(index + 1);
+            if (current)
+                m_tabs->setCurrentIndex(index);
+            m_page->deleteLater();
+        } else {
+            m_tabs->setCurrentIndex(m_tabs->addTab(page, title));
+        }
+        m_tabs->setTabToolTip(m_tabs->indexOf(page), tr("Recording into %1; the view follows the newest %2 s")
+                                                         .arg(QDir::toNativeSeparators(m_dir))
+                                                         .arg(kFollowSeconds));
+        m_page = page;
     }
-    m_tabs->setTabToolTip(m_tabs->indexOf(page), tr("Recording into %1; the view follows the newest %2 s")
-                                                     .arg(QDir::toNativeSeparators(m_dir))
-                                                     .arg(kFollowSeconds));
-    m_page = page;
     m_shown = true;
     ++m_imports;
     emit updated();
@@ -127,6 +147,7 @@ void LiveCapture::stop() {
     }
     m_page = nullptr;
     m_session.reset();
+    m_live.reset();
 }
 
 } // namespace ws

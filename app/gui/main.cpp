@@ -6,6 +6,7 @@
 #include "headless_screenshot.h"
 #include "main_window.h"
 #include "job_bench.h"
+#include "live_bench.h"
 #include "timeline_bench.h"
 #include "warpscope_version.h"
 
@@ -53,6 +54,22 @@ int main(int argc, char** argv) {
     const QCommandLineOption benchJob(
         QStringLiteral("bench-job"),
         QApplication::translate("main", "Benchmark the job (the FILE folder, or --summaries DIR) offscreen: table sorts, step switch."));
+    const QCommandLineOption benchLive(
+        QStringLiteral("bench-live"),
+        QApplication::translate("main", "Benchmark the Live tab offscreen while FILE is replayed into a folder at its "
+                                        "recorded pace (latency and frame times) and exit."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption benchLiveReimport(
+        QStringLiteral("bench-live-reimport"),
+        QApplication::translate("main", "With --bench-live: import the whole folder again on each update (for comparison)."));
+    const QCommandLineOption benchLiveStreams(
+        QStringLiteral("bench-live-streams"),
+        QApplication::translate("main", "With --bench-live: replay this many copies of FILE side by side."),
+        QStringLiteral("K"), QStringLiteral("1"));
+    const QCommandLineOption benchLiveSpeed(
+        QStringLiteral("bench-live-speed"),
+        QApplication::translate("main", "With --bench-live: replay this many times faster than recorded."),
+        QStringLiteral("X"), QStringLiteral("1"));
     const QCommandLineOption summaries(
         QStringLiteral("summaries"),
         QApplication::translate("main", "Open the job made of the warpscope-cli summary --json files in DIR."),
@@ -80,6 +97,10 @@ int main(int argc, char** argv) {
     parser.addOption(benchFlame);
     parser.addOption(benchFrames);
     parser.addOption(benchJob);
+    parser.addOption(benchLive);
+    parser.addOption(benchLiveReimport);
+    parser.addOption(benchLiveStreams);
+    parser.addOption(benchLiveSpeed);
     parser.addOption(summaries);
     parser.process(app);
     if (parser.isSet(benchJob)) {
@@ -87,6 +108,9 @@ int main(int argc, char** argv) {
         const QString job = fromSummaries ? parser.value(summaries) : parser.positionalArguments().value(0);
         return ws::runJobBenchmark(job, fromSummaries);
     }
+    if (parser.isSet(benchLive))
+        return ws::runLiveBenchmark(parser.value(benchLive), parser.isSet(benchLiveReimport),
+                                    parser.value(benchLiveStreams).toInt(), parser.value(benchLiveSpeed).toDouble());
     if (parser.isSet(benchTimeline))
         return ws::runTimelineBenchmark(parser.value(benchTimeline), parser.value(benchFrames).toInt());
     if (parser.isSet(benchFlame))

@@ -63,6 +63,19 @@ bool WscapReader::readHeader(std::string* error) {
         m_status = Status::Corrupt;
         return false;
     }
+    m_complete = m_offset;
+    return true;
+}
+
+bool WscapReader::resume() {
+    if (!m_file || (m_status != Status::End && m_status != Status::Truncated))
+        return false;
+    // fseek drops the stdio buffer and the end-of-file flag: bytes appended since are read.
+    if (std::fseek(m_file, static_cast<long>(m_complete), SEEK_SET) != 0)
+        return false;
+    m_offset = m_complete;
+    m_status = Status::Record;
+    m_problem.clear();
     return true;
 }
 
@@ -97,6 +110,7 @@ WscapReader::Status WscapReader::next(RawRecord* record) {
         m_problem = "record of type " + std::to_string(record->type) + " cut off at offset " + std::to_string(at);
         return m_status;
     }
+    m_complete = m_offset;
     return Status::Record;
 }
 

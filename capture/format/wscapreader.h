@@ -45,10 +45,17 @@ public:
     bool openMemory(const void* data, size_t size, std::string* error);
 
     Status next(RawRecord* record);
+    // For a file that is still being written (a live capture): after next() returned End, or
+    // Truncated because the last record was cut at the end of what was there, go back to the end
+    // of the last complete record so that the next next() reads what was appended since. False
+    // (nothing changes) for a memory reader, a corrupt stream, or one that is still readable.
+    bool resume();
 
     uint16_t versionMajor() const { return m_major; }
     uint16_t versionMinor() const { return m_minor; }
     uint64_t offset() const { return m_offset; }
+    // The end of the last complete record read (where resume() goes on).
+    uint64_t completeOffset() const { return m_complete; }
     bool truncated() const { return m_status == Status::Truncated; }
     // Why the stream ended early (empty after a clean end).
     const std::string& problem() const { return m_problem; }
@@ -64,6 +71,7 @@ private:
     const uint8_t* m_memory = nullptr;
     size_t m_memorySize = 0;
     uint64_t m_offset = 0;
+    uint64_t m_complete = 0; // end of the last complete record (or of the file header)
     uint16_t m_major = 0;
     uint16_t m_minor = 0;
     Status m_status = Status::Record;

@@ -1,6 +1,7 @@
 #include "import/capture_importer.h"
 
 #include "import/capture_event_text.h"
+#include "import/capture_merge.h"
 #include "import/capture_stream_converter.h"
 #include "import/import_finish.h"
 #include "io/input_stream.h"
@@ -30,8 +31,9 @@ struct StreamSource {
     std::shared_ptr<const std::vector<uint8_t>> bytes;
 };
 
-// Reads a compressed file whole (gzip/zstd via InputStream); plain files give null.
-std::shared_ptr<std::vector<uint8_t>> inflate(const std::string& path, std::string* error, bool* truncated) {
+} // namespace
+
+std::shared_ptr<std::vector<uint8_t>> inflateCaptureStream(const std::string& path, std::string* error, bool* truncated) {
     InputStream in;
     if (!in.open(path)) {
         *error = in.error();
@@ -49,6 +51,8 @@ std::shared_ptr<std::vector<uint8_t>> inflate(const std::string& path, std::stri
     return out;
 }
 
+namespace {
+
 // The first bytes of a file's (decompressed) content.
 size_t head(const std::string& path, char* out, size_t n) {
     InputStream in;
@@ -63,7 +67,9 @@ bool isCaptureFile(const fs::path& p) {
     return looksLikeCaptureStream(buf, head(p.string(), buf, sizeof buf));
 }
 
-std::vector<std::string> captureFilesIn(const std::string& dir) {
+} // namespace
+
+std::vector<std::string> captureStreamFiles(const std::string& dir) {
     std::vector<std::string> files;
     std::error_code ec;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
@@ -76,6 +82,8 @@ std::vector<std::string> captureFilesIn(const std::string& dir) {
     std::sort(files.begin(), files.end());
     return files;
 }
+
+namespace {
 
 std::string uuidKey(const wscap::Uuid& u) { return std::string(reinterpret_cast<const char*>(u.data()), u.size()); }
 
@@ -114,7 +122,7 @@ bool looksLikeCaptureStream(const void* data, size_t size) { return wscap::Wscap
 
 bool isCaptureDirectory(const std::string& path) {
     std::error_code ec;
-    return fs::is_directory(path, ec) && !captureFilesIn(path).empty();
+    return fs::is_directory(path, ec) && !captureStreamFiles(path).empty();
 }
 
 int captureStreamRank(const std::string& path) {
@@ -134,58 +142,25 @@ int captureStreamRank(const std::string& path) {
 
 size_t rankedCaptureStreams(const std::string& dir) {
     size_t n = 0;
-    for (const std::string& f : captureFilesIn(dir))
+    for (const std::string& f : captureStreamFiles(dir))
         n += captureStreamRank(f) >= 0;
     return n;
 }
 
-ImportResult importCapture(const std::string& path, const ImportControl& control) {
-    ImportResult result;
+void mergeCaptureStreams(const std::string& path, std::vector<ConvertedCaptureStream> streams,
+                         const std::vector<CaptureDeviceRef>& refs, const ImportReport& skipped, ImportResult& result,
+                         const ImportControl& control, double parsedSeconds) {
     const auto t0 = std::chrono::steady_clock::now();
-    std::error_code ec;
-    const bool directory = fs::is_directory(path, ec);
-    const std::vector<std::string> files = directory ? captureFilesIn(path) : std::vector<std::string>{path};
-    if (files.empty()) {
-        result.error = "the directory holds no capture streams (.wscap files)";
-        return result;
-    }
-
     TraceBuilder builder(path, TraceFormat::WarpscopeCapture);
     auto text = std::make_shared<CaptureEventText>();
-    std::vector<CaptureDeviceRef> refs;
-    std::vector<std::unique_ptr<CaptureStreamConverter>> streams;
-    ImportReport skipped;
     nlohmann::json info = nlohmann::json::array();
-    for (size_t i = 0; i < files.size(); ++i) {
-        const std::string& file = files[i];
-        const std::string shown = directory ? fs::path(file).filename().string() : file;
-        std::string error;
-        bool cut = false;
-        std::shared_ptr<std::vector<uint8_t>> bytes = inflate(file, &error, &cut);
-        wscap::WscapReader reader;
-        std::string openError;
-        const bool opened = bytes ? reader.openMemory(bytes->data(), bytes->size(), &openError)
-                                  : error.empty() && reader.open(file, &openError);
-        if (!opened) {
-            const std::string why = !error.empty() ? error : openError;
-            if (!directory) {
-                result.error = "cannot read the capture stream: " + why;
-                return result;
-            }
-            skipped.add("unreadable capture streams (skipped)", shown + ": " + why);
-            continue;
-        }
-        const auto index = static_cast<uint32_t>(streams.size());
-        auto conv = std::make_unique<CaptureStreamConverter>(index, &refs);
-        if (!conv->read(reader, control)) {
-            result.cancelled = true;
-            return result;
-        }
-        if (cut)
-            conv->chunk().report.setTruncated(shown + ": " + error);
-        result.textBytes += reader.offset();
+    for (ConvertedCaptureStream& stream : streams) {
+        CaptureStreamConverter* conv = stream.converter.get();
+        if (!stream.cut.empty())
+            conv->chunk().report.setTruncated(stream.shown + ": " + stream.cut);
+        result.textBytes += stream.bytesRead;
         const wscap::StreamHeaderRecord& h = conv->header();
-        info.push_back({{"file", shown},
+        info.push_back({{"file", stream.shown},
                         {"pid", h.pid},
                         {"ppid", h.parentPid},
                         {"rank", h.rank},
@@ -200,8 +175,8 @@ ImportResult importCapture(const std::string& path, const ImportControl& control
                         {"dropped", conv->dropped()},
                         {"complete", conv->sawFooter()}});
         CaptureEventText::Stream s;
-        s.path = file;
-        s.bytes = bytes;
+        s.path = stream.file;
+        s.bytes = stream.bytes;
         s.strings = conv->takeStrings();
         s.callNames = conv->takeCallNames();
         s.pid = h.pid;
@@ -211,29 +186,22 @@ ImportResult importCapture(const std::string& path, const ImportControl& control
         s.collectives = conv->takeCollectives();
         info.back()["collectives"] = s.collectives ? s.collectives->calls() : 0;
         text->addStream(std::move(s));
-        streams.push_back(std::move(conv));
-        if (control.progress)
-            control.progress(0.8 * static_cast<double>(i + 1) / static_cast<double>(files.size()));
-    }
-    if (streams.empty()) {
-        result.error = "none of the capture streams in the directory could be read";
-        return result;
     }
 
     // Devices across streams, then the placeholders in every chunk.
     const std::vector<int> globalOfSlot = resolveDeviceIndices(refs);
     const int deviceCount = globalOfSlot.empty() ? 0 : *std::max_element(globalOfSlot.begin(), globalOfSlot.end()) + 1;
     std::vector<uint32_t> streamsOfGlobal(static_cast<size_t>(deviceCount), 0);
-    for (const auto& conv : streams) {
+    for (const auto& stream : streams) {
         std::set<int> mine;
-        for (uint32_t slot : conv->streamSlots())
+        for (uint32_t slot : stream.converter->streamSlots())
             mine.insert(globalOfSlot[slot]);
         for (int g : mine)
             ++streamsOfGlobal[static_cast<size_t>(g)];
     }
     std::unordered_set<int64_t> deviceIndices(globalOfSlot.begin(), globalOfSlot.end());
-    for (const auto& conv : streams)
-        conv->resolveDevices(globalOfSlot, streamsOfGlobal, deviceIndices);
+    for (const auto& stream : streams)
+        stream.converter->resolveDevices(globalOfSlot, streamsOfGlobal, deviceIndices);
 
     // One DeviceInfo and one "GPU n" process per global device.
     std::vector<DeviceInfo> devices;
@@ -277,8 +245,8 @@ ImportResult importCapture(const std::string& path, const ImportControl& control
     }
 
     builder.report().merge(skipped);
-    for (auto& conv : streams)
-        builder.addChunk(conv->chunk());
+    for (auto& stream : streams)
+        builder.addChunk(stream.converter->chunk());
     builder.addChunk(names);
     streams.clear();
     builder.setDevices(std::move(devices));
@@ -291,10 +259,69 @@ ImportResult importCapture(const std::string& path, const ImportControl& control
     if (info.size() == 1 && info[0]["rank"].is_number_integer() && info[0]["rank"].get<int64_t>() >= 0)
         members.emplace_back("distributedInfo", nlohmann::json{{"rank", info[0]["rank"]}}.dump());
     builder.setTopLevelMembers(members);
-    const double parsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double merged = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (control.progress)
         control.progress(0.85);
-    finishImport(builder, result, control, "read and convert capture streams", parsed);
+    finishImport(builder, result, control, "read and convert capture streams", parsedSeconds + merged);
+}
+
+ImportResult importCapture(const std::string& path, const ImportControl& control) {
+    ImportResult result;
+    const auto t0 = std::chrono::steady_clock::now();
+    std::error_code ec;
+    const bool directory = fs::is_directory(path, ec);
+    const std::vector<std::string> files = directory ? captureStreamFiles(path) : std::vector<std::string>{path};
+    if (files.empty()) {
+        result.error = "the directory holds no capture streams (.wscap files)";
+        return result;
+    }
+
+    std::vector<CaptureDeviceRef> refs;
+    std::vector<ConvertedCaptureStream> streams;
+    ImportReport skipped;
+    for (size_t i = 0; i < files.size(); ++i) {
+        const std::string& file = files[i];
+        const std::string shown = directory ? fs::path(file).filename().string() : file;
+        std::string error;
+        bool cut = false;
+        std::shared_ptr<std::vector<uint8_t>> bytes = inflateCaptureStream(file, &error, &cut);
+        wscap::WscapReader reader;
+        std::string openError;
+        const bool opened = bytes ? reader.openMemory(bytes->data(), bytes->size(), &openError)
+                                  : error.empty() && reader.open(file, &openError);
+        if (!opened) {
+            const std::string why = !error.empty() ? error : openError;
+            if (!directory) {
+                result.error = "cannot read the capture stream: " + why;
+                return result;
+            }
+            skipped.add("unreadable capture streams (skipped)", shown + ": " + why);
+            continue;
+        }
+        const auto index = static_cast<uint32_t>(streams.size());
+        auto conv = std::make_unique<CaptureStreamConverter>(index, &refs);
+        if (!conv->read(reader, control)) {
+            result.cancelled = true;
+            return result;
+        }
+        ConvertedCaptureStream s;
+        s.converter = std::move(conv);
+        s.file = file;
+        s.shown = shown;
+        s.bytes = bytes;
+        s.bytesRead = reader.completeOffset(); // whole records, as the live import counts them
+        if (cut)
+            s.cut = error;
+        streams.push_back(std::move(s));
+        if (control.progress)
+            control.progress(0.8 * static_cast<double>(i + 1) / static_cast<double>(files.size()));
+    }
+    if (streams.empty()) {
+        result.error = "none of the capture streams in the directory could be read";
+        return result;
+    }
+    const double parsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    mergeCaptureStreams(path, std::move(streams), refs, skipped, result, control, parsed);
     return result;
 }
 

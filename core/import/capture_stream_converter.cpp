@@ -133,6 +133,22 @@ void CaptureStreamConverter::addMeta(ChunkResult::MetaKind kind, IdValue pid, Id
 }
 
 bool CaptureStreamConverter::read(WscapReader& reader, const ImportControl& control) {
+    if (!readAvailable(reader, control))
+        return false;
+    finishStream(reader);
+    return true;
+}
+
+std::unique_ptr<CaptureStreamConverter> CaptureStreamConverter::finishedCopy(const WscapReader& reader) const {
+    auto copy = std::make_unique<CaptureStreamConverter>(*this);
+    // finishStream changes the stacks and collectives: the copy gets its own.
+    copy->m_stacks = std::make_shared<CaptureStacks>(*m_stacks);
+    copy->m_collectives = std::make_shared<CaptureCollectives>(*m_collectives);
+    copy->finishStream(reader);
+    return copy;
+}
+
+bool CaptureStreamConverter::readAvailable(WscapReader& reader, const ImportControl& control) {
     RawRecord rec;
     for (;;) {
         const WscapReader::Status st = reader.next(&rec);
@@ -143,7 +159,6 @@ bool CaptureStreamConverter::read(WscapReader& reader, const ImportControl& cont
             return false;
         handle(rec.type, rec.payload, rec.offset);
     }
-    finishStream(reader);
     return true;
 }
 

@@ -60,6 +60,12 @@ public:
 
     // Reads every record; returns false only when cancelled.
     bool read(wscap::WscapReader& reader, const ImportControl& control);
+    // Reads the records the reader has now and leaves the stream open: a live capture reads on
+    // once the file grew (WscapReader::resume). Returns false only when cancelled.
+    bool readAvailable(wscap::WscapReader& reader, const ImportControl& control);
+    // The stream as read so far, finished as read() finishes it (flows, memory totals, stacks), while
+    // this converter goes on reading. O(records read) copying.
+    std::unique_ptr<CaptureStreamConverter> finishedCopy(const wscap::WscapReader& reader) const;
     // Rewrites placeholder pids once devices are resolved: globalOfSlot maps ref slots to global
     // device indices; a device used by several streams gets stream tids unique per process.
     void resolveDevices(const std::vector<int>& globalOfSlot, const std::vector<uint32_t>& streamsOfGlobal,

@@ -10,6 +10,7 @@
 #include "time_viewport.h"
 
 #include <QFile>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -31,6 +32,15 @@ size_t kernelsOf(const std::shared_ptr<const Session>& s) {
         for (size_t i = 0; i < t.start.size(); ++i)
             n += s->kindOf(t, i) == EventKind::Kernel;
     return n;
+}
+
+// The page's bottom tabs (the tab widget that holds "Kernels").
+QTabWidget* bottomTabs(SessionPage* page) {
+    for (QTabWidget* t : page->findChildren<QTabWidget*>())
+        for (int i = 0; i < t->count(); ++i)
+            if (t->tabText(i) == QStringLiteral("Kernels"))
+                return t;
+    return nullptr;
 }
 
 } // namespace
@@ -56,15 +66,29 @@ TEST(LiveCapture, TheTabGrowsWithTheCaptureAndFollowsItsEnd) {
     EXPECT_GT(early, 0u);
     EXPECT_LT(early, 20u);
     EXPECT_TRUE(tabs.tabText(0).startsWith(QStringLiteral("Live")));
+    SessionPage* first = live.page();
+    // An analysis tab shown while recording is built over the model of that moment.
+    ASSERT_TRUE(first->showTab(QStringLiteral("kernels"), true));
+    QTabWidget* bottom = bottomTabs(first);
+    ASSERT_NE(bottom, nullptr);
+    const QPointer<QWidget> kernelsBefore = bottom->currentWidget();
+    const int kernelsIndex = bottom->currentIndex();
 
     stream.write(all.mid(all.size() / 2));
     stream.flush();
     live.follow(dir.path()); // within a second of the last import: taken up once that second is over
     ASSERT_TRUE(updated.wait(10000));
-    ASSERT_EQ(tabs.count(), 1); // one tab, replaced
+    ASSERT_EQ(tabs.count(), 1); // one tab, its page given the newer model
+    EXPECT_EQ(live.page(), first);
     const std::shared_ptr<const Session> s = shown(live);
     ASSERT_TRUE(s);
     EXPECT_EQ(kernelsOf(s), 20u);
+    EXPECT_EQ(first->session()->session, s);
+    // The kernels tab in front was built again over the newer model, in the same place.
+    EXPECT_EQ(bottom->currentIndex(), kernelsIndex);
+    EXPECT_EQ(bottom->tabText(kernelsIndex), QStringLiteral("Kernels"));
+    EXPECT_NE(bottom->currentWidget(), kernelsBefore.data());
+    EXPECT_EQ(bottom->indexOf(kernelsBefore), -1);
     // The view ends at the newest record.
     SessionPage* page = live.page();
     ASSERT_NE(page, nullptr);
