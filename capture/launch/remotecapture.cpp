@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sstream>
@@ -221,12 +222,19 @@ HostCheck checkHost(const std::string& host, const std::string& remoteCapture) {
 }
 
 bool deploy(const std::string& host, const std::string& localDir, std::string* why) {
-    // The capture tools as they lie next to this program; the injection library only where CUDA
-    // was found at build time.
+    // The capture tools as they lie next to this program; the injection library and the CUPTI it
+    // was built against (libcupti.so.N beside it) only where CUDA was found at build time.
     std::vector<std::string> files;
     for (const char* f : {"warpscope-capture", "wscap-dump", "libwarpscope_inject.so"})
         if (::access((localDir + "/" + f).c_str(), R_OK) == 0)
             files.push_back(f);
+    if (files.size() == 3)
+        if (DIR* d = ::opendir(localDir.c_str())) {
+            while (const dirent* e = ::readdir(d))
+                if (std::strncmp(e->d_name, "libcupti.so.", 12) == 0)
+                    files.push_back(e->d_name);
+            ::closedir(d);
+        }
     if (files.empty() || files[0] != "warpscope-capture") {
         *why = "warpscope-capture is not in " + localDir + ": nothing to deploy";
         return false;
