@@ -5,6 +5,7 @@
 
 #include "analysis/call_stack.h"
 #include "analysis/comm_ops.h"
+#include "analysis/kernel_table.h"
 
 #include "model/event_kind.h"
 #include "store/session_store.h"
@@ -708,6 +709,41 @@ TEST(CaptureImport, NcclCollectivesGiveKernelsTheirSizes) {
     ASSERT_TRUE(nodes[1].bytes);
     EXPECT_EQ(*nodes[1].bytes, 2000); // 500 floats sent
     EXPECT_EQ(nodes[1].groupSize, 2);
+}
+
+// Operators recorded in windows (issue #25): a launch after the window takes the operator its
+// context had inside one, as an inferred cpu_op; without an OpsWindow record nothing is inferred.
+TEST(CaptureImport, LaunchesOutsideTheOperatorWindowsTakeTheirContextsOperator) {
+    for (bool windows : {true, false}) {
+        StreamBytes b;
+        b.header(100);
+        b.string(1, "cudaLaunchKernel_v7000");
+        b.string(2, "_Z3fooPf");
+        b.string(3, "aten::mm");
+        b.string(4, "PyTorch");
+        // Inside the window [0, 10 us]: aten::mm around the launch of _Z3fooPf; after it, the same launch.
+        b.range(3, 4, 900, 2100);
+        for (uint32_t c : {5u, 6u}) {
+            b.api(c, c == 5 ? 1000 : 20000);
+            b.kernelNamed(c, c == 5 ? 3000 : 22000, 2);
+        }
+        if (windows)
+            b.u64(0).u64(10000).u32(100).u32(101).end(30); // OpsWindow
+        b.footer();
+        auto s = importOk(test::writeTemp(windows ? "opswindows.wscap" : "nowindows.wscap", b.bytes));
+        ASSERT_TRUE(s);
+        const KernelTable table = KernelTable::build(*s, {});
+        std::map<int64_t, std::string> opOfKernelAt;
+        for (const KernelRow& r : table.rows())
+            opOfKernelAt[s->tracks()[r.track].start[r.slice]] = std::string(s->str(r.op));
+        ASSERT_EQ(opOfKernelAt.size(), 2u);
+        EXPECT_EQ(opOfKernelAt.at(3000), "aten::mm");
+        EXPECT_EQ(opOfKernelAt.at(22000), windows ? "aten::mm" : "") << (windows ? "windows" : "no windows");
+        bool noted = false;
+        for (const auto& p : s->report().problems())
+            noted |= p.kind.find("operators recorded in windows") != std::string::npos;
+        EXPECT_EQ(noted, windows);
+    }
 }
 
 } // namespace
