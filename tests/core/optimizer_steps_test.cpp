@@ -287,9 +287,9 @@ TEST(OptimizerSteps, ZooCapturesKeepTheirSteps) {
         const StepRanges steps = computeStepRanges(*r.session);
         EXPECT_TRUE(steps.optimizerSteps) << name;
         EXPECT_TRUE(steps.startup) << name;
-        // 3 warm-up and 6 measured iterations (the DDP job) or 24 (recorded with operator windows),
-        // the first left out as start-up.
-        EXPECT_EQ(steps.steps.size(), std::string(name) == "ddp_rank0" ? 8u : 26u) << name;
+        // 3 warm-up and 24 measured iterations (recorded with operator windows), the first left out
+        // as start-up.
+        EXPECT_EQ(steps.steps.size(), 26u) << name;
     }
     ImportResult graph = importTraceFile(dataPath("captures/zoo/graph.wscap.gz"));
     ASSERT_TRUE(graph.session) << graph.error;
