@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <span>
 
 namespace ws {
 
@@ -119,6 +120,37 @@ SnapshotCollector::Field SnapshotCollector::fieldOf(Reader& reader, const Value&
     return f;
 }
 
+SnapshotCollector::Action SnapshotCollector::actionOf(Reader& reader, const Value& v) {
+    if (v.kind != Kind::Str && v.kind != Kind::Bytes)
+        return Action::Other;
+    // Cached by the reader's string id: an action is one memoized string fetched by GET.
+    if (v.u < m_actionByString.size() && m_actionByString[v.u])
+        return static_cast<Action>(m_actionByString[v.u] - 1);
+    static const std::pair<const char*, Action> names[] = {
+        {"alloc", Action::Alloc},
+        {"free_requested", Action::FreeRequested},
+        {"free_completed", Action::FreeCompleted},
+        {"free", Action::FreeCompleted},
+        {"segment_alloc", Action::SegmentAlloc},
+        {"segment_free", Action::SegmentFree},
+        {"segment_map", Action::SegmentMap},
+        {"segment_unmap", Action::SegmentUnmap},
+        {"snapshot", Action::Snapshot},
+        {"oom", Action::Oom},
+    };
+    Action a = Action::Other;
+    const std::string_view text = reader.str(v);
+    for (const auto& [name, action] : names)
+        if (text == name)
+            a = action;
+    if (v.u < (uint64_t(1) << 32)) {
+        if (v.u >= m_actionByString.size())
+            m_actionByString.resize(std::max<size_t>(v.u + 1, m_actionByString.size() * 2), 0);
+        m_actionByString[v.u] = static_cast<uint8_t>(static_cast<uint8_t>(a) + 1);
+    }
+    return a;
+}
+
 uint32_t SnapshotCollector::frameOf(Reader& reader, const Value& frameDict) {
     const Value v = reader.resolve(frameDict);
     if (v.kind == Kind::Token && (v.u & kTokenTag) == kFrameToken)
@@ -175,30 +207,65 @@ uint32_t SnapshotCollector::stackOf(Reader& reader, const Value& frames) {
         return static_cast<uint32_t>(v.u & ~kTokenTag);
     if (v.kind != Kind::List && v.kind != Kind::Tuple)
         return 0;
-    const size_t n = reader.size(v);
-    if (n == 0) {
+    // One pass over the list's raw items: a frame already read is a token (the memo holds it), so
+    // the common frame costs a compare and a hash step. (frameOf forwards only frame dicts, never
+    // this list: the span stays valid.)
+    const std::span<const Value> items = reader.items(v);
+    std::vector<uint32_t>& ids = m_frameScratch;
+    ids.clear();
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ items.size();
+    for (const Value& item : items) {
+        const uint32_t f = item.kind == Kind::Token && (item.u & kTokenTag) == kFrameToken
+                               ? static_cast<uint32_t>(item.u & ~kTokenTag)
+                               : frameOf(reader, item);
+        ids.push_back(f);
+        h = (h ^ f) * 0xff51afd7ed558ccdull;
+        h ^= h >> 29;
+    }
+    if (ids.empty()) {
         reader.forward(v, Value::token(kStackToken | 0), true);
         return 0;
     }
-    std::string key(n * 4, '\0');
-    for (size_t i = 0; i < n; ++i) {
-        const uint32_t f = frameOf(reader, reader.item(v, i));
-        std::memcpy(key.data() + 4 * i, &f, 4);
-    }
+    // Stacks by hash of their frame ids in an open-addressing table (one probe, no node to follow;
+    // std::unordered_map's bucket division and node chase were a third of this function). A hash
+    // collision is told apart by comparing the frames themselves.
     MemorySnapshot& s = *m_snapshot;
-    auto [it, added] = m_stackIds.try_emplace(std::move(key), static_cast<uint32_t>(s.stackCount()));
-    if (added) {
-        for (size_t i = 0; i < n; ++i) {
-            uint32_t f;
-            std::memcpy(&f, it->first.data() + 4 * i, 4);
-            s.stackFrames.push_back(f);
+    if ((m_stackTable.size() >> 1) <= s.stackCount()) { // keep it at most half full
+        std::vector<StackSlot> grown(std::max<size_t>(1024, m_stackTable.size() * 2));
+        for (const StackSlot& slot : m_stackTable)
+            if (slot.id != 0)
+                for (size_t i = slot.hash & (grown.size() - 1);; i = (i + 1) & (grown.size() - 1))
+                    if (grown[i].id == 0) {
+                        grown[i] = slot;
+                        break;
+                    }
+        m_stackTable = std::move(grown);
+    }
+    const size_t mask = m_stackTable.size() - 1;
+    uint32_t id = 0;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        StackSlot& slot = m_stackTable[i];
+        if (slot.id == 0) {
+            id = static_cast<uint32_t>(s.stackCount());
+            slot.hash = h;
+            slot.id = id + 1;
+            s.stackFrames.insert(s.stackFrames.end(), ids.begin(), ids.end());
+            s.stackStart.push_back(static_cast<uint32_t>(s.stackFrames.size()));
+            break;
         }
-        s.stackStart.push_back(static_cast<uint32_t>(s.stackFrames.size()));
+        if (slot.hash != h)
+            continue;
+        const uint32_t known = slot.id - 1;
+        if (s.stackSize(known) == ids.size() &&
+            std::equal(ids.begin(), ids.end(), s.stackFrames.begin() + s.stackStart[known])) {
+            id = known;
+            break;
+        }
     }
     // Frame lists are one per allocation: released. (Frame dicts are not: one list may hold the
     // same frame twice, and they are few.)
-    reader.forward(v, Value::token(kStackToken | it->second), true);
-    return it->second;
+    reader.forward(v, Value::token(kStackToken | id), true);
+    return id;
 }
 
 void SnapshotCollector::onSetItem(Reader& reader, const Value& dict, const Value& key, Value& value) {
@@ -228,8 +295,9 @@ bool SnapshotCollector::onAppend(Reader& reader, const Value& list, const Value&
     // The first key tells a trace entry (action ...) from a segment (device, address ...) without a
     // search: PyTorch writes them in that order; other dicts are looked at key by key.
     bool entry = false, segment = false;
-    for (size_t i = 0, n = reader.size(element); i < n && !entry && !segment; ++i) {
-        const Field f = fieldOf(reader, reader.key(element, i));
+    const std::span<const Value> items = reader.items(element);
+    for (size_t i = 0; i + 1 < items.size() && !entry && !segment; i += 2) {
+        const Field f = fieldOf(reader, items[i]);
         entry = f == kAction;
         segment = f == kBlocks || f == kTotalSize;
     }
@@ -246,20 +314,24 @@ bool SnapshotCollector::onAppend(Reader& reader, const Value& list, const Value&
 
 void SnapshotCollector::readEntry(Reader& reader, const Value& entry, DeviceTrace& trace) {
     ++m_entries;
-    std::string_view action;
+    Action action = Action::None;
+    Value actionText;
     int64_t addr = 0, size = 0, stream = 0, timeUs = 0, deviceFree = -1;
     bool haveTime = false, haveAddr = false;
     uint32_t stack = 0;
-    for (size_t i = 0, n = reader.size(entry); i < n; ++i) {
-        const Value v = reader.value(entry, i);
-        switch (fieldOf(reader, reader.key(entry, i))) {
-        case kAction: action = reader.str(v); break;
+    // The entry's raw items: values are scalars, strings or the frames' token (set by onSetItem),
+    // so nothing here needs resolving or changes the entry.
+    const std::span<const Value> items = reader.items(entry);
+    for (size_t i = 0; i + 1 < items.size(); i += 2) {
+        const Value& v = items[i + 1];
+        switch (fieldOf(reader, items[i])) {
+        case kAction: action = actionOf(reader, v), actionText = v; break;
         case kAddr: haveAddr = asInt(v, addr); break;
         case kSize: asInt(v, size); break;
         case kStream: asInt(v, stream); break;
         case kTimeUs: haveTime = asInt(v, timeUs); break;
         case kDeviceFree: asInt(v, deviceFree); break;
-        case kFrames: stack = stackOf(reader, v); break;
+        case kFrames: stack = stackOf(reader, reader.resolve(v)); break;
         default: break;
         }
     }
@@ -283,7 +355,7 @@ void SnapshotCollector::readEntry(Reader& reader, const Value& entry, DeviceTrac
         a.stream = stream32;
         return a;
     };
-    if (action == "oom") {
+    if (action == Action::Oom) {
         // The oom entry has device_free where the others have addr.
         trace.ooms.push_back(static_cast<uint32_t>(s.ooms.size()));
         SnapshotOom o;
@@ -296,7 +368,7 @@ void SnapshotCollector::readEntry(Reader& reader, const Value& entry, DeviceTrac
         s.ooms.push_back(o);
         return;
     }
-    if (!haveAddr && action != "snapshot") {
+    if (!haveAddr && action != Action::Snapshot) {
         ++m_badEntries;
         return;
     }
@@ -304,21 +376,21 @@ void SnapshotCollector::readEntry(Reader& reader, const Value& entry, DeviceTrac
         ++m_badEntries;
         return;
     }
-    if (action == "alloc") {
+    if (action == Action::Alloc) {
         if (trace.open.find(addr) != AddressMap::kMissing) // allocated twice: the first one's free is lost
             m_report.add("memory snapshot: an address allocated again before it was freed (the first allocation ends there)");
         const auto index = static_cast<uint32_t>(s.allocations.size());
         trace.open.set(addr, index);
         trace.order.push_back(SnapshotChangeOrder::alloc(index));
         newAllocation(timeUs, seq);
-    } else if (action == "free_requested") {
+    } else if (action == Action::FreeRequested) {
         if (const uint32_t open = trace.open.find(addr); open != AddressMap::kMissing) {
             s.allocations[open].freeRequestedUs = timeUs;
         } else if (!trace.requestedOnly.count(addr)) {
             trace.requestedOnly[addr] = static_cast<uint32_t>(s.allocations.size());
             newAllocation(SnapshotAllocation::kBeforeTrace, 0).freeRequestedUs = timeUs;
         }
-    } else if (action == "free_completed" || action == "free") {
+    } else if (action == Action::FreeCompleted) {
         uint32_t index = trace.open.find(addr);
         if (index != AddressMap::kMissing) {
             trace.open.erase(addr);
@@ -335,23 +407,24 @@ void SnapshotCollector::readEntry(Reader& reader, const Value& entry, DeviceTrac
         a.freeSeq = seq;
         if (a.freeRequestedUs == SnapshotAllocation::kNeverFreed)
             a.freeRequestedUs = timeUs;
-    } else if (action == "segment_alloc" || action == "segment_free" || action == "segment_map" ||
-               action == "segment_unmap") {
+    } else if (action == Action::SegmentAlloc || action == Action::SegmentFree || action == Action::SegmentMap ||
+               action == Action::SegmentUnmap) {
         SnapshotSegmentEvent e;
         e.timeUs = timeUs;
         e.seq = seq;
         e.addr = addr;
         e.size = size;
         e.stream = stream32;
-        e.action = action == "segment_alloc" ? SnapshotSegmentAction::Alloc
-                   : action == "segment_free" ? SnapshotSegmentAction::Free
-                   : action == "segment_map"  ? SnapshotSegmentAction::Map
-                                              : SnapshotSegmentAction::Unmap;
+        e.action = action == Action::SegmentAlloc  ? SnapshotSegmentAction::Alloc
+                   : action == Action::SegmentFree ? SnapshotSegmentAction::Free
+                   : action == Action::SegmentMap  ? SnapshotSegmentAction::Map
+                                                   : SnapshotSegmentAction::Unmap;
         trace.segmentEvents.push_back(static_cast<uint32_t>(s.segmentEvents.size()));
         trace.order.push_back(SnapshotChangeOrder::segment(static_cast<uint32_t>(s.segmentEvents.size())));
         s.segmentEvents.push_back(e);
-    } else if (action != "snapshot") {
-        m_report.add("memory snapshot: trace entries with an unknown action (skipped)", std::string(action));
+    } else if (action != Action::Snapshot) {
+        m_report.add("memory snapshot: trace entries with an unknown action (skipped)",
+                     action == Action::None ? std::string() : std::string(reader.str(actionText)));
     }
 }
 
@@ -583,9 +656,11 @@ std::shared_ptr<MemorySnapshot> SnapshotCollector::finish(Reader& reader, const 
     m_traces.clear();
     m_traceByList.clear();
     m_stringIds = {};
-    m_stackIds = {};
+    m_stackTable = {};
     m_frameIds = {};
     m_fieldByString = {};
+    m_actionByString = {};
+    m_frameScratch = {};
     return m_snapshot;
 }
 

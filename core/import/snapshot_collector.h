@@ -64,6 +64,11 @@ public:
 
 private:
     enum Field : uint8_t;
+    enum class Action : uint8_t {
+        None, Other, Alloc, FreeRequested, FreeCompleted, SegmentAlloc, SegmentFree, SegmentMap, SegmentUnmap,
+        Snapshot, Oom,
+    };
+    Action actionOf(pickle::Reader& reader, const pickle::Value& v);
     struct DeviceTrace; // pairing state of one device trace list
     Field fieldOf(pickle::Reader& reader, const pickle::Value& key);
     uint32_t stackOf(pickle::Reader& reader, const pickle::Value& frames);
@@ -81,7 +86,13 @@ private:
     std::shared_ptr<MemorySnapshot> m_snapshot;
     std::vector<uint8_t> m_fieldByString; // reader string id -> Field + 1 (0: not looked up yet)
     std::unordered_map<std::string_view, uint32_t> m_stringIds; // views into MemorySnapshot::strings
-    std::unordered_map<std::string, uint32_t> m_stackIds; // frame ids as bytes -> stack
+    std::vector<uint8_t> m_actionByString; // reader string id -> Action + 1 (0: not looked up yet)
+    struct StackSlot {
+        uint64_t hash = 0;
+        uint32_t id = 0; // stack + 1; 0: empty
+    };
+    std::vector<StackSlot> m_stackTable; // stacks by the hash of their frame ids (open addressing)
+    std::vector<uint32_t> m_frameScratch;              // the frame ids of the list being read
     std::unordered_map<uint64_t, uint32_t> m_frameIds;    // (function, file, line) packed -> frame
     std::vector<std::unique_ptr<DeviceTrace>> m_traces;
     std::unordered_map<uint64_t, uint32_t> m_traceByList; // (slot, gen) of the list -> m_traces index
