@@ -1,5 +1,6 @@
 #pragma once
 
+#include "import/snapshot_pairing.h"
 #include "io/pickle_reader.h"
 #include "model/import_report.h"
 #include "model/memory_snapshot.h"
@@ -31,13 +32,16 @@ struct SnapshotChangeOrder {
  * SnapshotCollector: the pickle::Visitor that turns a PyTorch memory snapshot into a MemorySnapshot
  * while the pickle is read, so the file's records never exist as a tree:
  *
- *   - a dict appended to a list that has an `action` key is a trace entry: paired on the spot
- *     (per device list, by address: alloc -> free_requested -> free_completed) and consumed;
+ *   - a dict appended to a list that has an `action` key is a trace entry: its fields go into a
+ *     SnapshotRawEntry and the dict is consumed; batches of entries go to SnapshotPairing, which
+ *     pairs them (per device list, by address: alloc -> free_requested -> free_completed) on a
+ *     thread of its own while the file is still being read;
  *   - a dict appended to a list with `blocks` or `total_size` is a segment: read with its blocks
  *     and consumed;
- *   - a `frames` list is interned by content into a stack the moment it is set into its dict, and
- *     forwarded to a token: the next memo reference to the same list (PyTorch shares one list per
- *     traceback) costs a lookup; frame dicts are interned and forwarded the same way.
+ *   - a `frames` list gets the next frame list number the moment it is set into its dict, its frame
+ *     ids go to the pairing (which interns them into a stack), and it is forwarded to a token: the
+ *     next memo reference to the same list (an allocation's free entries, its block) costs nothing;
+ *     frame dicts are interned here by (function, file, line) and forwarded the same way.
  *
  * finish(root) then maps the device trace lists to their devices (their position in
  * `device_traces`; in trace-list order when the file was cut before that list was complete), adds
@@ -47,7 +51,8 @@ struct SnapshotChangeOrder {
  */
 class SnapshotCollector : public pickle::Visitor {
 public:
-    explicit SnapshotCollector(ImportReport& report);
+    // `threaded`: pair the entries on a second thread while the file is read.
+    SnapshotCollector(ImportReport& report, bool threaded);
     ~SnapshotCollector() override;
 
     bool onAppend(pickle::Reader& reader, const pickle::Value& list, const pickle::Value& element) override;
@@ -64,18 +69,14 @@ public:
 
 private:
     enum Field : uint8_t;
-    enum class Action : uint8_t {
-        None, Other, Alloc, FreeRequested, FreeCompleted, SegmentAlloc, SegmentFree, SegmentMap, SegmentUnmap,
-        Snapshot, Oom,
-    };
-    Action actionOf(pickle::Reader& reader, const pickle::Value& v);
-    struct DeviceTrace; // pairing state of one device trace list
     Field fieldOf(pickle::Reader& reader, const pickle::Value& key);
-    uint32_t stackOf(pickle::Reader& reader, const pickle::Value& frames);
+    SnapshotAction actionOf(pickle::Reader& reader, const pickle::Value& v);
+    // The frame list number of a `frames` value (0: empty or not a list).
+    uint32_t listOf(pickle::Reader& reader, const pickle::Value& frames);
     uint32_t frameOf(pickle::Reader& reader, const pickle::Value& frameDict);
     uint32_t intern(std::string_view text);
-    DeviceTrace& traceFor(const pickle::Value& list);
-    void readEntry(pickle::Reader& reader, const pickle::Value& entry, DeviceTrace& trace);
+    uint32_t traceFor(const pickle::Value& list);
+    void readEntry(pickle::Reader& reader, const pickle::Value& entry, uint32_t trace);
     void readSegment(pickle::Reader& reader, const pickle::Value& segment);
     // Reads a segment's block list into MemorySnapshot::blocks; returns the token of their range.
     uint64_t readBlocks(pickle::Reader& reader, const pickle::Value& segment, const pickle::Value& blocks);
@@ -84,22 +85,16 @@ private:
 
     ImportReport& m_report;
     std::shared_ptr<MemorySnapshot> m_snapshot;
-    std::vector<uint8_t> m_fieldByString; // reader string id -> Field + 1 (0: not looked up yet)
+    std::unique_ptr<SnapshotPairing> m_pairing;
+    SnapshotRecordBatch m_batch; // filling; handed over when full
+    uint32_t m_nextList = 1;     // frame list numbers (0: the empty list)
+    std::vector<uint8_t> m_fieldByString;  // reader string id -> Field + 1 (0: not looked up yet)
+    std::vector<uint8_t> m_actionByString; // reader string id -> SnapshotAction + 1 (0: not looked up yet)
     std::unordered_map<std::string_view, uint32_t> m_stringIds; // views into MemorySnapshot::strings
-    std::vector<uint8_t> m_actionByString; // reader string id -> Action + 1 (0: not looked up yet)
-    struct StackSlot {
-        uint64_t hash = 0;
-        uint32_t id = 0; // stack + 1; 0: empty
-    };
-    std::vector<StackSlot> m_stackTable; // stacks by the hash of their frame ids (open addressing)
-    std::vector<uint32_t> m_frameScratch;              // the frame ids of the list being read
     std::unordered_map<uint64_t, uint32_t> m_frameIds;    // (function, file, line) packed -> frame
-    std::vector<std::unique_ptr<DeviceTrace>> m_traces;
-    std::unordered_map<uint64_t, uint32_t> m_traceByList; // (slot, gen) of the list -> m_traces index
+    std::unordered_map<uint64_t, uint32_t> m_traceByList; // (slot, gen) of the list -> trace index
     std::vector<std::pair<int16_t, std::vector<uint32_t>>> m_orders;
     uint64_t m_entries = 0;
-    uint64_t m_badEntries = 0;
-    uint64_t m_withoutTime = 0;
 };
 
 } // namespace ws

@@ -12,6 +12,7 @@
 #include <memory>
 #include <cstdio>
 #include <numeric>
+#include <thread>
 
 namespace ws {
 
@@ -135,7 +136,8 @@ ImportResult importTorchMemorySnapshot(const std::string& path, const ImportCont
     TraceBuilder builder(path, TraceFormat::TorchMemorySnapshot);
     NsysChunkWriter w;
     ImportReport& report = w.report();
-    SnapshotCollector collector(report);
+    // The pairing runs beside the unpickler unless one thread is asked for (or there is one core).
+    SnapshotCollector collector(report, control.threads != 1 && std::thread::hardware_concurrency() > 1);
     auto readerOwner = std::make_unique<pickle::Reader>();
     pickle::Reader& reader = *readerOwner;
     uint64_t sinceProgress = 0;
