@@ -40,29 +40,6 @@ bool asInt(const Value& v, int64_t& out) {
 
 } // namespace
 
-enum SnapshotCollector::Field : uint8_t {
-    kOther,
-    kAction,
-    kAddr,
-    kAddress,
-    kSize,
-    kStream,
-    kTimeUs,
-    kFrames,
-    kDeviceFree,
-    kDevice,
-    kTotalSize,
-    kAllocatedSize,
-    kActiveSize,
-    kRequestedSize,
-    kSegmentType,
-    kExpandable,
-    kBlocks,
-    kState,
-    kName,
-    kFilename,
-    kLine,
-};
 
 namespace {
 constexpr size_t kBatchEntries = 4096; // trace entries per hand-over to the pairing
@@ -82,11 +59,9 @@ uint32_t SnapshotCollector::intern(std::string_view text) {
     return id;
 }
 
-SnapshotCollector::Field SnapshotCollector::fieldOf(Reader& reader, const Value& key) {
+SnapshotCollector::Field SnapshotCollector::fieldOfText(Reader& reader, const Value& key) {
     if (key.kind != Kind::Str)
         return kOther;
-    if (key.u < m_fieldByString.size() && m_fieldByString[key.u])
-        return static_cast<Field>(m_fieldByString[key.u] - 1);
     static const std::pair<const char*, Field> names[] = {
         {"action", kAction},           {"addr", kAddr},
         {"address", kAddress},         {"size", kSize},

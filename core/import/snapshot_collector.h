@@ -68,8 +68,18 @@ public:
     uint64_t entries() const { return m_entries; }
 
 private:
-    enum Field : uint8_t;
-    Field fieldOf(pickle::Reader& reader, const pickle::Value& key);
+    enum Field : uint8_t {
+        kOther, kAction, kAddr, kAddress, kSize, kStream, kTimeUs, kFrames, kDeviceFree, kDevice, kTotalSize,
+        kAllocatedSize, kActiveSize, kRequestedSize, kSegmentType, kExpandable, kBlocks, kState, kName, kFilename,
+        kLine,
+    };
+    // A key's field: by the reader's string id once the string was looked up (fieldOfText).
+    Field fieldOf(pickle::Reader& reader, const pickle::Value& key) {
+        if (key.kind == pickle::Kind::Str && key.u < m_fieldByString.size() && m_fieldByString[key.u])
+            return static_cast<Field>(m_fieldByString[key.u] - 1);
+        return fieldOfText(reader, key);
+    }
+    Field fieldOfText(pickle::Reader& reader, const pickle::Value& key);
     SnapshotAction actionOf(pickle::Reader& reader, const pickle::Value& v);
     // The frame list number of a `frames` value (0: empty or not a list).
     uint32_t listOf(pickle::Reader& reader, const pickle::Value& frames);

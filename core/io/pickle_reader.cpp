@@ -504,8 +504,10 @@ struct Reader::Impl {
             append(list, stack[k++]);
         }
     }
+    // The visitor sees items whose value is a container (what it may want to replace); the rest
+    // are stored without a call.
     void setItem(const Value& dict, const Value& key, Value value) {
-        if (visitor)
+        if (visitor && value.isContainer())
             visitor->onSetItem(*self, dict, key, value);
         std::vector<Value>& items = slots[dict.u].items;
         items.push_back(key);
@@ -892,9 +894,22 @@ bool Reader::Impl::run() {
                 return fail(at, "SETITEMS at offset " + std::to_string(at) + " without a dict");
             if ((stack.size() - from) % 2 != 0)
                 return fail(at, "SETITEMS at offset " + std::to_string(at) + " with an odd number of values");
+            // A trace entry's SETITEMS: a dozen scalar items and at most one container. The visitor
+            // replaces values in place on the stack, then all items go in with one insert.
+            // (The dict holds the items before a container's when the visitor sees it, as with
+            // SETITEM: a segment's block list reads the segment's address.)
             const Value dict = stack[from - 1];
-            for (size_t k = from; k + 1 < stack.size(); k += 2)
-                setItem(dict, stack[k], stack[k + 1]);
+            size_t stored = from;
+            if (visitor)
+                for (size_t k = from; k + 1 < stack.size(); k += 2)
+                    if (stack[k + 1].isContainer()) {
+                        std::vector<Value>& items = slots[dict.u].items;
+                        items.insert(items.end(), stack.begin() + stored, stack.begin() + k);
+                        stored = k;
+                        visitor->onSetItem(*self, dict, stack[k], stack[k + 1]);
+                    }
+            std::vector<Value>& items = slots[dict.u].items; // the visitor may have grown the slot table
+            items.insert(items.end(), stack.begin() + stored, stack.end());
             stack.resize(from);
             break;
         }

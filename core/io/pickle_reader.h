@@ -68,7 +68,8 @@ public:
     // Dict `element` is appended to `list` (APPEND/APPENDS; other elements are stored without a
     // call). Return false to consume it: it is not stored, and its slot is freed after this call.
     virtual bool onAppend(Reader& reader, const Value& list, const Value& element) = 0;
-    // A dict item is set (SETITEM/SETITEMS); the visitor may replace `value` (e.g. by a token).
+    // A dict item whose value is a container is set (SETITEM/SETITEMS/DICT; other items are stored
+    // without a call); the visitor may replace `value` (e.g. by a token).
     virtual void onSetItem(Reader& reader, const Value& dict, const Value& key, Value& value) {
         (void)reader, (void)dict, (void)key, (void)value;
     }
