@@ -724,6 +724,17 @@ bool Reader::Impl::run() {
         case 0x8a: // LONG1
             if (!need(1))
                 return truncatedAt(at, op);
+            // Up to 8 bytes (a snapshot's addresses and times): read at once, sign-extended.
+            if (const auto n = static_cast<uint8_t>(buf[pos]); n >= 1 && n <= 8 && avail() >= 9) {
+                uint64_t u = le64(buf.get() + pos + 1);
+                if (n < 8) {
+                    const int shift = 64 - 8 * n;
+                    u = static_cast<uint64_t>(static_cast<int64_t>(u << shift) >> shift);
+                }
+                pos += 1 + n;
+                stack.push_back(Value::integer(static_cast<int64_t>(u)));
+                break;
+            }
             if (!readLong(static_cast<uint8_t>(buf[pos++]), at, op))
                 return false;
             break;
