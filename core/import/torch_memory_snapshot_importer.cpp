@@ -186,6 +186,8 @@ ImportResult importTorchMemorySnapshot(const std::string& path, const ImportCont
     if (read.clampedInts)
         report.add("memory snapshot: integers larger than 64 bits (saturated)", {}, read.clampedInts);
     std::shared_ptr<MemorySnapshot> snapshot = collector.finish(reader, read.complete ? &read.root : nullptr);
+    const auto t1 = std::chrono::steady_clock::now();
+    result.timings.emplace_back("unpickle and pair", std::chrono::duration<double>(t1 - t0).count());
     readerOwner.reset(); // the file's strings and memo: everything needed is in the snapshot now
 #if defined(__GLIBC__)
     // Their memory was many small blocks among the snapshot's: hand the free pages back before the
@@ -195,10 +197,10 @@ ImportResult importTorchMemorySnapshot(const std::string& path, const ImportCont
     if (snapshot->traceEntries == 0)
         report.addNote("memory snapshot without a trace (record it with torch.cuda.memory._record_memory_history): "
                        "only the allocator state at the end is known");
-    size_t records = 0;
-    for (const SnapshotAllocation& a : snapshot->allocations)
-        records += (a.allocUs != SnapshotAllocation::kBeforeTrace) + (a.freeUs != SnapshotAllocation::kNeverFreed);
-    builder.reserveMemoryEvents(records + snapshot->segmentEvents.size());
+    size_t records = 0; // every alloc, free and segment record (those of size 0 are left out: a little room spare)
+    for (const auto& [device, order] : collector.changeOrders())
+        records += order.size();
+    builder.reserveMemoryEvents(records);
     static const std::vector<uint32_t> kNoRecords;
     for (int16_t device : snapshot->devices) {
         const std::vector<uint32_t>* order = &kNoRecords;
@@ -211,8 +213,8 @@ ImportResult importTorchMemorySnapshot(const std::string& path, const ImportCont
     ChunkResult last = w.takeChunk();
     builder.addChunk(last);
     builder.setMemorySnapshot(std::move(snapshot));
-    const double parsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    finishImport(builder, result, control, "unpickle and convert", parsed);
+    const double converted = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+    finishImport(builder, result, control, "allocator records", converted);
     return result;
 }
 
