@@ -4,10 +4,12 @@
 #include "import/nsys_chunk_writer.h"
 #include "import/snapshot_collector.h"
 #include "io/input_stream.h"
+#include "io/read_ahead.h"
 #include "io/pickle_reader.h"
 #include "model/trace_builder.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -140,25 +142,44 @@ ImportResult importTorchMemorySnapshot(const std::string& path, const ImportCont
     NsysChunkWriter w;
     ImportReport& report = w.report();
     // The pairing runs beside the unpickler unless one thread is asked for (or there is one core).
-    SnapshotCollector collector(report, control.threads != 1 && std::thread::hardware_concurrency() > 1);
+    const bool threaded = control.threads != 1 && std::thread::hardware_concurrency() > 1;
+    SnapshotCollector collector(report, threaded);
     auto readerOwner = std::make_unique<pickle::Reader>();
     pickle::Reader& reader = *readerOwner;
     uint64_t sinceProgress = 0;
     bool cancelled = false;
+    // The file is read (and decompressed) on a thread of its own, ahead of the unpickler, unless
+    // one thread is asked for.
+    std::atomic<uint64_t> fileConsumed{0};
+    auto source = [&](char* out, size_t n) {
+        const size_t got = in.read(out, n);
+        fileConsumed.store(in.fileBytesConsumed(), std::memory_order_relaxed);
+        return got;
+    };
+    std::unique_ptr<ReadAhead> ahead;
+    if (threaded)
+        ahead = std::make_unique<ReadAhead>(source);
     const pickle::ReadFn readFn = [&](char* out, size_t n) -> size_t {
         if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
             cancelled = true;
             return 0;
         }
-        const size_t got = in.read(out, n);
+        const size_t got = ahead ? ahead->read(out, n) : source(out, n);
         sinceProgress += got;
         if (control.progress && sinceProgress >= (uint64_t(16) << 20) && in.fileSize() > 0) {
             sinceProgress = 0;
-            control.progress(0.9 * static_cast<double>(in.fileBytesConsumed()) / static_cast<double>(in.fileSize()));
+            control.progress(0.9 * static_cast<double>(fileConsumed.load(std::memory_order_relaxed)) /
+                             static_cast<double>(in.fileSize()));
         }
         return got;
     };
     const pickle::ReadResult read = reader.read(readFn, &collector);
+    const bool readFailed = ahead && ahead->failed();
+    ahead.reset(); // its thread stopped: `in` is this thread's again
+    if (readFailed) {
+        result.error = "the file could not be read to its end (out of memory)";
+        return result;
+    }
     result.textBytes = in.textPosition();
     if (cancelled) {
         result.cancelled = true;
