@@ -500,6 +500,16 @@ std::shared_ptr<MemorySnapshot> SnapshotCollector::finish(Reader& reader, const 
         first = false;
     }
     s.traceEntries = m_entries;
+    // The tables grew by doubling while the file was read: up to half of each is spare room, which
+    // would still be held when the allocator records are written, the import's peak. Copied to
+    // their size now, while memory is lower (the unpickler's is about to go).
+    s.segmentEvents.shrink_to_fit();
+    s.stackFrames.shrink_to_fit();
+    s.stackStart.shrink_to_fit();
+    s.frames.shrink_to_fit();
+    s.blocks.shrink_to_fit();
+    s.segments.shrink_to_fit();
+    s.ooms.shrink_to_fit();
     if (m_pairing->allocatedTwice())
         m_report.add("memory snapshot: an address allocated again before it was freed (the first allocation ends there)",
                      {}, m_pairing->allocatedTwice());

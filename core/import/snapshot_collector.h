@@ -64,7 +64,7 @@ public:
     // Whether anything of a snapshot was seen (a trace entry or a segment).
     bool sawSnapshot() const { return m_entries > 0 || !m_snapshot->segments.empty(); }
     // After finish(): per device, its allocator records in trace order (SnapshotChangeOrder codes).
-    std::vector<std::pair<int16_t, std::vector<uint32_t>>>& changeOrders() { return m_orders; }
+    std::vector<std::pair<int16_t, SnapshotChangeCodes>>& changeOrders() { return m_orders; }
     uint64_t entries() const { return m_entries; }
 
 private:
@@ -103,7 +103,7 @@ private:
     std::unordered_map<std::string_view, uint32_t> m_stringIds; // views into MemorySnapshot::strings
     std::unordered_map<uint64_t, uint32_t> m_frameIds;    // (function, file, line) packed -> frame
     std::unordered_map<uint64_t, uint32_t> m_traceByList; // (slot, gen) of the list -> trace index
-    std::vector<std::pair<int16_t, std::vector<uint32_t>>> m_orders;
+    std::vector<std::pair<int16_t, SnapshotChangeCodes>> m_orders;
     uint64_t m_entries = 0;
 };
 

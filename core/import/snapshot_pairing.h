@@ -1,6 +1,7 @@
 #pragma once
 
 #include "import/address_map.h"
+#include "import/snapshot_change_codes.h"
 #include "model/memory_snapshot.h"
 
 #include <condition_variable>
@@ -67,7 +68,7 @@ struct SnapshotDeviceTrace {
     std::vector<uint32_t> allocations;                   // indices into MemorySnapshot::allocations
     std::vector<uint32_t> segmentEvents;
     std::vector<uint32_t> ooms;
-    std::vector<uint32_t> order; // the allocator records in trace order (SnapshotChangeOrder encoding)
+    SnapshotChangeCodes order; // the allocator records in trace order (SnapshotChangeOrder encoding)
 };
 
 class SnapshotPairing {

@@ -35,7 +35,7 @@ std::string mibText(int64_t bytes) {
  * entry: the allocations alive then, and the segments at the end minus the ones the trace created
  * plus the ones it released. O(n).
  */
-void writeDeviceRecords(const MemorySnapshot& s, int16_t device, const std::vector<uint32_t>& order,
+void writeDeviceRecords(const MemorySnapshot& s, int16_t device, SnapshotChangeCodes& order,
                         TraceBuilder& builder, NsysChunkWriter& w) {
     int64_t allocated = 0;
     for (const SnapshotAllocation& a : s.allocations)
@@ -71,7 +71,8 @@ void writeDeviceRecords(const MemorySnapshot& s, int16_t device, const std::vect
             track = w.track(device, 0);
         }
     };
-    for (uint32_t code : order) {
+    // The codes are released as they are read (they are not needed at the peak, the records' end).
+    order.consume([&](uint32_t code) {
         const uint32_t i = SnapshotChangeOrder::index(code);
         switch (SnapshotChangeOrder::kind(code)) {
         case SnapshotChangeOrder::Segment: {
@@ -96,7 +97,7 @@ void writeDeviceRecords(const MemorySnapshot& s, int16_t device, const std::vect
             break;
         }
         }
-    }
+    });
     for (const SnapshotOom& o : s.ooms) {
         if (o.device != device)
             continue;
@@ -218,14 +219,17 @@ ImportResult importTorchMemorySnapshot(const std::string& path, const ImportCont
     if (snapshot->traceEntries == 0)
         report.addNote("memory snapshot without a trace (record it with torch.cuda.memory._record_memory_history): "
                        "only the allocator state at the end is known");
-    size_t records = 0; // every alloc, free and segment record (those of size 0 are left out: a little room spare)
-    for (const auto& [device, order] : collector.changeOrders())
-        records += order.size();
+    // Exactly the records written (allocations of size 0 have none): the builder's final
+    // shrink_to_fit would otherwise copy them all, doubling them at the peak.
+    size_t records = snapshot->segmentEvents.size();
+    for (const SnapshotAllocation& a : snapshot->allocations)
+        if (a.size > 0)
+            records += (a.allocUs != SnapshotAllocation::kBeforeTrace) + (a.freeUs != SnapshotAllocation::kNeverFreed);
     builder.reserveMemoryEvents(records);
-    static const std::vector<uint32_t> kNoRecords;
     for (int16_t device : snapshot->devices) {
-        const std::vector<uint32_t>* order = &kNoRecords;
-        for (const auto& [d, o] : collector.changeOrders())
+        SnapshotChangeCodes none;
+        SnapshotChangeCodes* order = &none;
+        for (auto& [d, o] : collector.changeOrders())
             if (d == device)
                 order = &o;
         writeDeviceRecords(*snapshot, device, *order, builder, w);
