@@ -212,6 +212,14 @@ uint32_t SnapshotCollector::traceFor(const Value& list) {
 bool SnapshotCollector::onAppend(Reader& reader, const Value& list, const Value& element) {
     if (element.kind != Kind::Dict)
         return true;
+    if (element.u < m_pendingBySlot.size()) {
+        PendingEntry& p = m_pendingBySlot[element.u];
+        if (p.valid && p.gen == element.gen) {
+            p.valid = false;
+            emitEntry(reader, p.fields, traceFor(list));
+            return false;
+        }
+    }
     // The first key tells a trace entry (action ...) from a segment (device, address ...) without a
     // search: PyTorch writes them in that order; other dicts are looked at key by key.
     bool entry = false, segment = false;
@@ -232,35 +240,60 @@ bool SnapshotCollector::onAppend(Reader& reader, const Value& list, const Value&
     return true;
 }
 
-void SnapshotCollector::readEntry(Reader& reader, const Value& entry, uint32_t trace) {
-    ++m_entries;
-    SnapshotRawEntry& e = m_batch.entries.emplace_back();
-    e.trace = trace;
-    Value actionText;
-    int64_t stream = 0;
-    // The entry's raw items: values are scalars, strings or the frames' token (set by onSetItem),
-    // so nothing here changes the entry.
-    const std::span<const Value> items = reader.items(entry);
+void SnapshotCollector::readEntryFields(Reader& reader, std::span<const Value> items, EntryFields& f) {
+    // Values are scalars, strings and the frame list (or its token once read).
+    SnapshotRawEntry& e = f.raw;
     for (size_t i = 0; i + 1 < items.size(); i += 2) {
         const Value& v = items[i + 1];
         switch (fieldOf(reader, items[i])) {
-        case kAction: e.action = actionOf(reader, v), actionText = v; break;
+        case kAction: e.action = actionOf(reader, v), f.actionText = v; break;
         case kAddr: e.haveAddr = asInt(v, e.addr); break;
         case kSize: asInt(v, e.size); break;
-        case kStream: asInt(v, stream); break;
+        case kStream: asInt(v, f.stream); break;
         case kTimeUs: e.haveTime = asInt(v, e.timeUs); break;
         case kDeviceFree: asInt(v, e.deviceFree); break;
         case kFrames: e.list = listOf(reader, v); break;
         default: break;
         }
     }
-    e.stream = static_cast<int32_t>(std::clamp<int64_t>(stream, INT32_MIN, INT32_MAX));
+}
+
+void SnapshotCollector::emitEntry(Reader& reader, EntryFields& f, uint32_t trace) {
+    ++m_entries;
+    SnapshotRawEntry& e = m_batch.entries.emplace_back(f.raw);
+    e.trace = trace;
+    e.stream = static_cast<int32_t>(std::clamp<int64_t>(f.stream, INT32_MIN, INT32_MAX));
     // Paired elsewhere, except the report of an action not known (the pairing skips those).
     if ((e.action == SnapshotAction::Other || e.action == SnapshotAction::None) && e.haveAddr && e.addr != INT64_MIN)
         m_report.add("memory snapshot: trace entries with an unknown action (skipped)",
-                     e.action == SnapshotAction::None ? std::string() : std::string(reader.str(actionText)));
+                     e.action == SnapshotAction::None ? std::string() : std::string(reader.str(f.actionText)));
     if (m_batch.entries.size() >= kBatchEntries)
         m_pairing->submit(m_batch);
+}
+
+void SnapshotCollector::readEntry(Reader& reader, const Value& entry, uint32_t trace) {
+    EntryFields f;
+    readEntryFields(reader, reader.items(entry), f);
+    emitEntry(reader, f, trace);
+}
+
+bool SnapshotCollector::onDictItems(Reader& reader, const Value& dict, std::span<const Value> items) {
+    // A trace entry (its first key is `action`, as PyTorch writes it) is read from the SETITEMS
+    // itself: its items are never stored, and the dict stays an empty handle until its APPENDS
+    // names its device list (onAppend). Another SETITEMS into the same dict adds to it.
+    if (dict.u >= m_pendingBySlot.size())
+        m_pendingBySlot.resize(std::max<size_t>(dict.u + 1, m_pendingBySlot.size() * 2));
+    PendingEntry& p = m_pendingBySlot[dict.u];
+    const bool pending = p.valid && p.gen == dict.gen;
+    if (!pending) {
+        if (items.size() < 2 || fieldOf(reader, items[0]) != kAction || reader.size(dict) != 0)
+            return false;
+        p = PendingEntry();
+        p.valid = true;
+        p.gen = dict.gen;
+    }
+    readEntryFields(reader, items, p.fields);
+    return true;
 }
 
 void SnapshotCollector::readSegment(Reader& reader, const Value& segment) {
@@ -525,6 +558,7 @@ std::shared_ptr<MemorySnapshot> SnapshotCollector::finish(Reader& reader, const 
     m_frameIds = {};
     m_fieldByString = {};
     m_actionByString = {};
+    m_pendingBySlot = {};
     return m_snapshot;
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -58,6 +59,7 @@ public:
     bool onAppend(pickle::Reader& reader, const pickle::Value& list, const pickle::Value& element) override;
     void onSetItem(pickle::Reader& reader, const pickle::Value& dict, const pickle::Value& key,
                    pickle::Value& value) override;
+    bool onDictItems(pickle::Reader& reader, const pickle::Value& dict, std::span<const pickle::Value> items) override;
 
     // Completes the snapshot; `root` is the unpickled top-level value when the read completed.
     std::shared_ptr<MemorySnapshot> finish(pickle::Reader& reader, const pickle::Value* root);
@@ -86,6 +88,20 @@ private:
     uint32_t frameOf(pickle::Reader& reader, const pickle::Value& frameDict);
     uint32_t intern(std::string_view text);
     uint32_t traceFor(const pickle::Value& list);
+    // A trace entry's fields as read, before its device list is known.
+    struct EntryFields {
+        SnapshotRawEntry raw;
+        pickle::Value actionText;
+        int64_t stream = 0;
+    };
+    // A trace entry read from its SETITEMS (onDictItems), by the reader's slot of its dict.
+    struct PendingEntry {
+        uint32_t gen = 0;
+        bool valid = false;
+        EntryFields fields;
+    };
+    void readEntryFields(pickle::Reader& reader, std::span<const pickle::Value> items, EntryFields& f);
+    void emitEntry(pickle::Reader& reader, EntryFields& f, uint32_t trace);
     void readEntry(pickle::Reader& reader, const pickle::Value& entry, uint32_t trace);
     void readSegment(pickle::Reader& reader, const pickle::Value& segment);
     // Reads a segment's block list into MemorySnapshot::blocks; returns the token of their range.
@@ -100,6 +116,7 @@ private:
     uint32_t m_nextList = 1;     // frame list numbers (0: the empty list)
     std::vector<uint8_t> m_fieldByString;  // reader string id -> Field + 1 (0: not looked up yet)
     std::vector<uint8_t> m_actionByString; // reader string id -> SnapshotAction + 1 (0: not looked up yet)
+    std::vector<PendingEntry> m_pendingBySlot; // trace entries read, waiting for their APPENDS
     std::unordered_map<std::string_view, uint32_t> m_stringIds; // views into MemorySnapshot::strings
     std::unordered_map<uint64_t, uint32_t> m_frameIds;    // (function, file, line) packed -> frame
     std::unordered_map<uint64_t, uint32_t> m_traceByList; // (slot, gen) of the list -> trace index

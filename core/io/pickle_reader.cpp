@@ -910,6 +910,10 @@ bool Reader::Impl::run() {
             // (The dict holds the items before a container's when the visitor sees it, as with
             // SETITEM: a segment's block list reads the segment's address.)
             const Value dict = stack[from - 1];
+            if (visitor && visitor->onDictItems(*self, dict, std::span<const Value>(stack.begin() + from, stack.end()))) {
+                stack.resize(from);
+                break;
+            }
             size_t stored = from;
             if (visitor)
                 for (size_t k = from; k + 1 < stack.size(); k += 2)

@@ -68,6 +68,13 @@ public:
     // Dict `element` is appended to `list` (APPEND/APPENDS; other elements are stored without a
     // call). Return false to consume it: it is not stored, and its slot is freed after this call.
     virtual bool onAppend(Reader& reader, const Value& list, const Value& element) = 0;
+    // SETITEMS is about to set `items` (key, value, key, value, ...) into `dict`: return true to
+    // take them (they are not stored and onSetItem is not called for them: a record read on the
+    // spot, whose dict stays an empty handle until it is appended). Called before anything else.
+    virtual bool onDictItems(Reader& reader, const Value& dict, std::span<const Value> items) {
+        (void)reader, (void)dict, (void)items;
+        return false;
+    }
     // A dict item whose value is a container is set (SETITEM/SETITEMS/DICT; other items are stored
     // without a call); the visitor may replace `value` (e.g. by a token).
     virtual void onSetItem(Reader& reader, const Value& dict, const Value& key, Value& value) {
