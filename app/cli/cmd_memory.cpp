@@ -155,12 +155,13 @@ int runMemory(const std::vector<std::string>& argv) {
                     "by stack, and with --at US (the trace's time_us) what was live then and the allocator state.\n"
                     "--csv allocations: every allocation (live at --at only, with --at); --csv stacks: per stack the\n"
                     "allocations in the trace and what is live at --at (default: the end); --csv segments: the\n"
-                    "segments at the end or at --at.\n",
+                    "segments at the end or at --at.\n"
+                    "--bench-bands (snapshots): time the Memory tab's band rasterization, whole trace and zoomed.\n",
                     kUsage);
         return kExitOk;
     }
     const std::optional<std::string> csv = args.value("csv");
-    if (!args.ok() || !args.unknown({"csv", "device", "at"}).empty() || args.positional().size() != 1 ||
+    if (!args.ok() || !args.unknown({"csv", "device", "at", "bench-bands"}).empty() || args.positional().size() != 1 ||
         (csv && *csv != "allocations" && *csv != "ops" && *csv != "curve" && *csv != "categories" && *csv != "stacks" &&
          *csv != "segments")) {
         std::fprintf(stderr, "%s", kUsage);
@@ -211,6 +212,8 @@ int runMemory(const std::vector<std::string>& argv) {
             std::fprintf(stderr, "warpscope-cli: a memory snapshot has GPU devices only\n");
             return kExitUsage;
         }
+        if (args.flag("bench-bands"))
+            return runSnapshotBandsBench(s, only ? std::optional<int16_t>(only->id) : std::nullopt);
         return runSnapshotMemory(s, csv, only ? std::optional<int16_t>(only->id) : std::nullopt, atUs);
     }
     if (atUs || (csv && (*csv == "stacks" || *csv == "segments"))) {

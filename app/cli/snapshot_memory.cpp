@@ -4,10 +4,14 @@
 #include "analysis/kernel_csv.h"
 #include "analysis/snapshot_state.h"
 #include "analysis/snapshot_stats.h"
+#include "analysis/snapshot_timeline.h"
 #include "cli_args.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <vector>
 
 namespace ws::cli {
 
@@ -137,6 +141,86 @@ void writeSegments(const MemorySnapshot& s, std::optional<int16_t> only, std::op
 }
 
 } // namespace
+
+int runSnapshotBandsBench(const Session& session, std::optional<int16_t> device) {
+    const MemorySnapshot& s = *session.memorySnapshot();
+    if (s.devices.empty()) {
+        std::fprintf(stderr, "warpscope-cli: the snapshot has no device\n");
+        return kExitFailure;
+    }
+    const int16_t d = device.value_or(s.devices.front());
+    using Clock = std::chrono::steady_clock;
+    auto ms = [](Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); };
+    // The most allocations live at once on the device (the Memory tab's worst case for the bands).
+    std::vector<std::pair<uint64_t, int>> steps; // (trace entry, +1/-1); before the trace at 0
+    for (const SnapshotAllocation& a : s.allocations) {
+        if (a.device != d)
+            continue;
+        steps.emplace_back(a.allocUs == SnapshotAllocation::kBeforeTrace ? 0 : a.allocSeq, 1);
+        if (a.freeUs != SnapshotAllocation::kNeverFreed)
+            steps.emplace_back(a.freeSeq, -1);
+    }
+    std::sort(steps.begin(), steps.end());
+    int64_t live = 0, peakLive = 0;
+    for (const auto& [seq, delta] : steps)
+        peakLive = std::max(peakLive, live += delta);
+
+    auto t0 = Clock::now();
+    const SnapshotTimeline timeline = SnapshotTimeline::build(s, d);
+    const double buildMs = ms(t0);
+    // The Memory tab's plot at 1600 x 400 px: the whole trace, then zoomed in 2x a step around the
+    // peak column down to 1/1024 of it and out again, by time and by trace order, three times.
+    constexpr int kWidth = 1600, kHeight = 400;
+    std::vector<double> rasterMs;
+    // A digest of every raster's pixels, states and times: two builds that draw alike print the same.
+    uint64_t hash = 1469598103934665603ull;
+    auto mix = [&](uint64_t v) { hash = (hash ^ v) * 1099511628211ull; };
+    auto digest = [&](const SnapshotTimeline::Raster& r) {
+        for (uint32_t c : r.cells)
+            mix(c);
+        for (size_t x = 0; x < r.columnBytes.size(); ++x)
+            mix(static_cast<uint64_t>(r.columnBytes[x])), mix(static_cast<uint64_t>(r.columnUs[x]));
+    };
+    for (int round = 0; round < 3; ++round)
+        for (bool byOrder : {false, true}) {
+            const int64_t from = byOrder ? 0 : timeline.firstUs();
+            const int64_t to = byOrder ? static_cast<int64_t>(timeline.changeCount()) : timeline.lastUs() + 1;
+            t0 = Clock::now();
+            const SnapshotTimeline::Raster full = timeline.rasterize(from, to, kWidth, kHeight, 0, byOrder);
+            rasterMs.push_back(ms(t0));
+            digest(full);
+            const auto peak = std::max_element(full.columnBytes.begin(), full.columnBytes.end()) - full.columnBytes.begin();
+            const double center = static_cast<double>(from) + static_cast<double>(to - from) * (static_cast<double>(peak) + 0.5) / kWidth;
+            std::vector<double> spans;
+            for (double span = static_cast<double>(to - from) / 2; span >= static_cast<double>(to - from) / 1024; span /= 2)
+                spans.push_back(span);
+            std::vector<double> out(spans.rbegin() + 1, spans.rend());
+            spans.insert(spans.end(), out.begin(), out.end());
+            for (double span : spans) {
+                const auto lo = static_cast<int64_t>(std::max(static_cast<double>(from), center - span / 2));
+                const auto hi = std::max(lo + 1, static_cast<int64_t>(std::min(static_cast<double>(to), center + span / 2)));
+                t0 = Clock::now();
+                const SnapshotTimeline::Raster r = timeline.rasterize(lo, hi, kWidth, kHeight, 0, byOrder);
+                rasterMs.push_back(ms(t0));
+                digest(r);
+            }
+        }
+    std::vector<double> sorted = rasterMs;
+    std::sort(sorted.begin(), sorted.end());
+    auto pct = [&](double p) { return sorted[std::min(sorted.size() - 1, static_cast<size_t>(p * static_cast<double>(sorted.size() - 1) + 0.5))]; };
+    std::printf("device: %d\n", d);
+    std::printf("allocations: %zu\n", timeline.allocationCount());
+    std::printf("changes: %zu\n", timeline.changeCount());
+    std::printf("peak_live_allocations: %lld\n", static_cast<long long>(peakLive));
+    std::printf("build_ms: %.1f\n", buildMs);
+    std::printf("rasters: %zu (%dx%d px)\n", sorted.size(), kWidth, kHeight);
+    std::printf("raster_p50_ms: %.2f\n", pct(0.5));
+    std::printf("raster_p95_ms: %.2f\n", pct(0.95));
+    std::printf("raster_max_ms: %.2f\n", sorted.back());
+    std::printf("goal_raster_p95_16ms_ratio: %.2f\n", pct(0.95) / 16.0);
+    std::printf("raster_digest: %016llx\n", static_cast<unsigned long long>(hash));
+    return kExitOk;
+}
 
 int runSnapshotMemory(const Session& session, const std::optional<std::string>& csv, std::optional<int16_t> device,
                       std::optional<int64_t> atUs) {

@@ -15,4 +15,9 @@ namespace ws::cli {
 int runSnapshotMemory(const Session& session, const std::optional<std::string>& csv, std::optional<int16_t> device,
                       std::optional<int64_t> atUs);
 
+// `warpscope-cli memory SNAPSHOT --bench-bands`: the Memory tab's active-memory bands rasterized at
+// 1600x400 px over the whole trace and zoomed around its peak, by time and by order; prints the
+// raster times' percentiles against issue #28's 16 ms redraw goal.
+int runSnapshotBandsBench(const Session& session, std::optional<int16_t> device);
+
 } // namespace ws::cli

@@ -17,14 +17,15 @@ namespace ws {
  *   - one column per pixel: the state shown in a column is the one with the most live bytes inside
  *     the column's time span, so a peak narrower than a pixel is never lost;
  *   - in a column, each pixel row shows the allocation that covers the middle byte of the row,
- *     found by a descent of a Fenwick tree over the allocations' sizes in stacking order;
+ *     found by a descent of a 16-ary tree of sums over the allocations' sizes in stacking order;
  *     allocations thinner than a row share it (the one in the middle wins).
  *
  * The x axis is time, or (byOrder) the trace's order of changes, one step per alloc or free, as
  * memory_viz draws it: a burst of allocations after a quiet second is then as wide as it is busy.
  *
- * build() sorts the changes once (O(n log n)); rasterize() costs O((changes before the window end)
- * log n + width * height * log n) and does not depend on how many allocations are live.
+ * build() sorts the changes once (O(n log n)) and notes where each allocation comes and goes;
+ * rasterize() makes the state at the window's start in O(n) (no replay of the changes before it),
+ * then costs O(changes in the window * log n + width * height * log n).
  */
 class SnapshotTimeline {
 public:
@@ -70,6 +71,9 @@ private:
     std::vector<int64_t> m_size;              // by rank
     std::vector<uint32_t> m_initial;          // ranks live before the first change
     std::vector<Change> m_changes;            // trace order
+    std::vector<uint32_t> m_addedAfter;       // by rank: live from the state after this many changes (0: from the start)
+    std::vector<uint32_t> m_removedAt;        // by rank: the change that frees it (UINT32_MAX: never)
+    std::vector<int64_t> m_liveBefore;        // live bytes before change j (and after the last, at the end)
     int64_t m_firstUs = 0;
     int64_t m_lastUs = 0;
 };

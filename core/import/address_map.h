@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -57,6 +58,11 @@ public:
         m_keys[i] = kEmpty;
         --m_size;
         return true;
+    }
+    // Starts fetching the slot where `key` would be (a batch of lookups overlaps their cache misses).
+    void prefetch(int64_t key) const {
+        if (!m_keys.empty())
+            __builtin_prefetch(m_keys.data() + slot(key));
     }
     size_t size() const { return m_size; }
     template <typename Fn> void forEach(Fn fn) const {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <span>
 
 namespace ws {
 
@@ -39,45 +40,14 @@ bool asInt(const Value& v, int64_t& out) {
 
 } // namespace
 
-enum SnapshotCollector::Field : uint8_t {
-    kOther,
-    kAction,
-    kAddr,
-    kAddress,
-    kSize,
-    kStream,
-    kTimeUs,
-    kFrames,
-    kDeviceFree,
-    kDevice,
-    kTotalSize,
-    kAllocatedSize,
-    kActiveSize,
-    kRequestedSize,
-    kSegmentType,
-    kExpandable,
-    kBlocks,
-    kState,
-    kName,
-    kFilename,
-    kLine,
-};
 
-/* The pairing state of one device's trace list. */
-struct SnapshotCollector::DeviceTrace {
-    uint32_t ordinal = 0;       // order of first entry among the trace lists
-    int16_t device = -1;        // set by finish()
-    uint32_t seq = 0;           // entries read
-    int64_t lastUs = 0;
-    AddressMap open;                                     // addr -> allocation allocated in the trace, not yet freed
-    std::unordered_map<int64_t, uint32_t> requestedOnly; // addr -> allocation from before the trace, free requested
-    std::vector<uint32_t> allocations;                   // indices into MemorySnapshot::allocations
-    std::vector<uint32_t> segmentEvents;
-    std::vector<uint32_t> ooms;
-    std::vector<uint32_t> order; // the allocator records in trace order (SnapshotChangeOrder encoding)
-};
+namespace {
+constexpr size_t kBatchEntries = 4096; // trace entries per hand-over to the pairing
+} // namespace
 
-SnapshotCollector::SnapshotCollector(ImportReport& report) : m_report(report), m_snapshot(std::make_shared<MemorySnapshot>()) {}
+SnapshotCollector::SnapshotCollector(ImportReport& report, bool threaded)
+    : m_report(report), m_snapshot(std::make_shared<MemorySnapshot>()),
+      m_pairing(std::make_unique<SnapshotPairing>(*m_snapshot, threaded)) {}
 
 SnapshotCollector::~SnapshotCollector() = default;
 
@@ -89,11 +59,9 @@ uint32_t SnapshotCollector::intern(std::string_view text) {
     return id;
 }
 
-SnapshotCollector::Field SnapshotCollector::fieldOf(Reader& reader, const Value& key) {
+SnapshotCollector::Field SnapshotCollector::fieldOfText(Reader& reader, const Value& key) {
     if (key.kind != Kind::Str)
         return kOther;
-    if (key.u < m_fieldByString.size() && m_fieldByString[key.u])
-        return static_cast<Field>(m_fieldByString[key.u] - 1);
     static const std::pair<const char*, Field> names[] = {
         {"action", kAction},           {"addr", kAddr},
         {"address", kAddress},         {"size", kSize},
@@ -117,6 +85,37 @@ SnapshotCollector::Field SnapshotCollector::fieldOf(Reader& reader, const Value&
         m_fieldByString[key.u] = static_cast<uint8_t>(f + 1);
     }
     return f;
+}
+
+SnapshotAction SnapshotCollector::actionOf(Reader& reader, const Value& v) {
+    if (v.kind != Kind::Str && v.kind != Kind::Bytes)
+        return SnapshotAction::Other;
+    // Cached by the reader's string id: an action is one memoized string fetched by GET.
+    if (v.u < m_actionByString.size() && m_actionByString[v.u])
+        return static_cast<SnapshotAction>(m_actionByString[v.u] - 1);
+    static const std::pair<const char*, SnapshotAction> names[] = {
+        {"alloc", SnapshotAction::Alloc},
+        {"free_requested", SnapshotAction::FreeRequested},
+        {"free_completed", SnapshotAction::FreeCompleted},
+        {"free", SnapshotAction::FreeCompleted},
+        {"segment_alloc", SnapshotAction::SegmentAlloc},
+        {"segment_free", SnapshotAction::SegmentFree},
+        {"segment_map", SnapshotAction::SegmentMap},
+        {"segment_unmap", SnapshotAction::SegmentUnmap},
+        {"snapshot", SnapshotAction::Snapshot},
+        {"oom", SnapshotAction::Oom},
+    };
+    SnapshotAction a = SnapshotAction::Other;
+    const std::string_view text = reader.str(v);
+    for (const auto& [name, action] : names)
+        if (text == name)
+            a = action;
+    if (v.u < (uint64_t(1) << 32)) {
+        if (v.u >= m_actionByString.size())
+            m_actionByString.resize(std::max<size_t>(v.u + 1, m_actionByString.size() * 2), 0);
+        m_actionByString[v.u] = static_cast<uint8_t>(static_cast<uint8_t>(a) + 1);
+    }
+    return a;
 }
 
 uint32_t SnapshotCollector::frameOf(Reader& reader, const Value& frameDict) {
@@ -169,36 +168,29 @@ uint32_t SnapshotCollector::frameOf(Reader& reader, const Value& frameDict) {
     return id;
 }
 
-uint32_t SnapshotCollector::stackOf(Reader& reader, const Value& frames) {
+uint32_t SnapshotCollector::listOf(Reader& reader, const Value& frames) {
     const Value v = reader.resolve(frames);
     if (v.kind == Kind::Token && (v.u & kTokenTag) == kStackToken)
         return static_cast<uint32_t>(v.u & ~kTokenTag);
     if (v.kind != Kind::List && v.kind != Kind::Tuple)
         return 0;
-    const size_t n = reader.size(v);
-    if (n == 0) {
-        reader.forward(v, Value::token(kStackToken | 0), true);
-        return 0;
-    }
-    std::string key(n * 4, '\0');
-    for (size_t i = 0; i < n; ++i) {
-        const uint32_t f = frameOf(reader, reader.item(v, i));
-        std::memcpy(key.data() + 4 * i, &f, 4);
-    }
-    MemorySnapshot& s = *m_snapshot;
-    auto [it, added] = m_stackIds.try_emplace(std::move(key), static_cast<uint32_t>(s.stackCount()));
-    if (added) {
-        for (size_t i = 0; i < n; ++i) {
-            uint32_t f;
-            std::memcpy(&f, it->first.data() + 4 * i, 4);
-            s.stackFrames.push_back(f);
-        }
-        s.stackStart.push_back(static_cast<uint32_t>(s.stackFrames.size()));
+    // One pass over the list's raw items: a frame already read is a token (the memo holds it), so
+    // the common frame costs a compare. (frameOf forwards only frame dicts, never this list: the
+    // span stays valid.) The ids go to the pairing, which interns the list into a stack.
+    const std::span<const Value> items = reader.items(v);
+    uint32_t list = 0;
+    if (!items.empty()) {
+        for (const Value& item : items)
+            m_batch.listFrames.push_back(item.kind == Kind::Token && (item.u & kTokenTag) == kFrameToken
+                                             ? static_cast<uint32_t>(item.u & ~kTokenTag)
+                                             : frameOf(reader, item));
+        m_batch.listSizes.push_back(static_cast<uint32_t>(items.size()));
+        list = m_nextList++;
     }
     // Frame lists are one per allocation: released. (Frame dicts are not: one list may hold the
     // same frame twice, and they are few.)
-    reader.forward(v, Value::token(kStackToken | it->second), true);
-    return it->second;
+    reader.forward(v, Value::token(kStackToken | list), true);
+    return list;
 }
 
 void SnapshotCollector::onSetItem(Reader& reader, const Value& dict, const Value& key, Value& value) {
@@ -210,26 +202,30 @@ void SnapshotCollector::onSetItem(Reader& reader, const Value& dict, const Value
     const Value v = reader.resolve(value);
     if (v.kind != Kind::List && v.kind != Kind::Tuple)
         return;
-    value = Value::token(field == kFrames ? kStackToken | stackOf(reader, v) : readBlocks(reader, dict, v));
+    value = Value::token(field == kFrames ? kStackToken | listOf(reader, v) : readBlocks(reader, dict, v));
 }
 
-SnapshotCollector::DeviceTrace& SnapshotCollector::traceFor(const Value& list) {
-    auto [it, added] = m_traceByList.try_emplace(listKey(list), static_cast<uint32_t>(m_traces.size()));
-    if (added) {
-        m_traces.push_back(std::make_unique<DeviceTrace>());
-        m_traces.back()->ordinal = it->second;
-    }
-    return *m_traces[it->second];
+uint32_t SnapshotCollector::traceFor(const Value& list) {
+    return m_traceByList.try_emplace(listKey(list), static_cast<uint32_t>(m_traceByList.size())).first->second;
 }
 
 bool SnapshotCollector::onAppend(Reader& reader, const Value& list, const Value& element) {
     if (element.kind != Kind::Dict)
         return true;
+    if (element.u < m_pendingBySlot.size()) {
+        PendingEntry& p = m_pendingBySlot[element.u];
+        if (p.valid && p.gen == element.gen) {
+            p.valid = false;
+            emitEntry(reader, p.fields, traceFor(list));
+            return false;
+        }
+    }
     // The first key tells a trace entry (action ...) from a segment (device, address ...) without a
     // search: PyTorch writes them in that order; other dicts are looked at key by key.
     bool entry = false, segment = false;
-    for (size_t i = 0, n = reader.size(element); i < n && !entry && !segment; ++i) {
-        const Field f = fieldOf(reader, reader.key(element, i));
+    const std::span<const Value> items = reader.items(element);
+    for (size_t i = 0; i + 1 < items.size() && !entry && !segment; i += 2) {
+        const Field f = fieldOf(reader, items[i]);
         entry = f == kAction;
         segment = f == kBlocks || f == kTotalSize;
     }
@@ -244,115 +240,60 @@ bool SnapshotCollector::onAppend(Reader& reader, const Value& list, const Value&
     return true;
 }
 
-void SnapshotCollector::readEntry(Reader& reader, const Value& entry, DeviceTrace& trace) {
-    ++m_entries;
-    std::string_view action;
-    int64_t addr = 0, size = 0, stream = 0, timeUs = 0, deviceFree = -1;
-    bool haveTime = false, haveAddr = false;
-    uint32_t stack = 0;
-    for (size_t i = 0, n = reader.size(entry); i < n; ++i) {
-        const Value v = reader.value(entry, i);
-        switch (fieldOf(reader, reader.key(entry, i))) {
-        case kAction: action = reader.str(v); break;
-        case kAddr: haveAddr = asInt(v, addr); break;
-        case kSize: asInt(v, size); break;
-        case kStream: asInt(v, stream); break;
-        case kTimeUs: haveTime = asInt(v, timeUs); break;
-        case kDeviceFree: asInt(v, deviceFree); break;
-        case kFrames: stack = stackOf(reader, v); break;
+void SnapshotCollector::readEntryFields(Reader& reader, std::span<const Value> items, EntryFields& f) {
+    // Values are scalars, strings and the frame list (or its token once read).
+    SnapshotRawEntry& e = f.raw;
+    for (size_t i = 0; i + 1 < items.size(); i += 2) {
+        const Value& v = items[i + 1];
+        switch (fieldOf(reader, items[i])) {
+        case kAction: e.action = actionOf(reader, v), f.actionText = v; break;
+        case kAddr: e.haveAddr = asInt(v, e.addr); break;
+        case kSize: asInt(v, e.size); break;
+        case kStream: asInt(v, f.stream); break;
+        case kTimeUs: e.haveTime = asInt(v, e.timeUs); break;
+        case kDeviceFree: asInt(v, e.deviceFree); break;
+        case kFrames: e.list = listOf(reader, v); break;
         default: break;
         }
     }
-    const uint32_t seq = ++trace.seq;
-    if (!haveTime) {
-        // Snapshots before PyTorch 2.1 have no time_us: entries are placed 1 µs apart in order.
-        ++m_withoutTime;
-        timeUs = trace.lastUs + 1;
+}
+
+void SnapshotCollector::emitEntry(Reader& reader, EntryFields& f, uint32_t trace) {
+    ++m_entries;
+    SnapshotRawEntry& e = m_batch.entries.emplace_back(f.raw);
+    e.trace = trace;
+    e.stream = static_cast<int32_t>(std::clamp<int64_t>(f.stream, INT32_MIN, INT32_MAX));
+    // Paired elsewhere, except the report of an action not known (the pairing skips those).
+    if ((e.action == SnapshotAction::Other || e.action == SnapshotAction::None) && e.haveAddr && e.addr != INT64_MIN)
+        m_report.add("memory snapshot: trace entries with an unknown action (skipped)",
+                     e.action == SnapshotAction::None ? std::string() : std::string(reader.str(f.actionText)));
+    if (m_batch.entries.size() >= kBatchEntries)
+        m_pairing->submit(m_batch);
+}
+
+void SnapshotCollector::readEntry(Reader& reader, const Value& entry, uint32_t trace) {
+    EntryFields f;
+    readEntryFields(reader, reader.items(entry), f);
+    emitEntry(reader, f, trace);
+}
+
+bool SnapshotCollector::onDictItems(Reader& reader, const Value& dict, std::span<const Value> items) {
+    // A trace entry (its first key is `action`, as PyTorch writes it) is read from the SETITEMS
+    // itself: its items are never stored, and the dict stays an empty handle until its APPENDS
+    // names its device list (onAppend). Another SETITEMS into the same dict adds to it.
+    if (dict.u >= m_pendingBySlot.size())
+        m_pendingBySlot.resize(std::max<size_t>(dict.u + 1, m_pendingBySlot.size() * 2));
+    PendingEntry& p = m_pendingBySlot[dict.u];
+    const bool pending = p.valid && p.gen == dict.gen;
+    if (!pending) {
+        if (items.size() < 2 || fieldOf(reader, items[0]) != kAction || reader.size(dict) != 0)
+            return false;
+        p = PendingEntry();
+        p.valid = true;
+        p.gen = dict.gen;
     }
-    trace.lastUs = timeUs;
-    MemorySnapshot& s = *m_snapshot;
-    const auto stream32 = static_cast<int32_t>(std::clamp<int64_t>(stream, INT32_MIN, INT32_MAX));
-    auto newAllocation = [&](int64_t allocUs, uint32_t allocSeq) -> SnapshotAllocation& {
-        trace.allocations.push_back(static_cast<uint32_t>(s.allocations.size()));
-        SnapshotAllocation& a = s.allocations.emplace_back();
-        a.addr = addr;
-        a.size = size;
-        a.allocUs = allocUs;
-        a.allocSeq = allocSeq;
-        a.stack = stack;
-        a.stream = stream32;
-        return a;
-    };
-    if (action == "oom") {
-        // The oom entry has device_free where the others have addr.
-        trace.ooms.push_back(static_cast<uint32_t>(s.ooms.size()));
-        SnapshotOom o;
-        o.timeUs = timeUs;
-        o.seq = seq;
-        o.size = size;
-        o.deviceFree = deviceFree;
-        o.stack = stack;
-        o.stream = stream32;
-        s.ooms.push_back(o);
-        return;
-    }
-    if (!haveAddr && action != "snapshot") {
-        ++m_badEntries;
-        return;
-    }
-    if (addr == INT64_MIN) { // a clamped address: not one the pairing can hold
-        ++m_badEntries;
-        return;
-    }
-    if (action == "alloc") {
-        if (trace.open.find(addr) != AddressMap::kMissing) // allocated twice: the first one's free is lost
-            m_report.add("memory snapshot: an address allocated again before it was freed (the first allocation ends there)");
-        const auto index = static_cast<uint32_t>(s.allocations.size());
-        trace.open.set(addr, index);
-        trace.order.push_back(SnapshotChangeOrder::alloc(index));
-        newAllocation(timeUs, seq);
-    } else if (action == "free_requested") {
-        if (const uint32_t open = trace.open.find(addr); open != AddressMap::kMissing) {
-            s.allocations[open].freeRequestedUs = timeUs;
-        } else if (!trace.requestedOnly.count(addr)) {
-            trace.requestedOnly[addr] = static_cast<uint32_t>(s.allocations.size());
-            newAllocation(SnapshotAllocation::kBeforeTrace, 0).freeRequestedUs = timeUs;
-        }
-    } else if (action == "free_completed" || action == "free") {
-        uint32_t index = trace.open.find(addr);
-        if (index != AddressMap::kMissing) {
-            trace.open.erase(addr);
-        } else if (auto r = trace.requestedOnly.find(addr); r != trace.requestedOnly.end()) {
-            index = r->second;
-            trace.requestedOnly.erase(r);
-        } else {
-            index = static_cast<uint32_t>(s.allocations.size());
-            newAllocation(SnapshotAllocation::kBeforeTrace, 0).freeRequestedUs = timeUs;
-        }
-        trace.order.push_back(SnapshotChangeOrder::free(index));
-        SnapshotAllocation& a = s.allocations[index];
-        a.freeUs = timeUs;
-        a.freeSeq = seq;
-        if (a.freeRequestedUs == SnapshotAllocation::kNeverFreed)
-            a.freeRequestedUs = timeUs;
-    } else if (action == "segment_alloc" || action == "segment_free" || action == "segment_map" ||
-               action == "segment_unmap") {
-        SnapshotSegmentEvent e;
-        e.timeUs = timeUs;
-        e.seq = seq;
-        e.addr = addr;
-        e.size = size;
-        e.stream = stream32;
-        e.action = action == "segment_alloc" ? SnapshotSegmentAction::Alloc
-                   : action == "segment_free" ? SnapshotSegmentAction::Free
-                   : action == "segment_map"  ? SnapshotSegmentAction::Map
-                                              : SnapshotSegmentAction::Unmap;
-        trace.segmentEvents.push_back(static_cast<uint32_t>(s.segmentEvents.size()));
-        trace.order.push_back(SnapshotChangeOrder::segment(static_cast<uint32_t>(s.segmentEvents.size())));
-        s.segmentEvents.push_back(e);
-    } else if (action != "snapshot") {
-        m_report.add("memory snapshot: trace entries with an unknown action (skipped)", std::string(action));
-    }
+    readEntryFields(reader, items, p.fields);
+    return true;
 }
 
 void SnapshotCollector::readSegment(Reader& reader, const Value& segment) {
@@ -374,7 +315,7 @@ void SnapshotCollector::readSegment(Reader& reader, const Value& segment) {
         case kStream: asInt(v, x), seg.stream = static_cast<int32_t>(std::clamp<int64_t>(x, INT32_MIN, INT32_MAX)); break;
         case kSegmentType: seg.segmentType = intern(reader.str(v)); break;
         case kExpandable: seg.expandable = v.kind == Kind::Bool && v.i; break;
-        case kFrames: seg.stack = stackOf(reader, v); break;
+        case kFrames: seg.stack = listOf(reader, v); break; // a list number until finish()
         case kBlocks: blocks = v, haveBlocks = true; break;
         default: break;
         }
@@ -413,7 +354,7 @@ uint64_t SnapshotCollector::readBlocks(Reader& reader, const Value& segment, con
             case kAddr: asInt(v, block.addr); break;
             case kSize: asInt(v, block.size); break;
             case kRequestedSize: asInt(v, block.requestedSize); break;
-            case kFrames: block.stack = stackOf(reader, v); break;
+            case kFrames: block.stack = listOf(reader, v); break; // a list number until finish()
             case kState: {
                 const std::string_view st = reader.str(v);
                 block.state = st == "active_allocated"      ? SnapshotBlockState::ActiveAllocated
@@ -481,43 +422,60 @@ void SnapshotCollector::readSettings(Reader& reader, const Value& settings) {
 
 std::shared_ptr<MemorySnapshot> SnapshotCollector::finish(Reader& reader, const Value* root) {
     MemorySnapshot& s = *m_snapshot;
+    // The last entries to the pairing, and wait for it: from here on everything is this thread's.
+    if (!m_batch.empty())
+        m_pairing->submit(m_batch);
+    m_pairing->finish();
+    m_batch = {};
+    std::vector<std::unique_ptr<SnapshotDeviceTrace>> traces;
+    for (auto& t : m_pairing->traces())
+        if (t)
+            traces.push_back(std::move(t));
+    // Segments and blocks hold their frame list numbers: now stacks.
+    for (SnapshotSegment& seg : s.segments)
+        seg.stack = m_pairing->stackOfList(seg.stack);
+    for (SnapshotBlock& block : s.blocks)
+        block.stack = m_pairing->stackOfList(block.stack);
     // Devices of the trace lists: their place in device_traces.
     bool mapped = false;
     if (root && root->kind == Kind::Dict) {
-        Value traces, settings;
-        if (reader.get(*root, "device_traces", traces) && (traces.kind == Kind::List || traces.kind == Kind::Tuple)) {
-            for (size_t d = 0; d < reader.size(traces); ++d) {
-                const Value list = reader.item(traces, d);
+        Value traceLists, settings;
+        if (reader.get(*root, "device_traces", traceLists) &&
+            (traceLists.kind == Kind::List || traceLists.kind == Kind::Tuple)) {
+            for (size_t d = 0; d < reader.size(traceLists); ++d) {
+                const Value list = reader.item(traceLists, d);
                 if (auto it = m_traceByList.find(listKey(list)); it != m_traceByList.end() && list.isContainer())
-                    m_traces[it->second]->device = static_cast<int16_t>(std::min<size_t>(d, 32767));
+                    for (auto& t : traces)
+                        if (t->ordinal == it->second)
+                            t->device = static_cast<int16_t>(std::min<size_t>(d, 32767));
             }
             mapped = true;
         }
         if (reader.get(*root, "allocator_settings", settings) && settings.kind == Kind::Dict)
             readSettings(reader, settings);
     }
-    for (auto& t : m_traces)
+    for (auto& t : traces)
         if (t->device < 0) {
             t->device = static_cast<int16_t>(std::min<uint32_t>(t->ordinal, 32767));
             if (mapped)
                 m_report.add("memory snapshot: a trace list outside device_traces (its order taken as its device)");
         }
-    if (!mapped && !m_traces.empty())
+    if (!mapped && !traces.empty())
         m_report.addNote("memory snapshot: device_traces was not complete; each trace list's device is its order in the file");
 
     // Allocations alive before the trace and still active at the end: active blocks the trace never
     // allocated (memory_viz's rule). Their size is the requested size, as the trace records.
     // With the trace cut short, an active block the read part never allocated may come from the
     // lost part: the rule does not hold, and the blocks stay out (the report says why).
-    const bool traceCut = !root && !m_traces.empty();
+    const bool traceCut = !root && !traces.empty();
     if (traceCut)
         m_report.add("memory snapshot: the trace is cut short, so blocks alive before its first entry cannot be told "
                      "from those allocated in its lost part; only the allocations of the part read are shown");
     for (const SnapshotSegment& seg : s.segments) {
         if (traceCut)
             break;
-        const DeviceTrace* trace = nullptr;
-        for (auto& t : m_traces)
+        const SnapshotDeviceTrace* trace = nullptr;
+        for (auto& t : traces)
             if (t->device == seg.device)
                 trace = t.get();
         for (uint32_t b = seg.firstBlock; b < seg.firstBlock + seg.blockCount; ++b) {
@@ -533,7 +491,7 @@ std::shared_ptr<MemorySnapshot> SnapshotCollector::finish(Reader& reader, const 
             a.device = seg.device;
         }
     }
-    for (auto& t : m_traces) {
+    for (auto& t : traces) {
         for (uint32_t i : t->allocations)
             s.allocations[i].device = t->device;
         for (uint32_t i : t->segmentEvents)
@@ -543,13 +501,13 @@ std::shared_ptr<MemorySnapshot> SnapshotCollector::finish(Reader& reader, const 
     }
     // Allocations by (device, start): before-the-trace ones first, then trace order.
     // Allocations and segment entries stay in the order they were read (the change orders index them).
-    for (auto& t : m_traces)
+    for (auto& t : traces)
         if (t->seq > 0)
             m_orders.emplace_back(t->device, std::move(t->order));
     std::vector<int16_t> devices;
     for (const SnapshotSegment& seg : s.segments)
         devices.push_back(seg.device);
-    for (auto& t : m_traces)
+    for (auto& t : traces)
         if (t->seq > 0)
             devices.push_back(t->device);
     std::sort(devices.begin(), devices.end());
@@ -575,17 +533,32 @@ std::shared_ptr<MemorySnapshot> SnapshotCollector::finish(Reader& reader, const 
         first = false;
     }
     s.traceEntries = m_entries;
-    if (m_badEntries)
-        m_report.add("memory snapshot: trace entries without an address (skipped)", {}, m_badEntries);
-    if (m_withoutTime)
+    // The tables grew by doubling while the file was read: up to half of each is spare room, which
+    // would still be held when the allocator records are written, the import's peak. Copied to
+    // their size now, while memory is lower (the unpickler's is about to go).
+    s.segmentEvents.shrink_to_fit();
+    s.stackFrames.shrink_to_fit();
+    s.stackStart.shrink_to_fit();
+    s.frames.shrink_to_fit();
+    s.blocks.shrink_to_fit();
+    s.segments.shrink_to_fit();
+    s.ooms.shrink_to_fit();
+    if (m_pairing->allocatedTwice())
+        m_report.add("memory snapshot: an address allocated again before it was freed (the first allocation ends there)",
+                     {}, m_pairing->allocatedTwice());
+    if (m_pairing->badEntries())
+        m_report.add("memory snapshot: trace entries without an address (skipped)", {}, m_pairing->badEntries());
+    if (m_pairing->withoutTime())
         m_report.addNote("memory snapshot: trace entries without time_us (PyTorch before 2.1) are placed 1 µs apart");
     // The pairing maps and interning indexes are no longer needed (memory for the rest of the import).
-    m_traces.clear();
+    traces.clear();
+    m_pairing.reset();
     m_traceByList.clear();
     m_stringIds = {};
-    m_stackIds = {};
     m_frameIds = {};
     m_fieldByString = {};
+    m_actionByString = {};
+    m_pendingBySlot = {};
     return m_snapshot;
 }
 

@@ -4,14 +4,20 @@
 #include "import/nsys_chunk_writer.h"
 #include "import/snapshot_collector.h"
 #include "io/input_stream.h"
+#include "io/read_ahead.h"
 #include "io/pickle_reader.h"
 #include "model/trace_builder.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <memory>
 #include <cstdio>
 #include <numeric>
+#include <thread>
 
 namespace ws {
 
@@ -29,7 +35,7 @@ std::string mibText(int64_t bytes) {
  * entry: the allocations alive then, and the segments at the end minus the ones the trace created
  * plus the ones it released. O(n).
  */
-void writeDeviceRecords(const MemorySnapshot& s, int16_t device, const std::vector<uint32_t>& order,
+void writeDeviceRecords(const MemorySnapshot& s, int16_t device, SnapshotChangeCodes& order,
                         TraceBuilder& builder, NsysChunkWriter& w) {
     int64_t allocated = 0;
     for (const SnapshotAllocation& a : s.allocations)
@@ -65,7 +71,8 @@ void writeDeviceRecords(const MemorySnapshot& s, int16_t device, const std::vect
             track = w.track(device, 0);
         }
     };
-    for (uint32_t code : order) {
+    // The codes are released as they are read (they are not needed at the peak, the records' end).
+    order.consume([&](uint32_t code) {
         const uint32_t i = SnapshotChangeOrder::index(code);
         switch (SnapshotChangeOrder::kind(code)) {
         case SnapshotChangeOrder::Segment: {
@@ -90,7 +97,7 @@ void writeDeviceRecords(const MemorySnapshot& s, int16_t device, const std::vect
             break;
         }
         }
-    }
+    });
     for (const SnapshotOom& o : s.ooms) {
         if (o.device != device)
             continue;
@@ -135,25 +142,45 @@ ImportResult importTorchMemorySnapshot(const std::string& path, const ImportCont
     TraceBuilder builder(path, TraceFormat::TorchMemorySnapshot);
     NsysChunkWriter w;
     ImportReport& report = w.report();
-    SnapshotCollector collector(report);
+    // The pairing runs beside the unpickler unless one thread is asked for (or there is one core).
+    const bool threaded = control.threads != 1 && std::thread::hardware_concurrency() > 1;
+    SnapshotCollector collector(report, threaded);
     auto readerOwner = std::make_unique<pickle::Reader>();
     pickle::Reader& reader = *readerOwner;
     uint64_t sinceProgress = 0;
     bool cancelled = false;
+    // The file is read (and decompressed) on a thread of its own, ahead of the unpickler, unless
+    // one thread is asked for.
+    std::atomic<uint64_t> fileConsumed{0};
+    auto source = [&](char* out, size_t n) {
+        const size_t got = in.read(out, n);
+        fileConsumed.store(in.fileBytesConsumed(), std::memory_order_relaxed);
+        return got;
+    };
+    std::unique_ptr<ReadAhead> ahead;
+    if (threaded)
+        ahead = std::make_unique<ReadAhead>(source);
     const pickle::ReadFn readFn = [&](char* out, size_t n) -> size_t {
         if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
             cancelled = true;
             return 0;
         }
-        const size_t got = in.read(out, n);
+        const size_t got = ahead ? ahead->read(out, n) : source(out, n);
         sinceProgress += got;
         if (control.progress && sinceProgress >= (uint64_t(16) << 20) && in.fileSize() > 0) {
             sinceProgress = 0;
-            control.progress(0.9 * static_cast<double>(in.fileBytesConsumed()) / static_cast<double>(in.fileSize()));
+            control.progress(0.9 * static_cast<double>(fileConsumed.load(std::memory_order_relaxed)) /
+                             static_cast<double>(in.fileSize()));
         }
         return got;
     };
     const pickle::ReadResult read = reader.read(readFn, &collector);
+    const bool readFailed = ahead && ahead->failed();
+    ahead.reset(); // its thread stopped: `in` is this thread's again
+    if (readFailed) {
+        result.error = "the file could not be read to its end (out of memory)";
+        return result;
+    }
     result.textBytes = in.textPosition();
     if (cancelled) {
         result.cancelled = true;
@@ -181,18 +208,28 @@ ImportResult importTorchMemorySnapshot(const std::string& path, const ImportCont
     if (read.clampedInts)
         report.add("memory snapshot: integers larger than 64 bits (saturated)", {}, read.clampedInts);
     std::shared_ptr<MemorySnapshot> snapshot = collector.finish(reader, read.complete ? &read.root : nullptr);
+    const auto t1 = std::chrono::steady_clock::now();
+    result.timings.emplace_back("unpickle and pair", std::chrono::duration<double>(t1 - t0).count());
     readerOwner.reset(); // the file's strings and memo: everything needed is in the snapshot now
+#if defined(__GLIBC__)
+    // Their memory was many small blocks among the snapshot's: hand the free pages back before the
+    // allocator records are written, or the peak holds both (about 60 MB of a 1 GB snapshot's).
+    malloc_trim(0);
+#endif
     if (snapshot->traceEntries == 0)
         report.addNote("memory snapshot without a trace (record it with torch.cuda.memory._record_memory_history): "
                        "only the allocator state at the end is known");
-    size_t records = 0;
+    // Exactly the records written (allocations of size 0 have none): the builder's final
+    // shrink_to_fit would otherwise copy them all, doubling them at the peak.
+    size_t records = snapshot->segmentEvents.size();
     for (const SnapshotAllocation& a : snapshot->allocations)
-        records += (a.allocUs != SnapshotAllocation::kBeforeTrace) + (a.freeUs != SnapshotAllocation::kNeverFreed);
-    builder.reserveMemoryEvents(records + snapshot->segmentEvents.size());
-    static const std::vector<uint32_t> kNoRecords;
+        if (a.size > 0)
+            records += (a.allocUs != SnapshotAllocation::kBeforeTrace) + (a.freeUs != SnapshotAllocation::kNeverFreed);
+    builder.reserveMemoryEvents(records);
     for (int16_t device : snapshot->devices) {
-        const std::vector<uint32_t>* order = &kNoRecords;
-        for (const auto& [d, o] : collector.changeOrders())
+        SnapshotChangeCodes none;
+        SnapshotChangeCodes* order = &none;
+        for (auto& [d, o] : collector.changeOrders())
             if (d == device)
                 order = &o;
         writeDeviceRecords(*snapshot, device, *order, builder, w);
@@ -201,8 +238,8 @@ ImportResult importTorchMemorySnapshot(const std::string& path, const ImportCont
     ChunkResult last = w.takeChunk();
     builder.addChunk(last);
     builder.setMemorySnapshot(std::move(snapshot));
-    const double parsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    finishImport(builder, result, control, "unpickle and convert", parsed);
+    const double converted = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+    finishImport(builder, result, control, "allocator records", converted);
     return result;
 }
 

@@ -170,6 +170,7 @@ public:
     size_t size() const { return m_size; }
     uint64_t operator[](size_t i) const { return m_blocks[i >> kShift][i & kMask]; }
     uint64_t& operator[](size_t i) { return m_blocks[i >> kShift][i & kMask]; }
+    const uint64_t* address(size_t i) const { return &m_blocks[i >> kShift][i & kMask]; }
     void resize(size_t n, uint64_t fill) {
         while (m_blocks.size() * kBlock < n) {
             m_blocks.emplace_back(new uint64_t[kBlock]);
@@ -184,6 +185,56 @@ private:
     static constexpr size_t kMask = kBlock - 1;
     std::vector<std::unique_ptr<uint64_t[]>> m_blocks;
     size_t m_size = 0;
+};
+
+/*
+ * ValueStack: the machine's stack. push_back is what nearly every opcode ends with; std::vector's
+ * was an out-of-line call in the big opcode switch (11 % of a 1 GB snapshot's import), so the
+ * growth is kept out of line and the common case is a store and an increment.
+ */
+class ValueStack {
+public:
+    size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    Value* begin() { return m_data.get(); }
+    Value* end() { return m_data.get() + m_size; }
+    Value& back() { return m_data[m_size - 1]; }
+    Value& operator[](size_t i) { return m_data[i]; }
+    void push_back(const Value& v) {
+        if (m_size == m_capacity) [[unlikely]]
+            grow();
+        m_data[m_size++] = v;
+    }
+    Value& emplace() { // a new top whose fields the caller sets
+        if (m_size == m_capacity) [[unlikely]]
+            grow();
+        return m_data[m_size++];
+    }
+    void pop_back() { --m_size; }
+    void resize(size_t n) { // shrinks only (as the reader uses it)
+        if (n < m_size)
+            m_size = n;
+    }
+    void clear() { m_size = 0; }
+    void reserve(size_t n) {
+        while (m_capacity < n)
+            grow();
+    }
+    void shrink_to_fit() {
+        m_data.reset();
+        m_capacity = m_size = 0;
+    }
+
+private:
+    [[gnu::noinline]] void grow() {
+        const size_t capacity = m_capacity ? m_capacity * 2 : 1024;
+        std::unique_ptr<Value[]> data(new Value[capacity]);
+        std::copy_n(m_data.get(), m_size, data.get());
+        m_data = std::move(data);
+        m_capacity = capacity;
+    }
+    std::unique_ptr<Value[]> m_data;
+    size_t m_size = 0, m_capacity = 0;
 };
 
 } // namespace
@@ -215,7 +266,7 @@ struct Reader::Impl {
     std::unordered_map<uint64_t, uint64_t> sparseMemo;
 
     // Machine.
-    std::vector<Value> stack;
+    ValueStack stack;
     std::vector<size_t> marks;
     Visitor* visitor = nullptr;
     ReadResult* result = nullptr;
@@ -357,7 +408,28 @@ struct Reader::Impl {
             sparseMemo[index] = m;
         }
     }
-    bool get(uint64_t index, uint64_t at, Value& out) {
+    // GET straight onto the stack (a Value built in place: assembling one in a local and copying
+    // it made each GET wait on a store it had just made).
+    bool getInto(uint64_t index, uint64_t at) {
+        if (index < memo.size()) [[likely]] {
+            const uint64_t m = memo[index];
+            const auto kind = static_cast<Kind>(m >> 60);
+            if (kind == Kind::Token || kind == Kind::Str) {
+                Value& out = stack.emplace();
+                out.kind = kind;
+                out.clamped = false;
+                out.gen = 0;
+                out.u = m & ((uint64_t(1) << 60) - 1);
+                return true;
+            }
+        }
+        Value v;
+        if (!getSlow(index, at, v))
+            return false;
+        stack.push_back(v);
+        return true;
+    }
+    [[gnu::noinline]] bool getSlow(uint64_t index, uint64_t at, Value& out) {
         uint64_t m = kNoMemo;
         if (index < memo.size())
             m = memo[index];
@@ -404,16 +476,38 @@ struct Reader::Impl {
         }
         return s;
     }
+    // The visitor sees dict elements only (the records a large pickle is made of); anything else
+    // is stored without a call.
     void append(const Value& list, const Value& element) {
-        if (visitor && !visitor->onAppend(*self, list, element)) {
+        if (visitor && element.kind == Kind::Dict && !visitor->onAppend(*self, list, element)) {
             freeSlot(element);
             return;
         }
         // The visitor may have grown the slot table: index again.
         slots[list.u].items.push_back(element);
     }
+    // APPENDS of stack[from, end) to `list`: runs of non-dict elements (a frame list's tokens) are
+    // stored in one insert.
+    void appendRange(const Value& list, size_t from) {
+        size_t k = from;
+        const size_t n = stack.size();
+        while (k < n) {
+            size_t run = k;
+            while (run < n && (!visitor || stack[run].kind != Kind::Dict))
+                ++run;
+            if (run > k) {
+                std::vector<Value>& items = slots[list.u].items;
+                items.insert(items.end(), stack.begin() + k, stack.begin() + run);
+                k = run;
+                continue;
+            }
+            append(list, stack[k++]);
+        }
+    }
+    // The visitor sees items whose value is a container (what it may want to replace); the rest
+    // are stored without a call.
     void setItem(const Value& dict, const Value& key, Value value) {
-        if (visitor)
+        if (visitor && value.isContainer())
             visitor->onSetItem(*self, dict, key, value);
         std::vector<Value>& items = slots[dict.u].items;
         items.push_back(key);
@@ -630,6 +724,17 @@ bool Reader::Impl::run() {
         case 0x8a: // LONG1
             if (!need(1))
                 return truncatedAt(at, op);
+            // Up to 8 bytes (a snapshot's addresses and times): read at once, sign-extended.
+            if (const auto n = static_cast<uint8_t>(buf[pos]); n >= 1 && n <= 8 && avail() >= 9) {
+                uint64_t u = le64(buf.get() + pos + 1);
+                if (n < 8) {
+                    const int shift = 64 - 8 * n;
+                    u = static_cast<uint64_t>(static_cast<int64_t>(u << shift) >> shift);
+                }
+                pos += 1 + n;
+                stack.push_back(Value::integer(static_cast<int64_t>(u)));
+                break;
+            }
             if (!readLong(static_cast<uint8_t>(buf[pos++]), at, op))
                 return false;
             break;
@@ -779,8 +884,7 @@ bool Reader::Impl::run() {
             if (from == 0 || from <= markBase() || !target(stack[from - 1], Kind::List, at, op))
                 return fail(at, "APPENDS at offset " + std::to_string(at) + " without a list");
             const Value list = stack[from - 1];
-            for (size_t k = from; k < stack.size(); ++k)
-                append(list, stack[k]);
+            appendRange(list, from);
             stack.resize(from);
             break;
         }
@@ -801,9 +905,26 @@ bool Reader::Impl::run() {
                 return fail(at, "SETITEMS at offset " + std::to_string(at) + " without a dict");
             if ((stack.size() - from) % 2 != 0)
                 return fail(at, "SETITEMS at offset " + std::to_string(at) + " with an odd number of values");
+            // A trace entry's SETITEMS: a dozen scalar items and at most one container. The visitor
+            // replaces values in place on the stack, then all items go in with one insert.
+            // (The dict holds the items before a container's when the visitor sees it, as with
+            // SETITEM: a segment's block list reads the segment's address.)
             const Value dict = stack[from - 1];
-            for (size_t k = from; k + 1 < stack.size(); k += 2)
-                setItem(dict, stack[k], stack[k + 1]);
+            if (visitor && visitor->onDictItems(*self, dict, std::span<const Value>(stack.begin() + from, stack.end()))) {
+                stack.resize(from);
+                break;
+            }
+            size_t stored = from;
+            if (visitor)
+                for (size_t k = from; k + 1 < stack.size(); k += 2)
+                    if (stack[k + 1].isContainer()) {
+                        std::vector<Value>& items = slots[dict.u].items;
+                        items.insert(items.end(), stack.begin() + stored, stack.begin() + k);
+                        stored = k;
+                        visitor->onSetItem(*self, dict, stack[k], stack[k + 1]);
+                    }
+            std::vector<Value>& items = slots[dict.u].items; // the visitor may have grown the slot table
+            items.insert(items.end(), stack.begin() + stored, stack.end());
             stack.resize(from);
             break;
         }
@@ -836,27 +957,49 @@ bool Reader::Impl::run() {
             break;
         }
         case 'h':
-        case 'j':
-        case 'g': { // BINGET, LONG_BINGET, GET
-            uint64_t index = 0;
-            if (op == 'g') {
-                std::string_view line;
-                int64_t v = 0;
-                if (!textLine(line, at, op))
-                    return false;
-                if (!textInt(line, v) || v < 0)
-                    return fail(at, "GET at offset " + std::to_string(at) + " with a bad index");
-                index = static_cast<uint64_t>(v);
-            } else {
-                if (!need(op == 'h' ? 1 : 4))
-                    return truncatedAt(at, op);
-                index = op == 'h' ? static_cast<uint8_t>(buf[pos]) : le32(buf.get() + pos);
-                pos += op == 'h' ? 1 : 4;
+        case 'j': { // BINGET, LONG_BINGET: the bulk of a large snapshot (a frame list is tens of them)
+            const size_t width = op == 'h' ? 1 : 4;
+            if (!need(width))
+                return truncatedAt(at, op);
+            const uint64_t index = op == 'h' ? static_cast<uint8_t>(buf[pos]) : le32(buf.get() + pos);
+            pos += width;
+            // The memo entry of the LONG_BINGET four opcodes on (when they are all LONG_BINGETs, as
+            // in a frame list) is fetched now: the entries are scattered over the memo, and the wait
+            // for each is what this loop would otherwise spend its time on.
+            if (avail() >= 20 && buf[pos + 15] == 'j') {
+                const uint64_t ahead = le32(buf.get() + pos + 16);
+                if (ahead < memo.size())
+                    __builtin_prefetch(memo.address(ahead));
             }
-            Value v;
-            if (!get(index, at, v))
+            if (!getInto(index, at))
                 return false;
-            stack.push_back(v);
+            // The GETs that follow (the rest of a frame list, an entry's keys) are read here, in a
+            // loop whose branch the processor predicts, rather than one indirect jump each through
+            // the opcode switch.
+            while (avail() >= 26 && (buf[pos] == 'j' || buf[pos] == 'h')) {
+                const uint64_t at2 = offset();
+                const bool longGet = buf[pos] == 'j';
+                const uint64_t i = longGet ? le32(buf.get() + pos + 1) : static_cast<uint8_t>(buf[pos + 1]);
+                pos += longGet ? 5 : 2;
+                if (buf[pos + 15] == 'j') {
+                    const uint64_t ahead = le32(buf.get() + pos + 16);
+                    if (ahead < memo.size())
+                        __builtin_prefetch(memo.address(ahead));
+                }
+                if (!getInto(i, at2))
+                    return false;
+            }
+            break;
+        }
+        case 'g': { // GET (protocol 0)
+            std::string_view line;
+            int64_t index = 0;
+            if (!textLine(line, at, op))
+                return false;
+            if (!textInt(line, index) || index < 0)
+                return fail(at, "GET at offset " + std::to_string(at) + " with a bad index");
+            if (!getInto(static_cast<uint64_t>(index), at))
+                return false;
             break;
         }
         default: {
@@ -916,6 +1059,13 @@ Value Reader::item(const Value& c, size_t i) const {
     if (!s || s->forwarded || c.kind == Kind::Dict || i >= s->items.size())
         return {};
     return resolve(s->items[i]);
+}
+
+std::span<const Value> Reader::items(const Value& c) const {
+    const Impl::Slot* s = m->slotOf(c);
+    if (!s || s->forwarded)
+        return {};
+    return {s->items.data(), s->items.size()};
 }
 
 Value Reader::key(const Value& d, size_t i) const {

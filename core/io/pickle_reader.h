@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,7 +21,7 @@ namespace ws::pickle {
  * detected instead of read. Every memo entry is 8 bytes whatever it holds.
  *
  * Streaming: a large pickle is mostly a few long lists of small records (a memory snapshot's trace
- * entries). The Visitor sees each element as it is appended to a list and may take it (consume):
+ * entries). The Visitor sees each dict element as it is appended to a list and may take it (consume):
  * the element is then not stored in the list and its slot is freed, so memory follows what the
  * visitor keeps, not the file. A memo reference (GET) to a consumed element is an error (shared
  * records are not supported once handed over). A visitor may also replace a finished container by
@@ -64,10 +65,18 @@ class Reader;
 class Visitor {
 public:
     virtual ~Visitor() = default;
-    // `element` is appended to `list` (APPEND/APPENDS). Return false to consume it: it is not
-    // stored, and a container's slot is freed after this call.
+    // Dict `element` is appended to `list` (APPEND/APPENDS; other elements are stored without a
+    // call). Return false to consume it: it is not stored, and its slot is freed after this call.
     virtual bool onAppend(Reader& reader, const Value& list, const Value& element) = 0;
-    // A dict item is set (SETITEM/SETITEMS); the visitor may replace `value` (e.g. by a token).
+    // SETITEMS is about to set `items` (key, value, key, value, ...) into `dict`: return true to
+    // take them (they are not stored and onSetItem is not called for them: a record read on the
+    // spot, whose dict stays an empty handle until it is appended). Called before anything else.
+    virtual bool onDictItems(Reader& reader, const Value& dict, std::span<const Value> items) {
+        (void)reader, (void)dict, (void)items;
+        return false;
+    }
+    // A dict item whose value is a container is set (SETITEM/SETITEMS/DICT; other items are stored
+    // without a call); the visitor may replace `value` (e.g. by a token).
     virtual void onSetItem(Reader& reader, const Value& dict, const Value& key, Value& value) {
         (void)reader, (void)dict, (void)key, (void)value;
     }
@@ -102,6 +111,10 @@ public:
     size_t size(const Value& container) const;  // items of a list/tuple, pairs of a dict
     Value item(const Value& container, size_t i) const; // list/tuple item i
     Value key(const Value& dict, size_t i) const;
+    // The raw items of a live container that is not forwarded (a dict's as key, value, key, value,
+    // ...), for a visitor's tight loops; handles of forwarded containers among them are not
+    // resolved (resolve() them). Empty otherwise. Valid until the container changes.
+    std::span<const Value> items(const Value& container) const;
     Value value(const Value& dict, size_t i) const;
     // The value of the last item whose key is the str `key`; nullptr-like None with found=false.
     bool get(const Value& dict, std::string_view key, Value& out) const;

@@ -147,16 +147,16 @@ std::string SessionLibrary::newSessionPath(const std::string& sourcePath) const 
 SessionLibrary::OpenResult SessionLibrary::openStored(const std::string& path) const {
     OpenResult result;
     const TraceFormat format = detectFormat(path);
-    // A stored session keeps the allocator records but not a memory snapshot's own tables (stacks,
-    // segments, blocks): the pickle is imported again (it reads at disk speed) so the Memory tab has them.
-    if (format == TraceFormat::TorchMemorySnapshot)
-        return result;
     const bool isSession = format == TraceFormat::WarpscopeSession;
     const std::optional<std::string> stored = isSession ? std::optional<std::string>(path) : findFor(path);
     if (!stored)
         return result;
     std::string error;
     if (auto s = SessionStore::read(*stored, &error)) {
+        // Sessions stored before a memory snapshot's own tables were (allocator records only): the
+        // pickle is imported again so the Memory tab has its stacks, segments and blocks.
+        if (s->sourceFormat() == TraceFormat::TorchMemorySnapshot && !s->memorySnapshot() && !isSession)
+            return result;
         result.session = std::move(s);
         result.fromLibrary = !isSession;
         result.sessionPath = *stored;

@@ -9,6 +9,7 @@
 #include "model/session.h"
 #include "store/column_codec.h"
 #include "store/file_fingerprint.h"
+#include "store/snapshot_columns.h"
 #include "store/sqlite_database.h"
 #include "store/stored_event_text.h"
 #include "warpscope_version.h"
@@ -408,6 +409,8 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
     meta["metadata"] = json(s.metadata()).dump();
     meta["import_report"] = reportToJson(s.report()).dump();
     meta["source_path"] = s.sourcePath();
+    if (const MemorySnapshot* snapshot = s.memorySnapshot())
+        meta["memory_snapshot"] = store::snapshotMetaJson(*snapshot).dump();
     {
         SqliteStatement q(db, "INSERT INTO meta(key, value) VALUES (?1, ?2)");
         for (const auto& [k, v] : meta) {
@@ -578,6 +581,10 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
         if (!ok)
             return fail({});
     }
+    // A memory snapshot's own tables: reopened from the library, it is not unpickled again.
+    if (const MemorySnapshot* snapshot = s.memorySnapshot())
+        if (!store::writeSnapshotColumns(*snapshot, columns))
+            return fail({});
 
     {
         SqliteStatement q(db, "INSERT INTO frames VALUES (?1, ?2, ?3, ?4)");
@@ -998,6 +1005,17 @@ std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string
                                 SourceFrame{static_cast<StringId>(q.int64(1)), static_cast<int32_t>(q.int64(2)),
                                             static_cast<StringId>(q.int64(3))});
         }
+    }
+    if (meta.count("memory_snapshot")) {
+        auto snapshot = std::make_shared<MemorySnapshot>();
+        try {
+            store::snapshotFromMetaJson(parseJson(meta, "memory_snapshot"), *snapshot);
+        } catch (const std::exception&) {
+            return damaged("memory snapshot");
+        }
+        if (!store::readSnapshotColumns(columns, *snapshot))
+            return damaged("memory snapshot");
+        s->m_memorySnapshot = std::move(snapshot);
     }
     s->rebuildFlowIndex();
     s->m_eventText = std::make_shared<StoredEventText>(path);

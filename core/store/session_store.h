@@ -36,7 +36,10 @@ struct SessionWriteOptions {
  *                                            times, devices, report, metadata, name, versions
  *   processes / categories / tracks / counters / frames   one row per item, plain columns
  *   columns(owner, idx, name, chunk, data)   model columns in 64 Ki-row chunks encoded by
- *                                            ColumnCodec (delta+zstd ints, shuffled+zstd fixed)
+ *                                            ColumnCodec (delta+zstd ints, shuffled+zstd fixed);
+ *                                            a PyTorch memory snapshot's tables under owner
+ *                                            "snapshot", its scalars in meta "memory_snapshot"
+ *                                            (store/snapshot_columns.h)
  *   event_args(chunk, data)                  event arguments as JSON text, 4096 events per zstd
  *                                            blob, in source order; a stored slice's argRef is its
  *                                            rank in that order, read back lazily

@@ -231,5 +231,28 @@ TEST(PickleReader, ConsumedAndForwardedValues) {
     EXPECT_EQ(f.reader.item(outer, 1).u, 42u);
 }
 
+TEST(PickleReader, LongIntegersOfUpTo8BytesSignExtended) {
+    // pickle.dumps([2**31, -2**31-1, 2**40+5, -2**40-7, 2**63-1, -2**63, 255, -129, 2**56+3, -2**55, 2**47,
+    // 2**32-1], protocol=4): LONG1 of 5 to 8 bytes, positive and negative (read without the byte loop),
+    // and the last one 4 bytes before the end of the input (read by the byte loop).
+    const std::string bytes = PICKLE(
+        "\x80\x04\x95\x61\x00\x00\x00\x00\x00\x00\x00\x5d\x94\x28\x8a\x05\x00\x00\x00\x80\x00\x8a\x05\xff\xff\xff\x7f"
+        "\xff\x8a\x06\x05\x00\x00\x00\x00\x01\x8a\x06\xf9\xff\xff\xff\xff\xfe\x8a\x08\xff\xff\xff\xff\xff\xff\xff\x7f"
+        "\x8a\x08\x00\x00\x00\x00\x00\x00\x00\x80\x4b\xff\x4a\x7f\xff\xff\xff\x8a\x08\x03\x00\x00\x00\x00\x00\x00\x01"
+        "\x8a\x07\x00\x00\x00\x00\x00\x00\x80\x8a\x07\x00\x00\x00\x00\x00\x80\x00\x8a\x05\xff\xff\xff\xff\x00\x65\x2e");
+    const int64_t want[] = {2147483648LL, -2147483649LL, 1099511627781LL, -1099511627783LL, INT64_MAX, INT64_MIN,
+                            255, -129, 72057594037927939LL, -36028797018963968LL, 140737488355328LL, 4294967295LL};
+    Read r;
+    read(r, bytes);
+    ASSERT_TRUE(r.result.complete) << r.result.error;
+    ASSERT_EQ(r.reader.size(r.result.root), std::size(want));
+    for (size_t i = 0; i < std::size(want); ++i) {
+        const Value v = r.reader.item(r.result.root, i);
+        EXPECT_EQ(v.kind, Kind::Int) << i;
+        EXPECT_EQ(v.i, want[i]) << i;
+        EXPECT_FALSE(v.clamped) << i;
+    }
+}
+
 } // namespace
 } // namespace ws::pickle
