@@ -136,6 +136,12 @@ public:
         return index;
     }
 
+    // A node made by the caller (no child lookup: FlameGraph::inverted builds its levels by sorting).
+    uint32_t appendNode(uint32_t parent, uint32_t frame) {
+        m_raw.push_back({frame, parent, 0});
+        return static_cast<uint32_t>(m_raw.size() - 1);
+    }
+
     // `count` weighted events end at `node`.
     void addSelf(uint32_t node, int64_t weight, uint64_t count = 1) {
         addSaturating(m_raw[node].self, weight);
@@ -526,15 +532,49 @@ std::vector<uint32_t> FlameGraph::path(uint32_t node) const {
     return out;
 }
 
+/*
+ * The inverted tree level by level: each top-down node with self weight is one item whose cursor
+ * walks up its path (innermost frame first). At each level the items are grouped by the inverted node
+ * they hang under, and within a group sorted by their cursor's frame: each run of equal frames is one
+ * new inverted node, made in breadth-first order, so no (parent, frame) hash lookup is needed and
+ * memory is read sequentially. A graph whose million distinct nodes give a 15 million node inverted
+ * tree spent most of its time in those hash lookups (cache misses) before.
+ * Cost: O(sum of the self nodes' depths x log of a group's size).
+ */
 FlameGraph FlameGraph::inverted() const {
     FlameGraphBuilder b(m_frames);
-    for (uint32_t n = 1; n < m_nodes.size(); ++n) {
-        if (m_nodes[n].self == 0) continue;
-        // Innermost first: the frame with the self weight becomes the root's child.
-        uint32_t at = 0;
-        for (uint32_t k = n; k != 0; k = m_nodes[k].parent)
-            at = b.child(at, m_nodes[k].frame);
-        b.addSelf(at, m_nodes[n].self);
+    struct Item {
+        uint32_t frame;  // the cursor's frame: the frame of the node this item makes at this level
+        uint32_t cursor; // the top-down node at this level of the item's reversed path
+        uint32_t under;  // the inverted node it hangs under
+        uint32_t origin; // the top-down node whose self weight it carries
+    };
+    std::vector<Item> items, next;
+    for (uint32_t n = 1; n < m_nodes.size(); ++n)
+        if (m_nodes[n].self != 0) items.push_back({m_nodes[n].frame, n, 0, n});
+    while (!items.empty()) {
+        next.clear();
+        // Items are in order of `under` (the nodes of the level above were made in that order).
+        for (size_t g = 0; g < items.size();) {
+            size_t e = g + 1;
+            while (e < items.size() && items[e].under == items[g].under)
+                ++e;
+            std::sort(items.begin() + static_cast<std::ptrdiff_t>(g), items.begin() + static_cast<std::ptrdiff_t>(e),
+                      [](const Item& x, const Item& y) { return x.frame != y.frame ? x.frame < y.frame : x.origin < y.origin; });
+            for (size_t r = g; r < e;) {
+                const uint32_t frame = items[r].frame;
+                const uint32_t node = b.appendNode(items[r].under, frame);
+                for (; r < e && items[r].frame == frame; ++r) {
+                    const uint32_t up = m_nodes[items[r].cursor].parent;
+                    if (up == 0 || up == FlameNode::kNone)
+                        b.addSelf(node, m_nodes[items[r].origin].self, 0);
+                    else
+                        next.push_back({m_nodes[up].frame, up, node, items[r].origin});
+                }
+            }
+            g = e;
+        }
+        items.swap(next);
     }
     FlameGraph g = b.finish(m_weight, !m_bottomUp, m_emptyReason);
     g.m_samples = m_samples;

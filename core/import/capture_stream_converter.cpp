@@ -41,6 +41,7 @@ CaptureStreamConverter::CaptureStreamConverter(uint32_t streamIndex, std::vector
     : m_stream(streamIndex), m_refs(refs) {
     m_chunk.worker = streamIndex;
     m_chunk.firstNewString = 1;
+    m_pySamples.setEveryThreadEachRound(true); // the PySampler records every Python thread at each round
     m_catKernel = intern("kernel");
     m_catMemcpy = intern("gpu_memcpy");
     m_catMemset = intern("gpu_memset");
@@ -309,6 +310,9 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         }
         m_apiSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
         m_apiCorr.insert(r.correlationId);
+        if (m_header.activities & ActPySample) // a sample inside a call stands for the call (StackSamples)
+            m_pySamples.addCall(r.threadId, static_cast<int64_t>(std::min<uint64_t>(r.start, INT64_MAX / 2)),
+                                static_cast<int64_t>(std::min<uint64_t>(r.end, INT64_MAX / 2)));
         return;
     }
     case RecordType::Synchronization: {

@@ -27,6 +27,11 @@ int64_t medianSpacing(const int64_t* begin, size_t n) {
 
 } // namespace
 
+void StackSamples::addCall(int64_t thread, int64_t start, int64_t end) {
+    if (end >= start)
+        m_calls.push_back(Call{thread, start, end});
+}
+
 void StackSamples::slices(const FramesOf& framesOf, const std::function<void(const Slice&)>& emit) const {
     std::vector<const Sample*> order;
     order.reserve(m_samples.size());
@@ -41,6 +46,59 @@ void StackSamples::slices(const FramesOf& framesOf, const std::function<void(con
         int64_t start;
         uint64_t tag;
     };
+    // The sampler's rounds (every sample of a round has its time), when it records every thread.
+    std::vector<int64_t> rounds;
+    if (m_everyThreadEachRound) {
+        rounds.reserve(m_samples.size());
+        for (const Sample& s : m_samples)
+            rounds.push_back(s.ts);
+        std::sort(rounds.begin(), rounds.end());
+        rounds.erase(std::unique(rounds.begin(), rounds.end()), rounds.end());
+    }
+    // No round strictly between a and b: the sampler itself missed the stretch.
+    auto stalled = [&](int64_t a, int64_t b) {
+        if (rounds.empty())
+            return false;
+        auto it = std::upper_bound(rounds.begin(), rounds.end(), a);
+        return it == rounds.end() || *it >= b;
+    };
+    // Calls by thread and start, each with the call of the thread's calls so far that ends last: the
+    // call containing a moment, if any, is that of the last call starting at or before it.
+    std::vector<Call> calls = m_calls;
+    std::sort(calls.begin(), calls.end(),
+              [](const Call& a, const Call& b) { return a.thread != b.thread ? a.thread < b.thread : a.start < b.start; });
+    std::vector<uint32_t> reach(calls.size());
+    for (size_t i = 0; i < calls.size(); ++i)
+        reach[i] = i > 0 && calls[i - 1].thread == calls[i].thread && calls[reach[i - 1]].end >= calls[i].end
+                       ? reach[i - 1]
+                       : static_cast<uint32_t>(i);
+    auto callAt = [&](int64_t thread, int64_t ts) -> const Call* {
+        auto it = std::upper_bound(calls.begin(), calls.end(), std::make_pair(thread, ts), [](const auto& v, const Call& c) {
+            return v.first != c.thread ? v.first < c.thread : v.second < c.start;
+        });
+        if (it == calls.begin() || std::prev(it)->thread != thread)
+            return nullptr;
+        const Call& c = calls[reach[static_cast<size_t>(std::prev(it) - calls.begin())]];
+        return c.end >= ts ? &c : nullptr;
+    };
+    // Where the sample at a hands over to the sample at b across a stall of the sampler (see the header).
+    auto bridge = [&](int64_t thread, int64_t a, int64_t b) {
+        const Call* before = callAt(thread, a);
+        const Call* after = callAt(thread, b);
+        if (before && before->end >= b)
+            before = nullptr; // one call across the stall: halfway
+        if (after && after->start <= a)
+            after = nullptr;
+        int64_t at = a + (b - a) / 2;
+        if (before && after)
+            at = before->end < after->start ? before->end + (after->start - before->end) / 2 : before->end;
+        else if (before)
+            at = before->end;
+        else if (after)
+            at = after->start;
+        return std::clamp(at, a, b);
+    };
+
     std::vector<Open> open; // outermost first
     std::vector<uint64_t> frames;
     std::vector<int64_t> times;
@@ -63,12 +121,18 @@ void StackSamples::slices(const FramesOf& framesOf, const std::function<void(con
         for (size_t i = begin; i < end; ++i) {
             const Sample* s = order[i];
             const int64_t samplePeriod = s->periodNs ? s->periodNs : spacing;
+            bool stall = false;
             if (running && s->ts - last > kMissedPeriods * period) {
-                closeFrom(0, last + period / 2);
-                running = false;
+                stall = stalled(last, s->ts);
+                if (!stall) {
+                    closeFrom(0, last + period / 2);
+                    running = false;
+                }
             }
             // Each sample stands for the time halfway to its neighbours (half a period at the ends).
-            const int64_t boundary = running ? last + (s->ts - last) / 2 : s->ts - samplePeriod / 2;
+            const int64_t boundary = stall      ? bridge(thread, last, s->ts)
+                                     : running ? last + (s->ts - last) / 2
+                                               : s->ts - samplePeriod / 2;
             frames.clear();
             if (const std::vector<uint64_t>* ids = framesOf(s->stack))
                 frames.assign(ids->rbegin(), ids->rend()); // stored innermost first

@@ -1,7 +1,7 @@
 // Sampled stacks (a capture's Python samples, format 1.4; issue #27) as python_function slices: runs
 // of samples become nested slices per thread, a changed frame ends its slice and those inside it, a
-// missed stretch ends everything, threads stay apart; and a real --py-sample capture of a loop that
-// waits for its DataLoader reads as such.
+// missed stretch ends everything (a stalled sampler's is bridged), threads stay apart; and a real
+// --py-sample capture of a loop that waits for its DataLoader reads as such.
 
 #include "test_util.h"
 
@@ -95,6 +95,45 @@ TEST(StackSamples, AMissedStretchEndsTheSlices) {
     EXPECT_EQ(slicesOf(s, stacks), want);
 }
 
+// A sampler that records every thread at each round (a capture's): a stretch with no round at all is
+// the sampler falling behind, bridged halfway; a thread missing from rounds that happened was not there.
+TEST(StackSamples, AStalledSamplerIsBridgedAMissingThreadIsNot) {
+    const CaptureStacks stacks = stacksOf({{2, 1}, {3}});
+    StackSamples s;
+    s.setEveryThreadEachRound(true);
+    sample(s, 1000, 7, 1);
+    sample(s, 1000, 8, 2);
+    sample(s, 9000, 7, 2); // no round in between: the sampler stalled
+    sample(s, 9000, 8, 2); // thread 8 ran the same code all along
+    sample(s, 10000, 7, 2);
+    sample(s, 10000, 8, 1);
+    sample(s, 16000, 8, 1); // thread 8 alone: thread 7 was missing from a round that happened
+    sample(s, 17000, 8, 1);
+    sample(s, 21000, 7, 2);
+    sample(s, 21000, 8, 1);
+    const Got want{{7, 500, 5000, 1}, {7, 500, 5000, 2}, {7, 5000, 10500, 3}, {7, 20500, 21500, 3},
+                   {8, 500, 9500, 3}, {8, 9500, 21500, 1}, {8, 9500, 21500, 2}};
+    EXPECT_EQ(slicesOf(s, stacks), want);
+}
+
+// Across a stall, a sample taken inside a traced CUDA call stands for the call: no later than its end
+// (the thread left it there), and a sample after the stall inside a call from the call's start.
+TEST(StackSamples, ASampleInsideACudaCallStandsForTheCallAcrossAStall) {
+    const CaptureStacks stacks = stacksOf({{2, 1}, {3, 1}});
+    StackSamples s;
+    s.setEveryThreadEachRound(true);
+    s.addCall(7, 500, 1200);    // the synchronization the first sample saw
+    s.addCall(7, 16000, 17500); // the blocking copy the sample after the second stall saw
+    sample(s, 1000, 7, 1);
+    sample(s, 9000, 7, 2);  // stall: the sample before stands until its call's end
+    sample(s, 10000, 7, 2);
+    sample(s, 11000, 7, 1);
+    sample(s, 17000, 7, 2); // stall: the sample after stands from its call's start
+    sample(s, 18000, 7, 2);
+    const Got want{{7, 500, 18500, 1}, {7, 500, 1200, 2}, {7, 1200, 10500, 3}, {7, 10500, 16000, 2}, {7, 16000, 18500, 3}};
+    EXPECT_EQ(slicesOf(s, stacks), want);
+}
+
 // Without a period from the sampler (an Nsight export's CPU samples), the thread's median spacing is
 // the period: a run reaches half a spacing beyond its ends, and more than three spacings is a miss.
 TEST(StackSamples, WithoutAPeriodTheMedianSpacingIsOne) {
@@ -138,7 +177,7 @@ TEST(StackSamples, ARealCaptureGetsPythonFunctionSlices) {
 
     const IdleGapReport gaps = computeIdleGaps(session);
     ASSERT_TRUE(gaps.valid);
-    EXPECT_GT(gaps.totals(GapCategory::DataLoading).share, 0.75) << gaps.totals(GapCategory::DataLoading).share;
+    EXPECT_GT(gaps.totals(GapCategory::DataLoading).share, 0.9) << gaps.totals(GapCategory::DataLoading).share;
 }
 
 } // namespace
