@@ -197,13 +197,17 @@ def main():
     # By end; of those ending together the outermost (earliest start) last.
     sync_ends = {t: sorted(((v.end, v.start) for v in evs if v.cls == SYNC), key=lambda x: (x[0], -x[1]))
                  for t, evs in threads.items()}
+    sync_end_times = {t: [x[0] for x in ends] for t, ends in sync_ends.items()}
     children = {}
     for e in events:
         if e.get("ph") == "C" and cat(e) == "host" and e.get("name") == "host_cpu_children" and e.get("args"):
             children.setdefault(e.get("pid"), []).append((ns(e["ts"]), float(next(iter(e["args"].values())))))
 
+    for samples in children.values():
+        samples.sort()
+
     def workers_busy(pid, lo, hi):
-        s = sorted(children.get(pid, []))
+        s = children.get(pid, [])
         w = cov = 0.0
         for i in range(1, len(s)):
             a, b = max(s[i - 1][0], lo), min(s[i][0], hi)
@@ -212,8 +216,22 @@ def main():
                 cov += b - a
         return cov > 0 and w / cov >= BUSY_WORKERS_PCT
 
+    # Events by start per thread, the long ones apart: those overlapping [lo, hi) or enclosing an
+    # event are the long ones that do, and the short ones starting within LONG_NS before.
+    LONG_NS = 5_000_000
+    short_of, starts_of, long_of = {}, {}, {}
+    for t, evs in threads.items():
+        short_of[t] = [v for v in evs if v.end - v.start <= LONG_NS]
+        starts_of[t] = [v.start for v in short_of[t]]
+        long_of[t] = [v for v in evs if v.end - v.start > LONG_NS]
+
+    def near(t, lo, hi):
+        i = bisect.bisect_left(starts_of.get(t, []), lo - LONG_NS)
+        j = bisect.bisect_left(starts_of.get(t, []), hi)
+        return sorted(long_of.get(t, []) + short_of[t][i:j], key=lambda v: v.idx) if t in threads else []
+
     def overlapping(t, lo, hi):
-        return [v for v in threads.get(t, []) if v.start < hi and v.end >= lo]
+        return [v for v in near(t, lo, hi) if v.start < hi and v.end >= lo]
 
     user_line_cache = {}
 
@@ -221,8 +239,8 @@ def main():
         key = (v.thread, v.idx)
         if key in user_line_cache:
             return user_line_cache[key]
-        evs = threads[v.thread]
-        enclosing = [u for u in evs if u is not v and u.start <= v.start and u.end >= v.end]
+        enclosing = [u for u in near(v.thread, v.start, v.start + 1)
+                     if u is not v and u.start <= v.start and u.end >= v.end]
         enclosing.sort(key=lambda u: (-u.start, u.end))  # innermost first
         found = None
         if has_python[v.thread]:
@@ -314,7 +332,7 @@ def main():
                 cand = None
                 for t in by_process[T[0]]:
                     ends = sync_ends[t]
-                    i = bisect.bisect_left([x[0] for x in ends], A)
+                    i = bisect.bisect_left(sync_end_times[t], A)
                     if i > 0 and (cand is None or ends[i - 1][0] > cand[0]):
                         cand = (ends[i - 1][0], t, ends[i - 1][1])
                 if cand is not None:
