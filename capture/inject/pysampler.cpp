@@ -36,7 +36,11 @@ void PySampler::stop() {
     m_thread.join();
     if (m_rounds > 0 && m_report)
         m_report(false, "Python sampling: " + std::to_string(m_samples) + " samples in " + std::to_string(m_rounds) +
-                            " rounds, " + std::to_string(m_sampleNs / m_rounds / 1000) + " us per round on the sampler's thread");
+                            " rounds, " + std::to_string(m_sampleNs / m_rounds / 1000) + " us per round on the sampler's thread" +
+                            (m_stalls == 0 ? std::string()
+                                           : "; " + std::to_string(m_stalls) + " rounds came more than 3 periods late (" +
+                                                 std::to_string(m_stalledNs / 1000000) +
+                                                 " ms in all: the sampler's thread waited for a core)"));
 }
 
 // The hook attaches the walker when the program's Python starts, which may be after CUDA (and so
@@ -104,6 +108,10 @@ void PySampler::run(uint32_t hz) {
     while (!m_stop) {
         lock.unlock();
         const auto begin = std::chrono::steady_clock::now();
+        if (m_rounds > 0 && begin - next > 3 * period) {
+            ++m_stalls;
+            m_stalledNs += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(begin - next).count());
+        }
         sample(walker, static_cast<uint32_t>(period.count()), out);
         const auto now = std::chrono::steady_clock::now();
         m_sampleNs += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(now - begin).count());

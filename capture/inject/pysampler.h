@@ -65,6 +65,10 @@ private:
     uint64_t m_samples = 0;
     uint64_t m_sampleNs = 0; // time spent sampling
     uint64_t m_rounds = 0;
+    // Rounds that came more than 3 periods late (the sampler's thread was not scheduled: a program
+    // that keeps every core busy), and the time they covered: the import bridges such stalls.
+    uint64_t m_stalls = 0;
+    uint64_t m_stalledNs = 0;
 };
 
 } // namespace ws
