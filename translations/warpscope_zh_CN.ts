@@ -122,6 +122,10 @@
         <source>With --bench-live: replay this many times faster than recorded.</source>
         <translation>与 --bench-live 一起使用：以录制速度的这么多倍重放。</translation>
     </message>
+    <message>
+        <source>Benchmark reopening FILE: the model read and each analysis tab&apos;s first view, and exit.</source>
+        <translation>基准测试重新打开 FILE：读取模型及每个分析标签页的首个视图所需时间，然后退出。</translation>
+    </message>
 </context>
 <context>
     <name>ws::BookmarkModel</name>

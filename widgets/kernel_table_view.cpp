@@ -3,6 +3,7 @@
 #include "analysis/kernel_csv.h"
 #include "analysis/kernel_groups.h"
 #include "analysis/kernel_table.h"
+#include "analysis/session_results.h"
 #include "format.h"
 #include "kernel_group_model.h"
 #include "kernel_pie_chart.h"
@@ -133,6 +134,7 @@ void KernelTableView::ensureBuilt() {
 
 void KernelTableView::setTable(std::shared_ptr<const KernelTable> table) {
     m_table = std::move(table);
+    m_storedGroups = false;
     m_model->setTable(m_session, m_table);
     regroup();
     updateRangeHint();
@@ -212,7 +214,21 @@ void KernelTableView::chooseExportFile() {
         QMessageBox::warning(this, tr("Export failed"), error);
 }
 
+void KernelTableView::showStoredGroups() {
+    if (m_started || !m_session || m_time->selectedRange())
+        return; // a range's groups come from the table
+    // Decoding the file's results is a small blob (a few hundred KB at most): fine on the GUI thread.
+    std::optional<SessionResults> stored = decodeSessionResults(m_session->storedResults(), *m_session);
+    if (!stored || stored->kernelGroups.empty())
+        return;
+    m_storedGroups = true;
+    setMode(Mode::ByName);
+    m_pie->setGroups(*m_session, stored->kernelGroups);
+    m_groupModel->setGroups(m_session, std::move(stored->kernelGroups), KernelGrouping::Name);
+}
+
 void KernelTableView::showEvent(QShowEvent* event) {
+    showStoredGroups();
     startBuild();
     QWidget::showEvent(event);
 }

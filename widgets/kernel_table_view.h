@@ -29,7 +29,8 @@ class Session;
  * Every view follows the timeline's selected time range (only kernels overlapping it).
  *
  * The core table is built the first time the tab is shown, on a worker thread (it reads every
- * kernel's arguments once: seconds on a GB trace). Double-clicking a call, or a group (its
+ * kernel's arguments once: seconds on a GB trace). A session file with stored results opens on the
+ * kernels grouped by name it carries (shown at once) while the table is built. Double-clicking a call, or a group (its
  * earliest call), selects the kernel on the timeline and asks to reveal it (revealRequested).
  */
 class KernelTableView : public QWidget {
@@ -48,6 +49,8 @@ public:
     Mode mode() const { return m_mode; }
     // Writes the current view (calls or groups, in display order) as CSV; false with *error set.
     bool exportCsv(const QString& path, QString* error) const;
+    // The groups shown are the session file's stored ones (the table is still being read).
+    bool showsStoredGroups() const { return m_storedGroups; }
 
 signals:
     void revealRequested(const ws::SliceRef& slice);
@@ -57,6 +60,9 @@ protected:
 
 private:
     void startBuild();
+    // A stored session (session_results.h) opens on the kernels grouped by name its file carries,
+    // shown at once; the table of every call is read meanwhile and regroups them when ready.
+    void showStoredGroups();
     void setTable(std::shared_ptr<const KernelTable> table);
     void regroup();
     void updateRangeHint();
@@ -77,6 +83,7 @@ private:
     QTableView* m_groupView;
     Mode m_mode = Mode::Calls;
     bool m_started = false;
+    bool m_storedGroups = false;
     std::thread m_builder;
     std::atomic<bool> m_closing{false};
     std::shared_ptr<const KernelTable> m_built; // written by the builder, read after join

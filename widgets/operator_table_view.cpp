@@ -4,6 +4,7 @@
 #include "analysis/operator_table.h"
 #include "analysis/operator_tree.h"
 #include "analysis/session_analyses.h"
+#include "analysis/session_results.h"
 #include "format.h"
 #include "model/session.h"
 #include "operator_table_model.h"
@@ -115,11 +116,13 @@ void OperatorTableView::ensureBuilt() {
     if (m_started || !m_session)
         return;
     m_started = true;
-    if (m_session->sliceCount() < kWorkerSlices) {
+    const bool stored = showStoredTable();
+    if (!stored && m_session->sliceCount() < kWorkerSlices) {
         treeReady(m_analyses->operatorTree(true), true);
         return;
     }
-    m_header->setText(tr("Computing operators..."));
+    if (!stored)
+        m_header->setText(tr("Computing operators..."));
     // Two stages: the tree without arguments (about a second per million operators) fills the
     // by-name table; reading shapes and call stacks streams the whole source (measured ~8 s per
     // million operators on a 1 GB trace) and replaces the tree when done.
@@ -164,14 +167,42 @@ void OperatorTableView::treeReady(std::shared_ptr<const OperatorTree> tree, bool
         emit built();
 }
 
+bool OperatorTableView::showStoredTable() {
+    if (!m_analyses || (m_time && m_time->selectedRange()) ||
+        static_cast<OperatorGrouping>(m_group->currentData().toInt()) != OperatorGrouping::Name)
+        return false;
+    // Decoding the file's results is a small blob (a few hundred KB at most): fine on the GUI thread.
+    const std::shared_ptr<const SessionResults> stored = m_analyses->storedResults();
+    if (!stored)
+        return false;
+    std::optional<OperatorTable> table =
+        OperatorTable::fromStoredRows(*m_session, stored->run.operators[static_cast<size_t>(OperatorGrouping::Name)]);
+    if (!table)
+        return false;
+    m_storedTable = true;
+    showTable(std::make_shared<const OperatorTable>(std::move(*table)), nullptr);
+    return true;
+}
+
 void OperatorTableView::regroup() {
-    if (!m_tree)
-        return;
     const auto grouping = static_cast<OperatorGrouping>(m_group->currentData().toInt());
+    if (!m_tree) {
+        if (m_storedTable) { // the stored table is by name: another grouping waits for the tree
+            m_note->setText(grouping == OperatorGrouping::Name ? QString()
+                                                               : tr("Reading input shapes and call stacks from the trace..."));
+            m_note->setVisible(grouping != OperatorGrouping::Name);
+        }
+        return;
+    }
     std::optional<OperatorTimeRange> range;
     if (m_time && m_time->selectedRange())
         range = OperatorTimeRange{m_time->selectedRange()->start, m_time->selectedRange()->end};
-    auto table = std::make_shared<const OperatorTable>(OperatorTable::build(*m_session, *m_tree, grouping, range));
+    m_storedTable = false;
+    showTable(std::make_shared<const OperatorTable>(OperatorTable::build(*m_session, *m_tree, grouping, range)), m_tree);
+}
+
+void OperatorTableView::showTable(std::shared_ptr<const OperatorTable> table, std::shared_ptr<const OperatorTree> tree) {
+    const auto grouping = table->grouping();
     for (size_t c = 0; c < kOperatorColumnCount; ++c) {
         const auto column = static_cast<OperatorColumn>(c);
         const bool deviceColumn = column == OperatorColumn::DeviceTotal || column == OperatorColumn::DeviceSelf ||
@@ -184,13 +215,15 @@ void OperatorTableView::regroup() {
         notes << tr("Device time is not in this trace (no kernels, memory copies or memsets).");
     if (grouping != OperatorGrouping::Name && !m_complete)
         notes << tr("Reading input shapes and call stacks from the trace...");
-    else if (grouping == OperatorGrouping::NameAndInputShape && !m_tree->anyShapes())
+    else if (grouping == OperatorGrouping::NameAndInputShape && !tree->anyShapes())
         notes << tr("Input shapes are not in this trace (it was recorded without record_shapes).");
-    else if (grouping == OperatorGrouping::NameAndCallStack && !m_tree->anyCallStack())
+    else if (grouping == OperatorGrouping::NameAndCallStack && !tree->anyCallStack())
         notes << tr("Call stacks are not in this trace (it was recorded without with_stack).");
     m_note->setText(notes.join(QLatin1Char(' ')));
     m_note->setVisible(!notes.isEmpty());
-    m_model->setTable(m_session, m_tree, std::move(table));
+    // A stored table has no tree: its by-name cells need none (an empty one stands in).
+    static const auto noTree = std::make_shared<const OperatorTree>();
+    m_model->setTable(m_session, tree ? std::move(tree) : noTree, std::move(table));
     // Text columns get room once; the user's resizing is kept afterwards.
     for (const auto& [column, width] : {std::pair{OperatorColumn::Name, 280}, std::pair{OperatorColumn::InputShapes, 260},
                                         std::pair{OperatorColumn::InputTypes, 220}, std::pair{OperatorColumn::CallStack, 420}}) {
@@ -215,6 +248,10 @@ void OperatorTableView::updateHeader() {
         text += tr(" — in selected range %1 to %2 (%3)")
                     .arg(formatDuration(range->from - origin), formatDuration(range->to - origin),
                          formatDuration(range->to - range->from));
+    }
+    if (!m_tree || m_storedTable) { // the stored table's figures do not include the tree's stats
+        m_header->setText(text);
+        return;
     }
     const OperatorTreeStats& stats = m_tree->stats();
     if (stats.gpuNs > 0 && stats.gpuNsAttributed < stats.gpuNs)

@@ -32,7 +32,8 @@ class SessionAnalyses;
  * The operator tree (one pass over the host slices plus one streaming read of the operators'
  * arguments, the slow part on big traces) is built the first time the tab is shown, on a worker
  * thread when the trace is big, in two stages: without arguments first (the by-name table shows
- * after about a second), then with shapes and call stacks, which replaces it; grouping and the time range only regroup the finished tree on the
+ * after about a second), then with shapes and call stacks, which replaces it (a stored session
+ * shows the by-name table its file carries meanwhile, at once); grouping and the time range only regroup the finished tree on the
  * GUI thread (O(operators)). The table follows the timeline's selected range: a change regroups
  * after a short pause (debounced, so dragging does not regroup on every mouse move) and the header
  * says the numbers are for the selected range. Double-clicking a row selects the group's longest
@@ -52,6 +53,8 @@ public:
     // Builds synchronously (tests): returns once the table shows the complete tree.
     void buildNow();
     bool isBuilt() const { return m_complete; }
+    // The table shown is the session file's stored by-name table (the tree is still being built).
+    bool showsStoredTable() const { return m_storedTable; }
     // Writes the visible rows as CSV (writeOperatorCsv); false if the file cannot be written.
     bool exportCsv(const QString& path) const;
 
@@ -67,6 +70,11 @@ private:
     // `complete`: the tree has its arguments (shapes, call stacks); a complete tree is final.
     void treeReady(std::shared_ptr<const OperatorTree> tree, bool complete);
     void regroup();
+    // A stored session (session_results.h) shows the by-name table its file carries at once; the
+    // worker builds the tree meanwhile (whatever the trace's size) and regroup replaces it.
+    bool showStoredTable();
+    // Shows `table` (of `tree`, null for a stored table): column visibility, notes, widths, header.
+    void showTable(std::shared_ptr<const OperatorTable> table, std::shared_ptr<const OperatorTree> tree);
     void updateHeader();
     void exportClicked();
 
@@ -86,6 +94,7 @@ private:
     std::atomic<bool> m_closing{false};
     bool m_started = false;
     bool m_complete = false;
+    bool m_storedTable = false;
     std::array<bool, kOperatorColumnCount> m_sized{}; // per column: initial width given
 };
 

@@ -7,6 +7,7 @@
 #include "main_window.h"
 #include "job_bench.h"
 #include "live_bench.h"
+#include "reopen_bench.h"
 #include "timeline_bench.h"
 #include "warpscope_version.h"
 
@@ -43,6 +44,10 @@ int main(int argc, char** argv) {
     const QCommandLineOption benchTimeline(
         QStringLiteral("bench-timeline"),
         QApplication::translate("main", "Benchmark the timeline on FILE offscreen (frame and hit-test times) and exit."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption benchReopen(
+        QStringLiteral("bench-reopen"),
+        QApplication::translate("main", "Benchmark reopening FILE: the model read and each analysis tab's first view, and exit."),
         QStringLiteral("FILE"));
     const QCommandLineOption benchFlame(
         QStringLiteral("bench-flame"),
@@ -95,6 +100,7 @@ int main(int argc, char** argv) {
     parser.addOption(quitAfterLoad);
     parser.addOption(benchTimeline);
     parser.addOption(benchFlame);
+    parser.addOption(benchReopen);
     parser.addOption(benchFrames);
     parser.addOption(benchJob);
     parser.addOption(benchLive);
@@ -113,6 +119,8 @@ int main(int argc, char** argv) {
                                     parser.value(benchLiveStreams).toInt(), parser.value(benchLiveSpeed).toDouble());
     if (parser.isSet(benchTimeline))
         return ws::runTimelineBenchmark(parser.value(benchTimeline), parser.value(benchFrames).toInt());
+    if (parser.isSet(benchReopen))
+        return ws::runReopenBenchmark(parser.value(benchReopen));
     if (parser.isSet(benchFlame))
         return ws::runFlameBenchmark(parser.value(benchFlame), parser.value(benchFrames).toInt());
 

@@ -2,6 +2,7 @@
 #include "model/saturating.h"
 
 #include "analysis/key_order.h"
+#include "analysis/run_digest.h"
 
 #include "model/session.h"
 
@@ -199,6 +200,39 @@ OperatorTable OperatorTable::build(const Session& session, const OperatorTree& t
         }
         table.m_stackRank = ranksOf(texts);
     }
+    return table;
+}
+
+std::optional<OperatorTable> OperatorTable::fromStoredRows(const Session& session, const DigestOperators& stored) {
+    if (!stored.present)
+        return std::nullopt;
+    OperatorTable table;
+    table.m_grouping = OperatorGrouping::Name;
+    table.m_hasDevice = stored.hasDevice;
+    table.m_rows.reserve(stored.rows.size());
+    std::vector<std::string> names;
+    names.reserve(stored.rows.size());
+    for (const DigestOperatorRow& d : stored.rows) {
+        OperatorRow row;
+        row.name = session.strings().find(d.name);
+        if (row.name == StringTable::kNotFound)
+            return std::nullopt;
+        row.calls = d.calls;
+        row.hostTotalNs = d.hostTotalNs;
+        row.hostSelfNs = d.hostSelfNs;
+        row.deviceTotalNs = d.deviceTotalNs;
+        row.deviceSelfNs = d.deviceSelfNs;
+        row.tcSelfNs = d.tcSelfNs;
+        row.tcTotalNs = d.tcTotalNs;
+        row.tensorCoreEligible = d.tensorCoreEligible;
+        table.m_totalCalls += d.calls;
+        table.m_rows.push_back(row);
+        names.push_back(d.name);
+    }
+    table.m_nameRank = ranksOf(names);
+    table.m_lowerNames.reserve(names.size());
+    for (const std::string& s : names)
+        table.m_lowerNames.push_back(toLower(s));
     return table;
 }
 

@@ -13,6 +13,7 @@
 namespace ws {
 
 class Session;
+struct DigestOperators;
 
 /* How operator calls are grouped into rows (torch-tb-profiler's operator view, FORMATS.md 3.9). */
 enum class OperatorGrouping : uint8_t {
@@ -96,6 +97,10 @@ class OperatorTable {
 public:
     static OperatorTable build(const Session& session, const OperatorTree& tree, OperatorGrouping grouping,
                                std::optional<OperatorTimeRange> range = std::nullopt);
+    // The by-name table of the whole trace from a session file's stored rows (run_digest.h, in the
+    // default order), without a tree: rows have no longestNode. nullopt when a name is not one of
+    // the session's strings (rows of another model). Its text() needs no tree for this grouping.
+    static std::optional<OperatorTable> fromStoredRows(const Session& session, const DigestOperators& stored);
 
     OperatorGrouping grouping() const { return m_grouping; }
     std::optional<OperatorTimeRange> range() const { return m_range; }

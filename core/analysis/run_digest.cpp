@@ -38,6 +38,9 @@ DigestOperators operatorRows(const Session& session, const OperatorTree& tree, O
         d.hostSelfNs = row.hostSelfNs;
         d.deviceTotalNs = row.deviceTotalNs;
         d.deviceSelfNs = row.deviceSelfNs;
+        d.tcSelfNs = row.tcSelfNs;
+        d.tcTotalNs = row.tcTotalNs;
+        d.tensorCoreEligible = row.tensorCoreEligible;
         out.rows.push_back(std::move(d));
     }
     return out;

@@ -27,6 +27,9 @@ struct DigestOperatorRow {
     std::string name, shapes, types, callStack; // the grouping's key (columns outside it empty)
     uint64_t calls = 0;
     int64_t hostTotalNs = 0, hostSelfNs = 0, deviceTotalNs = 0, deviceSelfNs = 0;
+    // Tensor Core time and eligibility: the Operators tab's stored first view shows them.
+    int64_t tcSelfNs = 0, tcTotalNs = 0;
+    bool tensorCoreEligible = false;
 };
 
 struct DigestOperators {

@@ -33,7 +33,7 @@ class Session;
  * the encoding changes.
  */
 struct SessionResults {
-    static constexpr uint32_t kVersion = 1;
+    static constexpr uint32_t kVersion = 2; // 2: operator rows with Tensor Core time
 
     // The model described, checked against the session on decoding.
     uint64_t sliceCount = 0;

@@ -202,6 +202,9 @@ void put(ByteWriter& w, const DigestOperators& ops) {
         x.put(row.hostSelfNs);
         x.put(row.deviceTotalNs);
         x.put(row.deviceSelfNs);
+        x.put(row.tcSelfNs);
+        x.put(row.tcTotalNs);
+        x.put(row.tensorCoreEligible);
     });
 }
 void get(ByteReader& r, DigestOperators& ops) {
@@ -217,6 +220,9 @@ void get(ByteReader& r, DigestOperators& ops) {
         x.get(row.hostSelfNs);
         x.get(row.deviceTotalNs);
         x.get(row.deviceSelfNs);
+        x.get(row.tcSelfNs);
+        x.get(row.tcTotalNs);
+        x.get(row.tensorCoreEligible);
     });
 }
 

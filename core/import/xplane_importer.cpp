@@ -477,8 +477,9 @@ bool decodeEvent(std::string_view bytes, const StatIds& ids, RawEvent& e) {
  */
 class EventWriter {
 public:
-    EventWriter(TraceBuilder& builder, NsysChunkWriter& w, const Planes& planes)
-        : m_builder(builder), m_w(w), m_planes(planes) {
+    EventWriter(TraceBuilder& builder, NsysChunkWriter& w, const Planes& planes,
+                std::map<std::pair<int, int64_t>, uint64_t> lineEvents)
+        : m_builder(builder), m_w(w), m_planes(planes), m_lineEvents(std::move(lineEvents)) {
         m_kernel = m_w.string("kernel");
         m_memcpy = m_w.string("gpu_memcpy");
         m_gpuAnnotation = m_w.string("gpu_user_annotation");
@@ -489,6 +490,7 @@ public:
     }
 
     void line(int plane, int64_t id, const std::string& name) {
+        m_plane = plane;
         m_line = id;
         m_lineName = name;
         m_lineTs = 0;
@@ -573,7 +575,13 @@ public:
         }
         s.track = m_w.track(m_pid, m_line);
         if (!m_rowNamed) {
-            m_rows.emplace(std::make_pair(m_pid, m_line), m_lineName);
+            // A row's first event: the events pass 1 counted on its line (all its copies in the
+            // file) are reserved at once.
+            if (m_rows.emplace(std::make_pair(m_pid, m_line), m_lineName).second) {
+                const auto count = m_lineEvents.find({m_plane, m_line});
+                if (count != m_lineEvents.end())
+                    m_w.chunk().sliceReserve.emplace_back(s.track, count->second);
+            }
             m_rowNamed = true;
         }
         m_w.noteTime(s.ts, s.ts + s.dur);
@@ -668,6 +676,8 @@ private:
     bool m_lineTsSet = false, m_lineTsMissing = false, m_stream = false, m_rowNamed = false;
     std::string m_lineName;
     std::map<std::pair<int64_t, int64_t>, std::string> m_rows;
+    std::map<std::pair<int, int64_t>, uint64_t> m_lineEvents; // pass 1's count per (plane, line id)
+    int m_plane = 0;
     uint64_t m_aggregated = 0;
 };
 
@@ -739,8 +749,10 @@ ImportResult importXplane(const std::string& path, const ImportControl& control)
     const auto t0 = std::chrono::steady_clock::now();
     auto planes = std::make_shared<Planes>();
     std::string error;
-    // Pass 1: the planes' names and stats.
+    // Pass 1: the planes' names and stats, and the number of events of each line (plane, line id;
+    // a line may come back later in the file), so that its row's columns are reserved exactly.
     std::vector<std::pair<int, xplane::XStat>> planeStats;
+    std::map<std::pair<int, int64_t>, uint64_t> lineEvents;
     {
         SpaceWalker walker;
         if (!walker.open(path, error)) {
@@ -776,6 +788,32 @@ ImportResult importXplane(const std::string& path, const ImportControl& control)
                     p.statNames[entry.key()] = entry.value().name();
                     return true;
                 }
+                if (field == 3) { // a line: its id and how many events it has, for exact reservation
+                    uint32_t length = 0;
+                    if (!in.ReadVarint32(&length) || length > static_cast<uint32_t>(INT_MAX))
+                        return false;
+                    const auto limit = in.PushLimit(static_cast<int>(length));
+                    int64_t id = 0;
+                    uint64_t events = 0;
+                    while (const uint32_t t = in.ReadTag()) {
+                        const int f = static_cast<int>(WireFormatLite::GetTagFieldNumber(t));
+                        uint64_t v = 0;
+                        if (f == 1 && WireFormatLite::GetTagWireType(t) == WireFormatLite::WIRETYPE_VARINT) {
+                            if (!in.ReadVarint64(&v))
+                                break;
+                            id = static_cast<int64_t>(v);
+                            continue;
+                        }
+                        if (f == 4)
+                            ++events;
+                        if (!WireFormatLite::SkipField(&in, t))
+                            break;
+                    }
+                    in.Skip(in.BytesUntilLimit()); // a damaged line: pass 2 reports it
+                    in.PopLimit(limit);
+                    lineEvents[{plane, id}] += events;
+                    return true;
+                }
                 if (field == 6) { // named once the pass has read the stat names, which may follow
                     xplane::XStat stat;
                     if (!readBytes(in, bytes) || !stat.ParseFromString(bytes))
@@ -803,7 +841,7 @@ ImportResult importXplane(const std::string& path, const ImportControl& control)
     if (!error.empty())
         w.report().setTruncated(error);
     // Pass 2: the events, line by line.
-    EventWriter events(builder, w, *planes);
+    EventWriter events(builder, w, *planes, std::move(lineEvents));
     uint64_t bad = 0;
     {
         SpaceWalker walker;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ws {
@@ -124,6 +125,11 @@ struct ChunkResult {
     std::vector<FlowEnd> flows;
     std::vector<Async> asyncs;
     std::vector<Meta> metas;
+    // (local track, slices still to come on it, this chunk's included): an importer that counted
+    // them beforehand (the XSpace importer's first pass) lets the TraceBuilder reserve the track's
+    // columns exactly instead of growing them by doubling (up to twice the memory, and both
+    // buffers at once while one grows).
+    std::vector<std::pair<uint32_t, uint64_t>> sliceReserve;
     uint64_t events = 0;
     // An event's argument-column value could not be kept (arg_columns.h): the session gets none.
     bool argColumnsLost = false;

@@ -151,13 +151,24 @@ void TraceBuilder::addChunk(ChunkResult& c) {
         const auto& k = c.tracks[i];
         trackMap[i] = trackFor(globalId(k.pid, remap), globalId(k.tid, remap), k.kind);
     }
+    for (const auto& [local, more] : c.sliceReserve) {
+        Track& t = s.m_tracks[trackMap[local]];
+        const size_t want = t.start.size() + static_cast<size_t>(more);
+        t.start.reserve(want);
+        t.dur.reserve(want);
+        t.names.reserve(want);
+        t.category.reserve(want);
+        t.argRef.reserve(want);
+    }
     for (const ChunkResult::Slice& sl : c.slices) {
         Track& t = s.m_tracks[trackMap[sl.track]];
         const size_t n = t.start.size();
         appendSlice(t, sl.ts, sl.dur, remap[sl.name], categoryFor(remap[sl.cat]), sl.argRef);
-        auto set = [n](auto& col, auto absent, auto value) {
-            if (col.empty())
+        auto set = [n, &t](auto& col, auto absent, auto value) {
+            if (col.empty()) {
+                col.reserve(t.start.capacity()); // as the slice columns: exact where they were reserved
                 col.resize(n + 1, absent);
+            }
             col[n] = value;
         };
         if (sl.have & ChunkResult::kCorr)
@@ -398,17 +409,26 @@ static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled) {
         for (auto& v : t.instantTs)
             v += base;
     }
-    std::vector<uint32_t> order(n);
-    std::iota(order.begin(), order.end(), 0u);
     const auto before = [&](uint32_t a, uint32_t b) {
         if (t.start[a] != t.start[b])
             return t.start[a] < t.start[b];
         return t.dur[a] > t.dur[b];
     };
     // Most tracks arrive in order (a stream's kernels, an XSpace line, a thread's events from one
-    // parse block): one pass to see it instead of a sort (the sort was 0.2 s of 3.3 s on 11 M events).
-    if (!std::is_sorted(order.begin(), order.end(), before))
+    // parse block): one pass to see it instead of a sort (the sort was 0.2 s of 3.3 s on 11 M events),
+    // and no order array then (the import's peak memory is in this function for a large track).
+    bool sorted = true;
+    for (size_t i = 1; i < n && sorted; ++i)
+        sorted = !before(static_cast<uint32_t>(i), static_cast<uint32_t>(i - 1));
+    std::vector<uint32_t> order(sorted ? 0 : n);
+    if (!sorted) {
+        std::iota(order.begin(), order.end(), 0u);
         std::stable_sort(order.begin(), order.end(), before);
+    }
+    const auto inOrder = [&](auto&& fn) {
+        for (size_t k = 0; k < n; ++k)
+            fn(sorted ? static_cast<uint32_t>(k) : order[k]);
+    };
     // The first kNestedLanes lanes nest (a stack of open end times each); if all of them are
     // blocked, the slice goes to a flat overflow lane (depth 0 only) chosen by interval
     // partitioning with a min-heap of lane end times, so even pathological overlap stays
@@ -417,8 +437,15 @@ static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled) {
     std::vector<std::vector<int64_t>> laneStacks;
     std::vector<uint32_t> laneMaxDepth;
     std::priority_queue<std::pair<int64_t, uint32_t>, std::vector<std::pair<int64_t, uint32_t>>, std::greater<>> flat;
-    std::vector<uint32_t> lane(n), depth(n);
-    for (uint32_t idx : order) {
+    // lane stays empty (every slice in lane 0) until a slice spills: most tracks nest properly.
+    std::vector<uint32_t> lane, depth(n);
+    const auto setLane = [&](uint32_t idx, size_t l) {
+        if (l > 0 && lane.empty())
+            lane.assign(n, 0);
+        if (!lane.empty())
+            lane[idx] = static_cast<uint32_t>(l);
+    };
+    inOrder([&](uint32_t idx) {
         const int64_t s = t.start[idx];
         const int64_t e = s + t.dur[idx];
         size_t l = 0;
@@ -440,11 +467,11 @@ static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled) {
             ++spilled;
         if (placed) {
             auto& st = laneStacks[l];
-            lane[idx] = static_cast<uint32_t>(l);
+            setLane(idx, l);
             depth[idx] = static_cast<uint32_t>(st.size());
             laneMaxDepth[l] = std::max(laneMaxDepth[l], depth[idx]);
             st.push_back(e);
-            continue;
+            return;
         }
         if (!flat.empty() && flat.top().first <= s) {
             l = flat.top().second;
@@ -455,10 +482,11 @@ static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled) {
             laneMaxDepth.push_back(0);
         }
         flat.emplace(std::max(e, s + 1), static_cast<uint32_t>(l)); // zero-length slices still take their spot
-        lane[idx] = static_cast<uint32_t>(l);
+        setLane(idx, l);
         depth[idx] = 0;
-    }
+    });
     const size_t lanes = laneStacks.size();
+    laneStacks = {};
     std::vector<uint32_t> laneBase(lanes + 1, 0);
     for (size_t l = 0; l < lanes; ++l)
         laneBase[l + 1] = laneBase[l] + laneMaxDepth[l] + 1u;
@@ -471,28 +499,47 @@ static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled) {
             t.rowDepth[laneBase[l] + d] = d;
             t.rowLane[laneBase[l] + d] = static_cast<uint32_t>(l);
         }
-    // Counting sort by row keeps the (start, end desc) order within each row.
+    // Counting sort by row keeps the (start, end desc) order within each row. The slices' rows go
+    // into `depth` and every array no longer needed is freed before the next one is made: the
+    // reordering then needs the permutation and one column's copy beside the columns (was the
+    // order, lane, depth and permutation arrays and the copy: 24 bytes a slice, 0.24 GB on a
+    // 10 M-slice XSpace line, the import's peak).
+    std::vector<uint32_t>& row = depth;
+    if (!lane.empty())
+        for (uint32_t idx = 0; idx < n; ++idx)
+            row[idx] += laneBase[lane[idx]];
+    lane = {};
     t.rowBegin.assign(rows + 1, 0);
     for (uint32_t idx = 0; idx < n; ++idx)
-        ++t.rowBegin[laneBase[lane[idx]] + depth[idx] + 1];
+        ++t.rowBegin[row[idx] + 1];
     for (uint32_t r = 0; r < rows; ++r)
         t.rowBegin[r + 1] += t.rowBegin[r];
     std::vector<uint32_t> fill(t.rowBegin.begin(), t.rowBegin.end() - (rows ? 1 : 0));
     std::vector<uint32_t> final(n);
-    for (uint32_t idx : order)
-        final[fill[laneBase[lane[idx]] + depth[idx]]++] = idx;
-    permute(t.start, final);
-    permute(t.dur, final);
-    permute(t.names, final);
-    permute(t.category, final);
-    permute(t.argRef, final);
-    permute(t.correlation, final);
-    permute(t.externalId, final);
-    permute(t.bytes, final);
-    permute(t.blocksPerSm, final);
-    permute(t.occupancy, final);
-    permute(t.launchArgs, final);
-    permute(t.opArgs, final);
+    bool identity = true;
+    inOrder([&](uint32_t idx) {
+        const uint32_t at = fill[row[idx]]++;
+        final[at] = idx;
+        identity = identity && at == idx;
+    });
+    order = {};
+    row = {};
+    fill = {};
+    if (!identity) { // a stream's kernels in order on one row need no reordering
+        permute(t.start, final);
+        permute(t.dur, final);
+        permute(t.names, final);
+        permute(t.category, final);
+        permute(t.argRef, final);
+        permute(t.correlation, final);
+        permute(t.externalId, final);
+        permute(t.bytes, final);
+        permute(t.blocksPerSm, final);
+        permute(t.occupancy, final);
+        permute(t.launchArgs, final);
+        permute(t.opArgs, final);
+    }
+    final = {};
     if (rows == 0)
         t.rowBegin.assign(1, 0);
 

@@ -1,3 +1,4 @@
+#include "analysis/kernel_csv.h"
 #include "analysis/kernel_groups.h"
 #include "analysis/kernel_table.h"
 #include "import/trace_import.h"
@@ -6,6 +7,7 @@
 #include "kernel_table_model.h"
 #include "kernel_table_view.h"
 #include "model/session.h"
+#include "store/session_store.h"
 
 #include <QAbstractItemModelTester>
 #include <QCoreApplication>
@@ -14,8 +16,11 @@
 #include <QPersistentModelIndex>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTemporaryDir>
 
 #include <gtest/gtest.h>
+
+#include <sstream>
 
 using namespace ws;
 
@@ -142,4 +147,50 @@ TEST(KernelTableView, GroupViewsPieRangeAndCsvExport) {
     EXPECT_FALSE(view.exportCsv(dir + QStringLiteral("/no/such/dir/x.csv"), &error));
     EXPECT_FALSE(error.isEmpty());
     QDir(dir).removeRecursively();
+}
+
+TEST(KernelTableView, AStoredSessionOpensOnItsStoredGroupsThenTheComputedOnes) {
+    std::shared_ptr<const Session> imported = importTraceFile(WARPSCOPE_SAMPLE_TRACE).session;
+    ASSERT_NE(imported, nullptr);
+    {
+        // A session without stored results opens on every call, as before.
+        TimeViewport time;
+        KernelTableView view(&time, imported);
+        view.show();
+        EXPECT_FALSE(view.showsStoredGroups());
+        EXPECT_EQ(view.mode(), KernelTableView::Mode::Calls);
+    }
+    QTemporaryDir dir;
+    const std::string file = dir.filePath(QStringLiteral("stored.warpscope")).toStdString();
+    std::string error;
+    ASSERT_TRUE(SessionStore::write(*imported, file, {}, &error)) << error;
+    std::shared_ptr<const Session> session = SessionStore::read(file, &error);
+    ASSERT_NE(session, nullptr) << error;
+    TimeViewport time;
+    time.setSessionRange(session->startNs(), session->endNs());
+    KernelTableView view(&time, session);
+    view.show();
+    // Before any event is processed (the table's reader cannot have delivered): the file's groups.
+    ASSERT_TRUE(view.showsStoredGroups());
+    EXPECT_EQ(view.mode(), KernelTableView::Mode::ByName);
+    const std::vector<KernelGroup> stored = view.groupModel()->groups();
+    ASSERT_FALSE(stored.empty());
+    EXPECT_EQ(view.groupModel()->rowCount(), static_cast<int>(stored.size()));
+    std::ostringstream storedCsv;
+    writeKernelGroupCsv(storedCsv, *session, stored, KernelGrouping::Name);
+
+    view.ensureBuilt();
+    EXPECT_FALSE(view.showsStoredGroups());
+    const std::vector<KernelGroup>& computed = view.groupModel()->groups();
+    ASSERT_EQ(computed.size(), stored.size());
+    for (size_t i = 0; i < stored.size(); ++i) {
+        EXPECT_EQ(computed[i].name, stored[i].name) << i;
+        EXPECT_EQ(computed[i].firstRow, stored[i].firstRow) << i;
+        EXPECT_EQ(computed[i].calls, stored[i].calls) << i;
+        EXPECT_EQ(computed[i].totalNs, stored[i].totalNs) << i;
+    }
+    std::ostringstream computedCsv;
+    writeKernelGroupCsv(computedCsv, *session, computed, KernelGrouping::Name);
+    EXPECT_EQ(computedCsv.str(), storedCsv.str()) << "the stored groups are what computing gives";
+    EXPECT_EQ(view.mode(), KernelTableView::Mode::ByName);
 }

@@ -4,6 +4,7 @@
 #include "model/session.h"
 #include "operator_table_model.h"
 #include "operator_table_view.h"
+#include "store/session_store.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
@@ -12,6 +13,7 @@
 #include <QPersistentModelIndex>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <gtest/gtest.h>
@@ -140,4 +142,55 @@ TEST(OperatorTableView, FollowsTheSelectedRangeAndRevealsTheLongestCall) {
     ASSERT_TRUE(file.open(QIODevice::ReadOnly));
     EXPECT_TRUE(file.readLine().startsWith("name,call_stack,calls,"));
     file.remove();
+}
+
+namespace {
+
+// Every cell of every row, as the model shows them, in the default order.
+std::vector<std::vector<QString>> cellsOf(const OperatorTableModel& model) {
+    std::vector<std::vector<QString>> cells;
+    for (int r = 0; r < model.rowCount(); ++r) {
+        std::vector<QString> row;
+        for (int c = 0; c < model.columnCount(); ++c)
+            row.push_back(model.data(model.index(r, c), Qt::DisplayRole).toString());
+        cells.push_back(std::move(row));
+    }
+    return cells;
+}
+
+} // namespace
+
+TEST(OperatorTableView, AStoredSessionShowsItsStoredTableAtOnceThenTheComputedOne) {
+    std::shared_ptr<const Session> imported = importTraceFile(WARPSCOPE_SAMPLE_TRACE).session;
+    ASSERT_NE(imported, nullptr);
+    QTemporaryDir dir;
+    const std::string file = dir.filePath(QStringLiteral("stored.warpscope")).toStdString();
+    std::string error;
+    ASSERT_TRUE(SessionStore::write(*imported, file, {}, &error)) << error;
+    std::shared_ptr<const Session> session = SessionStore::read(file, &error);
+    ASSERT_NE(session, nullptr) << error;
+    TimeViewport time;
+    time.setSessionRange(session->startNs(), session->endNs());
+    OperatorTableView view(&time, session);
+    QSignalSpy built(&view, &OperatorTableView::built);
+    view.show();
+    // Before any event is processed (the worker cannot have delivered a tree): the file's table.
+    ASSERT_TRUE(view.showsStoredTable());
+    EXPECT_EQ(built.count(), 0);
+    const std::vector<std::vector<QString>> stored = cellsOf(*view.model());
+    ASSERT_GT(stored.size(), 10u);
+    auto* header = view.findChild<QLabel*>(QStringLiteral("operatorHeader"));
+    ASSERT_NE(header, nullptr);
+    EXPECT_TRUE(header->text().contains(QStringLiteral("rows"))) << header->text().toStdString();
+
+    view.buildNow();
+    EXPECT_TRUE(view.isBuilt());
+    EXPECT_FALSE(view.showsStoredTable());
+    EXPECT_EQ(built.count(), 1);
+    EXPECT_EQ(cellsOf(*view.model()), stored) << "the stored table is what computing gives";
+
+    // An imported trace (no stored results) computes as before.
+    OperatorTableView plain(&time, imported);
+    plain.show();
+    EXPECT_FALSE(plain.showsStoredTable());
 }
