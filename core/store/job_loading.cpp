@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <functional>
 #include <sstream>
 #include <thread>
 
@@ -18,6 +19,17 @@ namespace ws {
 namespace fs = std::filesystem;
 
 namespace {
+
+// Runs worker on up to one thread per core (and per item), this one included; it takes items itself.
+void runOnThreads(size_t items, const std::function<void()>& worker) {
+    const size_t threads = std::min<size_t>(items, std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < threads; ++t)
+        pool.emplace_back(worker);
+    worker();
+    for (std::thread& t : pool)
+        t.join();
+}
 
 std::string blockCachePath(const std::string& libraryDir, const std::string& sessionPath) {
     return (fs::path(libraryDir) / "blocks" / (fs::path(sessionPath).filename().string() + ".json")).string();
@@ -141,13 +153,7 @@ std::vector<JobRankLoad> loadJobRanks(const std::vector<std::string>& files, con
                     options.progress(static_cast<double>(done) / n, r.file);
             }
         };
-        const size_t threads = std::min<size_t>(ranks.size(), std::max(1u, std::thread::hardware_concurrency()));
-        std::vector<std::thread> pool;
-        for (size_t t = 1; t < threads; ++t)
-            pool.emplace_back(worker);
-        worker();
-        for (std::thread& t : pool)
-            t.join();
+        runOnThreads(ranks.size(), worker);
     }
 
     // 2. The rest, imported one after the other (each import uses every core).
@@ -186,13 +192,7 @@ void openJobRankSessions(std::vector<JobRankLoad>& ranks, const JobLoadOptions& 
                 r.error = error;
         }
     };
-    const size_t threads = std::min<size_t>(ranks.size(), std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < threads; ++t)
-        pool.emplace_back(worker);
-    worker();
-    for (std::thread& t : pool)
-        t.join();
+    runOnThreads(ranks.size(), worker);
 }
 
 void storeJobRanks(std::vector<JobRankLoad>& ranks, const JobLoadOptions& options) {

@@ -1,3 +1,4 @@
+#include "stored_sample.h"
 #include "analysis/kernel_csv.h"
 #include "analysis/kernel_groups.h"
 #include "analysis/kernel_table.h"
@@ -161,10 +162,8 @@ TEST(KernelTableView, AStoredSessionOpensOnItsStoredGroupsThenTheComputedOnes) {
         EXPECT_EQ(view.mode(), KernelTableView::Mode::Calls);
     }
     QTemporaryDir dir;
-    const std::string file = dir.filePath(QStringLiteral("stored.warpscope")).toStdString();
     std::string error;
-    ASSERT_TRUE(SessionStore::write(*imported, file, {}, &error)) << error;
-    std::shared_ptr<const Session> session = SessionStore::read(file, &error);
+    std::shared_ptr<const Session> session = test::storedAndReadBack(*imported, dir, &error);
     ASSERT_NE(session, nullptr) << error;
     TimeViewport time;
     time.setSessionRange(session->startNs(), session->endNs());

@@ -1,3 +1,4 @@
+#include "stored_sample.h"
 #include "analysis/idle_gaps.h"
 #include "analysis/overview.h"
 #include "import/trace_import.h"
@@ -290,10 +291,8 @@ TEST(OverviewView, AStoredSessionShowsItsStoredReportAtOnceThenTheComputedOne) {
     std::shared_ptr<const Session> imported = importTraceFile(WARPSCOPE_SAMPLE_TRACE).session;
     ASSERT_NE(imported, nullptr);
     QTemporaryDir dir;
-    const std::string file = dir.filePath(QStringLiteral("stored.warpscope")).toStdString();
     std::string error;
-    ASSERT_TRUE(SessionStore::write(*imported, file, {}, &error)) << error;
-    std::shared_ptr<const Session> session = SessionStore::read(file, &error);
+    std::shared_ptr<const Session> session = test::storedAndReadBack(*imported, dir, &error);
     ASSERT_NE(session, nullptr) << error;
     TimeViewport time;
     time.setSessionRange(session->startNs(), session->endNs());
