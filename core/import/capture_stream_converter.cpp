@@ -690,7 +690,7 @@ void CaptureStreamConverter::inferOperators() {
     const uint64_t span = m_chunk.maxTs > m_chunk.minTs ? static_cast<uint64_t>(m_chunk.maxTs - m_chunk.minTs) : 0;
     const int percent = span ? static_cast<int>(100.0 * static_cast<double>(m_opsWindowNs) / static_cast<double>(span) + 0.5) : 0;
     m_chunk.report.addNote("PyTorch operators recorded in windows (--torch-ops); launches outside them take the "
-                           "operator of the same launch inside one",
+                           "operator of the same launch inside one (its host time is then its launch calls')",
                            "pid " + std::to_string(m_header.pid) + ": " + std::to_string(m_opsWindows) + " windows, about " +
                                std::to_string(percent) + " % of the capture; " + std::to_string(inferred) +
                                " launches given an inferred operator",
