@@ -120,6 +120,16 @@ std::string CaptureEventText::eventJson(uint64_t argRef) const {
         return it == s.strings.end() ? std::string() : it->second;
     };
     json a = json::object();
+    if (argRef & kInferredOperator) { // an inferred operator: the record is its first launch call's
+        ApiRecord r;
+        if (type != static_cast<uint16_t>(RecordType::Api) || !decodeRecord(p.data(), p.size(), &r))
+            return {};
+        a["Operator source"] = "inferred: this launch's context had this operator inside an operator window "
+                               "(--torch-ops records operators while the launches are new); host time is the "
+                               "launch calls'";
+        a["First launch correlation"] = r.correlationId;
+        return json{{"args", std::move(a)}}.dump(-1, ' ', false, json::error_handler_t::replace);
+    }
     // Range and mark records share their NVTX attributes.
     auto nvtxArgs = [&](const auto& r) {
         if (r.domainId)

@@ -25,7 +25,10 @@ namespace ws {
 class CaptureEventText : public EventTextSource {
 public:
     static constexpr int kOffsetBits = 40;
-    static constexpr uint64_t kMaxOffset = (uint64_t(1) << kOffsetBits) - 1;
+    static constexpr uint64_t kMaxOffset = (uint64_t(1) << (kOffsetBits - 1)) - 1;
+    // With the offset of a launch call's record: the operator the importer inferred around that
+    // launch (import/operator_inference.h), whose arguments say so.
+    static constexpr uint64_t kInferredOperator = uint64_t(1) << (kOffsetBits - 1);
 
     /* One stream: where its bytes are, and its String records (id -> text). */
     struct Stream {

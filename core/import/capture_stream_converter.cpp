@@ -684,7 +684,10 @@ void CaptureStreamConverter::inferOperators() {
                 if (crossesEnd)
                     end = to + 1;
             }
+        const uint64_t launchRef = first.argRef;
         addSlice(onTrack, static_cast<uint64_t>(begin), static_cast<uint64_t>(end), c.op, m_catCpuOp, ~uint64_t(0));
+        if (launchRef != ~uint64_t(0))
+            m_chunk.slices.back().argRef = launchRef | CaptureEventText::kInferredOperator;
         inferred += c.last - c.first + 1;
     }
     const uint64_t span = m_chunk.maxTs > m_chunk.minTs ? static_cast<uint64_t>(m_chunk.maxTs - m_chunk.minTs) : 0;

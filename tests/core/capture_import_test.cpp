@@ -733,12 +733,21 @@ TEST(CaptureImport, LaunchesOutsideTheOperatorWindowsTakeTheirContextsOperator) 
         auto s = importOk(test::writeTemp(windows ? "opswindows.wscap" : "nowindows.wscap", b.bytes));
         ASSERT_TRUE(s);
         const KernelTable table = KernelTable::build(*s, {});
-        std::map<int64_t, std::string> opOfKernelAt;
-        for (const KernelRow& r : table.rows())
+        std::map<int64_t, std::string> opOfKernelAt, opArgsOfKernelAt;
+        for (const KernelRow& r : table.rows()) {
             opOfKernelAt[s->tracks()[r.track].start[r.slice]] = std::string(s->str(r.op));
+            if (r.opTrack < s->tracks().size())
+                opArgsOfKernelAt[s->tracks()[r.track].start[r.slice]] = s->eventJson(s->tracks()[r.opTrack], r.opSlice);
+        }
         ASSERT_EQ(opOfKernelAt.size(), 2u);
         EXPECT_EQ(opOfKernelAt.at(3000), "aten::mm");
         EXPECT_EQ(opOfKernelAt.at(22000), windows ? "aten::mm" : "") << (windows ? "windows" : "no windows");
+        // The inferred operator says so in its arguments; the recorded one does not.
+        EXPECT_EQ(opArgsOfKernelAt[3000].find("inferred"), std::string::npos);
+        if (windows) {
+            EXPECT_NE(opArgsOfKernelAt[22000].find("\"Operator source\":\"inferred"), std::string::npos)
+                << opArgsOfKernelAt[22000];
+        }
         bool noted = false;
         for (const auto& p : s->report().problems())
             noted |= p.kind.find("operators recorded in windows") != std::string::npos;
