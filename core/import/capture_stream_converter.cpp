@@ -538,8 +538,6 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
     case RecordType::OpsWindow: {
         OpsWindowRecord r;
         if (decode(&r) && r.end >= r.start) {
-            m_opsWindowNs += r.end - r.start;
-            ++m_opsWindows;
             const IdValue pid = hostPid(r.processId);
             m_opsWindowsOf[track(pid, number(r.threadId ? r.threadId : pid.number))].emplace_back(
                 static_cast<int64_t>(std::min<uint64_t>(r.start, INT64_MAX / 2)),
@@ -690,11 +688,18 @@ void CaptureStreamConverter::inferOperators() {
             m_chunk.slices.back().argRef = launchRef | CaptureEventText::kInferredOperator;
         inferred += c.last - c.first + 1;
     }
-    const uint64_t span = m_chunk.maxTs > m_chunk.minTs ? static_cast<uint64_t>(m_chunk.maxTs - m_chunk.minTs) : 0;
-    const int percent = span ? static_cast<int>(100.0 * static_cast<double>(m_opsWindowNs) / static_cast<double>(span) + 0.5) : 0;
+    size_t windowCount = 0;
+    int64_t windowNs = 0;
+    for (const auto& [t, windows] : m_opsWindowsOf)
+        for (const auto& [from, to] : windows) {
+            ++windowCount;
+            windowNs += to - from;
+        }
+    const int64_t span = std::max<int64_t>(0, m_chunk.maxTs - m_chunk.minTs);
+    const int percent = span ? static_cast<int>(100.0 * static_cast<double>(windowNs) / static_cast<double>(span) + 0.5) : 0;
     m_chunk.report.addNote("PyTorch operators recorded in windows (--torch-ops); launches outside them take the "
                            "operator of the same launch inside one (its host time is then its launch calls')",
-                           "pid " + std::to_string(m_header.pid) + ": " + std::to_string(m_opsWindows) + " windows, about " +
+                           "pid " + std::to_string(m_header.pid) + ": " + std::to_string(windowCount) + " windows, about " +
                                std::to_string(percent) + " % of the capture; " + std::to_string(inferred) +
                                " launches given an inferred operator",
                            inferred);
@@ -731,7 +736,7 @@ void CaptureStreamConverter::finishStream(const WscapReader& reader) {
 
     if (m_stacks->pythonStacks() > 0)
         linkOperatorStacks();
-    if (m_opsWindows > 0)
+    if (!m_opsWindowsOf.empty())
         inferOperators();
     if (!m_pySamples.empty()) {
         const uint32_t cat = intern("python_function");

@@ -150,9 +150,9 @@ private:
     std::unordered_set<uint32_t> m_apiCorr, m_gpuCorr;
     std::vector<uint64_t> m_openRanges; // slice indices of NVTX ranges that never ended
     std::unordered_map<uint32_t, uint32_t> m_callNames;
-    uint64_t m_opsWindowNs = 0;         // operator windows' total length (OpsWindow records)
-    uint64_t m_opsWindows = 0;
-    std::unordered_map<uint32_t, std::vector<std::pair<int64_t, int64_t>>> m_opsWindowsOf; // track -> windows
+    // Operator windows (OpsWindow records) by track: the thread's [start, end] in which its
+    // operators were recorded.
+    std::unordered_map<uint32_t, std::vector<std::pair<int64_t, int64_t>>> m_opsWindowsOf;
     std::shared_ptr<CaptureStacks> m_stacks = std::make_shared<CaptureStacks>();
     StackSamples m_pySamples; // Python samples (tag: record offset), python_function slices in finishStream
     std::shared_ptr<CaptureCollectives> m_collectives = std::make_shared<CaptureCollectives>();
