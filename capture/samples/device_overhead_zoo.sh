@@ -31,6 +31,9 @@ for round in $(seq $ROUNDS); do
       case $c in
         plain) cmd="$(program $w plain)" ;;
         profiler) cmd="$(program $w profiler)" ;;
+        profiler_cuda) cmd="$(program $w profiler_cuda)" ;;
+        # act=LIST: the capture with only these activities (act=kernel,memcpy,memset,runtime)
+        act=*) cmd="$C -q --activities ${c#act=} -o /tmp/oc -- $(program $w plain)" ;;
         default) cmd="$C -q -o /tmp/oc -- $(program $w plain)" ;;
         pystacks) cmd="$C -q --py-stacks -o /tmp/oc -- $(program $w plain)" ;;
         pysample) cmd="$C -q --py-sample -o /tmp/oc -- $(program $w plain)" ;;

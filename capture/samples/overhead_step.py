@@ -48,6 +48,6 @@ else:
 
 # Imported here, below the workloads: the recorded captures' stacks name their lines (tests read them).
 from timed_steps import timed_steps  # noqa: E402
-times = timed_steps(train_step, STEPS, profiler=MODE == "profiler", trace=os.environ.get("WS_TRACE"))
+times = timed_steps(train_step, STEPS, profiler={"profiler": True, "profiler_cuda": "cuda"}.get(MODE, False), trace=os.environ.get("WS_TRACE"))
 print("RESULT " + json.dumps({"workload": WORKLOAD, "mode": MODE, "python": sys.version.split()[0],
                               "median_ms": 1e3 * statistics.median(times[WARMUP:])}), flush=True)

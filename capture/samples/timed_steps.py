@@ -1,6 +1,7 @@
 """The measured loop the sample workloads share (zoo.py, overhead_step.py): `steps` timed steps, each
 ended by a device synchronize, under torch.profiler (CPU + CUDA) when `profiler` is set, its trace
-exported to `trace` when given. Returns the step times in seconds."""
+exported to `trace` when given; `profiler="cuda"` records the CUDA activity only (what CUPTI's kernel and
+runtime records cost by themselves, the floor a capture is compared with). Returns the step times in seconds."""
 import time
 
 import torch
@@ -10,7 +11,8 @@ def timed_steps(train_step, steps, profiler=False, trace=None):
     prof = None
     if profiler:
         from torch.profiler import profile, ProfilerActivity
-        prof = profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA])
+        activities = [ProfilerActivity.CUDA] if profiler == "cuda" else [ProfilerActivity.CPU, ProfilerActivity.CUDA]
+        prof = profile(activities=activities)
         prof.__enter__()
     times = []
     for _ in range(steps):

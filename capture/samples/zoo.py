@@ -170,7 +170,7 @@ if trace and WORKLOAD == "ddp":
     trace = "%s.rank%d%s" % (root, torch.distributed.get_rank(), ext)
 # Imported here, below the workloads: recorded captures' stacks name their lines.
 from timed_steps import timed_steps  # noqa: E402
-times = timed_steps(train_step, STEPS, profiler=MODE == "profiler", trace=trace)
+times = timed_steps(train_step, STEPS, profiler={"profiler": True, "profiler_cuda": "cuda"}.get(MODE, False), trace=trace)
 print("RESULT " + json.dumps({"workload": WORKLOAD, "mode": MODE, "steps": STEPS,
                               "median_ms": 1e3 * statistics.median(times)}), flush=True)
 if WORKLOAD == "ddp":
