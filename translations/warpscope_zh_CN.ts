@@ -126,6 +126,10 @@
         <source>Benchmark reopening FILE: the model read and each analysis tab&apos;s first view, and exit.</source>
         <translation>基准测试重新打开 FILE：读取模型及每个分析标签页的首个视图所需时间，然后退出。</translation>
     </message>
+    <message>
+        <source>Open the first FILE with this PyTorch memory snapshot of the same run on its time axis.</source>
+        <translation>打开第一个 FILE，并将同一次运行的 PyTorch 内存快照放在其时间轴上。</translation>
+    </message>
 </context>
 <context>
     <name>ws::BookmarkModel</name>
@@ -1777,6 +1781,26 @@ B：%2</translation>
         <source>List the traces and captures in a folder of a machine your ssh reaches, and open one</source>
         <translation>列出您的 ssh 能连接的机器上某个文件夹中的跟踪和采集，并打开其中之一</translation>
     </message>
+    <message>
+        <source>Open Trace with Memory &amp;Snapshot…</source>
+        <translation>打开跟踪及内存快照(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Traces and captures (*.json *.gz *.wscap *.sqlite *.pb *.warpscope);;All files (*)</source>
+        <translation>跟踪与采集 (*.json *.gz *.wscap *.sqlite *.pb *.warpscope);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Memory Snapshot of the Same Run</source>
+        <translation>同一次运行的内存快照</translation>
+    </message>
+    <message>
+        <source>PyTorch memory snapshots (*.pickle *.pkl *.gz);;All files (*)</source>
+        <translation>PyTorch 内存快照 (*.pickle *.pkl *.gz);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open a trace or capture with the PyTorch memory snapshot of the same run on its time axis</source>
+        <translation>打开跟踪或采集，并将同一次运行的 PyTorch 内存快照放在其时间轴上</translation>
+    </message>
 </context>
 <context>
     <name>ws::MemoryAllocationModel</name>
@@ -2014,6 +2038,10 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     <message>
         <source>the allocation of %1 at 0x%2</source>
         <translation>位于 0x%2 的 %1 分配</translation>
+    </message>
+    <message>
+        <source>%1, made by %2</source>
+        <translation>%1，由 %2 分配</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,7 @@
 #include "memory_view.h"
 
+#include "analysis/snapshot_alignment.h"
+
 #include "detached_work.h"
 
 #include "analysis/memory_op_stats.h"
@@ -128,14 +130,27 @@ void MemoryView::addSnapshotViews() {
     m_tables->setCurrentIndex(0);
     connect(m_snapshotAxis, &QComboBox::currentIndexChanged, this,
             [this](int index) { m_snapshotTimeline->setByOrder(index == 0); });
+    // Beside a trace, the bands share the timeline's time axis first of all.
+    if (m_session->sourceFormat() != TraceFormat::TorchMemorySnapshot)
+        m_snapshotAxis->setCurrentIndex(1);
     connect(m_snapshotTimeline, &SnapshotTimelineView::timeClicked, this, [this](qint64 us) {
         m_snapshotState->setTime(us);
         m_snapshotTimeline->setMarker(us);
     });
     connect(m_snapshotTimeline, &SnapshotTimelineView::allocationClicked, this, [this](quint32 allocation) {
         const SnapshotAllocation& a = m_session->memorySnapshot()->allocations[allocation];
-        requestStack(a.stack, tr("the allocation of %1 at 0x%2").arg(formatBytes(a.size))
-                                  .arg(QString::number(static_cast<qulonglong>(a.addr), 16)));
+        QString what = tr("the allocation of %1 at 0x%2").arg(formatBytes(a.size))
+                           .arg(QString::number(static_cast<qulonglong>(a.addr), 16));
+        // A snapshot beside a trace of the same run (issue #28): the band leads to the operator that
+        // made it, selected on the timeline.
+        if (m_session->sourceFormat() != TraceFormat::TorchMemorySnapshot) {
+            const SnapshotOperator op = snapshotAllocationOperator(*m_session, a);
+            if (op.found()) {
+                what = tr("%1, made by %2").arg(what, QString::fromUtf8(m_session->str(m_session->tracks()[op.track].names[op.slice])));
+                emit revealRequested(SliceRef{op.track, op.slice});
+            }
+        }
+        requestStack(a.stack, what);
     });
     connect(m_snapshotOoms, &SnapshotOomView::oomSelected, this, [this](quint32 oom) {
         const SnapshotOom& o = m_session->memorySnapshot()->ooms[oom];
@@ -261,9 +276,11 @@ void MemoryView::updateForSelection() {
     m_chart->setWindow(from, to);
     if (m_snapshotTimeline && curve->device.type == 1) {
         showSnapshotDevice(curve->device.id);
-        // The session clock is the snapshot's time_us in ns.
-        m_snapshotTimeline->setWindow(ranged ? std::optional<std::pair<int64_t, int64_t>>({sel->start / 1000, sel->end / 1000})
-                                             : std::nullopt);
+        // The session clock is the snapshot's time_us in ns. Beside a trace, the bands show the
+        // trace's span (the snapshot's history may reach further back) unless a range is selected.
+        const bool beside = m_session->sourceFormat() != TraceFormat::TorchMemorySnapshot;
+        m_snapshotTimeline->setWindow(ranged || beside ? std::optional<std::pair<int64_t, int64_t>>({from / 1000, to / 1000})
+                                                       : std::nullopt);
     }
     m_chart->setSelection(ranged ? std::optional<std::pair<int64_t, int64_t>>({sel->start, sel->end}) : std::nullopt);
     std::optional<std::pair<int64_t, int64_t>> range;

@@ -78,6 +78,8 @@ signals:
     void ready();
     // A snapshot allocation's frames, for the Stack tab (`what` names whose stack it is).
     void stackRequested(const ws::CallStack& stack, const QString& what);
+    // A snapshot allocation beside a trace: the operator that made it, to show on the timeline.
+    void revealRequested(const ws::SliceRef& slice);
 
 protected:
     void showEvent(QShowEvent* event) override;

@@ -1,6 +1,7 @@
 #include "session_loader.h"
 
 #include "import/job_files.h"
+#include "import/snapshot_beside_import.h"
 #include "import/trace_import.h"
 #include "remote/remote_url.h"
 #include "store/session_library.h"
@@ -25,7 +26,7 @@ void SessionLoader::joinWorker() {
         m_worker.join();
 }
 
-bool SessionLoader::load(const QString& path) {
+bool SessionLoader::load(const QString& path, const QString& snapshotBeside) {
     if (m_busy)
         return false;
     // The previous worker has delivered its session but may still be storing it: let it finish on
@@ -38,7 +39,8 @@ bool SessionLoader::load(const QString& path) {
     const QString given = path;
     const bool remote = isRemoteUrl(given.toStdString());
     const QString shownPath = remote ? QString::fromStdString(redactUrl(given.toStdString())) : given;
-    m_worker = std::thread([this, given, remote, path = shownPath, libraryDir = m_libraryDir, nsys = m_nsys] {
+    m_worker = std::thread([this, given, remote, path = shownPath, libraryDir = m_libraryDir, nsys = m_nsys,
+                            snapshot = QFile::encodeName(snapshotBeside).toStdString()] {
         QElapsedTimer timer;
         timer.start();
         int lastPermille = -1;
@@ -98,6 +100,13 @@ bool SessionLoader::load(const QString& path) {
             result = library.openRemote(file, control);
             file = storedName = result.sourcePath;
             mustStore = !libraryDir.isEmpty() && result.session && !result.fromLibrary;
+        } else if (!snapshot.empty()) {
+            // A trace with a memory snapshot beside it is imported afresh each time and not stored:
+            // the library keeps the trace as it is, under its own name.
+            ImportResult imported = importTraceWithSnapshot(file, snapshot, control);
+            result.session = std::move(imported.session);
+            result.error = std::move(imported.error);
+            result.cancelled = imported.cancelled;
         } else {
             if (!libraryDir.isEmpty())
                 result = library.openStored(file);

@@ -46,8 +46,10 @@ public:
     void setLibraryDirectory(const QString& dir) { m_libraryDir = dir; }
     // Which nsys converts Nsight Systems reports, and where their exports are kept (the app's Settings).
     void setNsysOptions(const NsysExportOptions& options) { m_nsys = options; }
-    // Starts loading; returns false (and does nothing) while another load is running.
-    bool load(const QString& path);
+    // Starts loading; returns false (and does nothing) while another load is running. With
+    // snapshotBeside, a PyTorch memory snapshot of the same run is placed on the trace's clock and
+    // kept in its session (importTraceWithSnapshot); such a load is not stored in the library.
+    bool load(const QString& path, const QString& snapshotBeside = {});
     void cancel();
 
 signals:

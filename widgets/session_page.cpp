@@ -156,6 +156,7 @@ QWidget* SessionPage::createAnalysisTab(const QString& key) {
         // A memory snapshot's allocation stacks are not slices' stacks: the Memory tab hands them over.
         connect(view, &MemoryView::stackRequested, this,
                 [this](const CallStack& stack, const QString& what) { m_stackSource->showStack(stack, what); });
+        connect(view, &MemoryView::revealRequested, m_timeline, &TimelineView::revealSlice);
         tab = view;
         compute = [view] { view->computeNow(); };
     } else if (key == QLatin1String("flame")) {

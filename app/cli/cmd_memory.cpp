@@ -7,6 +7,7 @@
 #include "analysis/memory_op_stats.h"
 #include "cli_args.h"
 #include "commands.h"
+#include "import/snapshot_beside_import.h"
 #include "import/trace_import.h"
 #include "model/session.h"
 #include "snapshot_memory.h"
@@ -22,7 +23,8 @@ namespace ws::cli {
 namespace {
 
 const char* const kUsage = "Usage: warpscope-cli memory FILE [--csv allocations|ops|curve|categories] [--device N|cpu]\n"
-                            "       warpscope-cli memory SNAPSHOT [--csv allocations|stacks|segments] [--at US] [--device N]\n";
+                            "       warpscope-cli memory SNAPSHOT [--csv allocations|stacks|segments] [--at US] [--device N]\n"
+                            "       warpscope-cli memory TRACE --snapshot SNAPSHOT [--csv allocations|stacks|segments] [--at US]\n";
 
 std::string optNs(int64_t v) { return v == MemoryEvent::kUnknown ? std::string() : std::to_string(v); }
 
@@ -140,7 +142,7 @@ void writeCurve(const MemoryCurves& curves, std::optional<MemoryDevice> only) {
 } // namespace
 
 int runMemory(const std::vector<std::string>& argv) {
-    CliArgs args(argv, {"csv", "device", "at"});
+    CliArgs args(argv, {"csv", "device", "at", "snapshot"});
     if (args.flag("help") || args.flag("h")) {
         std::printf("%sPer device: peak allocated and reserved memory with their time (ms from the trace start),\n"
                     "the device capacity and the peak's share of it, and counts of allocations, frees, leaks\n"
@@ -156,12 +158,16 @@ int runMemory(const std::vector<std::string>& argv) {
                     "--csv allocations: every allocation (live at --at only, with --at); --csv stacks: per stack the\n"
                     "allocations in the trace and what is live at --at (default: the end); --csv segments: the\n"
                     "segments at the end or at --at.\n"
-                    "--bench-bands (snapshots): time the Memory tab's band rasterization, whole trace and zoomed.\n",
+                    "--bench-bands (snapshots): time the Memory tab's band rasterization, whole trace and zoomed.\n"
+                    "--snapshot SNAP: a trace or capture with a memory snapshot of the same run beside it: the\n"
+                    "snapshot is placed on the trace's clock (by the blocks both recorded, else the host clock), its\n"
+                    "views use the trace's time (--at in the trace's us), and --csv allocations names the operator\n"
+                    "that made each allocation.\n",
                     kUsage);
         return kExitOk;
     }
     const std::optional<std::string> csv = args.value("csv");
-    if (!args.ok() || !args.unknown({"csv", "device", "at", "bench-bands"}).empty() || args.positional().size() != 1 ||
+    if (!args.ok() || !args.unknown({"csv", "device", "at", "bench-bands", "snapshot"}).empty() || args.positional().size() != 1 ||
         (csv && *csv != "allocations" && *csv != "ops" && *csv != "curve" && *csv != "categories" && *csv != "stacks" &&
          *csv != "segments")) {
         std::fprintf(stderr, "%s", kUsage);
@@ -186,8 +192,21 @@ int runMemory(const std::vector<std::string>& argv) {
     }
     const std::string& path = args.positional()[0];
     ImportResult result;
-    if (!importForCli(path, result))
+    if (const std::optional<std::string> snapshot = args.value("snapshot")) {
+        result = importTraceWithSnapshot(path, *snapshot);
+        if (!result.session) {
+            reportImportError(path, result.error);
+            return kExitFailure;
+        }
+        // Whether and how the snapshot was placed (or why not) is the report's; say it first.
+        for (const ImportReport::Problem& p : result.session->report().problems())
+            if (p.kind.find("memory snapshot") != std::string::npos)
+                std::fprintf(stderr, "%s: %s\n", p.kind.c_str(), p.examples.empty() ? "" : p.examples.front().c_str());
+        if (!result.session->memorySnapshot())
+            return kExitFailure;
+    } else if (!importForCli(path, result)) {
         return kExitFailure;
+    }
     const Session& s = *result.session;
     std::ios::sync_with_stdio(false);
     std::optional<int64_t> atUs;

@@ -39,7 +39,7 @@ const Command kCommands[] = {
      ws::cli::runOps},
     {"overview", "overview FILE [--json] [--from NS --to NS] [--bench]   GPU utilization, step breakdown, advice",
      ws::cli::runOverview},
-    {"memory", "memory FILE [--csv allocations|ops|curve|stacks|segments] [--device N|cpu] [--at US]   peaks, allocations, leaks; snapshots: OOM, stacks, segments",
+    {"memory", "memory FILE [--csv allocations|ops|curve|stacks|segments] [--device N|cpu] [--at US] [--snapshot SNAP]   peaks, allocations, leaks; snapshots: OOM, stacks, segments",
      ws::cli::runMemory},
     {"dist", "dist PATH...|--summaries DIR [--json|--csv workers|steps|ops] [--bench]   distributed job: overlap, waits, collectives",
      ws::cli::runDist},

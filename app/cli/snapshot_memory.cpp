@@ -2,6 +2,7 @@
 #include "snapshot_memory.h"
 
 #include "analysis/kernel_csv.h"
+#include "analysis/snapshot_alignment.h"
 #include "analysis/snapshot_state.h"
 #include "analysis/snapshot_stats.h"
 #include "analysis/snapshot_timeline.h"
@@ -108,14 +109,27 @@ void printSummary(const MemorySnapshot& s, std::optional<int16_t> only, std::opt
     }
 }
 
-void writeAllocations(const MemorySnapshot& s, std::optional<int16_t> only, std::optional<int64_t> atUs) {
-    std::cout << "device,addr,size_bytes,alloc_us,free_requested_us,free_completed_us,stream,frame,stack\n";
-    for (const SnapshotAllocation& a : s.allocations) {
+// With a trace beside the snapshot (--snapshot), each allocation also names the operator that made it.
+void writeAllocations(const Session& session, std::optional<int16_t> only, std::optional<int64_t> atUs) {
+    const MemorySnapshot& s = *session.memorySnapshot();
+    const bool beside = session.sourceFormat() != TraceFormat::TorchMemorySnapshot;
+    const std::vector<SnapshotOperator> ops = beside ? snapshotAllocationOperators(session, s) : std::vector<SnapshotOperator>{};
+    std::cout << "device,addr,size_bytes,alloc_us,free_requested_us,free_completed_us,stream,frame,stack"
+              << (beside ? ",operator\n" : "\n");
+    for (size_t i = 0; i < s.allocations.size(); ++i) {
+        const SnapshotAllocation& a = s.allocations[i];
         if ((only && a.device != *only) || (atUs && !snapshotLiveAt(a, SnapshotMoment::fromTime(*atUs))))
             continue;
         std::cout << a.device << ',' << a.addr << ',' << a.size << ',' << usText(a.allocUs) << ','
                   << usText(a.freeRequestedUs) << ',' << usText(a.freeUs) << ',' << a.stream << ','
-                  << csvField(s.stackLabel(a.stack)) << ',' << csvField(s.stackKey(a.stack)) << '\n';
+                  << csvField(s.stackLabel(a.stack)) << ',' << csvField(s.stackKey(a.stack));
+        if (beside) {
+            const SnapshotOperator& op = ops[i];
+            std::cout << ','
+                      << (op.found() ? csvField(std::string(session.str(session.tracks()[op.track].names[op.slice])))
+                                     : std::string());
+        }
+        std::cout << '\n';
     }
 }
 
@@ -231,7 +245,7 @@ int runSnapshotMemory(const Session& session, const std::optional<std::string>& 
         return kExitOk;
     }
     if (*csv == "allocations")
-        writeAllocations(s, device, atUs);
+        writeAllocations(session, device, atUs);
     else if (*csv == "stacks")
         writeStacks(s, device, atUs);
     else

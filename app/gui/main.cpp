@@ -90,6 +90,11 @@ int main(int argc, char** argv) {
         QStringLiteral("tab"),
         QApplication::translate("main", "Show this bottom tab, computed (overview, kernels, operators, memory, stack, flame, ...)."),
         QStringLiteral("NAME"));
+    const QCommandLineOption snapshotBeside(
+        QStringLiteral("snapshot"),
+        QApplication::translate("main", "Open the first FILE with this PyTorch memory snapshot of the same run on its time axis."),
+        QStringLiteral("SNAPSHOT"));
+    parser.addOption(snapshotBeside);
     const QCommandLineOption compare(QStringLiteral("compare"),
                                      QCoreApplication::translate("main", "Compare the second FILE with the first (a Compare tab)."));
     parser.addOption(compare);
@@ -160,7 +165,10 @@ int main(int argc, char** argv) {
     window.show();
     if (parser.isSet(summaries))
         window.openJobSummaries(parser.value(summaries));
-    window.openFiles(parser.positionalArguments());
+    QStringList files = parser.positionalArguments();
+    if (parser.isSet(snapshotBeside) && !files.isEmpty())
+        window.openWithSnapshot(files.takeFirst(), parser.value(snapshotBeside));
+    window.openFiles(files);
     const int rc = app.exec();
     if (ws::detachedWorkRunning() > 0) {
         // An Overview or memory analysis still runs (views never wait for one): ending here, without

@@ -313,6 +313,20 @@ void MainWindow::createActions() {
 void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openAction);
+    // A trace and the PyTorch memory snapshot of the same run, on one time axis (issue #28).
+    QAction* openBeside = file->addAction(tr("Open Trace with Memory &Snapshot…"), this, [this] {
+        const QString trace = QFileDialog::getOpenFileName(this, tr("Open Trace"), QString(),
+                                                           tr("Traces and captures (*.json *.gz *.wscap *.sqlite *.pb *.warpscope);;All files (*)"));
+        if (trace.isEmpty())
+            return;
+        const QString snapshot = QFileDialog::getOpenFileName(
+            this, tr("Memory Snapshot of the Same Run"), QFileInfo(trace).absolutePath(),
+            tr("PyTorch memory snapshots (*.pickle *.pkl *.gz);;All files (*)"));
+        if (!snapshot.isEmpty())
+            openWithSnapshot(trace, snapshot);
+    });
+    openBeside->setObjectName(QStringLiteral("openWithSnapshotAction"));
+    openBeside->setStatusTip(tr("Open a trace or capture with the PyTorch memory snapshot of the same run on its time axis"));
     QAction* openUrl = file->addAction(tr("Open &URL…"), this, [this] { showOpenUrlDialog(); });
     openUrl->setObjectName(QStringLiteral("openUrlAction"));
     openUrl->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
@@ -505,6 +519,19 @@ void MainWindow::openFiles(const QStringList& paths) {
     loadNext();
 }
 
+void MainWindow::openWithSnapshot(const QString& trace, const QString& snapshot) {
+    const QFileInfo snapshotInfo(snapshot);
+    if (!snapshotInfo.isFile()) {
+        m_lastError = tr("%1: no such file").arg(QDir::toNativeSeparators(snapshot));
+        statusBar()->showMessage(m_lastError, 10000);
+        m_batchFailures << m_lastError;
+        m_batchOk = false;
+    } else {
+        m_snapshotBeside.insert(QFileInfo(trace).absoluteFilePath(), snapshotInfo.absoluteFilePath());
+    }
+    openFiles({trace});
+}
+
 NsysExportOptions MainWindow::nsysOptions() {
     NsysExportOptions options;
     options.nsys = QFile::encodeName(SettingsDialog::nsysPath()).toStdString(); // "" = look for one
@@ -613,7 +640,7 @@ void MainWindow::loadNext() {
     }
     m_loadingPath = m_queue.takeFirst();
     m_loader->setNsysOptions(nsysOptions());
-    m_loader->load(m_loadingPath);
+    m_loader->load(m_loadingPath, m_snapshotBeside.take(m_loadingPath));
     statusBar()->showMessage(tr("Loading %1…").arg(displayName(m_loadingPath)));
     showProgress(tr("Opening trace"), tr("Importing %1…").arg(displayName(m_loadingPath)));
 }

@@ -5,6 +5,7 @@
 
 #include <QMainWindow>
 #include <QPointer>
+#include <QHash>
 #include <QStringList>
 
 #include <memory>
@@ -54,6 +55,9 @@ public:
     // A directory opens as a distributed job (openJob), except a capture folder whose streams carry
     // no RANK (one program's processes), which opens as one session.
     void openFiles(const QStringList& paths);
+    // A trace or capture with a PyTorch memory snapshot of the same run beside it (issue #28): one
+    // session whose Memory tab shows the snapshot on the trace's time axis.
+    void openWithSnapshot(const QString& trace, const QString& snapshot);
     // Queues the traces (files and folders) of one distributed job: one tab with the job timeline
     // and the Distributed tab.
     void openJob(const QStringList& inputs);
@@ -137,6 +141,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QStringList m_queue;
     QString m_loadingPath;
+    QHash<QString, QString> m_snapshotBeside; // queued trace path -> its memory snapshot
     QString m_lastError;
     bool m_batchOk = true;
     QStringList m_batchFailures; // "path: why" of this batch's files that did not open, one dialog at its end

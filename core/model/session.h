@@ -56,6 +56,11 @@ public:
     // For the import that is building this session (trace_import.cpp adds what it learns after the
     // importer returned, e.g. that the file changed meanwhile); a shared session is never changed.
     ImportReport& reportDuringImport() { return m_report; }
+    // The same for a memory snapshot of the same run placed beside the trace on its clock
+    // (snapshot_beside_import.h), before the session is shared.
+    void setMemorySnapshotDuringImport(std::shared_ptr<const MemorySnapshot> snapshot) {
+        m_memorySnapshot = std::move(snapshot);
+    }
     const StringTable& strings() const { return m_strings; }
     std::string_view str(StringId id) const { return m_strings.str(id); }
 

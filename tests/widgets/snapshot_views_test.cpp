@@ -1,7 +1,9 @@
 // The Memory tab's memory snapshot views (issue #28) on the H100 OOM recording, and the redraw bench:
 // the active memory timeline with 100 k live allocations must repaint within a 60 Hz frame (16 ms).
+#include "analysis/snapshot_alignment.h"
 #include "analysis/snapshot_timeline.h"
 #include "compare_view.h"
+#include "import/snapshot_beside_import.h"
 #include "import/trace_import.h"
 #include "memory_view.h"
 #include "model/session.h"
@@ -15,6 +17,7 @@
 #include <QLabel>
 #include <QMouseEvent>
 #include <QSignalSpy>
+#include <QComboBox>
 #include <QTabWidget>
 #include <QTest>
 #include <QTreeWidget>
@@ -182,4 +185,55 @@ TEST(SnapshotViews, CompareTwoSnapshots) {
     EXPECT_EQ(tabs->currentWidget(), diff);
     view.resize(1400, 700);
     view.grab().save(QStringLiteral("/tmp/warpscope-snapshot-compare.png"));
+}
+
+// A snapshot beside the torch.profiler trace of the same run (issue #28): one session, the bands on
+// the trace's time axis, and a click on a band selects the operator that made the allocation.
+TEST(SnapshotViews, BesideATraceABandRevealsTheOperatorThatMadeIt) {
+    const std::string dir = std::string(WARPSCOPE_TEST_DATA_DIR) + "/memory_snapshots/";
+    const auto session = importTraceWithSnapshot(dir + "train_trace.json.gz", dir + "train.pickle").session;
+    ASSERT_NE(session, nullptr);
+    ASSERT_NE(session->memorySnapshot(), nullptr);
+    EXPECT_GT(session->tracks().size(), 3u); // the trace's own tracks, not a snapshot's
+    TimeViewport time;
+    time.setSessionRange(session->startNs(), session->endNs());
+    MemoryView view(&time, session);
+    view.resize(1400, 800);
+    view.computeNow();
+    ASSERT_TRUE(view.isReady());
+    ASSERT_NE(view.snapshotTimeline(), nullptr);
+    auto* axis = view.findChild<QComboBox*>(QStringLiteral("snapshotAxis"));
+    ASSERT_NE(axis, nullptr);
+    EXPECT_EQ(axis->currentIndex(), 1); // by time: the trace's axis
+    view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    SnapshotTimelineView* bands = view.snapshotTimeline();
+    bands->repaint();
+    const auto& r = bands->raster();
+    ASSERT_GT(r.width, 0);
+    // The first band (left to right, near the bottom) whose allocation an operator of the trace made.
+    std::optional<QPoint> at;
+    SnapshotOperator expected;
+    for (int x = 0; x < r.width && !at; x += 4)
+        if (const auto a = bands->allocationAt(QPoint(70 + x, 18 + r.height - 4))) {
+            const SnapshotOperator op = snapshotAllocationOperator(*session, session->memorySnapshot()->allocations[*a]);
+            if (op.found()) {
+                at = QPoint(70 + x, 18 + r.height - 4);
+                expected = op;
+            }
+        }
+    ASSERT_TRUE(at.has_value());
+    QSignalSpy reveal(&view, &MemoryView::revealRequested);
+    QSignalSpy stacks(&view, &MemoryView::stackRequested);
+    QTest::mouseClick(bands, Qt::LeftButton, {}, *at);
+    ASSERT_EQ(reveal.count(), 1);
+    const auto slice = reveal.at(0).at(0).value<SliceRef>();
+    EXPECT_EQ(slice.track, expected.track);
+    EXPECT_EQ(slice.slice, expected.slice);
+    const std::string name(session->str(session->tracks()[slice.track].names[slice.slice]));
+    EXPECT_EQ(name.rfind("aten::", 0), 0u) << name;
+    EXPECT_NE(name.rfind("aten::empty", 0), 0u) << name; // what the memory was for, not the allocation
+    ASSERT_EQ(stacks.count(), 1);
+    EXPECT_TRUE(stacks.at(0).at(1).toString().contains(QString::fromStdString(name)));
+    view.grab().save(QStringLiteral("/tmp/warpscope-snapshot-beside.png"));
 }
