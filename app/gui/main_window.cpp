@@ -495,10 +495,7 @@ void MainWindow::openFiles(const QStringList& paths) {
         }
         const QFileInfo info(p);
         if (!info.exists()) {
-            m_lastError = tr("%1: no such file").arg(QDir::toNativeSeparators(p));
-            statusBar()->showMessage(m_lastError, 10000);
-            m_batchFailures << m_lastError;
-            m_batchOk = false;
+            reportMissingFile(p);
             continue;
         }
         // A folder is a job (one trace or capture stream per rank), unless it is the capture of one
@@ -519,13 +516,17 @@ void MainWindow::openFiles(const QStringList& paths) {
     loadNext();
 }
 
+void MainWindow::reportMissingFile(const QString& path) {
+    m_lastError = tr("%1: no such file").arg(QDir::toNativeSeparators(path));
+    statusBar()->showMessage(m_lastError, 10000);
+    m_batchFailures << m_lastError;
+    m_batchOk = false;
+}
+
 void MainWindow::openWithSnapshot(const QString& trace, const QString& snapshot) {
     const QFileInfo snapshotInfo(snapshot);
     if (!snapshotInfo.isFile()) {
-        m_lastError = tr("%1: no such file").arg(QDir::toNativeSeparators(snapshot));
-        statusBar()->showMessage(m_lastError, 10000);
-        m_batchFailures << m_lastError;
-        m_batchOk = false;
+        reportMissingFile(snapshot); // the trace still opens, alone
     } else {
         m_snapshotBeside.insert(QFileInfo(trace).absoluteFilePath(), snapshotInfo.absoluteFilePath());
     }

@@ -111,6 +111,8 @@ private:
     void showProgress(const QString& title, const QString& label);
     // The nsys set in Settings, for the loaders (read at each load: Settings may have changed).
     static NsysExportOptions nsysOptions();
+    // A file given to open that is not there: the status bar and the batch's failures say so.
+    void reportMissingFile(const QString& path);
     void finishOne(bool ok);
     void showOpenDialog();
     // url: what the dialog starts with (File > Open Remote Folder (SSH) gives ssh://HOST/~/).
