@@ -83,6 +83,7 @@ TEST(FlameGraphView, GpuWeightMatchesTheModelAndBottomUpChangesTheRoots) {
         }
     // A search weighs the same stacks as top-down.
     view.setSearch(QStringLiteral("forward"));
+    view.grab().save(QStringLiteral("/tmp/flame_graph_bottom_up.png"));
     const int64_t bottomUpMatched = view.canvas()->matchedTotal();
     EXPECT_GT(bottomUpMatched, 0);
     view.setBottomUp(false);
