@@ -89,6 +89,7 @@ struct FlameMatch {
  * expanding a node costs O(its items) (plus a sort when it has fewer items than there are frames).
  * Expansion appends nodes (invalidating references into nodes()) and is not thread-safe: one
  * thread at a time uses a graph, as with a std::vector.
+ *
  * Cost: O(n log n) in the python_function slices, kernels and allocations, plus one bulk pass over
  * the launches' arguments when they carry `Call stack` text; stacks repeat, so each distinct
  * `Call stack` text is parsed once. Memory: O(distinct stack prefixes).
@@ -97,13 +98,13 @@ class FlameGraph {
 public:
     static FlameGraph build(const Session& session, const FlameOptions& options);
 
-    FlameWeight weight() const { return m_weight; }
-    bool bottomUp() const { return m_bottomUp; }
     FlameGraph();
     FlameGraph(FlameGraph&&) noexcept;
     FlameGraph& operator=(FlameGraph&&) noexcept;
     ~FlameGraph();
 
+    FlameWeight weight() const { return m_weight; }
+    bool bottomUp() const { return m_bottomUp; }
     // Node 0 is the root; a child's index is larger than its parent's and siblings are consecutive
     // (breadth-first order for an eager graph; a lazy one appends a node's children when expanded).
     // The nodes made so far: a lazy graph's unexpanded nodes have childCount 0 until expand().
@@ -136,8 +137,8 @@ public:
     // The inverted tree (bottom-up of a top-down graph, and back), every node made (eager). Of a
     // lazy bottom-up graph: the top-down graph it was made from.
     FlameGraph inverted() const;
-    // The bottom-up tree of a top-down graph with only the root's children made (see above); of a
-    // bottom-up graph, inverted().
+    // The inverted tree with only the root's children made, callers on expand() (see above); of a
+    // lazy graph, inverted().
     FlameGraph invertedLazily() const;
     // One line per node with self weight: "frame1;frame2;...;frameN weight", in tree order
     // (outermost first for a top-down graph): what flamegraph.pl, speedscope and Hotspot read.
