@@ -7,7 +7,9 @@ Like a training loop: each thread runs one fixed program, a random call tree of 
 distinct stacks (functions from a pool of 400 in 60 files, depth up to 30), once per iteration,
 until it has written its share of the slices. Every call is a python_function slice
 `file.py(line): function` with its own random duration, so the graph has about --paths nodes per
-thread and --slices samples.
+thread and --slices samples. --paths 1000000 --threads 1 makes every slice a distinct stack: the
+bottom-up worst case (1 M top-down nodes invert to ~15 M), read with
+`warpscope-cli flame OUT.json --weight cpu --bench` and `warpscope --bench-flame OUT.json`.
 """
 import argparse
 import json

@@ -40,6 +40,14 @@ QString formatWeight(FlameWeight weight, int64_t value) {
     return weight == FlameWeight::Alloc ? formatBytes(value) : formatDuration(value);
 }
 
+// The graph, and of a lazy (bottom-up) one the callers that a canvas `width` pixels wide shows
+// unzoomed, so that the first layout on the GUI thread finds them made.
+std::shared_ptr<const FlameGraph> buildForWidth(const Session& session, const FlameOptions& options, int width) {
+    auto graph = std::make_shared<const FlameGraph>(FlameGraph::build(session, options));
+    graph->expandAtLeast(graph->root().total / width);
+    return graph;
+}
+
 } // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -76,53 +84,43 @@ void FlameGraphCanvas::setZoomNode(uint32_t node) {
 }
 
 void FlameGraphCanvas::updateMatches() {
-    m_match.clear();
+    m_frameMatch.clear();
     m_matchedTotal = 0;
     m_matchCount = 0;
     if (!m_graph || m_search.isEmpty()) return;
-    const auto& nodes = m_graph->nodes();
+    // Matching is per distinct frame; the model sums what the matching stacks weigh (also for the
+    // callers of a bottom-up graph not made yet).
     const auto& frames = m_graph->frames();
-    // Each distinct frame is tested once; nodes share frames.
-    std::vector<int8_t> frameMatch(frames.size(), -1);
-    const QString needle = m_search;
-    m_match.assign(nodes.size(), false);
-    std::vector<bool> covered(nodes.size(), false); // under a matching node
-    for (uint32_t i = 1; i < nodes.size(); ++i) {   // parents come before their children
-        const FlameNode& n = nodes[i];
-        int8_t& fm = frameMatch[n.frame];
-        if (fm < 0)
-            fm = QString::fromStdString(frames[n.frame].function).contains(needle, Qt::CaseInsensitive) ? 1
-                                                                                                        : 0;
-        const bool parentCovered = n.parent != FlameNode::kNone && covered[n.parent];
-        m_match[i] = fm == 1;
-        covered[i] = parentCovered || m_match[i];
-        if (m_match[i]) {
-            ++m_matchCount;
-            if (!parentCovered) m_matchedTotal += n.total;
-        }
-    }
+    m_frameMatch.resize(frames.size());
+    for (size_t f = 0; f < frames.size(); ++f)
+        m_frameMatch[f] = QString::fromStdString(frames[f].function).contains(m_search, Qt::CaseInsensitive);
+    const FlameMatch match = m_graph->match(m_frameMatch);
+    m_matchedTotal = match.total;
+    m_matchCount = static_cast<int>(match.frames);
+}
+
+bool FlameGraphCanvas::isMatch(uint32_t node) const {
+    if (!m_graph || node == 0 || node >= m_graph->nodes().size()) return false;
+    const uint32_t frame = m_graph->nodes()[node].frame;
+    return frame < m_frameMatch.size() && m_frameMatch[frame];
 }
 
 void FlameGraphCanvas::relayout() {
     m_boxes.clear();
+    m_boxOf.clear();
     m_depth = 0;
     if (!m_graph || m_graph->nodes().empty()) {
-        m_boxOf.clear();
         update();
         return;
     }
-    const auto& nodes = m_graph->nodes();
-    m_boxOf.assign(nodes.size(), -1);
     const double width = std::max(1, this->width());
     // The zoomed node's ancestors, root first, at full width above it.
     std::vector<uint32_t> chain;
-    for (uint32_t n = m_zoom; n != FlameNode::kNone; n = nodes[n].parent)
+    for (uint32_t n = m_zoom; n != FlameNode::kNone; n = m_graph->nodes()[n].parent)
         chain.push_back(n);
     std::reverse(chain.begin(), chain.end());
-    for (size_t i = 0; i < chain.size(); ++i) {
-        m_boxOf[chain[i]] = static_cast<int32_t>(m_boxes.size());
+    for (size_t i = 0; i < chain.size(); ++i)
         m_boxes.push_back({chain[i], static_cast<int>(i), 0.0, width, i + 1 < chain.size()});
-    }
     struct Item {
         uint32_t node;
         int depth;
@@ -133,6 +131,10 @@ void FlameGraphCanvas::relayout() {
         const Item it = stack.back();
         stack.pop_back();
         m_depth = std::max(m_depth, it.depth);
+        // A bottom-up graph makes a frame's callers when it is first laid out (core's lazy
+        // expansion); that appends nodes, so they are read after it.
+        m_graph->expand(it.node);
+        const auto& nodes = m_graph->nodes();
         const FlameNode& n = nodes[it.node];
         if (n.total <= 0 || n.childCount == 0) continue;
         const double scale = it.w / static_cast<double>(n.total);
@@ -141,12 +143,14 @@ void FlameGraphCanvas::relayout() {
             const double w = static_cast<double>(nodes[c].total) * scale;
             if (w < 1.0)
                 break; // heaviest first: the rest are narrower still (LOD: below a pixel is not drawn)
-            m_boxOf[c] = static_cast<int32_t>(m_boxes.size());
             m_boxes.push_back({c, it.depth + 1, x, w, false});
             stack.push_back({c, it.depth + 1, x, w});
             x += w;
         }
     }
+    m_boxOf.assign(m_graph->nodes().size(), -1);
+    for (size_t b = 0; b < m_boxes.size(); ++b)
+        m_boxOf[m_boxes[b].node] = static_cast<int32_t>(b);
     const int wanted = (m_depth + 1) * kRowHeight + 2;
     if (minimumHeight() != wanted) setMinimumHeight(wanted);
     update();
@@ -407,11 +411,12 @@ void FlameGraphView::start() {
     if (!m_graph) m_message->setText(tr("Building the flame graph…"));
     m_status->setText(tr("Building the flame graph…"));
     FlameOptions options = currentOptions();
+    const int width = std::max(1, m_canvas->width());
     startDetached(
         this,
-        [session = m_session, options, cancel = m_cancel]() mutable {
+        [session = m_session, options, cancel = m_cancel, width]() mutable {
             options.cancel = cancel.get();
-            return std::make_shared<const FlameGraph>(FlameGraph::build(*session, options));
+            return buildForWidth(*session, options, width);
         },
         [generation](FlameGraphView& view, std::shared_ptr<const FlameGraph> graph) {
             view.present(std::move(graph), generation);
@@ -424,7 +429,7 @@ void FlameGraphView::computeNow() {
     m_cancel.reset();
     m_dirty = false;
     const uint64_t generation = ++m_generation; // a worker still running is ignored
-    present(std::make_shared<const FlameGraph>(FlameGraph::build(*m_session, currentOptions())), generation);
+    present(buildForWidth(*m_session, currentOptions(), std::max(1, m_canvas->width())), generation);
 }
 
 void FlameGraphView::setWeight(FlameWeight weight) {

@@ -23,7 +23,7 @@ class TimeViewport;
  * FlameGraphCanvas: paints one FlameGraph (core/analysis) as an icicle: one row per depth, the
  * root ("all") on top, each frame as wide as its share of its parent. Frames narrower than a pixel
  * are not laid out (they and their subtrees are skipped), so a graph of millions of nodes draws only
- * what can be seen. Colours are stable per function name; frames matching the search are drawn in
+ * what can be seen; a lazy (bottom-up) graph is expanded by the model only where it is laid out. Colours are stable per function name; frames matching the search are drawn in
  * a highlight colour and the others faded.
  *
  * Zoom: the zoomed frame fills the width on its own row, its ancestors stay above it at full width
@@ -42,9 +42,10 @@ public:
     // The node that fills the width (0, the root, when not zoomed).
     uint32_t zoomNode() const { return m_zoom; }
     void setZoomNode(uint32_t node);
-    bool isMatch(uint32_t node) const { return node < m_match.size() && m_match[node]; }
-    // Sum of the totals of the matching nodes not under another match (flamegraph.pl's "Matched").
+    bool isMatch(uint32_t node) const;
+    // The weight of the stacks through a matching frame (flamegraph.pl's "Matched"; FlameGraph::match).
     int64_t matchedTotal() const { return m_matchedTotal; }
+    // Distinct frames with weight that match.
     int matchCount() const { return m_matchCount; }
     // The node under a point of the canvas, or FlameNode::kNone.
     uint32_t nodeAt(QPoint pos) const;
@@ -86,7 +87,7 @@ private:
     uint32_t m_hover = FlameNode::kNone;
     uint32_t m_pressed = FlameNode::kNone;
     QString m_search;
-    std::vector<bool> m_match;
+    std::vector<bool> m_frameMatch; // per frame of the graph
     int64_t m_matchedTotal = 0;
     int m_matchCount = 0;
     std::vector<Box> m_boxes;     // in depth order, left to right per depth

@@ -57,6 +57,7 @@ void printTree(const FlameGraph& g, size_t top, double minPct) {
                         percent(it.moreTotal, all), indent.c_str(), it.more);
             continue;
         }
+        g.expand(it.node); // a lazy (bottom-up) graph makes the callers it prints
         const FlameNode& n = g.nodes()[it.node];
         std::printf("%14s %14s %7.2f%%  %s%s\n", amount(g.weight(), n.total).c_str(),
                     amount(g.weight(), n.self).c_str(), percent(n.total, all), indent.c_str(),
@@ -78,9 +79,12 @@ void printTree(const FlameGraph& g, size_t top, double minPct) {
     }
 }
 
+/* Top-down build, then the bottom-up graph three ways: lazily from the top-down graph (its roots),
+ * plus what a 1920-pixel view first expands (every node of at least 1/1920 of the total), and
+ * eagerly (every node, the reference). Best of 3 each. */
 void runBench(const Session& session, FlameOptions options, double importMs) {
-    double buildMs = 1e300, bottomUpMs = 1e300, foldedMs = 1e300;
-    size_t nodes = 0, invertedNodes = 0, bytes = 0;
+    double buildMs = 1e300, bottomUpMs = 1e300, visibleMs = 1e300, eagerMs = 1e300, foldedMs = 1e300;
+    size_t nodes = 0, lazyNodes = 0, visibleNodes = 0, invertedNodes = 0, bytes = 0;
     uint64_t samples = 0;
     for (int round = 0; round < 3; ++round) {
         options.bottomUp = false;
@@ -88,8 +92,16 @@ void runBench(const Session& session, FlameOptions options, double importMs) {
         const FlameGraph g = FlameGraph::build(session, options);
         buildMs = std::min(buildMs, msSince(t0));
         t0 = std::chrono::steady_clock::now();
-        const FlameGraph inverted = g.inverted();
+        const FlameGraph lazy = g.invertedLazily();
         bottomUpMs = std::min(bottomUpMs, msSince(t0));
+        lazyNodes = lazy.nodes().size();
+        t0 = std::chrono::steady_clock::now();
+        lazy.expandAtLeast(lazy.root().total / 1920);
+        visibleMs = std::min(visibleMs, msSince(t0));
+        visibleNodes = lazy.nodes().size();
+        t0 = std::chrono::steady_clock::now();
+        const FlameGraph inverted = g.inverted();
+        eagerMs = std::min(eagerMs, msSince(t0));
         t0 = std::chrono::steady_clock::now();
         bytes = g.folded().size();
         foldedMs = std::min(foldedMs, msSince(t0));
@@ -100,15 +112,20 @@ void runBench(const Session& session, FlameOptions options, double importMs) {
     std::printf("slices: %llu\n", static_cast<unsigned long long>(session.sliceCount()));
     std::printf("weight: %s\n", flameWeightName(options.weight));
     std::printf("samples: %llu\n", static_cast<unsigned long long>(samples));
-    std::printf("nodes: %zu (bottom-up: %zu)\n", nodes, invertedNodes);
+    std::printf("nodes: %zu (bottom-up: %zu; made lazily: %zu, with what 1920 px show: %zu)\n", nodes,
+                invertedNodes, lazyNodes, visibleNodes);
     std::printf("import_ms: %.1f\n", importMs);
     // Per million samples only where there are enough for the fixed costs not to dominate.
-    if (samples >= 100000)
-        std::printf("build_ms: %.1f (best of 3; %.1f per 1M samples, goal 500)\n", buildMs,
-                    buildMs * 1e6 / static_cast<double>(samples));
+    const double perMillion = samples >= 100000 ? 1e6 / static_cast<double>(samples) : 0.0;
+    if (perMillion > 0)
+        std::printf("build_ms: %.1f (best of 3; %.1f per 1M samples, goal 500)\n", buildMs, buildMs * perMillion);
     else
         std::printf("build_ms: %.1f (best of 3)\n", buildMs);
-    std::printf("bottom_up_ms: %.1f\n", bottomUpMs);
+    std::printf("bottom_up_ms: %.1f (lazy: the roots; build + this: %.1f", bottomUpMs, buildMs + bottomUpMs);
+    if (perMillion > 0) std::printf(", %.1f per 1M samples, goal 500", (buildMs + bottomUpMs) * perMillion);
+    std::printf(")\n");
+    std::printf("bottom_up_visible_ms: %.1f (expanding every node of >= 1/1920 of the total)\n", visibleMs);
+    std::printf("bottom_up_eager_ms: %.1f (every node)\n", eagerMs);
     std::printf("folded_ms: %.1f (%zu bytes)\n", foldedMs, bytes);
 }
 

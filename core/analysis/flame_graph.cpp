@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <numeric>
 #include <string_view>
 #include <unordered_map>
 
@@ -517,7 +518,211 @@ FlameGraph FlameGraph::build(const Session& s, const FlameOptions& o) {
     }
     if (reason.empty()) reason = "nothing of this weight starts in the range";
     FlameGraph g = b.finish(o.weight, false, reason);
-    return o.bottomUp ? g.inverted() : g;
+    if (o.bottomUp) return lazilyInverted(std::move(g));
+    return g;
+}
+
+/*
+ * LazyCallers: the pending callers of a lazy inverted graph. A node of the inverted tree stands for
+ * the reversed paths (innermost frame first) that share its frames so far; each of its items is one
+ * top-down node at this level of such paths ("cursor") with the self weight of the paths through it.
+ * Two paths that reach the same top-down node go on identically, so they are one item. Expanding a
+ * node steps each item to its cursor's parent and groups them by that parent's frame: one child per
+ * frame. The children's items are kept contiguous in one pool per expansion, freed once each of
+ * those children has been expanded in turn.
+ */
+struct FlameGraph::LazyCallers {
+    struct Item {
+        uint32_t cursor;
+        int64_t weight;
+    };
+    struct Caller {
+        uint32_t frame;
+        uint32_t cursor;
+        int64_t weight;
+    };
+    struct Pending {
+        uint32_t pool = kNone; // kNone: expanded, or no callers left
+        uint32_t begin = 0;
+        uint32_t end = 0;
+    };
+
+    std::vector<FlameNode> topDown; // the tree being inverted (its parents are the callers)
+    std::vector<uint32_t> textRank; // frame -> place in frame-text order (children's tie-break)
+    std::vector<Pending> pending;   // per node of the inverted graph
+    std::vector<std::vector<Item>> pools;
+    std::vector<uint32_t> poolLeft; // children of a pool not expanded yet
+    std::vector<uint32_t> counts;   // scratch of the counting sort
+
+    // Appends the children of `parent` made from `callers` (each: the frame of the child it goes to,
+    // its cursor there, its weight), heaviest first as the eager tree orders them.
+    void makeChildren(std::vector<FlameNode>& nodes, uint32_t parent, std::vector<Caller>& callers) {
+        // By frame, cursors ascending within a frame. The counting sort is stable, and cursors come
+        // in ascending order (a breadth-first tree's parents ascend with their children), so equal
+        // cursors are adjacent; were they not, they would stay separate items, still correct.
+        const size_t frameCount = textRank.size();
+        std::vector<Caller> sorted;
+        if (callers.size() * 4 >= frameCount) {
+            counts.assign(frameCount + 1, 0);
+            for (const Caller& c : callers)
+                ++counts[c.frame + 1];
+            for (size_t f = 1; f <= frameCount; ++f)
+                counts[f] += counts[f - 1];
+            sorted.assign(callers.size(), Caller{0, 0, 0});
+            for (const Caller& c : callers)
+                sorted[counts[c.frame]++] = c;
+        } else {
+            sorted = std::move(callers);
+            std::sort(sorted.begin(), sorted.end(), [](const Caller& a, const Caller& b) {
+                return a.frame != b.frame ? a.frame < b.frame : a.cursor < b.cursor;
+            });
+        }
+        struct Child {
+            uint32_t frame;
+            int64_t total;
+            int64_t self;
+            uint32_t begin, end; // its items with callers in `pool`
+        };
+        std::vector<Child> kids;
+        std::vector<Item> pool;
+        for (size_t r = 0; r < sorted.size();) {
+            Child c{sorted[r].frame, 0, 0, static_cast<uint32_t>(pool.size()), 0};
+            while (r < sorted.size() && sorted[r].frame == c.frame) {
+                const uint32_t cursor = sorted[r].cursor;
+                int64_t w = 0;
+                for (; r < sorted.size() && sorted[r].frame == c.frame && sorted[r].cursor == cursor; ++r)
+                    addSaturating(w, sorted[r].weight);
+                addSaturating(c.total, w);
+                const uint32_t up = topDown[cursor].parent;
+                if (up == 0 || up == kNone)
+                    addSaturating(c.self, w); // the path ends here: its outermost frame
+                else
+                    pool.push_back({cursor, w});
+            }
+            c.end = static_cast<uint32_t>(pool.size());
+            if (c.total != 0) kids.push_back(c);
+        }
+        std::sort(kids.begin(), kids.end(), [this](const Child& a, const Child& b) {
+            if (a.total != b.total) return a.total > b.total;
+            if (textRank[a.frame] != textRank[b.frame]) return textRank[a.frame] < textRank[b.frame];
+            return a.frame < b.frame;
+        });
+        nodes[parent].firstChild = static_cast<uint32_t>(nodes.size());
+        nodes[parent].childCount = static_cast<uint32_t>(kids.size());
+        const uint32_t poolIndex = static_cast<uint32_t>(pools.size());
+        uint32_t withCallers = 0;
+        for (const Child& c : kids) {
+            nodes.push_back({c.frame, parent, c.total, c.self, 0, 0});
+            if (c.end > c.begin) {
+                pending.push_back({poolIndex, c.begin, c.end});
+                ++withCallers;
+            } else {
+                pending.push_back({});
+            }
+        }
+        if (withCallers) {
+            pools.push_back(std::move(pool));
+            poolLeft.push_back(withCallers);
+        }
+    }
+};
+
+FlameGraph::FlameGraph() = default;
+FlameGraph::FlameGraph(FlameGraph&&) noexcept = default;
+FlameGraph& FlameGraph::operator=(FlameGraph&&) noexcept = default;
+FlameGraph::~FlameGraph() = default;
+
+FlameGraph FlameGraph::lazilyInverted(FlameGraph topDown) {
+    FlameGraph g;
+    g.m_weight = topDown.m_weight;
+    g.m_bottomUp = !topDown.m_bottomUp;
+    g.m_samples = topDown.m_samples;
+    g.m_emptyReason = std::move(topDown.m_emptyReason);
+    g.m_frames = std::move(topDown.m_frames);
+    g.m_lazy = std::make_unique<LazyCallers>();
+    LazyCallers& lazy = *g.m_lazy;
+    lazy.topDown = std::move(topDown.m_nodes);
+    {
+        std::vector<std::string> texts(g.m_frames.size());
+        for (size_t f = 0; f < texts.size(); ++f)
+            texts[f] = frameTextOf(g.m_frames[f]);
+        std::vector<uint32_t> order(texts.size());
+        std::iota(order.begin(), order.end(), 0u);
+        std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+            return texts[a] != texts[b] ? texts[a] < texts[b] : a < b;
+        });
+        lazy.textRank.resize(order.size());
+        for (uint32_t i = 0; i < order.size(); ++i)
+            lazy.textRank[order[i]] = i;
+    }
+    // The root's children: every top-down node with self weight is a path, its own frame innermost.
+    std::vector<LazyCallers::Caller> leaves;
+    for (uint32_t n = 1; n < lazy.topDown.size(); ++n)
+        if (lazy.topDown[n].self != 0) leaves.push_back({lazy.topDown[n].frame, n, lazy.topDown[n].self});
+    g.m_nodes.push_back({kNone, kNone, 0, 0, 0, 0});
+    lazy.pending.push_back({});
+    lazy.makeChildren(g.m_nodes, 0, leaves);
+    for (uint32_t c = 0; c < g.m_nodes[0].childCount; ++c)
+        addSaturating(g.m_nodes[0].total, g.m_nodes[1 + c].total);
+    return g;
+}
+
+FlameGraph FlameGraph::invertedLazily() const {
+    if (m_lazy) return inverted();
+    FlameGraph copy;
+    copy.m_weight = m_weight;
+    copy.m_bottomUp = m_bottomUp;
+    copy.m_nodes = m_nodes;
+    copy.m_frames = m_frames;
+    copy.m_samples = m_samples;
+    copy.m_emptyReason = m_emptyReason;
+    return lazilyInverted(std::move(copy));
+}
+
+bool FlameGraph::isExpanded(uint32_t node) const {
+    return !m_lazy || node >= m_lazy->pending.size() || m_lazy->pending[node].pool == kNone;
+}
+
+void FlameGraph::expand(uint32_t node) const {
+    if (isExpanded(node)) return;
+    LazyCallers& lazy = *m_lazy;
+    const LazyCallers::Pending p = lazy.pending[node];
+    lazy.pending[node] = {};
+    std::vector<LazyCallers::Caller> callers;
+    callers.reserve(p.end - p.begin);
+    const std::vector<LazyCallers::Item>& items = lazy.pools[p.pool];
+    for (uint32_t i = p.begin; i < p.end; ++i) {
+        const uint32_t up = lazy.topDown[items[i].cursor].parent; // not the root: items have callers
+        callers.push_back({lazy.topDown[up].frame, up, items[i].weight});
+    }
+    if (--lazy.poolLeft[p.pool] == 0) std::vector<LazyCallers::Item>().swap(lazy.pools[p.pool]);
+    lazy.makeChildren(m_nodes, node, callers);
+}
+
+void FlameGraph::expandAtLeast(int64_t minTotal) const {
+    if (!m_lazy) return;
+    // Children come after their parent, so one pass reaches the nodes made on the way.
+    for (uint32_t n = 0; n < m_nodes.size(); ++n)
+        if (n == 0 || m_nodes[n].total >= minTotal) expand(n);
+}
+
+FlameMatch FlameGraph::match(const std::vector<bool>& frameMatches) const {
+    // A stack is matched when a frame on it matches, whichever way the tree is drawn; so the
+    // top-down tree of a lazy graph answers for it. Parents come before their children.
+    const std::vector<FlameNode>& nodes = m_lazy ? m_lazy->topDown : m_nodes;
+    FlameMatch m;
+    std::vector<uint8_t> covered(nodes.size(), 0), seen(m_frames.size(), 0); // bytes: faster than bits
+    for (uint32_t n = 1; n < nodes.size(); ++n) {
+        const FlameNode& x = nodes[n];
+        const bool hit = x.frame < frameMatches.size() && frameMatches[x.frame];
+        covered[n] = hit || (x.parent != kNone && covered[x.parent]);
+        if (covered[n]) addSaturating(m.total, x.self);
+        if (hit && x.total != 0 && !seen[x.frame]) {
+            seen[x.frame] = 1;
+            ++m.frames;
+        }
+    }
+    return m;
 }
 
 std::string FlameGraph::frameText(uint32_t frame) const {
@@ -542,6 +747,17 @@ std::vector<uint32_t> FlameGraph::path(uint32_t node) const {
  * Cost: O(sum of the self nodes' depths x log of a group's size).
  */
 FlameGraph FlameGraph::inverted() const {
+    if (m_lazy) {
+        // The tree this lazy one was made from is its inversion.
+        FlameGraph t;
+        t.m_weight = m_weight;
+        t.m_bottomUp = !m_bottomUp;
+        t.m_nodes = m_lazy->topDown;
+        t.m_frames = m_frames;
+        t.m_samples = m_samples;
+        t.m_emptyReason = m_emptyReason;
+        return t;
+    }
     FlameGraphBuilder b(m_frames);
     struct Item {
         uint32_t frame;  // the cursor's frame: the frame of the node this item makes at this level
@@ -582,6 +798,7 @@ FlameGraph FlameGraph::inverted() const {
 }
 
 std::string FlameGraph::folded() const {
+    expandAll();
     std::vector<std::string> texts(m_frames.size());
     for (size_t f = 0; f < m_frames.size(); ++f) {
         texts[f] = frameTextOf(m_frames[f]);

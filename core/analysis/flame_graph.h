@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,6 +48,14 @@ struct FlameOptions {
     const std::atomic<bool>* cancel = nullptr; // set: build stops early, returns what it has
 };
 
+/* What a search matches (FlameGraph::match): the weight of the stacks that pass through a matching
+ * frame (flamegraph.pl's "Matched"; the same top-down and bottom-up), and how many distinct frames
+ * with weight match. */
+struct FlameMatch {
+    int64_t total = 0;
+    uint32_t frames = 0;
+};
+
 /*
  * FlameGraph: weighted call stacks merged into a tree, root -> outermost caller -> ... -> innermost
  * frame (top-down), or innermost frames as the roots' children (bottom-up, the inverted tree).
@@ -70,6 +79,17 @@ struct FlameOptions {
  * is its child.
  *
  * Weights are int64 (ns or bytes) and sums saturate. Nodes with zero total are left out.
+ *
+ * Bottom-up graphs are made lazily: build() (and invertedLazily()) makes the root's children, the
+ * innermost frames, and a node's callers only when expand() asks for them — a view expands what it
+ * draws at a visible width, the CLI what it prints. The fully expanded tree equals inverted()'s
+ * (the eager inversion, kept as the reference), but a graph of 1 M distinct stacks inverts to ~15 M
+ * nodes of which a 1920-pixel view shows a few thousand. A node's pending callers are its items:
+ * (top-down node at this level of the reversed path, weight), merged where two paths meet, so
+ * expanding a node costs O(its items) (plus a sort when it has fewer items than there are frames).
+ * Expansion appends nodes (invalidating references into nodes()) and is not thread-safe: one
+ * thread at a time uses a graph, as with a std::vector.
+ *
  * Cost: O(n log n) in the python_function slices, kernels and allocations, plus one bulk pass over
  * the launches' arguments when they carry `Call stack` text; stacks repeat, so each distinct
  * `Call stack` text is parsed once. Memory: O(distinct stack prefixes).
@@ -78,11 +98,31 @@ class FlameGraph {
 public:
     static FlameGraph build(const Session& session, const FlameOptions& options);
 
+    FlameGraph();
+    FlameGraph(FlameGraph&&) noexcept;
+    FlameGraph& operator=(FlameGraph&&) noexcept;
+    ~FlameGraph();
+
     FlameWeight weight() const { return m_weight; }
     bool bottomUp() const { return m_bottomUp; }
-    // Node 0 is the root; nodes are in breadth-first order, so a child's index is larger than its
-    // parent's and siblings are consecutive.
+    // Node 0 is the root; a child's index is larger than its parent's and siblings are consecutive
+    // (breadth-first order for an eager graph; a lazy one appends a node's children when expanded).
+    // The nodes made so far: a lazy graph's unexpanded nodes have childCount 0 until expand().
     const std::vector<FlameNode>& nodes() const { return m_nodes; }
+    // Whether the graph makes callers on demand (a bottom-up graph from build()/invertedLazily()).
+    bool isLazy() const { return m_lazy != nullptr; }
+    // Whether `node`'s children are made (always for an eager graph).
+    bool isExpanded(uint32_t node) const;
+    // Makes `node`'s children if they are not yet; no-op for an eager graph. Invalidates references.
+    void expand(uint32_t node) const;
+    // Expands every node whose total is at least `minTotal` (and the root), e.g. root total / width
+    // for what a view of that many pixels can show.
+    void expandAtLeast(int64_t minTotal) const;
+    // Every node (the CLI's --folded, tests).
+    void expandAll() const { expandAtLeast(INT64_MIN); }
+    // The search result for a per-frame predicate (indexed like frames()); cost O(distinct stacks),
+    // no expansion needed.
+    FlameMatch match(const std::vector<bool>& frameMatches) const;
     const FlameNode& root() const { return m_nodes[0]; }
     const std::vector<FlameFrame>& frames() const { return m_frames; }
     // Weighted events behind the graph (kernels, python_function slices, allocation records).
@@ -94,18 +134,26 @@ public:
     std::string frameText(uint32_t frame) const;
     // Frames from the root's child down to `node`, in tree order.
     std::vector<uint32_t> path(uint32_t node) const;
-    // The inverted tree (bottom-up of a top-down graph, and back).
+    // The inverted tree (bottom-up of a top-down graph, and back), every node made (eager). Of a
+    // lazy bottom-up graph: the top-down graph it was made from.
     FlameGraph inverted() const;
+    // The inverted tree with only the root's children made, callers on expand() (see above); of a
+    // lazy graph, inverted().
+    FlameGraph invertedLazily() const;
     // One line per node with self weight: "frame1;frame2;...;frameN weight", in tree order
     // (outermost first for a top-down graph): what flamegraph.pl, speedscope and Hotspot read.
-    // ';' and line breaks in frame text become ',' and ' '.
+    // ';' and line breaks in frame text become ',' and ' '. Expands a lazy graph fully.
     std::string folded() const;
 
 private:
     friend class FlameGraphBuilder;
+    struct LazyCallers;
+    static FlameGraph lazilyInverted(FlameGraph topDown);
+
     FlameWeight m_weight = FlameWeight::Gpu;
     bool m_bottomUp = false;
-    std::vector<FlameNode> m_nodes;
+    mutable std::vector<FlameNode> m_nodes; // a lazy graph appends on expand()
+    std::unique_ptr<LazyCallers> m_lazy;    // set for a lazy (bottom-up) graph
     std::vector<FlameFrame> m_frames;
     uint64_t m_samples = 0;
     std::string m_emptyReason;

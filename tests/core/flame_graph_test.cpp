@@ -2,8 +2,10 @@
 #include "test_util.h"
 
 #include <gtest/gtest.h>
+#include <algorithm>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace ws {
 namespace {
@@ -110,6 +112,9 @@ TEST(FlameGraph, CpuWeightIsSelfTimeOfPythonFunctions) {
     const FlameGraph up = build(*s, FlameWeight::Cpu, true);
     EXPECT_TRUE(up.bottomUp());
     EXPECT_EQ(up.root().total, 100000);
+    EXPECT_TRUE(up.isLazy());
+    EXPECT_EQ(up.nodes().size(), 4u); // the root and the innermost frames; callers on demand
+    up.expandAll();
     const auto u = byPath(up);
     ASSERT_EQ(u.size(), 5u);
     EXPECT_EQ(u.at("main (main.py:10)")->total, 40000);
@@ -231,6 +236,122 @@ TEST(FlameGraph, KinetoTraceWithStacks) {
     EXPECT_GT(cpu.root().total, 0);
     EXPECT_TRUE(cpu.emptyReason().empty());
     EXPECT_EQ(cpu.inverted().root().total, cpu.root().total);
+}
+
+// The folded lines of a graph as path -> weight, each path's frames reversed when `reverse`.
+std::map<std::string, int64_t> foldedLines(const std::string& folded, bool reverse) {
+    std::map<std::string, int64_t> out;
+    size_t at = 0;
+    while (at < folded.size()) {
+        const size_t end = folded.find('\n', at);
+        const std::string line = folded.substr(at, end - at);
+        at = end + 1;
+        const size_t space = line.rfind(' ');
+        std::vector<std::string> frames;
+        for (size_t b = 0; b <= space;) {
+            const size_t e = std::min(line.find(';', b), space);
+            frames.push_back(line.substr(b, e - b));
+            b = e + 1;
+        }
+        if (reverse) std::reverse(frames.begin(), frames.end());
+        std::string key;
+        for (const std::string& f : frames)
+            key += (key.empty() ? "" : ";") + f;
+        out[key] += std::stoll(line.substr(space + 1));
+    }
+    return out;
+}
+
+// The lazy bottom-up graph (callers made on demand) against the eager inversion and against the
+// top-down graph's stacks read backwards, on real recordings: every weight, and its partial
+// expansion (what a view shows) equal to the eager tree's top levels node for node.
+void expectLazyEqualsEager(const Session& s, FlameWeight weight) {
+    SCOPED_TRACE(flameWeightName(weight));
+    const FlameGraph top = build(s, weight);
+    const FlameGraph eager = top.inverted();
+    ASSERT_FALSE(eager.isLazy());
+    const FlameGraph lazy = build(s, weight, true);
+    ASSERT_TRUE(lazy.isLazy());
+    EXPECT_EQ(lazy.root().total, top.root().total);
+    EXPECT_EQ(lazy.root().total, eager.root().total);
+    EXPECT_EQ(lazy.sampleCount(), top.sampleCount());
+    EXPECT_EQ(lazy.root().childCount, eager.root().childCount);
+
+    EXPECT_EQ(lazy.nodes().size(), 1u + lazy.root().childCount);
+    EXPECT_LT(lazy.nodes().size(), eager.nodes().size());
+
+    // Expanded down to 1/200 of the total: each made node's children are the eager node's, in order.
+    const int64_t threshold = lazy.root().total / 200;
+    lazy.expandAtLeast(threshold);
+    std::vector<std::pair<uint32_t, uint32_t>> todo{{0, 0}}; // lazy node, eager node
+    size_t compared = 0;
+    while (!todo.empty()) {
+        const auto [l, e] = todo.back();
+        todo.pop_back();
+        const FlameNode& a = lazy.nodes()[l];
+        const FlameNode& b = eager.nodes()[e];
+        ASSERT_EQ(lazy.frameText(a.frame), eager.frameText(b.frame));
+        ASSERT_EQ(a.total, b.total);
+        ASSERT_EQ(a.self, b.self);
+        ++compared;
+        if (!lazy.isExpanded(l)) {
+            ASSERT_LT(a.total, threshold);
+            continue;
+        }
+        ASSERT_EQ(a.childCount, b.childCount) << lazy.frameText(a.frame);
+        for (uint32_t k = 0; k < a.childCount; ++k)
+            todo.push_back({a.firstChild + k, b.firstChild + k});
+    }
+    EXPECT_GT(compared, lazy.root().childCount);
+
+    // Fully expanded: the same tree, and the top-down stacks backwards.
+    EXPECT_EQ(lazy.folded(), eager.folded());
+    EXPECT_EQ(lazy.nodes().size(), eager.nodes().size());
+    EXPECT_EQ(foldedLines(lazy.folded(), false), foldedLines(top.folded(), true));
+    EXPECT_EQ(lazy.inverted().folded(), top.folded());
+}
+
+TEST(FlameGraph, LazyBottomUpEqualsTheEagerInversionOnRecordings) {
+    auto capture = importTraceFile(test::dataPath("captures/transformer_ops_pystacks.wscap.gz"));
+    ASSERT_NE(capture.session, nullptr);
+    expectLazyEqualsEager(*capture.session, FlameWeight::Gpu);
+    expectLazyEqualsEager(*capture.session, FlameWeight::Alloc);
+    auto kineto = importTraceFile(test::dataPath("h100_gaunernst_bert-small-uncased__1016001.json.gz"));
+    ASSERT_NE(kineto.session, nullptr);
+    expectLazyEqualsEager(*kineto.session, FlameWeight::Gpu);
+    expectLazyEqualsEager(*kineto.session, FlameWeight::Cpu);
+}
+
+// A search's matched weight is that of the stacks through a matching frame, whichever the
+// direction and however far a lazy graph is expanded: checked against the folded lines.
+TEST(FlameGraph, MatchIsTheWeightOfTheStacksThroughAMatchingFrame) {
+    auto r = importTraceFile(test::dataPath("h100_gaunernst_bert-small-uncased__1016001.json.gz"));
+    ASSERT_NE(r.session, nullptr);
+    const FlameGraph top = build(*r.session, FlameWeight::Cpu);
+    const FlameGraph lazy = build(*r.session, FlameWeight::Cpu, true);
+    for (const std::string needle : {"forward", "linear", "no such function"}) {
+        std::vector<bool> frameMatches(top.frames().size());
+        for (size_t f = 0; f < frameMatches.size(); ++f)
+            frameMatches[f] = top.frames()[f].function.find(needle) != std::string::npos;
+        int64_t expected = 0;
+        for (const auto& [path, weight] : foldedLines(top.folded(), false)) {
+            size_t b = 0;
+            bool hit = false;
+            while (b <= path.size() && !hit) {
+                const size_t e = std::min(path.find(';', b), path.size());
+                const std::string frame = path.substr(b, e - b);
+                hit = frame.substr(0, frame.find(" (")).find(needle) != std::string::npos;
+                b = e + 1;
+            }
+            if (hit) expected += weight;
+        }
+        SCOPED_TRACE(needle);
+        EXPECT_EQ(top.match(frameMatches).total, expected);
+        EXPECT_EQ(lazy.match(frameMatches).total, expected);
+        EXPECT_EQ(lazy.match(frameMatches).frames, top.match(frameMatches).frames);
+        EXPECT_EQ(top.inverted().match(frameMatches).total, expected);
+        EXPECT_EQ(expected == 0, top.match(frameMatches).frames == 0);
+    }
 }
 
 } // namespace

@@ -74,6 +74,23 @@ TEST(FlameGraphView, GpuWeightMatchesTheModelAndBottomUpChangesTheRoots) {
     EXPECT_NE(bottomUpRoots, topDownRoots);
     EXPECT_FALSE(bottomUpRoots.count("<module>")); // the outermost frame is no innermost one here
     EXPECT_TRUE(bottomUpRoots.count("Linear.forward"));
+    // Made lazily: the callers of what is laid out (wider than a pixel) are made, not every node.
+    ASSERT_TRUE(view.graph()->isLazy());
+    EXPECT_GT(view.canvas()->laidOutCount(), bottomUpRoots.size());
+    for (uint32_t n = 0; n < view.graph()->nodes().size(); ++n)
+        if (!view.canvas()->nodeRect(n).isEmpty()) {
+            EXPECT_TRUE(view.graph()->isExpanded(n));
+        }
+    // A search weighs the same stacks as top-down.
+    view.setSearch(QStringLiteral("forward"));
+    view.grab().save(QStringLiteral("/tmp/flame_graph_bottom_up.png"));
+    const int64_t bottomUpMatched = view.canvas()->matchedTotal();
+    EXPECT_GT(bottomUpMatched, 0);
+    view.setBottomUp(false);
+    view.computeNow();
+    view.setSearch(QStringLiteral("forward"));
+    EXPECT_EQ(view.canvas()->matchedTotal(), bottomUpMatched);
+    view.setSearch({});
 
     // The alloc weight is the model's too.
     view.setBottomUp(false);
