@@ -481,9 +481,13 @@ bool NewCaptureDialog::startRemote(const QString& host, const QString& program, 
         m_checker.join();
     // An ssh round trip: off the GUI thread.
     const bool deploy = m_deploy->isChecked();
-    // The capture tools of this installation: beside this program, or in a build tree's capture/.
+    // The capture tools to deploy: WARPSCOPE_DEPLOY_TOOLS (e.g. capture/package/build_portable.sh's
+    // folder, for hosts older than this machine), else this installation's: beside this program, or
+    // in a build tree's capture/.
     const QString exeDir = QCoreApplication::applicationDirPath();
-    const QString tools = QFileInfo::exists(exeDir + QStringLiteral("/warpscope-capture"))
+    const QString portable = qEnvironmentVariable("WARPSCOPE_DEPLOY_TOOLS");
+    const QString tools = !portable.isEmpty() ? portable
+                          : QFileInfo::exists(exeDir + QStringLiteral("/warpscope-capture"))
                               ? exeDir
                               : QDir::cleanPath(exeDir + QStringLiteral("/../../capture"));
     m_checker = std::thread([this, host, remoteCommand, dir, remoteDir, deploy, tools] {

@@ -23,7 +23,7 @@ uint32_t ActivityEncoder::intern(std::string_view text, std::string& out) {
     if (it != m_strings.end())
         return it->second;
     const uint32_t id = m_nextStringId++;
-    m_strings.emplace(std::string(text), id);
+    m_strings.emplace(m_stringTexts.emplace_back(text), id);
     appendRecord(out, StringRecord{id, std::string(text)});
     return id;
 }

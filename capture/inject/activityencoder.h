@@ -3,6 +3,7 @@
 #include <cupti.h>
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -42,18 +43,17 @@ private:
         bool ended = false;
         bool instant = false;
     };
-    struct StringHash {
-        using is_transparent = void;
-        size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
-    };
-
     void encodeRecord(const CUpti_Activity* record, std::string& out);
     void marker(const CUpti_ActivityMarker2& m, std::string& out);
     void markerData(const CUpti_ActivityMarkerData2& d);
     void emitMarker(uint32_t id, const PendingMarker& p, std::string& out);
     void emitInstants(std::string& out);
 
-    std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> m_strings;
+    // Interned strings by their text, viewed in m_stringTexts (a deque: its strings never move). Not a
+    // std::string map looked up by string_view: GCC 10's libstdc++, which the portable build of the
+    // capture tools uses (capture/package/build_portable.sh), has no heterogeneous lookup.
+    std::unordered_map<std::string_view, uint32_t> m_strings;
+    std::deque<std::string> m_stringTexts;
     std::unordered_map<uint64_t, uint32_t> m_apiNames;
     std::unordered_map<uint32_t, PendingMarker> m_markers;
     uint32_t m_nextStringId = 1;
