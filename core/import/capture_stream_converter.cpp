@@ -37,8 +37,7 @@ std::string offsetText(uint64_t offset) { return "at offset " + std::to_string(o
 
 } // namespace
 
-CaptureStreamConverter::CaptureStreamConverter(uint32_t streamIndex, std::vector<CaptureDeviceRef>* refs)
-    : m_stream(streamIndex), m_refs(refs) {
+CaptureStreamConverter::CaptureStreamConverter(uint32_t streamIndex) : m_stream(streamIndex) {
     m_chunk.worker = streamIndex;
     m_chunk.firstNewString = 1;
     m_pySamples.setEveryThreadEachRound(true); // the PySampler records every Python thread at each round
@@ -80,25 +79,25 @@ uint32_t CaptureStreamConverter::gpuTrack(uint32_t slot, uint32_t streamId, bool
 }
 
 uint32_t CaptureStreamConverter::cudaSlot(uint32_t ordinal) {
-    auto [it, added] = m_cudaSlots.try_emplace(ordinal, static_cast<uint32_t>(m_refs->size()));
+    auto [it, added] = m_cudaSlots.try_emplace(ordinal, static_cast<uint32_t>(m_refs.size()));
     if (added) {
         CaptureDeviceRef r;
         r.stream = m_stream;
         r.cuda = true;
         r.index = ordinal;
-        m_refs->push_back(std::move(r));
+        m_refs.push_back(std::move(r));
     }
     return it->second;
 }
 
 uint32_t CaptureStreamConverter::nvmlSlot(uint32_t index) {
-    auto [it, added] = m_nvmlSlots.try_emplace(index, static_cast<uint32_t>(m_refs->size()));
+    auto [it, added] = m_nvmlSlots.try_emplace(index, static_cast<uint32_t>(m_refs.size()));
     if (added) {
         CaptureDeviceRef r;
         r.stream = m_stream;
         r.cuda = false;
         r.index = index;
-        m_refs->push_back(std::move(r));
+        m_refs.push_back(std::move(r));
     }
     return it->second;
 }
@@ -218,7 +217,7 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         DeviceRecord r;
         if (!decode(&r) || badDevice(r.id))
             return;
-        CaptureDeviceRef& ref = (*m_refs)[cudaSlot(r.id)];
+        CaptureDeviceRef& ref = m_refs[cudaSlot(r.id)];
         ref.hasUuid = nonZero(r.uuid);
         ref.uuid = r.uuid;
         ref.name = r.name;
@@ -246,7 +245,7 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         ChunkResult::Slice& s = m_chunk.slices.back();
         s.corr = r.correlationId;
         s.have |= ChunkResult::kCorr;
-        const CaptureDeviceRef& ref = (*m_refs)[slot];
+        const CaptureDeviceRef& ref = m_refs[slot];
         if (ref.device && ref.device->smCount > 0) {
             const double blocks = double(std::max(r.gridX, 0)) * std::max(r.gridY, 0) * std::max(r.gridZ, 0);
             s.bps = static_cast<float>(blocks / ref.device->smCount);
@@ -419,7 +418,7 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         MetricDeviceRecord r;
         if (!decode(&r) || badDevice(r.index))
             return;
-        CaptureDeviceRef& ref = (*m_refs)[r.source == static_cast<uint8_t>(MetricSource::PmSampling) ? cudaSlot(r.index)
+        CaptureDeviceRef& ref = m_refs[r.source == static_cast<uint8_t>(MetricSource::PmSampling) ? cudaSlot(r.index)
                                                                                                     : nvmlSlot(r.index)];
         if (nonZero(r.uuid)) {
             ref.hasUuid = true;

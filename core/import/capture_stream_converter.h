@@ -56,7 +56,7 @@ struct CaptureDeviceRef {
  */
 class CaptureStreamConverter {
 public:
-    CaptureStreamConverter(uint32_t streamIndex, std::vector<CaptureDeviceRef>* refs);
+    explicit CaptureStreamConverter(uint32_t streamIndex);
 
     // Reads every record; returns false only when cancelled.
     bool read(wscap::WscapReader& reader, const ImportControl& control);
@@ -66,8 +66,8 @@ public:
     // The stream as read so far, finished as read() finishes it (flows, memory totals, stacks), while
     // this converter goes on reading. O(records read) copying.
     std::unique_ptr<CaptureStreamConverter> finishedCopy(const wscap::WscapReader& reader) const;
-    // Rewrites placeholder pids once devices are resolved: globalOfSlot maps ref slots to global
-    // device indices; a device used by several streams gets stream tids unique per process.
+    // Rewrites placeholder pids once devices are resolved: globalOfSlot maps this stream's slots
+    // (deviceRefs) to global device indices; a device used by several streams gets stream tids unique per process.
     void resolveDevices(const std::vector<int>& globalOfSlot, const std::vector<uint32_t>& streamsOfGlobal,
                         const std::unordered_set<int64_t>& deviceIndices);
 
@@ -86,6 +86,10 @@ public:
     uint64_t dropped() const { return m_dropped; }
     // Device slots of this stream's GPU tracks (which devices it ran work on).
     std::vector<uint32_t> streamSlots() const;
+    // The GPUs this stream named, by slot (the placeholder pid of slot s is -(1 + s)). Each stream
+    // keeps its own, so streams can be read in parallel (the live import); mergeCaptureStreams puts
+    // them one after the other in stream order, the order a sequential read would have found them.
+    const std::vector<CaptureDeviceRef>& deviceRefs() const { return m_refs; }
 
 private:
     /* A GPU track of this stream, named once its device is resolved. */
@@ -132,7 +136,7 @@ private:
     void handle(uint16_t type, const std::vector<uint8_t>& payload, uint64_t offset);
 
     uint32_t m_stream;
-    std::vector<CaptureDeviceRef>* m_refs;
+    std::vector<CaptureDeviceRef> m_refs;
     ChunkResult m_chunk;
     std::unordered_map<std::string, uint32_t> m_localStrings;
     std::unordered_map<uint32_t, std::string> m_strings;         // the stream's String records
