@@ -28,8 +28,10 @@ struct LoadedSession;
  * the records appended since the last update are read and converted, and the session is rebuilt
  * from what was read through the capture importer's own merge (streams without their Footer show up
  * to their last complete record). Updates never overlap: growth during one is taken up by the next,
- * at most one per max(kMinIntervalMs, 2 x the last update's time), so a large capture slows the
- * refresh, not the program or the GUI. Reading::Reimport imports the whole folder again each time
+ * which starts max(kMinIntervalMs, the last update's time) after the last one started (at once when
+ * that one took longer). Waiting as long again after a long update (as it did) made the records
+ * that came during it up to twice its time late (issue #26: on screen <= 1 s after their flush);
+ * one update at a time, off the GUI thread, keeps the GUI's frames and bounds the work. Reading::Reimport imports the whole folder again each time
  * instead (the way before the incremental import, kept for `--bench-live` to compare; one per
  * max(1 s, 2 x the import's time)). stop() (or the end of this object) removes the tab; the finished
  * capture then opens as any session does. Closing the tab ends the following.

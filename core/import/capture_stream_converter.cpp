@@ -56,7 +56,10 @@ CaptureStreamConverter::CaptureStreamConverter(uint32_t streamIndex) : m_stream(
 uint32_t CaptureStreamConverter::intern(const std::string& s) {
     if (s.empty())
         return 0;
-    auto [it, added] = m_localStrings.try_emplace(s, static_cast<uint32_t>(m_chunk.newStrings.size() + 1));
+    if (m_baseStrings)
+        if (auto base = m_baseStrings->find(s); base != m_baseStrings->end())
+            return base->second;
+    auto [it, added] = m_localStrings->try_emplace(s, static_cast<uint32_t>(m_chunk.newStrings.size() + 1));
     if (added)
         m_chunk.newStrings.push_back(s);
     return it->second;
@@ -144,7 +147,13 @@ std::unique_ptr<CaptureStreamConverter> CaptureStreamConverter::finishedCopy(con
     // finishStream changes the stacks and collectives: the copy gets its own.
     copy->m_stacks = std::make_shared<CaptureStacks>(*m_stacks);
     copy->m_collectives = std::make_shared<CaptureCollectives>(*m_collectives);
+    // m_read is shared, not copied: finishStream only looks up correlations in it. The string index
+    // too: the copy finds the strings interned so far in this converter's index (which does not
+    // change while the copy is finished and merged) and indexes only those it adds.
+    copy->m_baseStrings = m_localStrings;
+    copy->m_localStrings = std::make_shared<StringIndex>();
     copy->finishStream(reader);
+    copy->m_read.reset(); // the copy reads no more records
     return copy;
 }
 
@@ -227,7 +236,7 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
     case RecordType::Context: {
         ContextRecord r;
         if (decode(&r) && !badDevice(r.deviceId))
-            m_contextDevice[r.contextId] = r.deviceId;
+            m_read->contextDevice[r.contextId] = r.deviceId;
         return;
     }
     case RecordType::Kernel: {
@@ -235,7 +244,7 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         if (!decode(&r) || badDevice(r.deviceId))
             return;
         const uint32_t slot = cudaSlot(r.deviceId);
-        auto [it, added] = m_kernelNames.try_emplace(r.nameId, 0);
+        auto [it, added] = m_read->kernelNames.try_emplace(r.nameId, 0);
         if (added) {
             auto s = m_strings.find(r.nameId);
             it->second = intern(s == m_strings.end() || s->second.empty() ? std::string("(unnamed kernel)")
@@ -252,7 +261,7 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
             s.have |= ChunkResult::kBps;
         }
         m_gpuSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
-        m_gpuCorr.insert(r.correlationId);
+        m_read->gpuCorr.insert(r.correlationId);
         return;
     }
     case RecordType::Memcpy: {
@@ -267,7 +276,7 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         s.bytes = static_cast<int64_t>(std::min<uint64_t>(r.bytes, INT64_MAX));
         s.have |= ChunkResult::kCorr | ChunkResult::kBytes;
         m_gpuSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
-        m_gpuCorr.insert(r.correlationId);
+        m_read->gpuCorr.insert(r.correlationId);
         return;
     }
     case RecordType::Memset: {
@@ -281,7 +290,7 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         s.bytes = static_cast<int64_t>(std::min<uint64_t>(r.bytes, INT64_MAX));
         s.have |= ChunkResult::kCorr | ChunkResult::kBytes;
         m_gpuSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
-        m_gpuCorr.insert(r.correlationId);
+        m_read->gpuCorr.insert(r.correlationId);
         return;
     }
     case RecordType::Api: {
@@ -290,7 +299,7 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
             return;
         if (m_header.activities & ActPySample) // samples name the CUDA call they were in by its cbid
             m_callNames.try_emplace(uint32_t(r.domain) << 24 | r.cbid, r.nameId);
-        auto [it, added] = m_apiNames.try_emplace(r.nameId, 0);
+        auto [it, added] = m_read->apiNames.try_emplace(r.nameId, 0);
         if (added) {
             auto s = m_strings.find(r.nameId);
             it->second = intern(s == m_strings.end() || s->second.empty()
@@ -303,12 +312,12 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         ChunkResult::Slice& s = m_chunk.slices.back();
         s.corr = r.correlationId;
         s.have |= ChunkResult::kCorr;
-        if (auto ext = m_external.find(r.correlationId); ext != m_external.end()) {
+        if (auto ext = m_read->external.find(r.correlationId); ext != m_read->external.end()) {
             s.ext = static_cast<uint32_t>(ext->second);
             s.have |= ChunkResult::kExt;
         }
         m_apiSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
-        m_apiCorr.insert(r.correlationId);
+        m_read->apiCorr.insert(r.correlationId);
         if (m_header.activities & ActPySample) // a sample inside a call stands for the call (StackSamples)
             m_pySamples.addCall(r.threadId, static_cast<int64_t>(std::min<uint64_t>(r.start, INT64_MAX / 2)),
                                 static_cast<int64_t>(std::min<uint64_t>(r.end, INT64_MAX / 2)));
@@ -318,8 +327,8 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         SynchronizationRecord r;
         if (!decode(&r))
             return;
-        auto ctx = m_contextDevice.find(r.contextId);
-        if (ctx == m_contextDevice.end()) {
+        auto ctx = m_read->contextDevice.find(r.contextId);
+        if (ctx == m_read->contextDevice.end()) {
             m_chunk.report.add("synchronization records of an unknown CUDA context (skipped)", offsetText(offset));
             return;
         }
@@ -330,7 +339,7 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         s.corr = r.correlationId;
         s.have |= ChunkResult::kCorr;
         m_gpuSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
-        m_gpuCorr.insert(r.correlationId);
+        m_read->gpuCorr.insert(r.correlationId);
         return;
     }
     case RecordType::Memory: {
@@ -411,7 +420,7 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         MetricDescriptorRecord r;
         if (!decode(&r))
             return;
-        m_metrics[r.metricId] = {r.name, r.unit, r.source};
+        m_read->metrics[r.metricId] = {r.name, r.unit, r.source};
         return;
     }
     case RecordType::MetricDevice: {
@@ -432,11 +441,11 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         MetricSampleRecord r;
         if (!decode(&r) || badDevice(r.device))
             return;
-        auto m = m_metrics.find(r.metricId);
-        const bool pm = m != m_metrics.end() ? m->second.source == static_cast<uint8_t>(MetricSource::PmSampling)
+        auto m = m_read->metrics.find(r.metricId);
+        const bool pm = m != m_read->metrics.end() ? m->second.source == static_cast<uint8_t>(MetricSource::PmSampling)
                                              : r.metricId > 100 && r.metricId <= 200;
         // Host samples (the `host` activity) belong to the traced process, not to a GPU.
-        const bool host = m != m_metrics.end() ? m->second.source == static_cast<uint8_t>(MetricSource::Host)
+        const bool host = m != m_read->metrics.end() ? m->second.source == static_cast<uint8_t>(MetricSource::Host)
                                                : r.metricId > 200;
         ChunkResult::Counter c;
         c.pid = host ? hostPid(m_header.pid)
@@ -444,9 +453,9 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         c.ts = static_cast<int64_t>(std::min<uint64_t>(r.timestamp, INT64_MAX / 2));
         c.value = r.value;
         c.seq = m_seq++;
-        c.name = intern(m != m_metrics.end() && !m->second.name.empty() ? m->second.name
+        c.name = intern(m != m_read->metrics.end() && !m->second.name.empty() ? m->second.name
                                                                           : "metric " + std::to_string(r.metricId));
-        c.series = intern(m != m_metrics.end() && !m->second.unit.empty() ? m->second.unit : std::string("value"));
+        c.series = intern(m != m_read->metrics.end() && !m->second.unit.empty() ? m->second.unit : std::string("value"));
         c.cat = intern(host ? "host" : pm ? "pm_sampling" : "nvml");
         m_chunk.minTs = std::min(m_chunk.minTs, c.ts);
         m_chunk.maxTs = std::max(m_chunk.maxTs, c.ts);
@@ -482,7 +491,7 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
     case RecordType::ExternalCorrelation: {
         ExternalCorrelationRecord r;
         if (decode(&r))
-            m_external[r.correlationId] = r.externalId;
+            m_read->external[r.correlationId] = r.externalId;
         return;
     }
     case RecordType::Module: {
@@ -754,12 +763,12 @@ void CaptureStreamConverter::finishStream(const WscapReader& reader) {
     // Flows: each API call with GPU work to each of its activities, by correlation id.
     auto flowId = [&](uint32_t corr) { return uint64_t(m_stream) << 32 | corr; };
     for (const auto& [slice, corr] : m_apiSlices)
-        if (corr && m_gpuCorr.count(corr)) {
+        if (corr && m_read->gpuCorr.count(corr)) {
             const ChunkResult::Slice& s = m_chunk.slices[slice];
             m_chunk.flows.push_back({s.ts, m_seq++, flowId(corr), s.track, m_catFlow, 's', false, false});
         }
     for (const auto& [slice, corr] : m_gpuSlices)
-        if (corr && m_apiCorr.count(corr)) {
+        if (corr && m_read->apiCorr.count(corr)) {
             const ChunkResult::Slice& s = m_chunk.slices[slice];
             m_chunk.flows.push_back({s.ts, m_seq++, flowId(corr), s.track, m_catFlow, 'f', true, false});
         }

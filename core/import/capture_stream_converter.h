@@ -135,23 +135,38 @@ private:
     void finishStream(const wscap::WscapReader& reader);
     void handle(uint16_t type, const std::vector<uint8_t>& payload, uint64_t offset);
 
+    /*
+     * The lookups that reading needs and finishing only reads (correlations for the flows): the
+     * largest maps of a stream, one entry per API call or GPU activity. finishedCopy shares them
+     * with its copy for the copy's finishStream instead of copying them (the live import makes a
+     * finished copy of every stream at each update), and the copy drops them once finished.
+     */
+    struct ReadingIndex {
+        std::unordered_map<uint32_t, uint32_t> kernelNames;   // name id -> local string (demangled)
+        std::unordered_map<uint32_t, uint32_t> apiNames;      // name id -> local string (no _vNNNN)
+        std::unordered_map<uint32_t, uint32_t> contextDevice; // context id -> CUDA ordinal
+        std::unordered_map<uint32_t, Metric> metrics;
+        std::unordered_map<uint32_t, uint64_t> external;      // correlation -> external id
+        std::unordered_set<uint32_t> apiCorr, gpuCorr;        // correlations with an API call / GPU work
+    };
+
     uint32_t m_stream;
     std::vector<CaptureDeviceRef> m_refs;
+    std::shared_ptr<ReadingIndex> m_read = std::make_shared<ReadingIndex>();
     ChunkResult m_chunk;
-    std::unordered_map<std::string, uint32_t> m_localStrings;
+    // Local string ids by text: the strings this converter interned itself (m_chunk.newStrings), and
+    // for a finished copy (finishedCopy) the index of the converter it copies, shared instead of
+    // copied (one entry per distinct string: tens of thousands in a stream of PyTorch operators).
+    using StringIndex = std::unordered_map<std::string, uint32_t>;
+    std::shared_ptr<StringIndex> m_localStrings = std::make_shared<StringIndex>();
+    std::shared_ptr<const StringIndex> m_baseStrings;
     std::unordered_map<uint32_t, std::string> m_strings;         // the stream's String records
-    std::unordered_map<uint32_t, uint32_t> m_kernelNames;        // name id -> local string (demangled)
-    std::unordered_map<uint32_t, uint32_t> m_apiNames;           // name id -> local string (no _vNNNN)
     std::map<TrackKey, uint32_t> m_trackIndex; // few tracks, one lookup per record
     std::unordered_map<uint32_t, uint32_t> m_cudaSlots, m_nvmlSlots;
-    std::unordered_map<uint32_t, uint32_t> m_contextDevice;      // context id -> CUDA ordinal
-    std::unordered_map<uint32_t, Metric> m_metrics;
-    std::unordered_map<uint32_t, uint64_t> m_external;           // correlation -> external id
     std::vector<GpuTrack> m_gpuTracks;
     std::vector<PendingMemory> m_memory;
     std::vector<std::pair<uint32_t, uint32_t>> m_apiSlices; // (slice index, correlation)
     std::vector<std::pair<uint32_t, uint32_t>> m_gpuSlices;
-    std::unordered_set<uint32_t> m_apiCorr, m_gpuCorr;
     std::vector<uint64_t> m_openRanges; // slice indices of NVTX ranges that never ended
     std::unordered_map<uint32_t, uint32_t> m_callNames;
     // Operator windows (OpsWindow records) by track: the thread's [start, end] in which its
