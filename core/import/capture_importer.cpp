@@ -258,8 +258,12 @@ void mergeCaptureStreams(const std::string& path, std::vector<ConvertedCaptureSt
     }
 
     builder.report().merge(skipped);
-    for (auto& stream : streams)
-        builder.addChunk(stream.converter->chunk());
+    for (auto& stream : streams) {
+        CaptureStreamConverter& conv = *stream.converter;
+        if (const std::vector<std::string>* shared = conv.sharedStrings())
+            builder.addStrings(conv.chunk().worker, 1, *shared);
+        builder.addChunk(conv.sealedChunk());
+    }
     builder.addChunk(names);
     streams.clear();
     builder.setDevices(std::move(devices));

@@ -57,11 +57,12 @@ uint32_t CaptureStreamConverter::intern(const std::string& s) {
     if (s.empty())
         return 0;
     if (m_baseStrings)
-        if (auto base = m_baseStrings->find(s); base != m_baseStrings->end())
+        if (auto base = m_baseStrings->index.find(s); base != m_baseStrings->index.end())
             return base->second;
-    auto [it, added] = m_localStrings->try_emplace(s, static_cast<uint32_t>(m_chunk.newStrings.size() + 1));
+    const size_t before = m_baseStrings ? m_baseStrings->list.size() : 0;
+    auto [it, added] = m_interned->index.try_emplace(s, static_cast<uint32_t>(before + m_interned->list.size() + 1));
     if (added)
-        m_chunk.newStrings.push_back(s);
+        m_interned->list.push_back(s);
     return it->second;
 }
 
@@ -150,11 +151,18 @@ std::unique_ptr<CaptureStreamConverter> CaptureStreamConverter::finishedCopy(con
     // m_read is shared, not copied: finishStream only looks up correlations in it. The string index
     // too: the copy finds the strings interned so far in this converter's index (which does not
     // change while the copy is finished and merged) and indexes only those it adds.
-    copy->m_baseStrings = m_localStrings;
-    copy->m_localStrings = std::make_shared<StringIndex>();
+    copy->m_baseStrings = m_interned;
+    copy->m_interned = std::make_shared<InternedStrings>();
     copy->finishStream(reader);
     copy->m_read.reset(); // the copy reads no more records
     return copy;
+}
+
+ChunkResult& CaptureStreamConverter::sealedChunk() {
+    m_chunk.firstNewString = static_cast<uint32_t>((m_baseStrings ? m_baseStrings->list.size() : 0) + 1);
+    m_chunk.newStrings = std::move(m_interned->list);
+    m_interned = std::make_shared<InternedStrings>(); // sealed: nothing is interned after
+    return m_chunk;
 }
 
 bool CaptureStreamConverter::readAvailable(WscapReader& reader, const ImportControl& control) {

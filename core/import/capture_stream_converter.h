@@ -72,6 +72,11 @@ public:
                         const std::unordered_set<int64_t>& deviceIndices);
 
     ChunkResult& chunk() { return m_chunk; }
+    // The chunk with its strings, for TraceBuilder::addChunk, once nothing is interned any more
+    // (after resolveDevices). For a finished copy, the strings it shares with its converter
+    // (sharedStrings, local ids 1..n) go to the builder first (TraceBuilder::addStrings).
+    ChunkResult& sealedChunk();
+    const std::vector<std::string>* sharedStrings() const { return m_baseStrings ? &m_baseStrings->list : nullptr; }
     std::unordered_map<uint32_t, std::string> takeStrings() { return std::move(m_strings); }
     // (domain << 24 | cbid) -> String id of the API calls seen, in streams with Python samples.
     std::unordered_map<uint32_t, uint32_t> takeCallNames() { return std::move(m_callNames); }
@@ -154,12 +159,19 @@ private:
     std::vector<CaptureDeviceRef> m_refs;
     std::shared_ptr<ReadingIndex> m_read = std::make_shared<ReadingIndex>();
     ChunkResult m_chunk;
-    // Local string ids by text: the strings this converter interned itself (m_chunk.newStrings), and
-    // for a finished copy (finishedCopy) the index of the converter it copies, shared instead of
-    // copied (one entry per distinct string: tens of thousands in a stream of PyTorch operators).
-    using StringIndex = std::unordered_map<std::string, uint32_t>;
-    std::shared_ptr<StringIndex> m_localStrings = std::make_shared<StringIndex>();
-    std::shared_ptr<const StringIndex> m_baseStrings;
+    /*
+     * The strings a converter interned (local id = position in list + 1) and their ids by text. A
+     * finished copy (finishedCopy) shares its converter's as m_baseStrings, read-only while the
+     * copy is finished and merged, and interns what it adds after them in its own: a stream of
+     * PyTorch operators holds tens of thousands of distinct strings (each operator range's text),
+     * which the copy made at every live update no longer copies.
+     */
+    struct InternedStrings {
+        std::unordered_map<std::string, uint32_t> index;
+        std::vector<std::string> list;
+    };
+    std::shared_ptr<InternedStrings> m_interned = std::make_shared<InternedStrings>();
+    std::shared_ptr<const InternedStrings> m_baseStrings;
     std::unordered_map<uint32_t, std::string> m_strings;         // the stream's String records
     std::map<TrackKey, uint32_t> m_trackIndex; // few tracks, one lookup per record
     std::unordered_map<uint32_t, uint32_t> m_cudaSlots, m_nvmlSlots;
