@@ -4,9 +4,11 @@
 
 #include "test_util.h"
 
+#include "analysis/session_dump.h"
 #include "import/capture_merge.h"
 #include "import/live_capture_import.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -166,6 +168,11 @@ TEST(LiveCaptureImport, StreamsReadSideBySideNumberTheirGpusAsASequentialImport)
         EXPECT_GT(incremental.session->devices().size(), 0u);
         EXPECT_EQ(incremental.session->sliceCount(), oneShot.session->sliceCount()) << "step " << step;
         ASSERT_EQ(firstDifference(digest(*incremental.session), digest(*oneShot.session)), "equal") << "step " << step;
+        // And as `warpscope-cli dump` prints them (every slice): the finished folder (step 3) is
+        // what the library stores once the capture ends.
+        EXPECT_EQ(firstDifference(dumpSession(*incremental.session, SIZE_MAX), dumpSession(*oneShot.session, SIZE_MAX)),
+                  "equal")
+            << "step " << step;
     }
 }
 
