@@ -80,9 +80,10 @@ void LiveCapture::startImport() {
         }
         const qint64 ms = took.elapsed();
         loaded->elapsedMs = ms;
-        QMetaObject::invokeMethod(this, [this, loaded, ms, bytes] {
+        QMetaObject::invokeMethod(this, [this, loaded, ms, bytes, timings = std::move(r.timings)] {
             m_busy = false;
             m_lastImportMs = ms;
+            m_lastTimings = timings;
             if (m_stopped)
                 return;
             if (loaded->session)

@@ -8,7 +8,10 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "session_page.h"
 
@@ -55,6 +58,8 @@ public:
     // Bytes of the capture streams that the shown model holds, and what its update took (benches).
     uint64_t shownBytes() const { return m_shownBytes; }
     qint64 lastUpdateMs() const { return m_lastImportMs; }
+    // Seconds per phase of the update the tab shows (ImportResult::timings).
+    const std::vector<std::pair<std::string, double>>& lastTimings() const { return m_lastTimings; }
 
 signals:
     void updated(); // the tab shows a newer import
@@ -77,6 +82,7 @@ private:
     bool m_stopped = false;
     QElapsedTimer m_sinceImport;
     qint64 m_lastImportMs = 0;
+    std::vector<std::pair<std::string, double>> m_lastTimings;
     int m_imports = 0;
 };
 
