@@ -125,6 +125,7 @@ int runLiveBenchmark(const QString& path, bool reimport, int streams, double spe
     QImage image(1920, 1080, QImage::Format_ARGB32_Premultiplied);
 
     std::vector<double> frameMs, latencyMs, updateMs;
+    std::vector<std::pair<std::string, double>> slowestPhases; // of the slowest update shown
     size_t seen = 0; // flushes whose latency is measured
     int lastImports = 0;
     const auto start = Clock::now();
@@ -148,6 +149,8 @@ int runLiveBenchmark(const QString& path, bool reimport, int streams, double spe
             frameMs.push_back(msSince(frameStart, frameEnd));
         if (live.imports() != lastImports) {
             lastImports = live.imports();
+            if (updateMs.empty() || static_cast<double>(live.lastUpdateMs()) > percentile(updateMs, 1.0))
+                slowestPhases = live.lastTimings();
             updateMs.push_back(static_cast<double>(live.lastUpdateMs()));
             // Each stream holds shownBytes / streams (they grow together).
             const uint64_t perStream = live.shownBytes() / static_cast<uint64_t>(streams);
@@ -170,6 +173,8 @@ int runLiveBenchmark(const QString& path, bool reimport, int streams, double spe
                 updateMs.size());
     std::printf("update_p50_ms: %.1f\nupdate_max_ms: %.1f\nlast_update_ms: %.1f\n", percentile(updateMs, 0.5),
                 percentile(updateMs, 1.0), updateMs.empty() ? 0.0 : updateMs.back());
+    for (const auto& [phase, seconds] : slowestPhases)
+        std::printf("slowest_update_phase_ms[%s]: %.1f\n", phase.c_str(), seconds * 1000.0);
     std::printf("complete: %s\n", complete ? "yes" : "no (timed out)");
     std::printf("latency_p50_ms: %.1f\nlatency_p95_ms: %.1f\nlatency_max_ms: %.1f\n", percentile(latencyMs, 0.5),
                 percentile(latencyMs, 0.95), percentile(latencyMs, 1.0));

@@ -14,9 +14,11 @@ namespace ws {
  * (TimelineView::renderTo at 1920x1080, as --bench-timeline paints).
  *
  * Prints `key: value` lines: the replay (bytes, records' span, flushes), the updates and their
- * times, latency_p50/p95/max_ms (from a flush's write to the first painted frame whose model holds
- * that flush's bytes, for every flush) and frame_p50/p95/max_ms (events handled plus the paint, per
- * frame, while the capture grows), with the ratios to issue #26's goals (<= 1 s, <= 8 ms).
+ * times (the slowest one's phases as slowest_update_phase_ms[...]: reading what arrived, the
+ * finished copies, the merge and finish), latency_p50/p95/max_ms (from a flush's write to the first
+ * painted frame whose model holds that flush's bytes, for every flush) and frame_p50/p95/max_ms
+ * (events handled plus the paint, per frame, while the capture grows), with the ratios to issue
+ * #26's goals (<= 1 s, <= 8 ms).
  * --bench-live-reimport follows with a whole re-import and a new page per update (the way before
  * the incremental live import) for comparison. Returns the process exit status.
  */

@@ -35,7 +35,10 @@ void LiveCapture::follow(const QString& directory) {
         m_pending = true;
         return;
     }
-    const qint64 wait = std::max<qint64>(m_reading == Reading::Incremental ? kMinIntervalMs : 1000, 2 * m_lastImportMs);
+    // From the start of one update to the next (the header says why an incremental one goes on at
+    // once after a long one); a whole re-import leaves as long again idle.
+    const qint64 wait = m_reading == Reading::Incremental ? std::max<qint64>(kMinIntervalMs, m_lastImportMs)
+                                                         : std::max<qint64>(1000, 2 * m_lastImportMs);
     if (m_sinceImport.isValid() && m_sinceImport.elapsed() < wait) {
         if (!m_pending) {
             m_pending = true;
@@ -77,9 +80,10 @@ void LiveCapture::startImport() {
         }
         const qint64 ms = took.elapsed();
         loaded->elapsedMs = ms;
-        QMetaObject::invokeMethod(this, [this, loaded, ms, bytes] {
+        QMetaObject::invokeMethod(this, [this, loaded, ms, bytes, timings = std::move(r.timings)] {
             m_busy = false;
             m_lastImportMs = ms;
+            m_lastTimings = timings;
             if (m_stopped)
                 return;
             if (loaded->session)

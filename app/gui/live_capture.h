@@ -8,7 +8,10 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "session_page.h"
 
@@ -28,8 +31,10 @@ struct LoadedSession;
  * the records appended since the last update are read and converted, and the session is rebuilt
  * from what was read through the capture importer's own merge (streams without their Footer show up
  * to their last complete record). Updates never overlap: growth during one is taken up by the next,
- * at most one per max(kMinIntervalMs, 2 x the last update's time), so a large capture slows the
- * refresh, not the program or the GUI. Reading::Reimport imports the whole folder again each time
+ * which starts max(kMinIntervalMs, the last update's time) after the last one started (at once when
+ * that one took longer). Waiting as long again after a long update (as it did) made the records
+ * that came during it up to twice its time late (issue #26: on screen <= 1 s after their flush);
+ * one update at a time, off the GUI thread, keeps the GUI's frames and bounds the work. Reading::Reimport imports the whole folder again each time
  * instead (the way before the incremental import, kept for `--bench-live` to compare; one per
  * max(1 s, 2 x the import's time)). stop() (or the end of this object) removes the tab; the finished
  * capture then opens as any session does. Closing the tab ends the following.
@@ -53,6 +58,8 @@ public:
     // Bytes of the capture streams that the shown model holds, and what its update took (benches).
     uint64_t shownBytes() const { return m_shownBytes; }
     qint64 lastUpdateMs() const { return m_lastImportMs; }
+    // Seconds per phase of the update the tab shows (ImportResult::timings).
+    const std::vector<std::pair<std::string, double>>& lastTimings() const { return m_lastTimings; }
 
 signals:
     void updated(); // the tab shows a newer import
@@ -75,6 +82,7 @@ private:
     bool m_stopped = false;
     QElapsedTimer m_sinceImport;
     qint64 m_lastImportMs = 0;
+    std::vector<std::pair<std::string, double>> m_lastTimings;
     int m_imports = 0;
 };
 

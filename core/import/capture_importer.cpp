@@ -148,8 +148,8 @@ size_t rankedCaptureStreams(const std::string& dir) {
 }
 
 void mergeCaptureStreams(const std::string& path, std::vector<ConvertedCaptureStream> streams,
-                         const std::vector<CaptureDeviceRef>& refs, const ImportReport& skipped, ImportResult& result,
-                         const ImportControl& control, double parsedSeconds) {
+                         const ImportReport& skipped, ImportResult& result, const ImportControl& control,
+                         double parsedSeconds) {
     const auto t0 = std::chrono::steady_clock::now();
     TraceBuilder builder(path, TraceFormat::WarpscopeCapture);
     auto text = std::make_shared<CaptureEventText>();
@@ -188,20 +188,33 @@ void mergeCaptureStreams(const std::string& path, std::vector<ConvertedCaptureSt
         text->addStream(std::move(s));
     }
 
-    // Devices across streams, then the placeholders in every chunk.
+    // Devices across streams (every stream's slots one after the other, in stream order), then the
+    // placeholders in every chunk.
+    std::vector<CaptureDeviceRef> refs;
+    std::vector<size_t> firstSlot; // of each stream in refs
+    for (const auto& stream : streams) {
+        firstSlot.push_back(refs.size());
+        const std::vector<CaptureDeviceRef>& mine = stream.converter->deviceRefs();
+        refs.insert(refs.end(), mine.begin(), mine.end());
+    }
     const std::vector<int> globalOfSlot = resolveDeviceIndices(refs);
     const int deviceCount = globalOfSlot.empty() ? 0 : *std::max_element(globalOfSlot.begin(), globalOfSlot.end()) + 1;
+    std::vector<std::vector<int>> globalOfStreamSlot;
+    for (size_t i = 0; i < streams.size(); ++i) {
+        const auto first = globalOfSlot.begin() + static_cast<std::ptrdiff_t>(firstSlot[i]);
+        globalOfStreamSlot.emplace_back(first, first + static_cast<std::ptrdiff_t>(streams[i].converter->deviceRefs().size()));
+    }
     std::vector<uint32_t> streamsOfGlobal(static_cast<size_t>(deviceCount), 0);
-    for (const auto& stream : streams) {
+    for (size_t i = 0; i < streams.size(); ++i) {
         std::set<int> mine;
-        for (uint32_t slot : stream.converter->streamSlots())
-            mine.insert(globalOfSlot[slot]);
+        for (uint32_t slot : streams[i].converter->streamSlots())
+            mine.insert(globalOfStreamSlot[i][slot]);
         for (int g : mine)
             ++streamsOfGlobal[static_cast<size_t>(g)];
     }
     std::unordered_set<int64_t> deviceIndices(globalOfSlot.begin(), globalOfSlot.end());
-    for (const auto& stream : streams)
-        stream.converter->resolveDevices(globalOfSlot, streamsOfGlobal, deviceIndices);
+    for (size_t i = 0; i < streams.size(); ++i)
+        streams[i].converter->resolveDevices(globalOfStreamSlot[i], streamsOfGlobal, deviceIndices);
 
     // One DeviceInfo and one "GPU n" process per global device.
     std::vector<DeviceInfo> devices;
@@ -245,8 +258,12 @@ void mergeCaptureStreams(const std::string& path, std::vector<ConvertedCaptureSt
     }
 
     builder.report().merge(skipped);
-    for (auto& stream : streams)
-        builder.addChunk(stream.converter->chunk());
+    for (auto& stream : streams) {
+        CaptureStreamConverter& conv = *stream.converter;
+        if (const std::vector<std::string>* shared = conv.sharedStrings())
+            builder.addStrings(conv.chunk().worker, 1, *shared);
+        builder.addChunk(conv.sealedChunk());
+    }
     builder.addChunk(names);
     streams.clear();
     builder.setDevices(std::move(devices));
@@ -276,7 +293,6 @@ ImportResult importCapture(const std::string& path, const ImportControl& control
         return result;
     }
 
-    std::vector<CaptureDeviceRef> refs;
     std::vector<ConvertedCaptureStream> streams;
     ImportReport skipped;
     for (size_t i = 0; i < files.size(); ++i) {
@@ -299,7 +315,7 @@ ImportResult importCapture(const std::string& path, const ImportControl& control
             continue;
         }
         const auto index = static_cast<uint32_t>(streams.size());
-        auto conv = std::make_unique<CaptureStreamConverter>(index, &refs);
+        auto conv = std::make_unique<CaptureStreamConverter>(index);
         if (!conv->read(reader, control)) {
             result.cancelled = true;
             return result;
@@ -321,7 +337,7 @@ ImportResult importCapture(const std::string& path, const ImportControl& control
         return result;
     }
     const double parsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    mergeCaptureStreams(path, std::move(streams), refs, skipped, result, control, parsed);
+    mergeCaptureStreams(path, std::move(streams), skipped, result, control, parsed);
     return result;
 }
 

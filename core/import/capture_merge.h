@@ -28,14 +28,14 @@ struct ConvertedCaptureStream {
 
 /*
  * The second half of a capture import (capture_importer.h has the device numbering rules): resolves
- * the streams' GPUs across streams (refs: every stream's device slots), names the GPU processes,
+ * the streams' GPUs across streams (every stream's deviceRefs, in stream order), names the GPU processes,
  * merges every stream in one TraceBuilder with the streams' event text and metadata, and finishes
  * the Session into result. The one-shot import (importCapture) and the live import of a capture
  * that is still being written (LiveCaptureImport) both end here, so they build the same Session
  * from the same records. parsedSeconds: the caller's reading time, for the timings.
  */
 void mergeCaptureStreams(const std::string& path, std::vector<ConvertedCaptureStream> streams,
-                         const std::vector<CaptureDeviceRef>& refs, const ImportReport& skipped, ImportResult& result,
-                         const ImportControl& control, double parsedSeconds);
+                         const ImportReport& skipped, ImportResult& result, const ImportControl& control,
+                         double parsedSeconds);
 
 } // namespace ws

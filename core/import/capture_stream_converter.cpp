@@ -37,8 +37,7 @@ std::string offsetText(uint64_t offset) { return "at offset " + std::to_string(o
 
 } // namespace
 
-CaptureStreamConverter::CaptureStreamConverter(uint32_t streamIndex, std::vector<CaptureDeviceRef>* refs)
-    : m_stream(streamIndex), m_refs(refs) {
+CaptureStreamConverter::CaptureStreamConverter(uint32_t streamIndex) : m_stream(streamIndex) {
     m_chunk.worker = streamIndex;
     m_chunk.firstNewString = 1;
     m_pySamples.setEveryThreadEachRound(true); // the PySampler records every Python thread at each round
@@ -57,9 +56,13 @@ CaptureStreamConverter::CaptureStreamConverter(uint32_t streamIndex, std::vector
 uint32_t CaptureStreamConverter::intern(const std::string& s) {
     if (s.empty())
         return 0;
-    auto [it, added] = m_localStrings.try_emplace(s, static_cast<uint32_t>(m_chunk.newStrings.size() + 1));
+    if (m_baseStrings)
+        if (auto base = m_baseStrings->index.find(s); base != m_baseStrings->index.end())
+            return base->second;
+    const size_t before = m_baseStrings ? m_baseStrings->list.size() : 0;
+    auto [it, added] = m_interned->index.try_emplace(s, static_cast<uint32_t>(before + m_interned->list.size() + 1));
     if (added)
-        m_chunk.newStrings.push_back(s);
+        m_interned->list.push_back(s);
     return it->second;
 }
 
@@ -80,25 +83,25 @@ uint32_t CaptureStreamConverter::gpuTrack(uint32_t slot, uint32_t streamId, bool
 }
 
 uint32_t CaptureStreamConverter::cudaSlot(uint32_t ordinal) {
-    auto [it, added] = m_cudaSlots.try_emplace(ordinal, static_cast<uint32_t>(m_refs->size()));
+    auto [it, added] = m_cudaSlots.try_emplace(ordinal, static_cast<uint32_t>(m_refs.size()));
     if (added) {
         CaptureDeviceRef r;
         r.stream = m_stream;
         r.cuda = true;
         r.index = ordinal;
-        m_refs->push_back(std::move(r));
+        m_refs.push_back(std::move(r));
     }
     return it->second;
 }
 
 uint32_t CaptureStreamConverter::nvmlSlot(uint32_t index) {
-    auto [it, added] = m_nvmlSlots.try_emplace(index, static_cast<uint32_t>(m_refs->size()));
+    auto [it, added] = m_nvmlSlots.try_emplace(index, static_cast<uint32_t>(m_refs.size()));
     if (added) {
         CaptureDeviceRef r;
         r.stream = m_stream;
         r.cuda = false;
         r.index = index;
-        m_refs->push_back(std::move(r));
+        m_refs.push_back(std::move(r));
     }
     return it->second;
 }
@@ -145,8 +148,21 @@ std::unique_ptr<CaptureStreamConverter> CaptureStreamConverter::finishedCopy(con
     // finishStream changes the stacks and collectives: the copy gets its own.
     copy->m_stacks = std::make_shared<CaptureStacks>(*m_stacks);
     copy->m_collectives = std::make_shared<CaptureCollectives>(*m_collectives);
+    // m_read is shared, not copied: finishStream only looks up correlations in it. The string index
+    // too: the copy finds the strings interned so far in this converter's index (which does not
+    // change while the copy is finished and merged) and indexes only those it adds.
+    copy->m_baseStrings = m_interned;
+    copy->m_interned = std::make_shared<InternedStrings>();
     copy->finishStream(reader);
+    copy->m_read.reset(); // the copy reads no more records
     return copy;
+}
+
+ChunkResult& CaptureStreamConverter::sealedChunk() {
+    m_chunk.firstNewString = static_cast<uint32_t>((m_baseStrings ? m_baseStrings->list.size() : 0) + 1);
+    m_chunk.newStrings = std::move(m_interned->list);
+    m_interned = std::make_shared<InternedStrings>(); // sealed: nothing is interned after
+    return m_chunk;
 }
 
 bool CaptureStreamConverter::readAvailable(WscapReader& reader, const ImportControl& control) {
@@ -218,7 +234,7 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         DeviceRecord r;
         if (!decode(&r) || badDevice(r.id))
             return;
-        CaptureDeviceRef& ref = (*m_refs)[cudaSlot(r.id)];
+        CaptureDeviceRef& ref = m_refs[cudaSlot(r.id)];
         ref.hasUuid = nonZero(r.uuid);
         ref.uuid = r.uuid;
         ref.name = r.name;
@@ -228,7 +244,7 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
     case RecordType::Context: {
         ContextRecord r;
         if (decode(&r) && !badDevice(r.deviceId))
-            m_contextDevice[r.contextId] = r.deviceId;
+            m_read->contextDevice[r.contextId] = r.deviceId;
         return;
     }
     case RecordType::Kernel: {
@@ -236,7 +252,7 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         if (!decode(&r) || badDevice(r.deviceId))
             return;
         const uint32_t slot = cudaSlot(r.deviceId);
-        auto [it, added] = m_kernelNames.try_emplace(r.nameId, 0);
+        auto [it, added] = m_read->kernelNames.try_emplace(r.nameId, 0);
         if (added) {
             auto s = m_strings.find(r.nameId);
             it->second = intern(s == m_strings.end() || s->second.empty() ? std::string("(unnamed kernel)")
@@ -246,14 +262,14 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         ChunkResult::Slice& s = m_chunk.slices.back();
         s.corr = r.correlationId;
         s.have |= ChunkResult::kCorr;
-        const CaptureDeviceRef& ref = (*m_refs)[slot];
+        const CaptureDeviceRef& ref = m_refs[slot];
         if (ref.device && ref.device->smCount > 0) {
             const double blocks = double(std::max(r.gridX, 0)) * std::max(r.gridY, 0) * std::max(r.gridZ, 0);
             s.bps = static_cast<float>(blocks / ref.device->smCount);
             s.have |= ChunkResult::kBps;
         }
         m_gpuSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
-        m_gpuCorr.insert(r.correlationId);
+        m_read->gpuCorr.insert(r.correlationId);
         return;
     }
     case RecordType::Memcpy: {
@@ -268,7 +284,7 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         s.bytes = static_cast<int64_t>(std::min<uint64_t>(r.bytes, INT64_MAX));
         s.have |= ChunkResult::kCorr | ChunkResult::kBytes;
         m_gpuSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
-        m_gpuCorr.insert(r.correlationId);
+        m_read->gpuCorr.insert(r.correlationId);
         return;
     }
     case RecordType::Memset: {
@@ -282,7 +298,7 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         s.bytes = static_cast<int64_t>(std::min<uint64_t>(r.bytes, INT64_MAX));
         s.have |= ChunkResult::kCorr | ChunkResult::kBytes;
         m_gpuSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
-        m_gpuCorr.insert(r.correlationId);
+        m_read->gpuCorr.insert(r.correlationId);
         return;
     }
     case RecordType::Api: {
@@ -291,7 +307,7 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
             return;
         if (m_header.activities & ActPySample) // samples name the CUDA call they were in by its cbid
             m_callNames.try_emplace(uint32_t(r.domain) << 24 | r.cbid, r.nameId);
-        auto [it, added] = m_apiNames.try_emplace(r.nameId, 0);
+        auto [it, added] = m_read->apiNames.try_emplace(r.nameId, 0);
         if (added) {
             auto s = m_strings.find(r.nameId);
             it->second = intern(s == m_strings.end() || s->second.empty()
@@ -304,12 +320,12 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         ChunkResult::Slice& s = m_chunk.slices.back();
         s.corr = r.correlationId;
         s.have |= ChunkResult::kCorr;
-        if (auto ext = m_external.find(r.correlationId); ext != m_external.end()) {
+        if (auto ext = m_read->external.find(r.correlationId); ext != m_read->external.end()) {
             s.ext = static_cast<uint32_t>(ext->second);
             s.have |= ChunkResult::kExt;
         }
         m_apiSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
-        m_apiCorr.insert(r.correlationId);
+        m_read->apiCorr.insert(r.correlationId);
         if (m_header.activities & ActPySample) // a sample inside a call stands for the call (StackSamples)
             m_pySamples.addCall(r.threadId, static_cast<int64_t>(std::min<uint64_t>(r.start, INT64_MAX / 2)),
                                 static_cast<int64_t>(std::min<uint64_t>(r.end, INT64_MAX / 2)));
@@ -319,8 +335,8 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         SynchronizationRecord r;
         if (!decode(&r))
             return;
-        auto ctx = m_contextDevice.find(r.contextId);
-        if (ctx == m_contextDevice.end()) {
+        auto ctx = m_read->contextDevice.find(r.contextId);
+        if (ctx == m_read->contextDevice.end()) {
             m_chunk.report.add("synchronization records of an unknown CUDA context (skipped)", offsetText(offset));
             return;
         }
@@ -331,7 +347,7 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         s.corr = r.correlationId;
         s.have |= ChunkResult::kCorr;
         m_gpuSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
-        m_gpuCorr.insert(r.correlationId);
+        m_read->gpuCorr.insert(r.correlationId);
         return;
     }
     case RecordType::Memory: {
@@ -412,14 +428,14 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         MetricDescriptorRecord r;
         if (!decode(&r))
             return;
-        m_metrics[r.metricId] = {r.name, r.unit, r.source};
+        m_read->metrics[r.metricId] = {r.name, r.unit, r.source};
         return;
     }
     case RecordType::MetricDevice: {
         MetricDeviceRecord r;
         if (!decode(&r) || badDevice(r.index))
             return;
-        CaptureDeviceRef& ref = (*m_refs)[r.source == static_cast<uint8_t>(MetricSource::PmSampling) ? cudaSlot(r.index)
+        CaptureDeviceRef& ref = m_refs[r.source == static_cast<uint8_t>(MetricSource::PmSampling) ? cudaSlot(r.index)
                                                                                                     : nvmlSlot(r.index)];
         if (nonZero(r.uuid)) {
             ref.hasUuid = true;
@@ -433,11 +449,11 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         MetricSampleRecord r;
         if (!decode(&r) || badDevice(r.device))
             return;
-        auto m = m_metrics.find(r.metricId);
-        const bool pm = m != m_metrics.end() ? m->second.source == static_cast<uint8_t>(MetricSource::PmSampling)
+        auto m = m_read->metrics.find(r.metricId);
+        const bool pm = m != m_read->metrics.end() ? m->second.source == static_cast<uint8_t>(MetricSource::PmSampling)
                                              : r.metricId > 100 && r.metricId <= 200;
         // Host samples (the `host` activity) belong to the traced process, not to a GPU.
-        const bool host = m != m_metrics.end() ? m->second.source == static_cast<uint8_t>(MetricSource::Host)
+        const bool host = m != m_read->metrics.end() ? m->second.source == static_cast<uint8_t>(MetricSource::Host)
                                                : r.metricId > 200;
         ChunkResult::Counter c;
         c.pid = host ? hostPid(m_header.pid)
@@ -445,9 +461,9 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         c.ts = static_cast<int64_t>(std::min<uint64_t>(r.timestamp, INT64_MAX / 2));
         c.value = r.value;
         c.seq = m_seq++;
-        c.name = intern(m != m_metrics.end() && !m->second.name.empty() ? m->second.name
+        c.name = intern(m != m_read->metrics.end() && !m->second.name.empty() ? m->second.name
                                                                           : "metric " + std::to_string(r.metricId));
-        c.series = intern(m != m_metrics.end() && !m->second.unit.empty() ? m->second.unit : std::string("value"));
+        c.series = intern(m != m_read->metrics.end() && !m->second.unit.empty() ? m->second.unit : std::string("value"));
         c.cat = intern(host ? "host" : pm ? "pm_sampling" : "nvml");
         m_chunk.minTs = std::min(m_chunk.minTs, c.ts);
         m_chunk.maxTs = std::max(m_chunk.maxTs, c.ts);
@@ -483,7 +499,7 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
     case RecordType::ExternalCorrelation: {
         ExternalCorrelationRecord r;
         if (decode(&r))
-            m_external[r.correlationId] = r.externalId;
+            m_read->external[r.correlationId] = r.externalId;
         return;
     }
     case RecordType::Module: {
@@ -755,12 +771,12 @@ void CaptureStreamConverter::finishStream(const WscapReader& reader) {
     // Flows: each API call with GPU work to each of its activities, by correlation id.
     auto flowId = [&](uint32_t corr) { return uint64_t(m_stream) << 32 | corr; };
     for (const auto& [slice, corr] : m_apiSlices)
-        if (corr && m_gpuCorr.count(corr)) {
+        if (corr && m_read->gpuCorr.count(corr)) {
             const ChunkResult::Slice& s = m_chunk.slices[slice];
             m_chunk.flows.push_back({s.ts, m_seq++, flowId(corr), s.track, m_catFlow, 's', false, false});
         }
     for (const auto& [slice, corr] : m_gpuSlices)
-        if (corr && m_apiCorr.count(corr)) {
+        if (corr && m_read->apiCorr.count(corr)) {
             const ChunkResult::Slice& s = m_chunk.slices[slice];
             m_chunk.flows.push_back({s.ts, m_seq++, flowId(corr), s.track, m_catFlow, 'f', true, false});
         }

@@ -56,7 +56,7 @@ struct CaptureDeviceRef {
  */
 class CaptureStreamConverter {
 public:
-    CaptureStreamConverter(uint32_t streamIndex, std::vector<CaptureDeviceRef>* refs);
+    explicit CaptureStreamConverter(uint32_t streamIndex);
 
     // Reads every record; returns false only when cancelled.
     bool read(wscap::WscapReader& reader, const ImportControl& control);
@@ -66,12 +66,17 @@ public:
     // The stream as read so far, finished as read() finishes it (flows, memory totals, stacks), while
     // this converter goes on reading. O(records read) copying.
     std::unique_ptr<CaptureStreamConverter> finishedCopy(const wscap::WscapReader& reader) const;
-    // Rewrites placeholder pids once devices are resolved: globalOfSlot maps ref slots to global
-    // device indices; a device used by several streams gets stream tids unique per process.
+    // Rewrites placeholder pids once devices are resolved: globalOfSlot maps this stream's slots
+    // (deviceRefs) to global device indices; a device used by several streams gets stream tids unique per process.
     void resolveDevices(const std::vector<int>& globalOfSlot, const std::vector<uint32_t>& streamsOfGlobal,
                         const std::unordered_set<int64_t>& deviceIndices);
 
     ChunkResult& chunk() { return m_chunk; }
+    // The chunk with its strings, for TraceBuilder::addChunk, once nothing is interned any more
+    // (after resolveDevices). For a finished copy, the strings it shares with its converter
+    // (sharedStrings, local ids 1..n) go to the builder first (TraceBuilder::addStrings).
+    ChunkResult& sealedChunk();
+    const std::vector<std::string>* sharedStrings() const { return m_baseStrings ? &m_baseStrings->list : nullptr; }
     std::unordered_map<uint32_t, std::string> takeStrings() { return std::move(m_strings); }
     // (domain << 24 | cbid) -> String id of the API calls seen, in streams with Python samples.
     std::unordered_map<uint32_t, uint32_t> takeCallNames() { return std::move(m_callNames); }
@@ -86,6 +91,10 @@ public:
     uint64_t dropped() const { return m_dropped; }
     // Device slots of this stream's GPU tracks (which devices it ran work on).
     std::vector<uint32_t> streamSlots() const;
+    // The GPUs this stream named, by slot (the placeholder pid of slot s is -(1 + s)). Each stream
+    // keeps its own, so streams can be read in parallel (the live import); mergeCaptureStreams puts
+    // them one after the other in stream order, the order a sequential read would have found them.
+    const std::vector<CaptureDeviceRef>& deviceRefs() const { return m_refs; }
 
 private:
     /* A GPU track of this stream, named once its device is resolved. */
@@ -131,23 +140,45 @@ private:
     void finishStream(const wscap::WscapReader& reader);
     void handle(uint16_t type, const std::vector<uint8_t>& payload, uint64_t offset);
 
+    /*
+     * The lookups that reading needs and finishing only reads (correlations for the flows): the
+     * largest maps of a stream, one entry per API call or GPU activity. finishedCopy shares them
+     * with its copy for the copy's finishStream instead of copying them (the live import makes a
+     * finished copy of every stream at each update), and the copy drops them once finished.
+     */
+    struct ReadingIndex {
+        std::unordered_map<uint32_t, uint32_t> kernelNames;   // name id -> local string (demangled)
+        std::unordered_map<uint32_t, uint32_t> apiNames;      // name id -> local string (no _vNNNN)
+        std::unordered_map<uint32_t, uint32_t> contextDevice; // context id -> CUDA ordinal
+        std::unordered_map<uint32_t, Metric> metrics;
+        std::unordered_map<uint32_t, uint64_t> external;      // correlation -> external id
+        std::unordered_set<uint32_t> apiCorr, gpuCorr;        // correlations with an API call / GPU work
+    };
+
     uint32_t m_stream;
-    std::vector<CaptureDeviceRef>* m_refs;
+    std::vector<CaptureDeviceRef> m_refs;
+    std::shared_ptr<ReadingIndex> m_read = std::make_shared<ReadingIndex>();
     ChunkResult m_chunk;
-    std::unordered_map<std::string, uint32_t> m_localStrings;
+    /*
+     * The strings a converter interned (local id = position in list + 1) and their ids by text. A
+     * finished copy (finishedCopy) shares its converter's as m_baseStrings, read-only while the
+     * copy is finished and merged, and interns what it adds after them in its own: a stream of
+     * PyTorch operators holds tens of thousands of distinct strings (each operator range's text),
+     * which the copy made at every live update no longer copies.
+     */
+    struct InternedStrings {
+        std::unordered_map<std::string, uint32_t> index;
+        std::vector<std::string> list;
+    };
+    std::shared_ptr<InternedStrings> m_interned = std::make_shared<InternedStrings>();
+    std::shared_ptr<const InternedStrings> m_baseStrings;
     std::unordered_map<uint32_t, std::string> m_strings;         // the stream's String records
-    std::unordered_map<uint32_t, uint32_t> m_kernelNames;        // name id -> local string (demangled)
-    std::unordered_map<uint32_t, uint32_t> m_apiNames;           // name id -> local string (no _vNNNN)
     std::map<TrackKey, uint32_t> m_trackIndex; // few tracks, one lookup per record
     std::unordered_map<uint32_t, uint32_t> m_cudaSlots, m_nvmlSlots;
-    std::unordered_map<uint32_t, uint32_t> m_contextDevice;      // context id -> CUDA ordinal
-    std::unordered_map<uint32_t, Metric> m_metrics;
-    std::unordered_map<uint32_t, uint64_t> m_external;           // correlation -> external id
     std::vector<GpuTrack> m_gpuTracks;
     std::vector<PendingMemory> m_memory;
     std::vector<std::pair<uint32_t, uint32_t>> m_apiSlices; // (slice index, correlation)
     std::vector<std::pair<uint32_t, uint32_t>> m_gpuSlices;
-    std::unordered_set<uint32_t> m_apiCorr, m_gpuCorr;
     std::vector<uint64_t> m_openRanges; // slice indices of NVTX ranges that never ended
     std::unordered_map<uint32_t, uint32_t> m_callNames;
     // Operator windows (OpsWindow records) by track: the thread's [start, end] in which its

@@ -5,13 +5,36 @@
 #include "format/wscapformat.h"
 #include "format/wscapreader.h"
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <set>
+#include <thread>
+#include <tuple>
 
 namespace ws {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// Runs work(i) for i in [0, n) on up to `threads` threads (the calling one among them).
+template <typename Work> void forEachStream(size_t n, unsigned threads, const Work& work) {
+    std::atomic<size_t> next{0};
+    auto run = [&] {
+        for (size_t i; (i = next.fetch_add(1)) < n;)
+            work(i);
+    };
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < std::min<size_t>(n, threads); ++t)
+        pool.emplace_back(run);
+    run();
+    for (std::thread& t : pool)
+        t.join();
+}
+
+} // namespace
 
 /* One stream being followed: its reader stays open where the last update stopped. */
 struct LiveCaptureImport::Stream {
@@ -29,7 +52,7 @@ LiveCaptureImport::~LiveCaptureImport() = default;
 
 void LiveCaptureImport::restart() {
     m_streams.clear();
-    m_refs.clear();
+    m_last = {};
     ++m_restarts;
 }
 
@@ -61,8 +84,9 @@ bool LiveCaptureImport::addNewStreams(ImportReport& skipped) {
             skipped.add("unreadable capture streams (skipped)", s->shown + ": " + (error.empty() ? openError : error));
             continue;
         }
-        s->converter = std::make_unique<CaptureStreamConverter>(static_cast<uint32_t>(m_streams.size()), &m_refs);
+        s->converter = std::make_unique<CaptureStreamConverter>(static_cast<uint32_t>(m_streams.size()));
         m_streams.push_back(std::move(s));
+        m_added = true;
     }
     return true;
 }
@@ -71,6 +95,7 @@ ImportResult LiveCaptureImport::update(const ImportControl& control) {
     ImportResult result;
     const auto t0 = std::chrono::steady_clock::now();
     ImportReport skipped;
+    m_added = false;
     if (!addNewStreams(skipped)) {
         restart();
         skipped = ImportReport();
@@ -80,26 +105,54 @@ ImportResult LiveCaptureImport::update(const ImportControl& control) {
         result.error = "the directory holds no capture streams (.wscap files) yet";
         return result;
     }
-    // Reading is never cancelled halfway: a converter must see every record once, in order.
-    ImportControl reading;
-    for (auto& s : m_streams) {
-        s->reader->resume(); // false for a compressed stream, read whole the first time
-        s->converter->readAvailable(*s->reader, reading);
+    // Each stream has its own reader, converter and device slots: the streams are read, and their
+    // finished copies made, side by side. Reading is never cancelled halfway: a converter must see
+    // every record once, in order.
+    const unsigned threads = std::max(1u, control.threads ? control.threads : std::thread::hardware_concurrency());
+    // What each reader says before: its finished copy's report depends on where it stopped and why.
+    auto state = [](const wscap::WscapReader& r) { return std::tuple(r.completeOffset(), r.truncated(), r.problem()); };
+    std::vector<decltype(state(*m_streams[0]->reader))> before;
+    for (const auto& s : m_streams)
+        before.push_back(state(*s->reader));
+    forEachStream(m_streams.size(), threads, [&](size_t i) {
+        Stream& s = *m_streams[i];
+        s.reader->resume(); // false for a compressed stream, read whole the first time
+        s.converter->readAvailable(*s.reader, ImportControl());
+    });
+    bool grew = m_added || !m_last.session;
+    for (size_t i = 0; i < m_streams.size(); ++i)
+        grew = grew || state(*m_streams[i]->reader) != before[i];
+    grew = grew || skipped.toText() != m_lastSkipped;
+    if (!grew) {
+        // Nothing new: the model of the last update is still the whole truth (a poll of an idle
+        // capture costs a stat and a read per stream, not a rebuild).
+        ImportResult same = m_last;
+        same.timings.clear();
+        same.timings.emplace_back("nothing new", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        return same;
     }
-    std::vector<ConvertedCaptureStream> converted;
-    converted.reserve(m_streams.size());
-    for (const auto& s : m_streams) {
-        ConvertedCaptureStream c;
-        c.converter = s->converter->finishedCopy(*s->reader);
-        c.file = s->file;
-        c.shown = s->shown;
-        c.bytes = s->bytes;
-        c.bytesRead = s->reader->completeOffset();
-        c.cut = s->cut;
-        converted.push_back(std::move(c));
-    }
+    const auto readEnd = std::chrono::steady_clock::now();
+    std::vector<ConvertedCaptureStream> converted(m_streams.size());
+    forEachStream(m_streams.size(), threads, [&](size_t i) {
+        const Stream& s = *m_streams[i];
+        ConvertedCaptureStream& c = converted[i];
+        c.converter = s.converter->finishedCopy(*s.reader);
+        c.file = s.file;
+        c.shown = s.shown;
+        c.bytes = s.bytes;
+        c.bytesRead = s.reader->completeOffset();
+        c.cut = s.cut;
+    });
     const double read = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    mergeCaptureStreams(m_dir, std::move(converted), m_refs, skipped, result, control, read);
+    const std::string skippedText = skipped.toText();
+    mergeCaptureStreams(m_dir, std::move(converted), skipped, result, control, read);
+    // Where a live update's time goes (benches): reading what arrived, O(new bytes); the finished
+    // copies and the merge, O(records so far).
+    auto seconds = [](auto from, auto to) { return std::chrono::duration<double>(to - from).count(); };
+    result.timings.insert(result.timings.begin(), {{"live: read new records", seconds(t0, readEnd)},
+                                                   {"live: finished copies", read - seconds(t0, readEnd)}});
+    m_last = result;
+    m_lastSkipped = skippedText;
     return result;
 }
 

@@ -132,6 +132,15 @@ void TraceBuilder::appendArgSlice(Track& t, int64_t ts, int64_t dur, StringId na
     appendSlice(t, ts, dur, name, cat, argRef);
 }
 
+void TraceBuilder::addStrings(uint32_t worker, uint32_t first, const std::vector<std::string>& strings) {
+    if (m_workerStrings.size() <= worker)
+        m_workerStrings.resize(worker + 1, std::vector<StringId>{kEmptyString});
+    std::vector<StringId>& remap = m_workerStrings[worker];
+    remap.resize(first, kEmptyString);
+    for (const std::string& str : strings)
+        remap.push_back(m_session->m_strings.intern(str));
+}
+
 void TraceBuilder::addChunk(ChunkResult& c) {
     Session& s = *m_session;
     s.m_report.merge(c.report);
@@ -139,12 +148,8 @@ void TraceBuilder::addChunk(ChunkResult& c) {
     m_argColumnsLost = m_argColumnsLost || c.argColumnsLost;
     m_minTs = std::min(m_minTs, c.minTs);
     m_maxTs = std::max(m_maxTs, c.maxTs);
-    if (m_workerStrings.size() <= c.worker)
-        m_workerStrings.resize(c.worker + 1, std::vector<StringId>{kEmptyString});
-    std::vector<StringId>& remap = m_workerStrings[c.worker];
-    remap.resize(c.firstNewString, kEmptyString);
-    for (const std::string& str : c.newStrings)
-        remap.push_back(s.m_strings.intern(str));
+    addStrings(c.worker, c.firstNewString, c.newStrings);
+    const std::vector<StringId>& remap = m_workerStrings[c.worker];
 
     std::vector<uint32_t> trackMap(c.tracks.size());
     for (size_t i = 0; i < c.tracks.size(); ++i) {

@@ -25,6 +25,9 @@ public:
 
     // Merges one chunk; chunks must arrive in file order (determinism of ties).
     void addChunk(ChunkResult& chunk);
+    // Strings of a worker's local ids first..first+n-1 without a chunk (a chunk of that worker
+    // whose firstNewString follows them comes next): for strings the caller shares, not copies.
+    void addStrings(uint32_t worker, uint32_t first, const std::vector<std::string>& strings);
     // Top-level members of the JSON object other than traceEvents (raw JSON text).
     void setTopLevelMembers(const std::vector<std::pair<std::string, std::string>>& members);
     ImportReport& report();

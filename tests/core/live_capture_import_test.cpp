@@ -4,9 +4,11 @@
 
 #include "test_util.h"
 
+#include "analysis/session_dump.h"
 #include "import/capture_merge.h"
 #include "import/live_capture_import.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -135,6 +137,74 @@ TEST(LiveCaptureImport, AJobOfSeveralStreamsGrowsAsOneImport) {
                       {"node1-101.wscap", captureBytes("ddp_rank0.wscap.gz")},
                       {"node1-102.wscap", captureBytes("ddp_rank1.wscap.gz")}},
                      6, 11);
+}
+
+TEST(LiveCaptureImport, StreamsReadSideBySideNumberTheirGpusAsASequentialImport) {
+    // Eight streams (the bench's shape) read on four threads whatever the machine has: each stream's
+    // device slots are its own, and the merge must number the GPUs, processes and flows as the
+    // one-shot import that reads the streams one after the other.
+    const std::string launcher = captureBytes("ddp_launcher.wscap.gz"), rank0 = captureBytes("ddp_rank0.wscap.gz"),
+                      rank1 = captureBytes("ddp_rank1.wscap.gz"), ops = captureBytes("transformer_torch_ops.wscap.gz");
+    const fs::path dir = test::tempDir() / "live_parallel";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    LiveCaptureImport live(dir.string());
+    ImportControl fourThreads;
+    fourThreads.threads = 4;
+    const std::vector<Source> sources = {{"a-1.wscap", rank1},  {"a-2.wscap", ops},      {"a-3.wscap", rank0},
+                                         {"a-4.wscap", launcher}, {"a-5.wscap", rank0}, {"a-6.wscap", rank1},
+                                         {"a-7.wscap", ops},    {"a-8.wscap", launcher}};
+    for (int step = 1; step <= 3; ++step) {
+        for (const Source& src : sources) {
+            const size_t from = src.bytes.size() * static_cast<size_t>(step - 1) / 3,
+                         to = src.bytes.size() * static_cast<size_t>(step) / 3;
+            std::ofstream(dir / src.name, std::ios::binary | std::ios::app)
+                .write(src.bytes.data() + from, static_cast<std::streamsize>(to - from));
+        }
+        const ImportResult incremental = live.update(fourThreads);
+        const ImportResult oneShot = importTraceFile(dir.string());
+        ASSERT_TRUE(incremental.session) << incremental.error;
+        ASSERT_TRUE(oneShot.session) << oneShot.error;
+        EXPECT_GT(incremental.session->devices().size(), 0u);
+        EXPECT_EQ(incremental.session->sliceCount(), oneShot.session->sliceCount()) << "step " << step;
+        ASSERT_EQ(firstDifference(digest(*incremental.session), digest(*oneShot.session)), "equal") << "step " << step;
+        // And as `warpscope-cli dump` prints them (every slice): the finished folder (step 3) is
+        // what the library stores once the capture ends.
+        EXPECT_EQ(firstDifference(dumpSession(*incremental.session, SIZE_MAX), dumpSession(*oneShot.session, SIZE_MAX)),
+                  "equal")
+            << "step " << step;
+    }
+}
+
+TEST(LiveCaptureImport, AnUpdateThatFindsNothingNewKeepsTheModel) {
+    const fs::path dir = test::tempDir() / "live_idle";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::string bytes = captureBytes("ddp_rank0.wscap.gz");
+    std::ofstream(dir / "h-1.wscap", std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size() / 2));
+    LiveCaptureImport live(dir.string());
+    const ImportResult first = live.update();
+    ASSERT_TRUE(first.session) << first.error;
+    // No byte arrived: the same model, not a rebuilt copy of it.
+    const ImportResult idle = live.update();
+    EXPECT_EQ(idle.session.get(), first.session.get());
+    EXPECT_EQ(idle.textBytes, first.textBytes);
+    // A few bytes that do not finish a record change nothing either... unless they change how the
+    // stream ends (a cut record): then the model is built again and says so, as a one-shot import.
+    std::ofstream(dir / "h-1.wscap", std::ios::binary | std::ios::app).write(bytes.data() + bytes.size() / 2, 3);
+    const ImportResult cut = live.update();
+    ASSERT_TRUE(cut.session);
+    const ImportResult oneShot = importTraceFile(dir.string());
+    ASSERT_TRUE(oneShot.session);
+    EXPECT_EQ(firstDifference(digest(*cut.session), digest(*oneShot.session)), "equal");
+    // The rest arrives: a newer, larger model.
+    std::ofstream(dir / "h-1.wscap", std::ios::binary | std::ios::app)
+        .write(bytes.data() + bytes.size() / 2 + 3, static_cast<std::streamsize>(bytes.size() - bytes.size() / 2 - 3));
+    const ImportResult grown = live.update();
+    ASSERT_TRUE(grown.session);
+    EXPECT_NE(grown.session.get(), first.session.get());
+    EXPECT_GT(grown.session->sliceCount(), first.session->sliceCount());
+    EXPECT_EQ(grown.textBytes, bytes.size());
 }
 
 TEST(LiveCaptureImport, TheFinishedFolderEqualsTheImportOfTheFinishedFiles) {
