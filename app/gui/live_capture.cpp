@@ -65,10 +65,12 @@ void LiveCapture::startImport() {
     if (m_reading == Reading::Incremental && !m_live)
         m_live = std::make_shared<LiveCaptureImport>(path);
     std::shared_ptr<LiveCaptureImport> live = m_reading == Reading::Incremental ? m_live : nullptr;
-    m_worker = std::thread([this, path, live] {
+    ImportControl control;
+    control.threads = m_threads;
+    m_worker = std::thread([this, path, live, control] {
         QElapsedTimer took;
         took.start();
-        ImportResult r = live ? live->update() : importTraceFile(path);
+        ImportResult r = live ? live->update(control) : importTraceFile(path, control);
         const uint64_t bytes = r.textBytes;
         // The page's Summary tab, computed here as the session loader does for any trace.
         auto loaded = std::make_shared<LoadedSession>();

@@ -50,6 +50,9 @@ public:
     ~LiveCapture() override;
 
     void setReading(Reading reading) { m_reading = reading; }
+    // Threads an update reads with (0: every core). A program profiled on this machine keeps most of
+    // its cores: the caller gives a local capture a few.
+    void setReaderThreads(unsigned threads) { m_threads = threads; }
     void follow(const QString& directory);
     void stop();
     SessionPage* page() const { return m_page; }
@@ -71,6 +74,7 @@ private:
     QPointer<QTabWidget> m_tabs; // the main window's; may go first at exit
     QString m_dir;
     Reading m_reading = Reading::Incremental;
+    unsigned m_threads = 0;
     std::shared_ptr<LiveCaptureImport> m_live; // used by one update at a time, off the GUI thread
     uint64_t m_shownBytes = 0;
     QPointer<SessionPage> m_page; // null again when the user closed the tab: following ends

@@ -59,6 +59,7 @@ public:
     void setTarget(const QString& host);          // "" = this computer
 
     bool isRunning() const;
+    bool capturesHere() const { return targetHost().isEmpty(); } // not on an SSH host
     QString statusText() const;
     QString outputDirectory() const { return m_outputDir; }
 
