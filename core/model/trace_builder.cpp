@@ -1,5 +1,8 @@
 #include "model/trace_builder.h"
 
+#include "model/column_scatter.h"
+#include "model/release_memory.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -486,7 +489,7 @@ static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled) {
         depth[idx] = 0;
     });
     const size_t lanes = laneStacks.size();
-    laneStacks = {};
+    releaseMemory(laneStacks);
     std::vector<uint32_t> laneBase(lanes + 1, 0);
     for (size_t l = 0; l < lanes; ++l)
         laneBase[l + 1] = laneBase[l] + laneMaxDepth[l] + 1u;
@@ -499,47 +502,46 @@ static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled) {
             t.rowDepth[laneBase[l] + d] = d;
             t.rowLane[laneBase[l] + d] = static_cast<uint32_t>(l);
         }
-    // Counting sort by row keeps the (start, end desc) order within each row. The slices' rows go
-    // into `depth` and every array no longer needed is freed before the next one is made: the
-    // reordering then needs the permutation and one column's copy beside the columns (was the
-    // order, lane, depth and permutation arrays and the copy: 24 bytes a slice, 0.24 GB on a
-    // 10 M-slice XSpace line, the import's peak).
-    std::vector<uint32_t>& row = depth;
+    // Counting sort by row keeps the (start, end desc) order within each row. Every array no longer
+    // needed is freed (releaseMemory: `v = {}` keeps the buffer) before the next one is made, the
+    // slices' rows are overwritten in place by their destinations, and each column is moved there in
+    // about its own memory (column_scatter.h): beside the columns, the reordering needs this one
+    // array of 4 bytes a slice (it was the order, lane, depth and permutation arrays and a column's
+    // copy: up to 32 bytes a slice, on a 10 M-slice XSpace line the import's peak).
+    std::vector<uint32_t>& dest = depth;
     if (!lane.empty())
         for (uint32_t idx = 0; idx < n; ++idx)
-            row[idx] += laneBase[lane[idx]];
-    lane = {};
+            dest[idx] += laneBase[lane[idx]];
+    releaseMemory(lane);
     t.rowBegin.assign(rows + 1, 0);
     for (uint32_t idx = 0; idx < n; ++idx)
-        ++t.rowBegin[row[idx] + 1];
+        ++t.rowBegin[dest[idx] + 1];
     for (uint32_t r = 0; r < rows; ++r)
         t.rowBegin[r + 1] += t.rowBegin[r];
     std::vector<uint32_t> fill(t.rowBegin.begin(), t.rowBegin.end() - (rows ? 1 : 0));
-    std::vector<uint32_t> final(n);
     bool identity = true;
-    inOrder([&](uint32_t idx) {
-        const uint32_t at = fill[row[idx]]++;
-        final[at] = idx;
+    inOrder([&](uint32_t idx) { // each slice's row is read once, here, and becomes its destination
+        const uint32_t at = fill[dest[idx]]++;
+        dest[idx] = at;
         identity = identity && at == idx;
     });
-    order = {};
-    row = {};
-    fill = {};
+    releaseMemory(order);
+    releaseMemory(fill);
     if (!identity) { // a stream's kernels in order on one row need no reordering
-        permute(t.start, final);
-        permute(t.dur, final);
-        permute(t.names, final);
-        permute(t.category, final);
-        permute(t.argRef, final);
-        permute(t.correlation, final);
-        permute(t.externalId, final);
-        permute(t.bytes, final);
-        permute(t.blocksPerSm, final);
-        permute(t.occupancy, final);
-        permute(t.launchArgs, final);
-        permute(t.opArgs, final);
+        scatterColumn(t.start, dest);
+        scatterColumn(t.dur, dest);
+        scatterColumn(t.names, dest);
+        scatterColumn(t.category, dest);
+        scatterColumn(t.argRef, dest);
+        scatterColumn(t.correlation, dest);
+        scatterColumn(t.externalId, dest);
+        scatterColumn(t.bytes, dest);
+        scatterColumn(t.blocksPerSm, dest);
+        scatterColumn(t.occupancy, dest);
+        scatterColumn(t.launchArgs, dest);
+        scatterColumn(t.opArgs, dest);
     }
-    final = {};
+    releaseMemory(dest);
     if (rows == 0)
         t.rowBegin.assign(1, 0);
 
@@ -701,8 +703,8 @@ void TraceBuilder::bindFlows(unsigned threads) {
         s.m_report.add("flow ends without a slice to bind to (dropped)", unboundExample, unbound);
     if (noStart)
         s.m_report.addNote("flow ends without a matching start (dropped)", {}, noStart);
-    m_flows = {};
-    bound = {};
+    releaseMemory(m_flows);
+    releaseMemory(bound);
     s.m_flows.shrink_to_fit();
     s.rebuildFlowIndex();
 }
