@@ -17,6 +17,7 @@
 
 namespace ws {
 
+
 namespace {
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
@@ -231,9 +232,21 @@ void TraceBuilder::addChunk(ChunkResult& c) {
         s.m_counters[it->second].ts.push_back(cs.ts);
         s.m_counters[it->second].value.push_back(cs.value);
     }
+    // A large trace's pending flow ends grow in steps of at least 2 Mi (64 MB, above glibc's largest
+    // mmap threshold): each buffer is then a mapping of its own, given back whole when it is
+    // outgrown, where steps below the threshold left their freed buffers resident in the heap.
+    constexpr size_t kLargeFlows = size_t(1) << 16, kFlowStep = size_t(1) << 21;
+    if (const size_t want = m_flows.size() + c.flows.size(); want > m_flows.capacity() && want > kLargeFlows)
+        m_flows.reserve(std::max({want, 2 * m_flows.capacity(), kFlowStep}));
     for (const auto& f : c.flows)
-        m_flows.push_back({f.ts, f.seq, f.idIsString ? remap[f.id] : f.id, trackMap[f.track], remap[f.cat], f.ph,
-                           f.bindEnclosing, f.idIsString});
+        m_flows.push_back({.ts = f.ts,
+                           .id = f.idIsString ? remap[f.id] : f.id,
+                           .seq = f.seq,
+                           .ph = static_cast<uint8_t>(f.ph),
+                           .bindEnclosing = f.bindEnclosing,
+                           .idIsString = f.idIsString,
+                           .track = trackMap[f.track],
+                           .category = remap[f.cat]});
     for (const auto& a : c.asyncs)
         m_asyncs.push_back({a.ts, a.seq, a.idIsString ? remap[a.id] : a.id, a.argRef, processFor(globalId(a.pid, remap)),
                             remap[a.cat], remap[a.name], a.ph, a.idIsString});
@@ -638,17 +651,17 @@ void TraceBuilder::bindFlows(unsigned threads) {
             return a.ph == 's';
         return a.seq < b.seq;
     });
-    // Binding each end to its slice is independent per end: spread it over the threads.
-    std::vector<uint32_t> bound(m_flows.size());
+    // Binding each end to its slice is independent per end: spread it over the threads. The bound
+    // slice takes the place of the end's time, which nothing needs after (no array of them beside).
     {
         std::atomic<size_t> next{0};
         constexpr size_t kBatch = 4096;
         auto work = [&] {
             for (size_t b = next.fetch_add(kBatch); b < m_flows.size(); b = next.fetch_add(kBatch))
                 for (size_t k = b; k < std::min(b + kBatch, m_flows.size()); ++k) {
-                    const PendingFlow& f = m_flows[k];
+                    PendingFlow& f = m_flows[k];
                     const Track& t = s.m_tracks[f.track];
-                    bound[k] = f.bindEnclosing ? t.enclosingSlice(f.ts + base) : t.nextSliceStartingAt(f.ts + base);
+                    f.ts = f.bindEnclosing ? t.enclosingSlice(f.ts + base) : t.nextSliceStartingAt(f.ts + base);
                 }
         };
         std::vector<std::thread> pool;
@@ -673,7 +686,7 @@ void TraceBuilder::bindFlows(unsigned threads) {
         uint32_t fromTrack = Track::kNoId, fromSlice = Track::kNoId;
         for (size_t k = i; k < j; ++k) {
             const PendingFlow& f = m_flows[k];
-            const uint32_t slice = bound[k];
+            const auto slice = static_cast<uint32_t>(f.ts); // bound above
             if (slice == Track::kNoId) {
                 ++unbound;
                 if (unboundExample.empty())
@@ -704,7 +717,6 @@ void TraceBuilder::bindFlows(unsigned threads) {
     if (noStart)
         s.m_report.addNote("flow ends without a matching start (dropped)", {}, noStart);
     releaseMemory(m_flows);
-    releaseMemory(bound);
     s.m_flows.shrink_to_fit();
     s.rebuildFlowIndex();
 }
