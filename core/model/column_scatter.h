@@ -1,14 +1,12 @@
 #pragma once
 
+#include "model/release_memory.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
-
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 namespace ws {
 
@@ -29,24 +27,7 @@ namespace ws {
  * Small columns, and systems without madvise, reorder through a plain second buffer.
  */
 namespace column_scatter_detail {
-
 constexpr size_t kReleaseBytes = size_t(1) << 20;
-
-constexpr uintptr_t kPage = 4096;
-
-// Gives back to the kernel the whole pages from `from` (page-aligned, or the buffer's start) to
-// `to`, whose contents are not needed any more; returns where the next release starts.
-inline uintptr_t releasePages(uintptr_t from, const void* to) {
-    const uintptr_t begin = (from + kPage - 1) & ~(kPage - 1);
-    const uintptr_t end = reinterpret_cast<uintptr_t>(to) & ~(kPage - 1);
-    if (end <= begin)
-        return from;
-#if defined(__linux__) && defined(MADV_DONTNEED)
-    ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
-#endif
-    return end;
-}
-
 } // namespace column_scatter_detail
 
 template <typename T>
@@ -70,14 +51,14 @@ void scatterColumn(std::vector<T>& column, const std::vector<uint32_t>& dest) {
         for (size_t i = begin; i < end; ++i)
             scratch[dest[i]] = v[i];
         if (release)
-            released = d::releasePages(released, v + end); // everything before `end` is read
+            released = releasePages(released, v + end); // everything before `end` is read
     }
     released = reinterpret_cast<uintptr_t>(scratch.get());
     for (size_t begin = 0; begin < n; begin += step) {
         const size_t end = std::min(n, begin + step);
         std::copy(scratch.get() + begin, scratch.get() + end, v + begin);
         if (release)
-            released = d::releasePages(released, scratch.get() + end);
+            released = releasePages(released, scratch.get() + end);
     }
 }
 

@@ -717,8 +717,110 @@ void TraceBuilder::bindFlows(unsigned threads) {
     if (noStart)
         s.m_report.addNote("flow ends without a matching start (dropped)", {}, noStart);
     releaseMemory(m_flows);
-    s.m_flows.shrink_to_fit();
-    s.rebuildFlowIndex();
+}
+
+void TraceBuilder::bindCorrelationFlows(unsigned threads) {
+    Session& s = *m_session;
+    if (m_correlationFlowCategory.empty())
+        return;
+    const StringId category = s.m_strings.intern(m_correlationFlowCategory);
+    // An end: its time (then its bound slice), id, and track with the top bit set for a start. 16
+    // bytes (a PendingFlow is 32).
+    struct End {
+        int64_t ts;
+        uint32_t id;
+        uint32_t track;
+    };
+    constexpr uint32_t kStart = 0x80000000u;
+    size_t count = 0, starts = 0;
+    for (const Track& t : s.m_tracks)
+        count += static_cast<size_t>(
+            std::count_if(t.correlation.begin(), t.correlation.end(), [](uint32_t c) { return c != Track::kNoId; }));
+    if (count == 0 || s.m_tracks.size() >= kStart)
+        return;
+    std::vector<End> ends;
+    ends.reserve(count);
+    for (uint32_t ti = 0; ti < s.m_tracks.size(); ++ti) {
+        const Track& t = s.m_tracks[ti];
+        for (size_t i = 0; i < t.correlation.size(); ++i) {
+            if (t.correlation[i] == Track::kNoId)
+                continue;
+            const bool start = s.m_categories[t.category[i]].kind == EventKind::Runtime;
+            starts += start;
+            ends.push_back({t.start[i], t.correlation[i], ti | (start ? kStart : 0u)});
+        }
+    }
+    // As bindFlows orders its ends: by id, time, the start first; then by track (ends alike in all
+    // of these bind to the same slice, so their order changes nothing).
+    std::sort(ends.begin(), ends.end(), [](const End& a, const End& b) {
+        if (a.id != b.id)
+            return a.id < b.id;
+        if (a.ts != b.ts)
+            return a.ts < b.ts;
+        if ((a.track & kStart) != (b.track & kStart))
+            return (a.track & kStart) != 0;
+        return a.track < b.track;
+    });
+    {
+        std::atomic<size_t> next{0};
+        constexpr size_t kBatch = 4096;
+        auto work = [&] {
+            for (size_t b = next.fetch_add(kBatch); b < ends.size(); b = next.fetch_add(kBatch))
+                for (size_t k = b; k < std::min(b + kBatch, ends.size()); ++k)
+                    ends[k].ts = s.m_tracks[ends[k].track & ~kStart].enclosingSlice(ends[k].ts);
+        };
+        std::vector<std::thread> pool;
+        for (unsigned i = 1; i < std::max(1u, threads); ++i)
+            pool.emplace_back(work);
+        work();
+        for (auto& th : pool)
+            th.join();
+    }
+    uint64_t unbound = 0, noStart = 0;
+    std::string unboundExample;
+    // The flows are written as the ends are read, and the ends' pages already read are given back:
+    // the two buffers together stay near the size of one.
+    s.m_flows.reserve(s.m_flows.size() + (count - starts));
+    uintptr_t released = reinterpret_cast<uintptr_t>(ends.data());
+    constexpr size_t kReleaseEnds = (size_t(1) << 20) / sizeof(End);
+    size_t i = 0;
+    while (i < ends.size()) {
+        size_t j = i;
+        while (j < ends.size() && ends[j].id == ends[i].id)
+            ++j;
+        uint32_t fromTrack = Track::kNoId, fromSlice = Track::kNoId;
+        for (size_t k = i; k < j; ++k) {
+            const End& e = ends[k];
+            const auto slice = static_cast<uint32_t>(e.ts); // bound above
+            const bool start = (e.track & kStart) != 0;
+            const uint32_t track = e.track & ~kStart;
+            if (slice == Track::kNoId) {
+                ++unbound;
+                if (unboundExample.empty())
+                    unboundExample = m_correlationFlowCategory + " id " + std::to_string(e.id);
+                if (start)
+                    fromTrack = fromSlice = Track::kNoId;
+                continue;
+            }
+            if (start) {
+                fromTrack = track;
+                fromSlice = slice;
+                continue;
+            }
+            if (fromTrack == Track::kNoId) {
+                ++noStart;
+                continue;
+            }
+            s.m_flows.push_back({fromTrack, fromSlice, track, slice, category, e.id});
+        }
+        if (j / kReleaseEnds != i / kReleaseEnds)
+            released = releasePages(released, ends.data() + i); // the ends before this id are read
+        i = j;
+    }
+    if (unbound)
+        s.m_report.add("flow ends without a slice to bind to (dropped)", unboundExample, unbound);
+    if (noStart)
+        s.m_report.addNote("flow ends without a matching start (dropped)", {}, noStart);
 }
 
 void TraceBuilder::parseTopLevel() {
@@ -918,7 +1020,13 @@ std::shared_ptr<Session> TraceBuilder::finish(unsigned threads) {
     lap("gpu marks");
     finalizeTracks(threads);
     lap("tracks");
+    const bool flows = !m_flows.empty() || !m_correlationFlowCategory.empty();
     bindFlows(threads);
+    bindCorrelationFlows(threads);
+    if (flows) {
+        s.m_flows.shrink_to_fit();
+        s.rebuildFlowIndex();
+    }
     lap("flows");
     buildFrames();
     lap("frames");
