@@ -518,9 +518,10 @@ static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled) {
     // Counting sort by row keeps the (start, end desc) order within each row. Every array no longer
     // needed is freed (releaseMemory: `v = {}` keeps the buffer) before the next one is made, the
     // slices' rows are overwritten in place by their destinations, and each column is moved there in
-    // about its own memory (column_scatter.h): beside the columns, the reordering needs this one
-    // array of 4 bytes a slice (it was the order, lane, depth and permutation arrays and a column's
-    // copy: up to 32 bytes a slice, on a 10 M-slice XSpace line the import's peak).
+    // about its own memory where the track is large (column_scatter.h): beside the columns, the
+    // reordering needs this one array of 4 bytes a slice (it was the order, lane, depth and
+    // permutation arrays and a column's copy: up to 32 bytes a slice, on a 10 M-slice XSpace line
+    // the import's peak).
     std::vector<uint32_t>& dest = depth;
     if (!lane.empty())
         for (uint32_t idx = 0; idx < n; ++idx)
@@ -540,19 +541,24 @@ static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled) {
     });
     releaseMemory(order);
     releaseMemory(fill);
+    // A track of 8 M slices and more (64 MB in an 8-byte column) gives the pages of its columns back
+    // while they are reordered (column_scatter.h): its copy would be a large share of the import's
+    // peak (a 525 MB XSpace's 10 M-slice line). Smaller ones skip that and its page faults (the
+    // 10 GB Kineto trace's track phase took 1.6x as long when every column over 16 MB gave back).
+    const bool giveBack = n >= (size_t(8) << 20);
     if (!identity) { // a stream's kernels in order on one row need no reordering
-        scatterColumn(t.start, dest);
-        scatterColumn(t.dur, dest);
-        scatterColumn(t.names, dest);
-        scatterColumn(t.category, dest);
-        scatterColumn(t.argRef, dest);
-        scatterColumn(t.correlation, dest);
-        scatterColumn(t.externalId, dest);
-        scatterColumn(t.bytes, dest);
-        scatterColumn(t.blocksPerSm, dest);
-        scatterColumn(t.occupancy, dest);
-        scatterColumn(t.launchArgs, dest);
-        scatterColumn(t.opArgs, dest);
+        scatterColumn(t.start, dest, giveBack);
+        scatterColumn(t.dur, dest, giveBack);
+        scatterColumn(t.names, dest, giveBack);
+        scatterColumn(t.category, dest, giveBack);
+        scatterColumn(t.argRef, dest, giveBack);
+        scatterColumn(t.correlation, dest, giveBack);
+        scatterColumn(t.externalId, dest, giveBack);
+        scatterColumn(t.bytes, dest, giveBack);
+        scatterColumn(t.blocksPerSm, dest, giveBack);
+        scatterColumn(t.occupancy, dest, giveBack);
+        scatterColumn(t.launchArgs, dest, giveBack);
+        scatterColumn(t.opArgs, dest, giveBack);
     }
     releaseMemory(dest);
     if (rows == 0)

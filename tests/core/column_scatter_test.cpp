@@ -31,7 +31,7 @@ std::vector<uint32_t> rowsDestination(size_t n, uint32_t rows, uint32_t seed) {
 }
 
 template <typename T>
-void expectScattered(size_t n, uint32_t rows, uint32_t seed) {
+void expectScattered(size_t n, uint32_t rows, uint32_t seed, bool giveBack = true) {
     const std::vector<uint32_t> dest = rowsDestination(n, rows, seed);
     std::vector<T> column(n);
     for (size_t i = 0; i < n; ++i)
@@ -39,7 +39,7 @@ void expectScattered(size_t n, uint32_t rows, uint32_t seed) {
     std::vector<T> expected(n);
     for (size_t i = 0; i < n; ++i)
         expected[dest[i]] = column[i];
-    scatterColumn(column, dest);
+    scatterColumn(column, dest, giveBack);
     ASSERT_EQ(column.size(), n);
     EXPECT_TRUE(column == expected) << "n " << n << ", rows " << rows;
 }
@@ -48,13 +48,15 @@ TEST(ColumnScatter, SmallColumnsGoWhereDestSays) {
     expectScattered<int64_t>(1, 1, 1);
     expectScattered<int64_t>(1000, 3, 2);
     expectScattered<uint16_t>(4097, 5, 3);
+    expectScattered<int64_t>(3'000'001, 4, 8, false); // the plain way
     std::vector<int64_t> empty;
-    scatterColumn(empty, {});
+    scatterColumn(empty, {}, true);
     EXPECT_TRUE(empty.empty());
 }
 
-// Columns over 16 MB give their read pages back while they are reordered: every element must still
-// arrive, also across the partial pages at each megabyte's edge (sizes not a multiple of a page).
+// Columns over 4 MB asked to give their read pages back do so while they are reordered: every
+// element must still arrive, also across the partial pages at each step's edge (sizes not a
+// multiple of a page).
 TEST(ColumnScatter, LargeColumnsGoWhereDestSaysWhileTheirPagesAreGivenBack) {
     expectScattered<int64_t>(3'000'001, 4, 4);
     expectScattered<uint32_t>(5'000'003, 2, 5);
