@@ -547,9 +547,14 @@ public:
             s.argRef = offset | (uint64_t(plane) << 40) | (uint64_t(length) << 48);
         else
             s.argRef = ~uint64_t(0);
-        if (correlation && *correlation > 0 && (api || (p.kind == PlaneKind::Device && m_stream))) {
+        // A launch and its kernel share a correlation: the column holds it and the builder links
+        // them (TraceBuilder::setCorrelationFlows) without a pending record per end beside the
+        // model; an id beyond the column's 32 bits is sent as a flow end record instead.
+        if (correlation && *correlation > 0 && *correlation < Track::kNoId &&
+            (api || (p.kind == PlaneKind::Device && m_stream))) {
             s.corr = static_cast<uint32_t>(*correlation);
             s.have |= ChunkResult::kCorr;
+        } else if (correlation && *correlation > 0 && (api || (p.kind == PlaneKind::Device && m_stream))) {
             ChunkResult::FlowEnd f;
             f.ts = ts;
             f.seq = m_w.nextSeq();
@@ -837,6 +842,7 @@ ImportResult importXplane(const std::string& path, const ImportControl& control)
             p.stats[name->second] = statText(stat, p);
     }
     TraceBuilder builder(path, TraceFormat::Xplane);
+    builder.setCorrelationFlows("ac2g");
     NsysChunkWriter w;
     if (!error.empty())
         w.report().setTruncated(error);

@@ -21,7 +21,10 @@ namespace ws {
  * Device plane stats give the GPU's vendor, core count and memory.
  *
  * Two streaming passes: the first reads each plane's metadata and stats (the names come after the
- * lines on the wire), the second its events one at a time; memory is the metadata and the model.
+ * lines on the wire) and counts each line's events (its row is reserved exactly), the second its
+ * events one at a time; memory is the metadata and the model. Launches and kernels are linked
+ * from the correlation column once the rows are final (TraceBuilder::setCorrelationFlows), not
+ * through a pending record per end.
  * Arguments are read back from the file by offset (XplaneEventText). A plane over 2 GiB is beyond
  * protobuf's stream limit and is reported.
  */

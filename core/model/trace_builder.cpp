@@ -1,5 +1,8 @@
 #include "model/trace_builder.h"
 
+#include "model/column_scatter.h"
+#include "model/release_memory.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -13,6 +16,7 @@
 #include <thread>
 
 namespace ws {
+
 
 namespace {
 
@@ -233,9 +237,21 @@ void TraceBuilder::addChunk(ChunkResult& c) {
         s.m_counters[it->second].ts.push_back(cs.ts);
         s.m_counters[it->second].value.push_back(cs.value);
     }
+    // A large trace's pending flow ends grow in steps of at least 2 Mi (64 MB, above glibc's largest
+    // mmap threshold): each buffer is then a mapping of its own, given back whole when it is
+    // outgrown, where steps below the threshold left their freed buffers resident in the heap.
+    constexpr size_t kLargeFlows = size_t(1) << 16, kFlowStep = size_t(1) << 21;
+    if (const size_t want = m_flows.size() + c.flows.size(); want > m_flows.capacity() && want > kLargeFlows)
+        m_flows.reserve(std::max({want, 2 * m_flows.capacity(), kFlowStep}));
     for (const auto& f : c.flows)
-        m_flows.push_back({f.ts, f.seq, f.idIsString ? remap[f.id] : f.id, trackMap[f.track], remap[f.cat], f.ph,
-                           f.bindEnclosing, f.idIsString});
+        m_flows.push_back({.ts = f.ts,
+                           .id = f.idIsString ? remap[f.id] : f.id,
+                           .seq = f.seq,
+                           .ph = static_cast<uint8_t>(f.ph),
+                           .bindEnclosing = f.bindEnclosing,
+                           .idIsString = f.idIsString,
+                           .track = trackMap[f.track],
+                           .category = remap[f.cat]});
     for (const auto& a : c.asyncs)
         m_asyncs.push_back({a.ts, a.seq, a.idIsString ? remap[a.id] : a.id, a.argRef, processFor(globalId(a.pid, remap)),
                             remap[a.cat], remap[a.name], a.ph, a.idIsString});
@@ -491,7 +507,7 @@ static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled) {
         depth[idx] = 0;
     });
     const size_t lanes = laneStacks.size();
-    laneStacks = {};
+    releaseMemory(laneStacks);
     std::vector<uint32_t> laneBase(lanes + 1, 0);
     for (size_t l = 0; l < lanes; ++l)
         laneBase[l + 1] = laneBase[l] + laneMaxDepth[l] + 1u;
@@ -504,47 +520,52 @@ static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled) {
             t.rowDepth[laneBase[l] + d] = d;
             t.rowLane[laneBase[l] + d] = static_cast<uint32_t>(l);
         }
-    // Counting sort by row keeps the (start, end desc) order within each row. The slices' rows go
-    // into `depth` and every array no longer needed is freed before the next one is made: the
-    // reordering then needs the permutation and one column's copy beside the columns (was the
-    // order, lane, depth and permutation arrays and the copy: 24 bytes a slice, 0.24 GB on a
-    // 10 M-slice XSpace line, the import's peak).
-    std::vector<uint32_t>& row = depth;
+    // Counting sort by row keeps the (start, end desc) order within each row. Every array no longer
+    // needed is freed (releaseMemory: `v = {}` keeps the buffer) before the next one is made, the
+    // slices' rows are overwritten in place by their destinations, and each column is moved there in
+    // about its own memory where the track is large (column_scatter.h): beside the columns, the
+    // reordering needs this one array of 4 bytes a slice (it was the order, lane, depth and
+    // permutation arrays and a column's copy: up to 32 bytes a slice, on a 10 M-slice XSpace line
+    // the import's peak).
+    std::vector<uint32_t>& dest = depth;
     if (!lane.empty())
         for (uint32_t idx = 0; idx < n; ++idx)
-            row[idx] += laneBase[lane[idx]];
-    lane = {};
+            dest[idx] += laneBase[lane[idx]];
+    releaseMemory(lane);
     t.rowBegin.assign(rows + 1, 0);
     for (uint32_t idx = 0; idx < n; ++idx)
-        ++t.rowBegin[row[idx] + 1];
+        ++t.rowBegin[dest[idx] + 1];
     for (uint32_t r = 0; r < rows; ++r)
         t.rowBegin[r + 1] += t.rowBegin[r];
     std::vector<uint32_t> fill(t.rowBegin.begin(), t.rowBegin.end() - (rows ? 1 : 0));
-    std::vector<uint32_t> final(n);
     bool identity = true;
-    inOrder([&](uint32_t idx) {
-        const uint32_t at = fill[row[idx]]++;
-        final[at] = idx;
+    inOrder([&](uint32_t idx) { // each slice's row is read once, here, and becomes its destination
+        const uint32_t at = fill[dest[idx]]++;
+        dest[idx] = at;
         identity = identity && at == idx;
     });
-    order = {};
-    row = {};
-    fill = {};
+    releaseMemory(order);
+    releaseMemory(fill);
+    // A track of 8 M slices and more (64 MB in an 8-byte column) gives the pages of its columns back
+    // while they are reordered (column_scatter.h): its copy would be a large share of the import's
+    // peak (a 525 MB XSpace's 10 M-slice line). Smaller ones skip that and its page faults (the
+    // 10 GB Kineto trace's track phase took 1.6x as long when every column over 16 MB gave back).
+    const bool giveBack = n >= (size_t(8) << 20);
     if (!identity) { // a stream's kernels in order on one row need no reordering
-        permute(t.start, final);
-        permute(t.dur, final);
-        permute(t.names, final);
-        permute(t.category, final);
-        permute(t.argRef, final);
-        permute(t.correlation, final);
-        permute(t.externalId, final);
-        permute(t.bytes, final);
-        permute(t.blocksPerSm, final);
-        permute(t.occupancy, final);
-        permute(t.launchArgs, final);
-        permute(t.opArgs, final);
+        scatterColumn(t.start, dest, giveBack);
+        scatterColumn(t.dur, dest, giveBack);
+        scatterColumn(t.names, dest, giveBack);
+        scatterColumn(t.category, dest, giveBack);
+        scatterColumn(t.argRef, dest, giveBack);
+        scatterColumn(t.correlation, dest, giveBack);
+        scatterColumn(t.externalId, dest, giveBack);
+        scatterColumn(t.bytes, dest, giveBack);
+        scatterColumn(t.blocksPerSm, dest, giveBack);
+        scatterColumn(t.occupancy, dest, giveBack);
+        scatterColumn(t.launchArgs, dest, giveBack);
+        scatterColumn(t.opArgs, dest, giveBack);
     }
-    final = {};
+    releaseMemory(dest);
     if (rows == 0)
         t.rowBegin.assign(1, 0);
 
@@ -641,17 +662,17 @@ void TraceBuilder::bindFlows(unsigned threads) {
             return a.ph == 's';
         return a.seq < b.seq;
     });
-    // Binding each end to its slice is independent per end: spread it over the threads.
-    std::vector<uint32_t> bound(m_flows.size());
+    // Binding each end to its slice is independent per end: spread it over the threads. The bound
+    // slice takes the place of the end's time, which nothing needs after (no array of them beside).
     {
         std::atomic<size_t> next{0};
         constexpr size_t kBatch = 4096;
         auto work = [&] {
             for (size_t b = next.fetch_add(kBatch); b < m_flows.size(); b = next.fetch_add(kBatch))
                 for (size_t k = b; k < std::min(b + kBatch, m_flows.size()); ++k) {
-                    const PendingFlow& f = m_flows[k];
+                    PendingFlow& f = m_flows[k];
                     const Track& t = s.m_tracks[f.track];
-                    bound[k] = f.bindEnclosing ? t.enclosingSlice(f.ts + base) : t.nextSliceStartingAt(f.ts + base);
+                    f.ts = f.bindEnclosing ? t.enclosingSlice(f.ts + base) : t.nextSliceStartingAt(f.ts + base);
                 }
         };
         std::vector<std::thread> pool;
@@ -676,7 +697,7 @@ void TraceBuilder::bindFlows(unsigned threads) {
         uint32_t fromTrack = Track::kNoId, fromSlice = Track::kNoId;
         for (size_t k = i; k < j; ++k) {
             const PendingFlow& f = m_flows[k];
-            const uint32_t slice = bound[k];
+            const auto slice = static_cast<uint32_t>(f.ts); // bound above
             if (slice == Track::kNoId) {
                 ++unbound;
                 if (unboundExample.empty())
@@ -706,10 +727,111 @@ void TraceBuilder::bindFlows(unsigned threads) {
         s.m_report.add("flow ends without a slice to bind to (dropped)", unboundExample, unbound);
     if (noStart)
         s.m_report.addNote("flow ends without a matching start (dropped)", {}, noStart);
-    m_flows = {};
-    bound = {};
-    s.m_flows.shrink_to_fit();
-    s.rebuildFlowIndex();
+    releaseMemory(m_flows);
+}
+
+void TraceBuilder::bindCorrelationFlows(unsigned threads) {
+    Session& s = *m_session;
+    if (m_correlationFlowCategory.empty())
+        return;
+    const StringId category = s.m_strings.intern(m_correlationFlowCategory);
+    // An end: its time (then its bound slice), id, and track with the top bit set for a start. 16
+    // bytes (a PendingFlow is 32).
+    struct End {
+        int64_t ts;
+        uint32_t id;
+        uint32_t track;
+    };
+    constexpr uint32_t kStart = 0x80000000u;
+    size_t count = 0, starts = 0;
+    for (const Track& t : s.m_tracks)
+        count += static_cast<size_t>(
+            std::count_if(t.correlation.begin(), t.correlation.end(), [](uint32_t c) { return c != Track::kNoId; }));
+    if (count == 0 || s.m_tracks.size() >= kStart)
+        return;
+    std::vector<End> ends;
+    ends.reserve(count);
+    for (uint32_t ti = 0; ti < s.m_tracks.size(); ++ti) {
+        const Track& t = s.m_tracks[ti];
+        for (size_t i = 0; i < t.correlation.size(); ++i) {
+            if (t.correlation[i] == Track::kNoId)
+                continue;
+            const bool start = s.m_categories[t.category[i]].kind == EventKind::Runtime;
+            starts += start;
+            ends.push_back({t.start[i], t.correlation[i], ti | (start ? kStart : 0u)});
+        }
+    }
+    // As bindFlows orders its ends: by id, time, the start first; then by track (ends alike in all
+    // of these bind to the same slice, so their order changes nothing).
+    std::sort(ends.begin(), ends.end(), [](const End& a, const End& b) {
+        if (a.id != b.id)
+            return a.id < b.id;
+        if (a.ts != b.ts)
+            return a.ts < b.ts;
+        if ((a.track & kStart) != (b.track & kStart))
+            return (a.track & kStart) != 0;
+        return a.track < b.track;
+    });
+    {
+        std::atomic<size_t> next{0};
+        constexpr size_t kBatch = 4096;
+        auto work = [&] {
+            for (size_t b = next.fetch_add(kBatch); b < ends.size(); b = next.fetch_add(kBatch))
+                for (size_t k = b; k < std::min(b + kBatch, ends.size()); ++k)
+                    ends[k].ts = s.m_tracks[ends[k].track & ~kStart].enclosingSlice(ends[k].ts);
+        };
+        std::vector<std::thread> pool;
+        for (unsigned i = 1; i < std::max(1u, threads); ++i)
+            pool.emplace_back(work);
+        work();
+        for (auto& th : pool)
+            th.join();
+    }
+    uint64_t unbound = 0, noStart = 0;
+    std::string unboundExample;
+    // The flows are written as the ends are read, and the ends' pages already read are given back:
+    // the two buffers together stay near the size of one.
+    s.m_flows.reserve(s.m_flows.size() + (count - starts));
+    uintptr_t released = reinterpret_cast<uintptr_t>(ends.data());
+    constexpr size_t kReleaseEnds = (size_t(1) << 20) / sizeof(End);
+    size_t i = 0;
+    while (i < ends.size()) {
+        size_t j = i;
+        while (j < ends.size() && ends[j].id == ends[i].id)
+            ++j;
+        uint32_t fromTrack = Track::kNoId, fromSlice = Track::kNoId;
+        for (size_t k = i; k < j; ++k) {
+            const End& e = ends[k];
+            const auto slice = static_cast<uint32_t>(e.ts); // bound above
+            const bool start = (e.track & kStart) != 0;
+            const uint32_t track = e.track & ~kStart;
+            if (slice == Track::kNoId) {
+                ++unbound;
+                if (unboundExample.empty())
+                    unboundExample = m_correlationFlowCategory + " id " + std::to_string(e.id);
+                if (start)
+                    fromTrack = fromSlice = Track::kNoId;
+                continue;
+            }
+            if (start) {
+                fromTrack = track;
+                fromSlice = slice;
+                continue;
+            }
+            if (fromTrack == Track::kNoId) {
+                ++noStart;
+                continue;
+            }
+            s.m_flows.push_back({fromTrack, fromSlice, track, slice, category, e.id});
+        }
+        if (j / kReleaseEnds != i / kReleaseEnds)
+            released = releasePages(released, ends.data() + i); // the ends before this id are read
+        i = j;
+    }
+    if (unbound)
+        s.m_report.add("flow ends without a slice to bind to (dropped)", unboundExample, unbound);
+    if (noStart)
+        s.m_report.addNote("flow ends without a matching start (dropped)", {}, noStart);
 }
 
 void TraceBuilder::parseTopLevel() {
@@ -909,7 +1031,13 @@ std::shared_ptr<Session> TraceBuilder::finish(unsigned threads) {
     lap("gpu marks");
     finalizeTracks(threads);
     lap("tracks");
+    const bool flows = !m_flows.empty() || !m_correlationFlowCategory.empty();
     bindFlows(threads);
+    bindCorrelationFlows(threads);
+    if (flows) {
+        s.m_flows.shrink_to_fit();
+        s.rebuildFlowIndex();
+    }
     lap("flows");
     buildFrames();
     lap("frames");

@@ -47,6 +47,16 @@ public:
     // The same for allocator records (a memory snapshot knows its count before feeding them).
     void reserveMemoryEvents(size_t more);
 
+    // Flows from the correlation column (Track::correlation): after the tracks are final, the
+    // slices with a correlation are linked as flows of this category with it as the id, a runtime
+    // call's (EventKind::Runtime) being the start and any other's the end, each bound as an
+    // enclosing end at its slice's start (as a FlowEnd record with bindEnclosing at the slice's time
+    // would be). An importer that sets the column on exactly its flow ends then sends no FlowEnd
+    // records for them: on a large XSpace those were millions of pending ends (73 MB on a 525 MB
+    // file) held beside the whole model, the import's peak. Ends of one id at one time and of one
+    // kind are ordered by track (FlowEnd records: by file order).
+    void setCorrelationFlows(std::string category) { m_correlationFlowCategory = std::move(category); }
+
     std::shared_ptr<Session> finish(unsigned threads);
     // Seconds spent in each phase of finish() (for bench-import).
     const std::vector<std::pair<std::string, double>>& timings() const { return m_timings; }
@@ -79,16 +89,18 @@ private:
         uint16_t category;
         char ph;
     };
+    // 32 bytes (was 40): a large trace holds millions until bindFlows, beside the whole model.
     struct PendingFlow {
-        int64_t ts;
-        uint64_t seq;
+        int64_t ts; // bindFlows replaces it by the bound slice (kNoId: none) once the end is bound
         uint64_t id;
+        uint64_t seq : 48; // file order, to break ties: 2.8e14 events are out of reach
+        uint64_t ph : 8;
+        uint64_t bindEnclosing : 1;
+        uint64_t idIsString : 1;
         uint32_t track;
         StringId category;
-        char ph;
-        bool bindEnclosing;
-        bool idIsString;
     };
+    static_assert(sizeof(PendingFlow) == 32);
     struct PendingAsync {
         int64_t ts;
         uint64_t seq;
@@ -114,6 +126,7 @@ private:
     void pairAsync();
     void finalizeTracks(unsigned threads);
     void bindFlows(unsigned threads);
+    void bindCorrelationFlows(unsigned threads);
     void parseTopLevel();
     void buildFrames();
     void alignAmdDeviceNumbers();
@@ -128,6 +141,7 @@ private:
     std::vector<PendingFlow> m_flows;
     std::vector<PendingAsync> m_asyncs;
     std::vector<ChunkResult::Meta> m_metas;
+    std::string m_correlationFlowCategory; // setCorrelationFlows; empty: none
     bool m_argColumns = false;     // the importer fills the argument columns
     bool m_argColumnsLost = false; // ... but a slice's arguments are not in them
     std::vector<std::pair<std::string, std::string>> m_members;
