@@ -142,7 +142,23 @@ bool EventTextReader::fill() {
     m_bufStart += m_len;
     m_len = m_in.read(m_buf.data(), m_buf.size());
     m_pos = 0;
+    if (m_observer && m_len > 0)
+        m_observer(m_buf.data(), m_len);
     return m_len > 0;
+}
+
+bool EventTextReader::observeFileBytes(std::function<void(const char*, size_t)> observer) {
+    if (m_in.compression() != InputStream::Compression::None || m_bufStart + m_len > 0)
+        return false;
+    m_observer = std::move(observer);
+    return true;
+}
+
+bool EventTextReader::readToEnd() {
+    while (fill()) {
+    }
+    m_pos = m_len; // nothing left to cut objects from
+    return m_in.error().empty();
 }
 
 bool EventTextReader::getChar(char& c) {

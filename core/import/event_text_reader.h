@@ -3,6 +3,7 @@
 #include "io/input_stream.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,13 @@ public:
     static std::string_view member(std::string_view object, const std::vector<uint32_t>& separators,
                                    std::string_view key);
 
+    // Hands every byte of the file, in order, to `observer` as it is read (call before the first
+    // objectAt); only where the text is the file itself (not compressed): false otherwise. With
+    // readToEnd(), whoever reads the events anyway hashes the file without reading it again.
+    bool observeFileBytes(std::function<void(const char*, size_t)> observer);
+    // Reads (and hands to the observer) the rest of the file; false on a read error.
+    bool readToEnd();
+
 private:
     bool fill();
     bool getChar(char& c);
@@ -41,6 +49,7 @@ private:
     size_t m_pos = 0;        // position inside m_buf
     uint64_t m_bufStart = 0; // absolute offset of m_buf[0]
     std::string m_error;
+    std::function<void(const char*, size_t)> m_observer;
 };
 
 } // namespace ws
