@@ -17,59 +17,55 @@ constexpr size_t kBufferSize = 1 << 20;
 struct CutState {
     int depth = 0;
     JsonStringScan scan;
-    bool comma = false;         // after a ',' outside strings with only whitespace since
-    bool trailingComma = false; // a closer came while `comma` was set
+    char last = 0;              // the last byte that is not JSON whitespace, in a string or not
+    bool trailingComma = false; // a closer (outside strings) came right after a ',' and blanks
     bool done = false;          // the object's closing brace was consumed
 };
 
-void separatorAt(std::vector<uint32_t>* separators, size_t at) {
+inline void separatorAt(std::vector<uint32_t>* separators, size_t at) {
     if (separators)
         separators->push_back(static_cast<uint32_t>(at));
 }
 
-// One byte of the object; `at` is its position in the output text.
+inline bool isBlank(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+// One byte of the object; `at` is its position in the output text. The byte before a closer,
+// blanks skipped, is never inside a string (a string ends with a quote), so `last` == ',' there
+// means a trailing comma.
 inline void cutByte(char c, CutState& st, std::vector<uint32_t>* separators, size_t at) {
-    if (!st.scan.outside(c)) {
-        st.comma = false; // a string is a value
-        return;
-    }
-    switch (c) {
-    case '{':
-    case '[': ++st.depth; st.comma = false; break;
-    case '}':
-    case ']':
-        st.trailingComma |= st.comma;
-        st.comma = false;
-        if (--st.depth == 0) {
-            separatorAt(separators, at);
-            st.done = true;
+    if (st.scan.outside(c)) {
+        switch (c) {
+        case '{':
+        case '[': ++st.depth; break;
+        case '}':
+        case ']':
+            st.trailingComma |= st.last == ',';
+            if (--st.depth == 0) {
+                separatorAt(separators, at);
+                st.done = true;
+            }
+            break;
+        case ',':
+        case ':':
+            if (st.depth == 1)
+                separatorAt(separators, at);
+            break;
+        default: break;
         }
-        break;
-    case ',':
-        st.comma = true;
-        if (st.depth == 1)
-            separatorAt(separators, at);
-        break;
-    case ':':
-        st.comma = false;
-        if (st.depth == 1)
-            separatorAt(separators, at);
-        break;
-    case ' ':
-    case '\n':
-    case '\r':
-    case '\t': break;
-    default: st.comma = false; break;
     }
+    if (!isBlank(c))
+        st.last = c;
 }
 
 /*
  * 64 bytes of the object at once, the same state changes as 64 cutByte calls (or as many as reach
- * the closing brace): masks of quotes, brackets, colons and commas, a prefix XOR of the quotes for
- * the string interiors, then a visit of the few structural bytes outside strings in order. A
- * comma's trailing-ness is read off the next non-blank byte of the block (or carried to the next).
- * Returns the bytes consumed, or -1 (nothing done) for a block with a backslash: escapes go byte
- * by byte. Most of a store's time went into this scan when it was byte by byte.
+ * the closing brace): masks of quotes, brackets, colons, commas and blanks, a prefix XOR of the
+ * quotes for the string interiors; then only the brackets outside strings are visited in order
+ * (a few per event), which gives the depth and the stretches at depth 1, whose ':' and ',' are the
+ * separators, taken from the masks. A closer's trailing comma is the last non-blank byte before it
+ * (in the block, or carried in `last`). Returns the bytes consumed, or -1 (nothing done) for a block
+ * with a backslash: escapes go byte by byte. Most of a store's time went into this scan when it was
+ * byte by byte.
  */
 int cutBlock(const char* p, CutState& st, std::vector<uint32_t>* separators, size_t at) {
 #if defined(__SSE2__)
@@ -78,46 +74,50 @@ int cutBlock(const char* p, CutState& st, std::vector<uint32_t>* separators, siz
     if (maskOf(b, '\\'))
         return -1;
     const uint64_t quotes = maskOf(b, '"');
-    const uint64_t inString = prefixXor(quotes) ^ (st.scan.inString ? ~uint64_t(0) : 0);
-    const uint64_t open = maskOfCaseless(b, '{');
-    const uint64_t close = maskOfCaseless(b, '}');
+    const uint64_t outside = ~(prefixXor(quotes) ^ (st.scan.inString ? ~uint64_t(0) : 0));
+    const uint64_t open = maskOfCaseless(b, '{') & outside;
+    const uint64_t close = maskOfCaseless(b, '}') & outside;
     const uint64_t nonBlank = ~maskOfJsonSpace(b);
-    const uint64_t structural = (open | close | maskOf(b, ',') | maskOf(b, ':')) & ~inString;
-    if (st.comma && nonBlank) {
-        st.trailingComma |= (close >> __builtin_ctzll(nonBlank)) & 1;
-        st.comma = false;
-    }
-    for (uint64_t bits = structural; bits; bits &= bits - 1) {
+    auto below = [](unsigned i) { return i >= 64 ? ~uint64_t(0) : (uint64_t(1) << i) - 1; }; // bits [0, i)
+    uint64_t depthOne = 0; // bytes at depth 1
+    unsigned from = 0;     // where the current depth-1 stretch began
+    int depth = st.depth;
+    int end = -1;
+    for (uint64_t bits = open | close; bits; bits &= bits - 1) {
         const auto i = static_cast<unsigned>(__builtin_ctzll(bits));
-        switch (p[i]) {
-        case '{':
-        case '[': ++st.depth; break;
-        case '}':
-        case ']':
-            if (--st.depth == 0) {
-                separatorAt(separators, at + i);
-                st.done = true;
-                st.scan.inString = false;
-                return static_cast<int>(i) + 1;
+        if (depth == 1)
+            depthOne |= below(i) & ~below(from);
+        if ((open >> i) & 1) {
+            ++depth;
+        } else {
+            const uint64_t before = nonBlank & below(i);
+            const char previous = before ? p[63 - __builtin_clzll(before)] : st.last;
+            st.trailingComma |= previous == ',';
+            if (--depth == 0) {
+                end = static_cast<int>(i);
+                break;
             }
-            break;
-        case ',': {
-            if (st.depth == 1)
-                separatorAt(separators, at + i);
-            const uint64_t after = i == 63 ? 0 : nonBlank & (~uint64_t(0) << (i + 1));
-            if (after)
-                st.trailingComma |= (close >> __builtin_ctzll(after)) & 1;
-            else
-                st.comma = true; // blanks up to the block's end: the next block decides
-            break;
         }
-        default: // ':'
-            if (st.depth == 1)
-                separatorAt(separators, at + i);
-            break;
-        }
+        if (depth == 1)
+            from = i + 1;
     }
-    st.scan.inString = (inString >> 63) & 1;
+    if (end < 0 && depth == 1)
+        depthOne |= ~below(from);
+    if (separators) {
+        for (uint64_t bits = (maskOf(b, ',') | maskOf(b, ':')) & outside & depthOne; bits; bits &= bits - 1)
+            separators->push_back(static_cast<uint32_t>(at + static_cast<unsigned>(__builtin_ctzll(bits))));
+    }
+    st.depth = depth;
+    if (end >= 0) {
+        separatorAt(separators, at + static_cast<size_t>(end));
+        st.done = true;
+        st.scan.inString = false;
+        st.last = '}';
+        return end + 1;
+    }
+    if (nonBlank)
+        st.last = p[63 - __builtin_clzll(nonBlank)];
+    st.scan.inString = !((outside >> 63) & 1);
     return 64;
 #else
     (void)p, (void)st, (void)separators, (void)at;
