@@ -32,6 +32,10 @@ public:
     static std::string_view member(std::string_view object, const std::vector<uint32_t>& separators,
                                    std::string_view key);
 
+    // Whether the object cutter compares 64-byte blocks with AVX-512 where the CPU has it (the
+    // default) or with SSE2 only (the tests run both).
+    static void setWideBlocks(bool on);
+
     // Hands every byte of the file, in order, to `observer` as it is read (call before the first
     // objectAt); only where the text is the file itself (not compressed): false otherwise. With
     // readToEnd(), whoever reads the events anyway hashes the file without reading it again.

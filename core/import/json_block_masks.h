@@ -46,11 +46,6 @@ inline uint64_t maskOfSpace(const Block& b) {
     return bitsOf(le(b.v[0]), le(b.v[1]), le(b.v[2]), le(b.v[3]));
 }
 
-// Exactly the four JSON whitespace bytes.
-inline uint64_t maskOfJsonSpace(const Block& b) {
-    return maskOf(b, ' ') | maskOf(b, '\n') | maskOf(b, '\r') | maskOf(b, '\t');
-}
-
 // Bit i set for every byte after an odd number of quotes up to and including i.
 inline uint64_t prefixXor(uint64_t x) {
     x ^= x << 1;

@@ -88,8 +88,8 @@ std::vector<uint32_t> referenceSeparators(const std::string& object) {
 // long and short, strings full of brackets, commas, colons, escaped quotes and backslashes (also
 // across block edges), runs of blanks longer than a block, trailing commas after blanks, nesting;
 // several MiB, so objects also straddle the reader's buffer refills.
-TEST(EventTextReader, BlockCutterAgreesWithTheByteRuleOnRandomObjects) {
-    std::mt19937 rng(29);
+void checkRandomObjects(unsigned seed) {
+    std::mt19937 rng(seed);
     auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
     auto blanks = [&] {
         static const char kBlank[] = " \n\r\t";
@@ -168,6 +168,16 @@ TEST(EventTextReader, BlockCutterAgreesWithTheByteRuleOnRandomObjects) {
     }
     EXPECT_GT(objects.size(), 1000u);
     EXPECT_GT(repaired, 100u); // the trailing-comma case was exercised
+}
+
+TEST(EventTextReader, BlockCutterAgreesWithTheByteRuleOnRandomObjects) {
+    for (const bool wide : {true, false}) { // AVX-512 (where the CPU has it) and SSE2 masks
+        SCOPED_TRACE(wide ? "wide blocks" : "SSE2 blocks");
+        EventTextReader::setWideBlocks(wide);
+        for (unsigned seed : {29u, 30u})
+            checkRandomObjects(seed);
+    }
+    EventTextReader::setWideBlocks(true);
 }
 
 } // namespace
