@@ -218,6 +218,16 @@ bool EventTextReader::getChar(char& c) {
 }
 
 bool EventTextReader::objectAt(uint64_t offset, std::string& out, std::vector<uint32_t>* separators) {
+    std::string_view object;
+    if (!objectViewAt(offset, object, out, separators))
+        return false;
+    if (object.data() != out.data())
+        out.assign(object);
+    return true;
+}
+
+bool EventTextReader::objectViewAt(uint64_t offset, std::string_view& object, std::string& out,
+                                   std::vector<uint32_t>* separators) {
     out.clear();
     if (separators)
         separators->clear();
@@ -242,6 +252,7 @@ bool EventTextReader::objectAt(uint64_t offset, std::string& out, std::vector<ui
     // has work for. 64-byte blocks without a backslash go through the SIMD cutter (cutBlock),
     // the rest byte by byte; both keep the same state, so they take turns at any block.
     CutState st;
+    bool straddles = false; // the object goes on past the buffer: it is put together in `out`
     for (;;) {
         const char* const data = m_buf.data();
         const size_t outBase = out.size() - m_pos; // out position of buffer byte i: outBase + i
@@ -258,16 +269,22 @@ bool EventTextReader::objectAt(uint64_t offset, std::string& out, std::vector<ui
             for (; i < blockEnd && !st.done; ++i)
                 cutByte(data[i], st, separators, outBase + i);
         }
+        if (st.done && !straddles && !st.trailingComma) {
+            object = std::string_view(data + m_pos, i - m_pos); // in the buffer as it is: no copy
+            m_pos = i;
+            return true;
+        }
         out.append(data + m_pos, i - m_pos);
         m_pos = i;
         if (st.done)
             break;
+        straddles = true;
         if (!fill())
             return false;
     }
-    const bool trailingComma = st.trailingComma;
-    if (trailingComma)
+    if (st.trailingComma)
         blankTrailingCommas(out.data(), out.size()); // the text goes to a JSON parser or the store
+    object = out;
     return true;
 }
 

@@ -27,6 +27,11 @@ public:
     // With `separators`: also the positions in `out` of the object's top-level ':' and ',' and of
     // its closing '}', in order, for member() (one scan instead of two).
     bool objectAt(uint64_t offset, std::string& out, std::vector<uint32_t>* separators = nullptr);
+    // The same object without copying it where it can: `object` points into the read buffer (valid
+    // until the next call), or into `scratch` when the object straddles a refill or needed the
+    // trailing-comma repair.
+    bool objectViewAt(uint64_t offset, std::string_view& object, std::string& scratch,
+                      std::vector<uint32_t>* separators = nullptr);
     // The value text of a top-level member, as topLevelMember (json_members.h) gives it, from the
     // separators objectAt found; for an object of any other shape, topLevelMember itself.
     static std::string_view member(std::string_view object, const std::vector<uint32_t>& separators,

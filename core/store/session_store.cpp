@@ -299,8 +299,8 @@ public:
             if (fromSource) {
                 if (const auto it = mergedArgs.find(m_refs[i]); it != mergedArgs.end())
                     args = it->second;
-                else if (reader.objectAt(m_refs[i], object, &separators))
-                    args = EventTextReader::member(object, separators, "args");
+                else if (std::string_view view; reader.objectViewAt(m_refs[i], view, object, &separators))
+                    args = EventTextReader::member(view, separators, "args");
             } else {
                 object = m_session.eventJsonAt(m_refs[i]);
                 args = topLevelMember(object, "args");
