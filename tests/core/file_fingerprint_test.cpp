@@ -58,9 +58,9 @@ TEST(ContentHasher, TheFirstHashIsStillComputedAsBefore) {
     EXPECT_EQ(legacyContentHashHex(path), "9423c47a0d6267d4");
 }
 
-std::string traceText() {
+std::string traceText(int events = 3000) {
     std::string text = R"({"traceEvents": [)";
-    for (int i = 0; i < 3000; ++i)
+    for (int i = 0; i < events; ++i)
         text += std::string(i ? "," : "") + R"({"ph": "X", "cat": "kernel", "name": "k)" + std::to_string(i % 7) +
                 R"(", "pid": 0, "tid": 7, "ts": )" + std::to_string(10 * i) + R"(, "dur": 5, "args": {"grid": [)" +
                 std::to_string(i) + R"(, 1, 1], "correlation": )" + std::to_string(i) + "}}";
@@ -71,7 +71,8 @@ TEST(ContentHasher, TheStoreHashesTheSourceDuringItsArgumentPassAsAReadWould) {
     for (const bool gzip : {false, true}) {
         const std::string trace =
             gzip ? test::dataPath("h100_gaunernst_bert-small-uncased__1016001.json.gz")
-                 : test::writeTemp("fingerprint_trace.json", traceText() + std::string(3, ' ')); // bytes after the last event
+                 : test::writeTemp("fingerprint_trace.json", // several read buffers, bytes after the last event
+                                   traceText(30000) + std::string(3, ' '));
         const ImportResult imported = importTraceFile(trace);
         ASSERT_NE(imported.session, nullptr) << imported.error;
         const std::string file = (test::tempDir() / "fingerprint.warpscope").string();
@@ -82,6 +83,9 @@ TEST(ContentHasher, TheStoreHashesTheSourceDuringItsArgumentPassAsAReadWould) {
         const auto fp = fingerprintFile(trace);
         ASSERT_TRUE(fp.has_value());
         EXPECT_EQ(meta->at("source_hash2"), fp->hashHex()) << gzip;
+        if (!gzip) {
+            EXPECT_GT(fp->size, 3u << 20);
+        }
         EXPECT_EQ(meta->at("source_size"), std::to_string(fs::file_size(trace))) << gzip;
         EXPECT_EQ(meta->count("source_hash"), 0u);
     }
