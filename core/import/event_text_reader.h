@@ -3,6 +3,7 @@
 #include "io/input_stream.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,10 +27,26 @@ public:
     // With `separators`: also the positions in `out` of the object's top-level ':' and ',' and of
     // its closing '}', in order, for member() (one scan instead of two).
     bool objectAt(uint64_t offset, std::string& out, std::vector<uint32_t>* separators = nullptr);
+    // The same object without copying it where it can: `object` points into the read buffer (valid
+    // until the next call), or into `scratch` when the object straddles a refill or needed the
+    // trailing-comma repair.
+    bool objectViewAt(uint64_t offset, std::string_view& object, std::string& scratch,
+                      std::vector<uint32_t>* separators = nullptr);
     // The value text of a top-level member, as topLevelMember (json_members.h) gives it, from the
     // separators objectAt found; for an object of any other shape, topLevelMember itself.
     static std::string_view member(std::string_view object, const std::vector<uint32_t>& separators,
                                    std::string_view key);
+
+    // Whether the object cutter compares 64-byte blocks with AVX-512 where the CPU has it (the
+    // default) or with SSE2 only (the tests run both).
+    static void setWideBlocks(bool on);
+
+    // Hands every byte of the file, in order, to `observer` as it is read (call before the first
+    // objectAt); only where the text is the file itself (not compressed): false otherwise. With
+    // readToEnd(), whoever reads the events anyway hashes the file without reading it again.
+    bool observeFileBytes(std::function<void(const char*, size_t)> observer);
+    // Reads (and hands to the observer) the rest of the file; false on a read error.
+    bool readToEnd();
 
 private:
     bool fill();
@@ -41,6 +58,7 @@ private:
     size_t m_pos = 0;        // position inside m_buf
     uint64_t m_bufStart = 0; // absolute offset of m_buf[0]
     std::string m_error;
+    std::function<void(const char*, size_t)> m_observer;
 };
 
 } // namespace ws

@@ -1,11 +1,10 @@
 #include "import/json_event_scanner.h"
 
+#include "import/json_block_masks.h"
+
 #include <array>
 #include <algorithm>
 #include <cstring>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace ws {
 
@@ -302,41 +301,7 @@ void JsonEventScanner::scanScalar(const char* buf, size_t from, size_t to, std::
 #if defined(__SSE2__)
 namespace {
 
-uint64_t bitsOf(__m128i m0, __m128i m1, __m128i m2, __m128i m3) {
-    auto b = [](__m128i m) { return static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(m))); };
-    return b(m0) | b(m1) << 16 | b(m2) << 32 | b(m3) << 48;
-}
-
-uint64_t maskOf(const __m128i v[4], char c) {
-    const __m128i n = _mm_set1_epi8(c);
-    return bitsOf(_mm_cmpeq_epi8(v[0], n), _mm_cmpeq_epi8(v[1], n), _mm_cmpeq_epi8(v[2], n), _mm_cmpeq_epi8(v[3], n));
-}
-
-// '[' and '{' (or ']' and '}') differ only in bit 0x20: one compare finds both.
-uint64_t maskOfCaseless(const __m128i v[4], char c) {
-    const __m128i n = _mm_set1_epi8(c);
-    const __m128i bit = _mm_set1_epi8(0x20);
-    auto eq = [&](__m128i x) { return _mm_cmpeq_epi8(_mm_or_si128(x, bit), n); };
-    return bitsOf(eq(v[0]), eq(v[1]), eq(v[2]), eq(v[3]));
-}
-
-// Bytes <= 0x20: JSON whitespace (other control bytes are invalid outside strings anyway).
-uint64_t maskOfSpace(const __m128i v[4]) {
-    const __m128i sp = _mm_set1_epi8(0x20);
-    auto le = [&](__m128i x) { return _mm_cmpeq_epi8(_mm_min_epu8(x, sp), x); };
-    return bitsOf(le(v[0]), le(v[1]), le(v[2]), le(v[3]));
-}
-
-// Bit i set for every byte after an odd number of quotes up to and including i.
-uint64_t prefixXor(uint64_t x) {
-    x ^= x << 1;
-    x ^= x << 2;
-    x ^= x << 4;
-    x ^= x << 8;
-    x ^= x << 16;
-    x ^= x << 32;
-    return x;
-}
+using namespace json_block;
 
 uint64_t rangeMask(unsigned a, unsigned b) {
     if (a >= b)
@@ -356,9 +321,7 @@ uint64_t rangeMask(unsigned a, unsigned b) {
  */
 size_t JsonEventScanner::scanFast(const char* buf, size_t pos, size_t to, std::vector<Span>& events) {
     while (to - pos >= 64) {
-        __m128i v[4];
-        for (int k = 0; k < 4; ++k)
-            v[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(buf + pos + 16 * static_cast<size_t>(k)));
+        const Block v(buf + pos);
         if (maskOf(v, '\\'))
             return pos;
         const uint64_t quotes = maskOf(v, '"');

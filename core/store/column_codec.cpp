@@ -3,6 +3,8 @@
 #include <zstd.h>
 
 #include <cstring>
+#include <mutex>
+#include <vector>
 
 namespace ws::ColumnCodec {
 
@@ -38,6 +40,45 @@ bool getVarint(const uint8_t*& p, const uint8_t* end, uint64_t& v) {
 uint64_t zigzag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
 int64_t unzigzag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
 
+/*
+ * CompressionContexts: zstd compression contexts kept for reuse. ZSTD_compress makes and frees a
+ * context per call: its match tables (about 1 MB at level 3) came as fresh pages every time, faulted
+ * in and zeroed by the kernel, for each of the thousands of chunks of a 1 GB session. A reused
+ * context keeps them; the output is the same bytes. Shared by all threads (the store compresses
+ * chunks on short-lived ones), at most one context per thread at a time.
+ */
+class CompressionContexts {
+public:
+    ~CompressionContexts() {
+        for (ZSTD_CCtx* c : m_free)
+            ZSTD_freeCCtx(c);
+    }
+    ZSTD_CCtx* take() {
+        {
+            std::lock_guard lock(m_mutex);
+            if (!m_free.empty()) {
+                ZSTD_CCtx* c = m_free.back();
+                m_free.pop_back();
+                return c;
+            }
+        }
+        return ZSTD_createCCtx();
+    }
+    void give(ZSTD_CCtx* c) {
+        std::lock_guard lock(m_mutex);
+        m_free.push_back(c);
+    }
+
+private:
+    std::mutex m_mutex;
+    std::vector<ZSTD_CCtx*> m_free;
+};
+
+CompressionContexts& compressionContexts() {
+    static CompressionContexts contexts;
+    return contexts;
+}
+
 std::string frame(uint8_t tag, uint64_t count, std::string_view payload, int level) {
     std::string out;
     out.push_back(static_cast<char>(tag));
@@ -45,7 +86,12 @@ std::string frame(uint8_t tag, uint64_t count, std::string_view payload, int lev
     putVarint(out, payload.size());
     const size_t header = out.size();
     out.resize(header + ZSTD_compressBound(payload.size()));
-    const size_t n = ZSTD_compress(out.data() + header, out.size() - header, payload.data(), payload.size(), level);
+    ZSTD_CCtx* context = compressionContexts().take();
+    const size_t n = context ? ZSTD_compressCCtx(context, out.data() + header, out.size() - header, payload.data(),
+                                                 payload.size(), level)
+                             : ZSTD_compress(out.data() + header, out.size() - header, payload.data(), payload.size(), level);
+    if (context)
+        compressionContexts().give(context);
     out.resize(ZSTD_isError(n) ? header : header + n);
     return out;
 }

@@ -115,6 +115,7 @@ std::optional<std::string> SessionLibrary::findFor(const std::string& tracePath,
                                 ? static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec
                                 : -1;
     std::optional<FileFingerprint> fingerprint; // hashed only when a candidate matches path and size
+    std::optional<std::string> legacyHash;      // the same for a candidate stored with the first hash
     for (const Entry& e : entries) {
         if (e.sourcePath != absolute || metaInt(e.meta, "source_size") != static_cast<int64_t>(size) ||
             metaInt(e.meta, "import_revision") != kImportRevision)
@@ -126,10 +127,17 @@ std::optional<std::string> SessionLibrary::findFor(const std::string& tracePath,
         if (mtimeNs >= 0 && e.meta.count("source_mtime_ns") && storedMtime == mtimeNs &&
             metaInt(e.meta, "created_at_ns") - storedMtime > kMtimeTrustMarginNs)
             return e.path;
-        if (!fingerprint)
-            fingerprint = fingerprintFile(tracePath);
-        if (fingerprint && metaText(e.meta, "source_hash") == fingerprint->hashHex())
-            return e.path;
+        if (e.meta.count("source_hash2")) {
+            if (!fingerprint)
+                fingerprint = fingerprintFile(tracePath);
+            if (fingerprint && metaText(e.meta, "source_hash2") == fingerprint->hashHex())
+                return e.path;
+        } else if (e.meta.count("source_hash")) { // stored before ContentHasher: the first hash
+            if (!legacyHash)
+                legacyHash = legacyContentHashHex(tracePath);
+            if (legacyHash && metaText(e.meta, "source_hash") == *legacyHash)
+                return e.path;
+        }
     }
     return std::nullopt;
 }

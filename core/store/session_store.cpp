@@ -258,6 +258,15 @@ public:
         // session (stored, Nsight Systems, nvprof, capture) asks its own EventTextSource.
         EventTextReader reader;
         const bool fromSource = m_session.format() == TraceFormat::ChromeJson && reader.open(m_session.sourcePath());
+        // That pass reads the whole source anyway: it hashes it for the fingerprint on the way
+        // (a plain file; a compressed one is fingerprinted by the caller, reading it again).
+        std::optional<FileFingerprint> identity = fromSource ? fileIdentity(m_session.sourcePath()) : std::nullopt;
+        std::optional<ContentHasher> hasher;
+        if (identity) {
+            hasher.emplace(identity->size);
+            if (!reader.observeFileBytes([&hasher](const char* p, size_t n) { hasher->update(p, n); }))
+                hasher.reset();
+        }
         // Duration slices whose E event has args (Session::endArgRef) are stored with both merged,
         // as the session reads them; the pass below reads B events only, so those come first.
         std::unordered_map<uint64_t, std::string> mergedArgs;
@@ -290,8 +299,8 @@ public:
             if (fromSource) {
                 if (const auto it = mergedArgs.find(m_refs[i]); it != mergedArgs.end())
                     args = it->second;
-                else if (reader.objectAt(m_refs[i], object, &separators))
-                    args = EventTextReader::member(object, separators, "args");
+                else if (std::string_view view; reader.objectViewAt(m_refs[i], view, object, &separators))
+                    args = EventTextReader::member(view, separators, "args");
             } else {
                 object = m_session.eventJsonAt(m_refs[i]);
                 args = topLevelMember(object, "args");
@@ -317,8 +326,21 @@ public:
                     return false;
             }
         }
-        return insertDone(pending, 0, insert, error);
+        if (!insertDone(pending, 0, insert, error))
+            return false;
+        if (hasher && reader.readToEnd() && hasher->bytes() == identity->size) {
+            // Unchanged while read (same size and time), or the hash may mix two versions.
+            const std::optional<FileFingerprint> after = fileIdentity(m_session.sourcePath());
+            if (after && after->size == identity->size && after->mtimeNs == identity->mtimeNs) {
+                m_fingerprint = identity;
+                m_fingerprint->hash = hasher->finish();
+            }
+        }
+        return true;
     }
+
+    // The source's fingerprint when write() hashed it during its pass; nullopt otherwise.
+    const std::optional<FileFingerprint>& fingerprint() const { return m_fingerprint; }
 
     uint64_t rankOf(uint64_t ref) const {
         if (ref == Track::kNoArgs)
@@ -326,9 +348,37 @@ public:
         return static_cast<uint64_t>(std::lower_bound(m_refs.begin(), m_refs.end(), ref) - m_refs.begin());
     }
 
+    // A track's refs mostly ascend (its slices are in time order, and so is the file, mostly): each
+    // is searched from the previous one's rank, galloping, rather than by a binary search over all
+    // refs, which missed the cache on every level for every slice.
     std::vector<uint64_t> ranks(const std::vector<uint64_t>& refs) const {
         std::vector<uint64_t> out(refs.size());
-        std::transform(refs.begin(), refs.end(), out.begin(), [this](uint64_t r) { return rankOf(r); });
+        const size_t n = m_refs.size();
+        size_t hint = 0;
+        for (size_t i = 0; i < refs.size(); ++i) {
+            const uint64_t r = refs[i];
+            if (r == Track::kNoArgs) {
+                out[i] = r;
+                continue;
+            }
+            size_t rank;
+            if (hint < n && m_refs[hint] == r) {
+                rank = hint;
+            } else if (hint < n && m_refs[hint] < r) {
+                size_t lo = hint + 1, step = 1;
+                while (lo + step < n && m_refs[lo + step] < r) {
+                    lo += step;
+                    step *= 2;
+                }
+                const auto end = m_refs.begin() + static_cast<std::ptrdiff_t>(std::min(n, lo + step + 1));
+                rank = static_cast<size_t>(std::lower_bound(m_refs.begin() + static_cast<std::ptrdiff_t>(lo), end, r) -
+                                           m_refs.begin());
+            } else {
+                rank = static_cast<size_t>(rankOf(r));
+            }
+            out[i] = rank;
+            hint = rank + 1;
+        }
         return out;
     }
 
@@ -358,6 +408,7 @@ private:
     size_t m_chunksInserted = 0;
     const std::atomic<bool>* m_cancel;
     std::vector<uint64_t> m_refs;
+    std::optional<FileFingerprint> m_fingerprint;
 };
 
 bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& o, std::string* error) {
@@ -367,11 +418,6 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
     };
     if (!db.exec(kSchema))
         return fail({});
-    // The source's fingerprint hashes the whole file: on its own thread while the rest is written,
-    // into meta at the end.
-    std::future<std::optional<FileFingerprint>> fingerprint;
-    if (s.format() != TraceFormat::WarpscopeSession)
-        fingerprint = std::async(std::launch::async, [&s] { return fingerprintFile(s.sourcePath()); });
     // The analyses' results (stored_results.h), computed alongside the columns' encoding.
     std::future<std::string> results;
     if (o.cacheResults)
@@ -473,6 +519,13 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
     ArgsWriter args(s, db, o.argsZstdLevel, o.cancel);
     if (!args.write(error))
         return false;
+    // The source's fingerprint hashes the whole file: the arguments' pass did it on the way when it
+    // read the source; otherwise it is read again, on its own thread while the rest is written.
+    std::future<std::optional<FileFingerprint>> fingerprint;
+    if (args.fingerprint())
+        fingerprint = std::async(std::launch::deferred, [&args] { return args.fingerprint(); });
+    else if (s.format() != TraceFormat::WarpscopeSession)
+        fingerprint = std::async(std::launch::async, [&s] { return fingerprintFile(s.sourcePath()); });
 
     {
         SqliteStatement q(db, "INSERT INTO tracks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
@@ -610,7 +663,7 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
             for (const auto& [k, v] : {std::pair<const char*, std::string>{"source_path", fp->path},
                                        {"source_size", std::to_string(fp->size)},
                                        {"source_mtime_ns", std::to_string(fp->mtimeNs)},
-                                       {"source_hash", fp->hashHex()}}) {
+                                       {"source_hash2", fp->hashHex()}}) {
                 q.reset();
                 q.bind(1, std::string_view(k));
                 q.bind(2, std::string_view(v));

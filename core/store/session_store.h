@@ -33,7 +33,9 @@ struct SessionWriteOptions {
  *
  * Layout (schema version kSchemaVersion, PRAGMA user_version; PRAGMA application_id kApplicationId):
  *   meta(key, value)                         source file (path, size, mtime, content hash), format,
- *                                            times, devices, report, metadata, name, versions
+ *                                            times, devices, report, metadata, name, versions; the
+ *                                            hash is "source_hash2" (ContentHasher), in files
+ *                                            stored before it "source_hash" (file_fingerprint.h)
  *   processes / categories / tracks / counters / frames   one row per item, plain columns
  *   columns(owner, idx, name, chunk, data)   model columns in 64 Ki-row chunks encoded by
  *                                            ColumnCodec (delta+zstd ints, shuffled+zstd fixed);
