@@ -11,6 +11,7 @@
 #include "import/trace_import.h"
 #include "main_window.h"
 #include "model/session.h"
+#include "session_library_dialog.h"
 #include "session_loader.h"
 #include "session_page.h"
 #include "time_viewport.h"
@@ -23,6 +24,7 @@
 #include <QTabWidget>
 #include <QTest>
 #include <QTableView>
+#include <QTemporaryDir>
 
 #include <gtest/gtest.h>
 
@@ -178,6 +180,16 @@ TEST(CompareView, ShowsTheDiffSortsAndRegroups) {
 }
 
 TEST(MainWindow, ComparesTwoOpenSessionsInATab) {
+    // A library of its own: sessions another run stored (with their analyses' results) would reopen
+    // with B's analyses already there, and the test checks that the comparison computes them.
+    QTemporaryDir library;
+    ASSERT_TRUE(library.isValid());
+    const QString before = SessionLibraryDialog::libraryDirectory();
+    SessionLibraryDialog::setLibraryDirectory(library.path());
+    struct Restore {
+        QString dir;
+        ~Restore() { SessionLibraryDialog::setLibraryDirectory(dir); }
+    } restore{before};
     MainWindow w;
     QSignalSpy loaded(&w, &MainWindow::loadingFinished);
     w.openFiles({QString::fromStdString(kH100), QString::fromStdString(kMi300)});
