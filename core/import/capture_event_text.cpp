@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -31,6 +32,57 @@ void CaptureEventText::addStream(Stream stream) {
     m_streams.push_back(std::move(stream));
 }
 
+namespace {
+
+// The bytes of a stream file around the last read, per thread: reading every event's arguments in
+// file order (storing a session) then takes one pread per kReadWindow bytes instead of two per
+// record. Keyed by the reader's generation, never by its address (a new reader may reuse one). A
+// stream only grows and written bytes never change, so bytes once read stay right.
+constexpr size_t kReadWindow = 256 << 10;
+std::atomic<uint64_t> g_nextGeneration{1};
+
+struct ReadWindow {
+    uint64_t generation = 0;
+    int fd = -1;
+    uint64_t start = 0;
+    std::vector<uint8_t> bytes;
+};
+thread_local ReadWindow t_window;
+
+bool preadFully(int fd, uint8_t* dst, size_t n, uint64_t at) {
+    size_t done = 0;
+    while (done < n) {
+        const ssize_t got = ::pread(fd, dst + done, n - done, static_cast<off_t>(at + done));
+        if (got <= 0)
+            return false;
+        done += static_cast<size_t>(got);
+    }
+    return true;
+}
+
+} // namespace
+
+CaptureEventText::CaptureEventText() : m_generation(g_nextGeneration.fetch_add(1)) {}
+
+bool CaptureEventText::readWindowed(int fd, void* dst, size_t n, uint64_t at) const {
+    ReadWindow& w = t_window;
+    auto holds = [&] { return w.generation == m_generation && w.fd == fd && at >= w.start && at - w.start + n <= w.bytes.size(); };
+    if (!holds()) {
+        if (n > kReadWindow / 2) // a large record: straight into place
+            return preadFully(fd, static_cast<uint8_t*>(dst), n, at);
+        w.generation = m_generation;
+        w.fd = fd;
+        w.start = at;
+        w.bytes.resize(kReadWindow);
+        const ssize_t got = ::pread(fd, w.bytes.data(), kReadWindow, static_cast<off_t>(at));
+        w.bytes.resize(got > 0 ? static_cast<size_t>(got) : 0);
+        if (!holds())
+            return preadFully(fd, static_cast<uint8_t*>(dst), n, at); // a short read: the plain way
+    }
+    std::memcpy(dst, w.bytes.data() + (at - w.start), n);
+    return true;
+}
+
 bool CaptureEventText::readRecord(const Stream& s, int fd, uint64_t offset, uint16_t* type,
                                   std::vector<uint8_t>* payload) const {
     uint8_t head[kRecordHeaderSize];
@@ -43,14 +95,7 @@ bool CaptureEventText::readRecord(const Stream& s, int fd, uint64_t offset, uint
         }
         if (fd < 0)
             return false;
-        size_t done = 0;
-        while (done < n) {
-            const ssize_t got = ::pread(fd, static_cast<uint8_t*>(dst) + done, n - done, static_cast<off_t>(at + done));
-            if (got <= 0)
-                return false;
-            done += static_cast<size_t>(got);
-        }
-        return true;
+        return readWindowed(fd, dst, n, at);
     };
     if (!readAt(head, sizeof head, offset))
         return false;

@@ -19,8 +19,8 @@ namespace ws {
  * per event is kept in memory: eventJson() reads the one record back (pread on a plain file; a
  * gzip stream is held inflated in memory, as its bytes are needed for random access anyway),
  * decodes it and writes {"args":{...}} with the stream's interned names; a launch call recorded with
- * the "stacks" activity also gets its native `Call stack` (CaptureStacks). Thread-safe (pread and
- * immutable state).
+ * the "stacks" activity also gets its native `Call stack` (CaptureStacks). Thread-safe (pread,
+ * immutable state and a read window per thread).
  */
 class CaptureEventText : public EventTextSource {
 public:
@@ -41,7 +41,7 @@ public:
         std::shared_ptr<const CaptureCollectives> collectives; // NCCL calls by launch; null when none
     };
 
-    CaptureEventText() = default;
+    CaptureEventText();
     CaptureEventText(const CaptureEventText&) = delete;
     CaptureEventText& operator=(const CaptureEventText&) = delete;
     ~CaptureEventText() override;
@@ -53,9 +53,12 @@ public:
 
 private:
     bool readRecord(const Stream& s, int fd, uint64_t offset, uint16_t* type, std::vector<uint8_t>* payload) const;
+    // n bytes of the file at `at` through this thread's read window (capture_event_text.cpp).
+    bool readWindowed(int fd, void* dst, size_t n, uint64_t at) const;
 
     std::vector<Stream> m_streams;
     std::vector<int> m_fds; // per stream; -1 for in-memory streams or when the file is gone
+    uint64_t m_generation;  // tells this reader's read windows from those of an earlier one
 };
 
 } // namespace ws

@@ -11,12 +11,14 @@
 #include "store/session_store.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <random>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <thread>
 
 namespace ws {
 namespace {
@@ -753,6 +755,45 @@ TEST(CaptureImport, LaunchesOutsideTheOperatorWindowsTakeTheirContextsOperator) 
             noted |= p.kind.find("operators recorded in windows") != std::string::npos;
         EXPECT_EQ(noted, windows);
     }
+}
+
+// Arguments read back from a plain capture file go through a per-thread read window
+// (CaptureEventText): in file order (as storing a session reads them), backwards (every read a miss),
+// from another thread and interleaved with a second reader of the same file, each event's text is
+// the one a gzip copy of the file (held inflated in memory, no window) gives.
+TEST(CaptureImport, ArgumentsReadThroughTheReadWindowAreTheSameInAnyOrder) {
+    const ImportResult a = importTraceFile(capturePath("sigkill.wscap")); // plain: read with pread
+    const ImportResult b = importTraceFile(capturePath("sigkill.wscap"));
+    const std::string gz = (test::tempDir() / "sigkill_copy.wscap.gz").string();
+    ASSERT_EQ(std::system(("gzip -c '" + capturePath("sigkill.wscap") + "' > '" + gz + "'").c_str()), 0);
+    const ImportResult inMemory = importTraceFile(gz);
+    ASSERT_TRUE(a.session && b.session && inMemory.session);
+    std::vector<uint64_t> refs;
+    for (const Track& t : a.session->tracks())
+        for (uint64_t r : t.argRef)
+            if (r != Track::kNoArgs)
+                refs.push_back(r);
+    std::sort(refs.begin(), refs.end());
+    ASSERT_GT(refs.size(), 2000u); // more than one 256 KB window of records
+    std::vector<std::string> forward;
+    for (uint64_t r : refs)
+        forward.push_back(a.session->eventJsonAt(r));
+    for (size_t i = 0; i < refs.size(); ++i)
+        ASSERT_EQ(forward[i], inMemory.session->eventJsonAt(refs[i])) << i;
+    for (size_t i = refs.size(); i-- > 0;)
+        ASSERT_EQ(a.session->eventJsonAt(refs[i]), forward[i]) << i;
+    std::vector<std::string> other(refs.size());
+    std::thread([&] {
+        for (size_t i = 0; i < refs.size(); ++i)
+            other[i] = a.session->eventJsonAt(refs[i]);
+    }).join();
+    EXPECT_EQ(other, forward);
+    for (size_t i = 0; i < refs.size(); i += 7) {
+        ASSERT_EQ(b.session->eventJsonAt(refs[i]), forward[i]) << i;
+        ASSERT_EQ(a.session->eventJsonAt(refs[i]), forward[i]) << i;
+    }
+    EXPECT_EQ(std::count_if(forward.begin(), forward.end(), [](const std::string& s) { return s.find("\"args\"") != std::string::npos; }),
+              static_cast<std::ptrdiff_t>(forward.size()));
 }
 
 } // namespace
