@@ -20,6 +20,17 @@ namespace ws {
 
 namespace {
 
+// Runs work() on `threads` threads (at least one: the calling thread is one of them) and waits; the
+// work takes its items from a shared counter.
+template <typename Work> void runOnThreads(unsigned threads, const Work& work) {
+    std::vector<std::thread> pool;
+    for (unsigned i = 1; i < std::max(1u, threads); ++i)
+        pool.emplace_back(work);
+    work();
+    for (auto& th : pool)
+        th.join();
+}
+
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
 template <typename T>
@@ -614,12 +625,7 @@ void TraceBuilder::finalizeTracks(unsigned threads) {
             finalizeTrack(s.m_tracks[todo[k]], base, spilled[todo[k]]);
     };
     const unsigned n = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(todo.size())));
-    std::vector<std::thread> pool;
-    for (unsigned i = 1; i < n; ++i)
-        pool.emplace_back(work);
-    work();
-    for (auto& th : pool)
-        th.join();
+    runOnThreads(n, work);
     for (size_t i = 0; i < spilled.size(); ++i)
         if (spilled[i])
             s.m_report.addNote("overlapping slices moved to extra lanes",
@@ -675,12 +681,7 @@ void TraceBuilder::bindFlows(unsigned threads) {
                     f.ts = f.bindEnclosing ? t.enclosingSlice(f.ts + base) : t.nextSliceStartingAt(f.ts + base);
                 }
         };
-        std::vector<std::thread> pool;
-        for (unsigned i = 1; i < std::max(1u, threads); ++i)
-            pool.emplace_back(work);
-        work();
-        for (auto& th : pool)
-            th.join();
+        runOnThreads(threads, work);
     }
     uint64_t unbound = 0, noStart = 0;
     std::string unboundExample;
@@ -780,12 +781,7 @@ void TraceBuilder::bindCorrelationFlows(unsigned threads) {
                 for (size_t k = b; k < std::min(b + kBatch, ends.size()); ++k)
                     ends[k].ts = s.m_tracks[ends[k].track & ~kStart].enclosingSlice(ends[k].ts);
         };
-        std::vector<std::thread> pool;
-        for (unsigned i = 1; i < std::max(1u, threads); ++i)
-            pool.emplace_back(work);
-        work();
-        for (auto& th : pool)
-            th.join();
+        runOnThreads(threads, work);
     }
     uint64_t unbound = 0, noStart = 0;
     std::string unboundExample;
