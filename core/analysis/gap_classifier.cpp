@@ -119,20 +119,14 @@ public:
         m_mainOf.assign(s.processes().size(), kUndecidedThread);
     }
 
-    struct Gap {
-        int device = 0;
-        int64_t start = 0;
-        int64_t end = 0;
-        uint32_t thread = IdleGap::kNone;
-        uint32_t launchTrack = IdleGap::kNone;
-        uint32_t launchSlice = IdleGap::kNone;
+    // What classifyGaps returns of a gap, and what the classifier needs of it on the way.
+    struct Gap : ClassifiedGap {
         uint32_t mainThread = IdleGap::kNone;    // the process's main thread when it is not `thread`
         const IntervalList* busy = nullptr;      // the device's GPU busy time
         std::vector<uint32_t> slices;            // on `thread`, overlapping the gap or ending at its start
         std::vector<uint32_t> mainSlices;        // the same on `mainThread`
         std::vector<SliceKey> otherSyncs;        // Sync slices of the process's other threads, the same
         std::optional<SliceKey> wake;            // the synchronization whose wake the gap is in
-        std::vector<GapSegment> segments;
     };
 
     // Finds the launching thread of the GPU work in [busyStart, busyEnd) of `tracks` (a device's
@@ -755,7 +749,7 @@ std::optional<ClassifiedGaps> classifyGaps(const Session& s, const IdleGapOption
         if (o.cancel && o.cancel->load())
             return std::nullopt;
         c.classify(g);
-        out.gaps.push_back({g.device, g.start, g.end, g.thread, g.launchTrack, g.launchSlice, std::move(g.segments)});
+        out.gaps.push_back(std::move(static_cast<ClassifiedGap&>(g)));
     }
     out.lines = c.takeLines();
     out.callStacksRead = c.stacksRead();
