@@ -50,11 +50,10 @@ int64_t shiftUs(int64_t us, int64_t offsetUs) {
     return us + offsetUs;
 }
 
-// The innermost operator enclosing ts on track t that is more than an allocation (aten::empty,
-// aten::empty_strided, ... say only that memory was taken, not for what), or Track::kNoId.
-uint32_t innermostOperator(const Session& trace, uint32_t track, int64_t ts) {
-    const Track& t = trace.tracks()[track];
-    const std::vector<uint32_t> stack = operatorStackAt(trace, t, ts);
+// The innermost operator of an operator stack of track t (operatorStackAt, outermost first) that is
+// more than an allocation (aten::empty, aten::empty_strided, ... say only that memory was taken, not
+// for what), or Track::kNoId for an empty stack.
+uint32_t innermostOperator(const Session& trace, const Track& t, const std::vector<uint32_t>& stack) {
     for (auto it = stack.rbegin(); it != stack.rend(); ++it)
         if (trace.str(t.names[*it]).substr(0, 11) != "aten::empty" || it + 1 == stack.rend())
             return *it;
@@ -163,21 +162,24 @@ SnapshotOperator operatorOf(const Session& trace, const BlockRecords& byBlock, c
                 best = &*r;
             }
         }
-        if (best)
-            if (const uint32_t op = innermostOperator(trace, best->track, best->ts); op != Track::kNoId)
+        if (best) {
+            const Track& t = trace.tracks()[best->track];
+            if (const uint32_t op = innermostOperator(trace, t, operatorStackAt(trace, t, best->ts)); op != Track::kNoId)
                 return {best->track, op};
+        }
     }
     // Else the deepest operator running anywhere at that time (ties: the shortest).
     size_t bestDepth = 0;
     int64_t bestDur = INT64_MAX;
     for (uint32_t t = 0; t < trace.tracks().size(); ++t) {
-        const size_t depth = operatorStackAt(trace, trace.tracks()[t], ts).size();
-        if (depth == 0)
+        const Track& track = trace.tracks()[t];
+        const std::vector<uint32_t> stack = operatorStackAt(trace, track, ts);
+        if (stack.empty())
             continue;
-        const uint32_t op = innermostOperator(trace, t, ts);
-        const int64_t dur = trace.tracks()[t].dur[op];
-        if (depth > bestDepth || (depth == bestDepth && dur < bestDur)) {
-            bestDepth = depth;
+        const uint32_t op = innermostOperator(trace, track, stack);
+        const int64_t dur = track.dur[op];
+        if (stack.size() > bestDepth || (stack.size() == bestDepth && dur < bestDur)) {
+            bestDepth = stack.size();
             bestDur = dur;
             out = {t, op};
         }
