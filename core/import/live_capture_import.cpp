@@ -4,6 +4,7 @@
 
 #include "format/wscapformat.h"
 #include "format/wscapreader.h"
+#include "model/run_on_threads.h"
 
 #include <algorithm>
 #include <atomic>
@@ -26,12 +27,7 @@ template <typename Work> void forEachStream(size_t n, unsigned threads, const Wo
         for (size_t i; (i = next.fetch_add(1)) < n;)
             work(i);
     };
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < std::min<size_t>(n, threads); ++t)
-        pool.emplace_back(run);
-    run();
-    for (std::thread& t : pool)
-        t.join();
+    runOnThreads(std::min<size_t>(n, threads), run);
 }
 
 } // namespace

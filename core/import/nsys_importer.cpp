@@ -8,6 +8,7 @@
 #include "import/nsys_string_ids.h"
 #include "import/nsys_table_id.h"
 #include "import/stack_samples.h"
+#include "model/run_on_threads.h"
 #include "model/session.h"
 #include "model/trace_builder.h"
 #include "store/sqlite_database.h"
@@ -983,15 +984,7 @@ ImportResult importNsightSqlite(const std::string& path, const ImportControl& co
             dbs[k]->close();
         }
     };
-    {
-        std::vector<std::thread> pool;
-        const size_t n = std::min<size_t>(threads, units.size());
-        for (size_t i = 1; i < n; ++i)
-            pool.emplace_back(work);
-        work();
-        for (auto& t : pool)
-            t.join();
-    }
+    runOnThreads(std::min<size_t>(threads, units.size()), work);
     if (control.progress) control.progress(0.6);
     if (std::count(ok.begin(), ok.end(), 0) > 0) {
         result.cancelled = true;

@@ -2,6 +2,7 @@
 
 #include "model/column_scatter.h"
 #include "model/release_memory.h"
+#include "model/run_on_threads.h"
 
 #include <nlohmann/json.hpp>
 
@@ -19,17 +20,6 @@ namespace ws {
 
 
 namespace {
-
-// Runs work() on `threads` threads (at least one: the calling thread is one of them) and waits; the
-// work takes its items from a shared counter.
-template <typename Work> void runOnThreads(unsigned threads, const Work& work) {
-    std::vector<std::thread> pool;
-    for (unsigned i = 1; i < std::max(1u, threads); ++i)
-        pool.emplace_back(work);
-    work();
-    for (auto& th : pool)
-        th.join();
-}
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 

@@ -2,6 +2,7 @@
 
 #include "analysis/distributed_json.h"
 #include "import/trace_import.h"
+#include "model/run_on_threads.h"
 #include "store/session_library.h"
 #include "store/session_store.h"
 #include "store/stored_results.h"
@@ -21,14 +22,8 @@ namespace fs = std::filesystem;
 namespace {
 
 // Runs worker on up to one thread per core (and per item), this one included; it takes items itself.
-void runOnThreads(size_t items, const std::function<void()>& worker) {
-    const size_t threads = std::min<size_t>(items, std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < threads; ++t)
-        pool.emplace_back(worker);
-    worker();
-    for (std::thread& t : pool)
-        t.join();
+void runPerItem(size_t items, const std::function<void()>& worker) {
+    runOnThreads(std::min<size_t>(items, std::max(1u, std::thread::hardware_concurrency())), worker);
 }
 
 std::string blockCachePath(const std::string& libraryDir, const std::string& sessionPath) {
@@ -153,7 +148,7 @@ std::vector<JobRankLoad> loadJobRanks(const std::vector<std::string>& files, con
                     options.progress(static_cast<double>(done) / n, r.file);
             }
         };
-        runOnThreads(ranks.size(), worker);
+        runPerItem(ranks.size(), worker);
     }
 
     // 2. The rest, imported one after the other (each import uses every core).
@@ -192,7 +187,7 @@ void openJobRankSessions(std::vector<JobRankLoad>& ranks, const JobLoadOptions& 
                 r.error = error;
         }
     };
-    runOnThreads(ranks.size(), worker);
+    runPerItem(ranks.size(), worker);
 }
 
 void storeJobRanks(std::vector<JobRankLoad>& ranks, const JobLoadOptions& options) {
