@@ -131,7 +131,7 @@ void MemoryView::addSnapshotViews() {
     connect(m_snapshotAxis, &QComboBox::currentIndexChanged, this,
             [this](int index) { m_snapshotTimeline->setByOrder(index == 0); });
     // Beside a trace, the bands share the timeline's time axis first of all.
-    if (m_session->sourceFormat() != TraceFormat::TorchMemorySnapshot)
+    if (snapshotBesideTrace())
         m_snapshotAxis->setCurrentIndex(1);
     connect(m_snapshotTimeline, &SnapshotTimelineView::timeClicked, this, [this](qint64 us) {
         m_snapshotState->setTime(us);
@@ -143,7 +143,7 @@ void MemoryView::addSnapshotViews() {
                            .arg(QString::number(static_cast<qulonglong>(a.addr), 16));
         // A snapshot beside a trace of the same run (issue #28): the band leads to the operator that
         // made it, selected on the timeline.
-        if (m_session->sourceFormat() != TraceFormat::TorchMemorySnapshot) {
+        if (snapshotBesideTrace()) {
             const SnapshotOperator op = snapshotAllocationOperator(*m_session, a);
             if (op.found()) {
                 what = tr("%1, made by %2").arg(what, QString::fromUtf8(m_session->str(m_session->tracks()[op.track].names[op.slice])));
@@ -161,6 +161,10 @@ void MemoryView::addSnapshotViews() {
             [this](quint32 stack, const QString& what) { requestStack(stack, what); });
     connect(m_snapshotState, &SnapshotStateView::stackRequested, this,
             [this](quint32 stack, const QString& what) { requestStack(stack, what); });
+}
+
+bool MemoryView::snapshotBesideTrace() const {
+    return m_session && m_session->memorySnapshot() && m_session->sourceFormat() != TraceFormat::TorchMemorySnapshot;
 }
 
 void MemoryView::requestStack(uint32_t stack, const QString& what) {
@@ -278,8 +282,7 @@ void MemoryView::updateForSelection() {
         showSnapshotDevice(curve->device.id);
         // The session clock is the snapshot's time_us in ns. Beside a trace, the bands show the
         // trace's span (the snapshot's history may reach further back) unless a range is selected.
-        const bool beside = m_session->sourceFormat() != TraceFormat::TorchMemorySnapshot;
-        m_snapshotTimeline->setWindow(ranged || beside ? std::optional<std::pair<int64_t, int64_t>>({from / 1000, to / 1000})
+        m_snapshotTimeline->setWindow(ranged || snapshotBesideTrace() ? std::optional<std::pair<int64_t, int64_t>>({from / 1000, to / 1000})
                                                        : std::nullopt);
     }
     m_chart->setSelection(ranged ? std::optional<std::pair<int64_t, int64_t>>({sel->start, sel->end}) : std::nullopt);

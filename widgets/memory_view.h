@@ -98,6 +98,8 @@ private:
     void addSnapshotViews();
     void showSnapshotDevice(int16_t device);
     void requestStack(uint32_t stack, const QString& what);
+    // A memory snapshot kept beside a trace of the same run (snapshot_beside_import.h), on its clock.
+    bool snapshotBesideTrace() const;
     const MemoryCurve* currentCurve() const;
 
     TimeViewport* m_time;
