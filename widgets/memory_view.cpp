@@ -282,8 +282,9 @@ void MemoryView::updateForSelection() {
         showSnapshotDevice(curve->device.id);
         // The session clock is the snapshot's time_us in ns. Beside a trace, the bands show the
         // trace's span (the snapshot's history may reach further back) unless a range is selected.
-        m_snapshotTimeline->setWindow(ranged || snapshotBesideTrace() ? std::optional<std::pair<int64_t, int64_t>>({from / 1000, to / 1000})
-                                                       : std::nullopt);
+        const bool windowed = ranged || snapshotBesideTrace();
+        m_snapshotTimeline->setWindow(windowed ? std::optional<std::pair<int64_t, int64_t>>({from / 1000, to / 1000})
+                                               : std::nullopt);
     }
     m_chart->setSelection(ranged ? std::optional<std::pair<int64_t, int64_t>>({sel->start, sel->end}) : std::nullopt);
     std::optional<std::pair<int64_t, int64_t>> range;
