@@ -4,8 +4,8 @@
 
 #include "format/wscapcodec.h"
 #include "import/capture_names.h"
+#include "model/json_object_writer.h"
 
-#include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <cstdio>
@@ -16,7 +16,6 @@
 namespace ws {
 
 using namespace wscap;
-using nlohmann::json;
 
 CaptureEventText::~CaptureEventText() {
     for (int fd : m_fds)
@@ -111,8 +110,6 @@ bool CaptureEventText::readRecord(const Stream& s, int fd, uint64_t offset, uint
 
 namespace {
 
-json dims(int64_t x, int64_t y, int64_t z) { return json::array({x, y, z}); }
-
 std::string hex(uint64_t v) {
     char buf[24];
     std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
@@ -121,7 +118,7 @@ std::string hex(uint64_t v) {
 
 // Kineto's names for an NCCL kernel's collective (from record_param_comms); the calls of one group
 // launch add up when they agree on operation and type.
-void collectiveArgs(const std::vector<CaptureCollectives::Call>& calls, json& a) {
+void collectiveArgs(const std::vector<CaptureCollectives::Call>& calls, JsonObjectWriter& a) {
     const CaptureCollectives::Call& first = calls.front();
     uint64_t in = 0, out = 0;
     bool uniform = true;
@@ -131,25 +128,35 @@ void collectiveArgs(const std::vector<CaptureCollectives::Call>& calls, json& a)
         in += i;
         out += o;
     }
-    a["Collective name"] = first.func;
+    a.add("Collective name", first.func);
     if (uniform) {
-        a["In msg nelems"] = in;
-        a["Out msg nelems"] = out;
-        a["dtype"] = CaptureCollectives::torchDtypeName(first.datatype);
+        a.add("In msg nelems", in);
+        a.add("Out msg nelems", out);
+        a.add("dtype", CaptureCollectives::torchDtypeName(first.datatype));
     }
-    a["Group size"] = first.ranks;
-    a["Process Group Name"] = first.commName.empty() ? hex(first.commHash) : first.commName;
-    a["Communicator"] = hex(first.commHash);
-    a["Rank in group"] = first.rank;
+    a.add("Group size", first.ranks);
+    a.add("Process Group Name", first.commName.empty() ? hex(first.commHash) : first.commName);
+    a.add("Communicator", hex(first.commHash));
+    a.add("Rank in group", first.rank);
     if (first.root >= 0 && calls.size() == 1)
-        a["Root"] = first.root;
+        a.add("Root", first.root);
     if (calls.size() > 1) {
-        json list = json::array();
-        for (const auto& c : calls)
-            list.push_back(c.func + "(" + std::to_string(c.count) + " x " + CaptureCollectives::torchDtypeName(c.datatype) + ")");
-        a["Collectives"] = std::move(list);
+        std::string list = "[";
+        for (const auto& c : calls) {
+            if (list.size() > 1)
+                list += ',';
+            JsonObjectWriter::appendString(list, c.func + "(" + std::to_string(c.count) + " x " +
+                                                     CaptureCollectives::torchDtypeName(c.datatype) + ")");
+        }
+        list += ']';
+        a.addRaw("Collectives", list);
     }
 }
+
+// What each thread reuses from one event to the next, so its buffers are allocated once.
+thread_local JsonObjectWriter t_writer;
+thread_local std::vector<uint8_t> t_payload;
+thread_local std::string t_dims;
 
 } // namespace
 
@@ -159,61 +166,63 @@ std::string CaptureEventText::eventJson(uint64_t argRef) const {
         return {};
     const Stream& s = m_streams[index];
     uint16_t type = 0;
-    std::vector<uint8_t> p;
+    std::vector<uint8_t>& p = t_payload;
     if (!readRecord(s, m_fds[index], argRef & kMaxOffset, &type, &p))
         return {};
-    auto str = [&](uint32_t id) {
+    static const std::string kNoString;
+    auto str = [&](uint32_t id) -> const std::string& {
         auto it = s.strings.find(id);
-        return it == s.strings.end() ? std::string() : it->second;
+        return it == s.strings.end() ? kNoString : it->second;
     };
-    json a = json::object();
+    JsonObjectWriter& a = t_writer;
+    a.finish(); // clears what an earlier call left when it returned early
     if (argRef & kInferredOperator) { // an inferred operator: the record is its first launch call's
         ApiRecord r;
         if (type != static_cast<uint16_t>(RecordType::Api) || !decodeRecord(p.data(), p.size(), &r))
             return {};
-        a["Operator source"] = "inferred: this launch's context had this operator inside an operator window "
-                               "(--torch-ops records operators while the launches are new); host time is the "
-                               "launch calls'";
-        a["First launch correlation"] = r.correlationId;
-        return json{{"args", std::move(a)}}.dump(-1, ' ', false, json::error_handler_t::replace);
+        a.add("Operator source", "inferred: this launch's context had this operator inside an operator window "
+                                 "(--torch-ops records operators while the launches are new); host time is the "
+                                 "launch calls'");
+        a.add("First launch correlation", r.correlationId);
+        return a.finish("args");
     }
     // Range and mark records share their NVTX attributes.
     auto nvtxArgs = [&](const auto& r) {
         if (r.domainId)
-            a["domain"] = str(r.domainId);
+            a.add("domain", str(r.domainId));
         if (r.hasColor)
-            a["color"] = hex(r.color);
+            a.add("color", hex(r.color));
         if (r.category)
-            a["category"] = r.category;
+            a.add("category", r.category);
     };
     switch (static_cast<RecordType>(type)) {
     case RecordType::Kernel: {
         KernelRecord r;
         if (!decodeRecord(p.data(), p.size(), &r))
             return {};
-        a["device"] = r.deviceId;
-        a["context"] = r.contextId;
-        a["stream"] = r.streamId;
-        a["correlation"] = r.correlationId;
-        a["grid"] = dims(r.gridX, r.gridY, r.gridZ);
-        a["block"] = dims(r.blockX, r.blockY, r.blockZ);
-        a["registers per thread"] = r.registersPerThread;
-        a["shared memory"] = int64_t(r.staticSharedMemory) + r.dynamicSharedMemory;
-        a["static shared memory"] = r.staticSharedMemory;
-        a["dynamic shared memory"] = r.dynamicSharedMemory;
-        a["local memory per thread"] = r.localMemoryPerThread;
+        a.add("device", r.deviceId);
+        a.add("context", r.contextId);
+        a.add("stream", r.streamId);
+        a.add("correlation", r.correlationId);
+        a.addDims("grid", r.gridX, r.gridY, r.gridZ);
+        a.addDims("block", r.blockX, r.blockY, r.blockZ);
+        a.add("registers per thread", r.registersPerThread);
+        a.add("shared memory", int64_t(r.staticSharedMemory) + r.dynamicSharedMemory);
+        a.add("static shared memory", r.staticSharedMemory);
+        a.add("dynamic shared memory", r.dynamicSharedMemory);
+        a.add("local memory per thread", r.localMemoryPerThread);
         if (r.clusterX || r.clusterY || r.clusterZ)
-            a["cluster"] = dims(r.clusterX, r.clusterY, r.clusterZ);
+            a.addDims("cluster", r.clusterX, r.clusterY, r.clusterZ);
         if (r.graphId) {
-            a["graph id"] = r.graphId;
-            a["graph node id"] = r.graphNodeId;
+            a.add("graph id", r.graphId);
+            a.add("graph node id", r.graphNodeId);
         }
-        a["launch type"] = r.launchType;
+        a.add("launch type", r.launchType);
         if (r.queued)
-            a["queued"] = r.queued;
+            a.add("queued", r.queued);
         if (r.submitted)
-            a["submitted"] = r.submitted;
-        a["mangled name"] = str(r.nameId);
+            a.add("submitted", r.submitted);
+        a.add("mangled name", str(r.nameId));
         if (s.collectives)
             if (const auto* calls = s.collectives->forCorrelation(r.correlationId))
                 collectiveArgs(*calls, a);
@@ -223,66 +232,66 @@ std::string CaptureEventText::eventJson(uint64_t argRef) const {
         MemcpyRecord r;
         if (!decodeRecord(p.data(), p.size(), &r))
             return {};
-        a["device"] = r.deviceId;
-        a["context"] = r.contextId;
-        a["stream"] = r.streamId;
-        a["correlation"] = r.correlationId;
-        a["bytes"] = r.bytes;
+        a.add("device", r.deviceId);
+        a.add("context", r.contextId);
+        a.add("stream", r.streamId);
+        a.add("correlation", r.correlationId);
+        a.add("bytes", r.bytes);
         if (r.end > r.start)
-            a["memory bandwidth (GB/s)"] = static_cast<double>(r.bytes) / static_cast<double>(r.end - r.start);
-        a["kind"] = capture::memcpyKindName(r.copyKind);
-        a["src kind"] = capture::memoryKindName(r.srcKind);
-        a["dst kind"] = capture::memoryKindName(r.dstKind);
-        a["async"] = (r.flags & 1) != 0;
+            a.add("memory bandwidth (GB/s)", static_cast<double>(r.bytes) / static_cast<double>(r.end - r.start));
+        a.add("kind", capture::memcpyKindName(r.copyKind));
+        a.add("src kind", capture::memoryKindName(r.srcKind));
+        a.add("dst kind", capture::memoryKindName(r.dstKind));
+        a.add("async", (r.flags & 1) != 0);
         if (r.peerToPeer) {
-            a["src device"] = r.srcDeviceId;
-            a["dst device"] = r.dstDeviceId;
+            a.add("src device", r.srcDeviceId);
+            a.add("dst device", r.dstDeviceId);
         }
         if (r.graphId)
-            a["graph id"] = r.graphId;
+            a.add("graph id", r.graphId);
         break;
     }
     case RecordType::Memset: {
         MemsetRecord r;
         if (!decodeRecord(p.data(), p.size(), &r))
             return {};
-        a["device"] = r.deviceId;
-        a["context"] = r.contextId;
-        a["stream"] = r.streamId;
-        a["correlation"] = r.correlationId;
-        a["bytes"] = r.bytes;
-        a["value"] = r.value;
-        a["memory kind"] = capture::memoryKindName(r.memoryKind);
+        a.add("device", r.deviceId);
+        a.add("context", r.contextId);
+        a.add("stream", r.streamId);
+        a.add("correlation", r.correlationId);
+        a.add("bytes", r.bytes);
+        a.add("value", r.value);
+        a.add("memory kind", capture::memoryKindName(r.memoryKind));
         break;
     }
     case RecordType::Api: {
         ApiRecord r;
         if (!decodeRecord(p.data(), p.size(), &r))
             return {};
-        a["cbid"] = r.cbid;
-        a["correlation"] = r.correlationId;
-        a["callback name"] = str(r.nameId);
-        a["domain"] = r.domain == 0 ? "runtime" : "driver";
-        a["return value"] = r.returnValue;
-        a["pid"] = r.processId;
-        a["tid"] = r.threadId;
+        a.add("cbid", r.cbid);
+        a.add("correlation", r.correlationId);
+        a.add("callback name", str(r.nameId));
+        a.add("domain", r.domain == 0 ? "runtime" : "driver");
+        a.add("return value", r.returnValue);
+        a.add("pid", r.processId);
+        a.add("tid", r.threadId);
         if (s.stacks)
             if (const std::string* stack = s.stacks->forCorrelation(r.correlationId))
-                a["Call stack"] = *stack;
+                a.add("Call stack", *stack);
         break;
     }
     case RecordType::Synchronization: {
         SynchronizationRecord r;
         if (!decodeRecord(p.data(), p.size(), &r))
             return {};
-        a["type"] = capture::syncTypeName(r.type);
-        a["correlation"] = r.correlationId;
-        a["context"] = r.contextId;
+        a.add("type", capture::syncTypeName(r.type));
+        a.add("correlation", r.correlationId);
+        a.add("context", r.contextId);
         if (r.streamId != 0xffffffffu)
-            a["stream"] = r.streamId;
+            a.add("stream", r.streamId);
         if (r.cudaEventId)
-            a["cuda event"] = r.cudaEventId;
-        a["return value"] = r.returnValue;
+            a.add("cuda event", r.cudaEventId);
+        a.add("return value", r.returnValue);
         break;
     }
     case RecordType::NvtxRange: {
@@ -294,19 +303,18 @@ std::string CaptureEventText::eventJson(uint64_t argRef) const {
         // torch.profiler names them.
         if (const std::string rangeName = str(r.nameId); !rangeName.empty())
             if (const auto op = torchOperatorRange(str(r.domainId), rangeName)) {
-                if (!op->sizes.empty())
-                    if (json dims = json::parse(op->sizes, nullptr, false); dims.is_array())
-                        a["Input Dims"] = std::move(dims);
+                if (!op->sizes.empty() && torchInputDimsJson(op->sizes, t_dims))
+                    a.addRaw("Input Dims", t_dims);
                 if (op->sequence)
-                    a["Sequence number"] = *op->sequence;
+                    a.add("Sequence number", *op->sequence);
                 if (s.stacks)
                     if (const std::string* stack = s.stacks->forOperator(argRef & kMaxOffset))
-                        a["Call stack"] = *stack;
+                        a.add("Call stack", *stack);
             }
         if (r.endThreadId != r.threadId)
-            a["end tid"] = r.endThreadId;
+            a.add("end tid", r.endThreadId);
         if (r.end == 0)
-            a["ended"] = false;
+            a.add("ended", false);
         break;
     }
     case RecordType::NvtxMark: {
@@ -320,36 +328,35 @@ std::string CaptureEventText::eventJson(uint64_t argRef) const {
         OverheadRecord r;
         if (!decodeRecord(p.data(), p.size(), &r))
             return {};
-        a["overhead kind"] = capture::overheadKindName(r.overheadKind);
-        a["object kind"] = r.objectKind;
-        a["object id"] = json::array({r.objectId0, r.objectId1, r.objectId2});
+        a.add("overhead kind", capture::overheadKindName(r.overheadKind));
+        a.add("object kind", r.objectKind);
+        a.addDims("object id", r.objectId0, r.objectId1, r.objectId2);
         if (r.correlationId)
-            a["correlation"] = r.correlationId;
+            a.add("correlation", r.correlationId);
         break;
     }
     case RecordType::PySample: { // the first sample of a sampled python_function slice
         PySampleRecord r;
         if (!decodeRecord(p.data(), p.size(), &r))
             return {};
-        a["source"] = "Python stack sampling";
+        a.add("source", "Python stack sampling");
         if (r.periodNs)
-            a["sampling period (us)"] = r.periodNs / 1000.0;
+            a.add("sampling period (us)", r.periodNs / 1000.0);
         if (r.flags & kPySampleGilKnown)
-            a["GIL held at first sample"] = (r.flags & kPySampleHoldsGil) != 0;
+            a.add("GIL held at first sample", (r.flags & kPySampleHoldsGil) != 0);
         if ((r.flags & kPySampleCudaKnown) && r.cudaCbid == 0) {
-            a["CUDA call at first sample"] = "none";
+            a.add("CUDA call at first sample", "none");
         } else if (r.flags & kPySampleCudaKnown) {
             const auto name = s.callNames.find(uint32_t(r.cudaDomain) << 24 | r.cudaCbid);
-            a["CUDA call at first sample"] =
-                name != s.callNames.end() && !str(name->second).empty()
+            a.add("CUDA call at first sample", name != s.callNames.end() && !str(name->second).empty()
                     ? std::string(capture::apiDisplayName(str(name->second)))
-                    : std::string(r.cudaDomain == 0 ? "runtime" : "driver") + " call " + std::to_string(r.cudaCbid);
+                    : std::string(r.cudaDomain == 0 ? "runtime" : "driver") + " call " + std::to_string(r.cudaCbid));
         }
         break;
     }
     default: return {};
     }
-    return json{{"args", std::move(a)}}.dump(-1, ' ', false, json::error_handler_t::replace);
+    return a.finish("args");
 }
 
 } // namespace ws

@@ -1,5 +1,9 @@
 #include "import/torch_nvtx.h"
 
+#include "model/json_object_writer.h"
+
+#include <nlohmann/json.hpp>
+
 #include <charconv>
 
 namespace ws {
@@ -92,6 +96,16 @@ std::optional<TorchNvtxOp> torchOperatorRange(std::string_view domain, std::stri
     if (!domain.empty())
         return std::nullopt;
     return parseTorchNvtxRange(rangeName);
+}
+
+bool torchInputDimsJson(std::string_view sizes, std::string& out) {
+    if (compactIntegerArrays(sizes, out)) // shapes: nested integer arrays, the common case
+        return true;
+    const nlohmann::json parsed = nlohmann::json::parse(sizes, nullptr, false);
+    if (!parsed.is_array())
+        return false;
+    out = parsed.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return true;
 }
 
 } // namespace ws

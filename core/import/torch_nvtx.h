@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace ws {
@@ -37,5 +38,9 @@ inline constexpr std::string_view kTorchIttDomain = "PyTorch";
 // The operator a range of a domain stands for: parseTorchNvtxRange in the default domain (""), any
 // name but those of PyTorch's own annotations in kTorchIttDomain, none in other domains.
 std::optional<TorchNvtxOp> torchOperatorRange(std::string_view domain, std::string_view rangeName);
+
+// An operator's sizes as its "Input Dims" argument: the compact JSON array that torch.profiler's
+// trace holds ("[[64,256],[256]]"). False when the sizes are not a JSON array.
+bool torchInputDimsJson(std::string_view sizes, std::string& out);
 
 } // namespace ws
