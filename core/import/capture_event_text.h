@@ -50,6 +50,7 @@ public:
     void addStream(Stream stream);
 
     std::string eventJson(uint64_t argRef) const override;
+    bool parallelReads() const override { return true; } // pread and a read window per thread
 
 private:
     bool readRecord(const Stream& s, int fd, uint64_t offset, uint16_t* type, std::vector<uint8_t>* payload) const;

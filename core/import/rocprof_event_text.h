@@ -18,6 +18,7 @@ class RocprofEventText : public EventTextSource {
 public:
     explicit RocprofEventText(std::shared_ptr<const RocprofData> data) : m_data(std::move(data)) {}
     std::string eventJson(uint64_t argRef) const override;
+    bool parallelReads() const override { return true; } // rendered from records in memory
 
 private:
     std::shared_ptr<const RocprofData> m_data;

@@ -47,6 +47,8 @@ std::string Session::eventJson(const Track& track, size_t slice) const {
     return eventJsonAt(track.argRef[slice]);
 }
 
+bool Session::eventTextReadsInParallel() const { return m_eventText && m_eventText->parallelReads(); }
+
 std::string Session::eventJsonAt(uint64_t argRef) const {
     if (argRef == Track::kNoArgs)
         return {};

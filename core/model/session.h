@@ -100,6 +100,9 @@ public:
     // with the E event's args merged in (endArgRef).
     std::string eventJson(const Track& track, size_t slice) const;
     std::string eventJsonAt(uint64_t argRef) const;
+    // Whether eventJsonAt may be called from several threads at once at full speed each
+    // (EventTextSource::parallelReads); a trace read back from its JSON text is not.
+    bool eventTextReadsInParallel() const;
     // The argRef of the E event whose args merge into those of the slice with `argRef` (its B
     // event), Track::kNoArgs if none: a JSON source's duration slice whose E event has args. The
     // event text readers here merge them (mergeEndArgs); a stored session holds the merged text.

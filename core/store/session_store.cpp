@@ -284,27 +284,16 @@ public:
                     m_cancel);
         }
         SqliteStatement insert(m_db, "INSERT INTO event_args(chunk, lengths, text) VALUES (?1, ?2, ?3)");
-        // Chunks being compressed, oldest first; one per core besides this reading thread's.
+        // Chunks being made, oldest first; one per core besides this thread. zstd is most of a
+        // store's time, so chunks are compressed off this thread and inserted in order.
         std::deque<std::future<std::pair<std::string, std::string>>> pending;
         const size_t inFlight = std::max(1u, std::thread::hardware_concurrency());
-        std::vector<int64_t> lengths;
-        std::vector<uint32_t> separators;
-        std::string text, object;
-        for (size_t i = 0; i < m_refs.size(); ++i) {
-            if (m_cancel && *m_cancel && i % SessionStore::kArgsPerChunk == 0) {
-                *error = "cancelled";
-                return false;
-            }
-            std::string_view args;
-            if (fromSource) {
-                if (const auto it = mergedArgs.find(m_refs[i]); it != mergedArgs.end())
-                    args = it->second;
-                else if (std::string_view view; reader.objectViewAt(m_refs[i], view, object, &separators))
-                    args = EventTextReader::member(view, separators, "args");
-            } else {
-                object = m_session.eventJsonAt(m_refs[i]);
-                args = topLevelMember(object, "args");
-            }
+        const int level = m_level;
+        auto compress = [level](const std::string& text, const std::vector<int64_t>& lengths) {
+            return std::make_pair(ColumnCodec::encodeInt64(lengths, 3), ColumnCodec::encodeFixed(text.data(), text.size(), 1, level));
+        };
+        // {"args":...} of one event, and its length.
+        auto append = [](std::string_view args, std::string& text, std::vector<int64_t>& lengths) {
             const size_t before = text.size();
             if (!args.empty()) {
                 text += "{\"args\":";
@@ -312,19 +301,50 @@ public:
                 text += '}';
             }
             lengths.push_back(static_cast<int64_t>(text.size() - before));
-            if (lengths.size() == SessionStore::kArgsPerChunk || i + 1 == m_refs.size()) {
-                // Compressed off this thread (zstd is most of a store's time), inserted in order.
-                const int level = m_level;
-                pending.push_back(std::async(std::launch::async,
-                                             [level, t = std::move(text), l = std::move(lengths)] {
-                                                 return std::make_pair(ColumnCodec::encodeInt64(l, 3),
-                                                                       ColumnCodec::encodeFixed(t.data(), t.size(), 1, level));
-                                             }));
-                text = std::string();
-                lengths = std::vector<int64_t>();
-                if (!insertDone(pending, inFlight, insert, error))
-                    return false;
+        };
+        std::vector<uint32_t> separators;
+        std::string object;
+        for (size_t from = 0; from < m_refs.size(); from += SessionStore::kArgsPerChunk) {
+            if (m_cancel && *m_cancel) {
+                *error = "cancelled";
+                return false;
             }
+            const size_t to = std::min(m_refs.size(), from + SessionStore::kArgsPerChunk);
+            if (!m_session.eventTextReadsInParallel()) {
+                // One reader through the source, on this thread.
+                std::string text;
+                std::vector<int64_t> lengths;
+                lengths.reserve(to - from);
+                for (size_t i = from; i < to; ++i) {
+                    std::string_view args;
+                    if (!fromSource) {
+                        object = m_session.eventJsonAt(m_refs[i]);
+                        args = topLevelMember(object, "args");
+                    } else if (const auto it = mergedArgs.find(m_refs[i]); it != mergedArgs.end()) {
+                        args = it->second;
+                    } else if (std::string_view view; reader.objectViewAt(m_refs[i], view, object, &separators)) {
+                        args = EventTextReader::member(view, separators, "args");
+                    }
+                    append(args, text, lengths);
+                }
+                pending.push_back(std::async(std::launch::async, [compress, t = std::move(text), l = std::move(lengths)] {
+                    return compress(t, l);
+                }));
+            } else {
+                // A source that reads in parallel (a capture's records): chunks are made side by side.
+                pending.push_back(std::async(std::launch::async, [this, from, to, compress, append] {
+                    std::string text;
+                    std::vector<int64_t> lengths;
+                    lengths.reserve(to - from);
+                    for (size_t i = from; i < to; ++i) {
+                        const std::string event = m_session.eventJsonAt(m_refs[i]);
+                        append(topLevelMember(event, "args"), text, lengths);
+                    }
+                    return compress(text, lengths);
+                }));
+            }
+            if (!insertDone(pending, inFlight, insert, error))
+                return false;
         }
         if (!insertDone(pending, 0, insert, error))
             return false;
