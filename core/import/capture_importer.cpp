@@ -152,6 +152,7 @@ void mergeCaptureStreams(const std::string& path, std::vector<ConvertedCaptureSt
                          double parsedSeconds) {
     const auto t0 = std::chrono::steady_clock::now();
     TraceBuilder builder(path, TraceFormat::WarpscopeCapture);
+    builder.setArgColumns(true); // the converters fill kernels' and operators' (arg_columns.h)
     auto text = std::make_shared<CaptureEventText>();
     nlohmann::json info = nlohmann::json::array();
     for (ConvertedCaptureStream& stream : streams) {

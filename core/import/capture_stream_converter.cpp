@@ -6,6 +6,7 @@
 
 #include "import/capture_event_text.h"
 #include "import/capture_names.h"
+#include "model/json_object_writer.h"
 
 #include "format/wscapcodec.h"
 #include "format/wscapreader.h"
@@ -64,6 +65,64 @@ uint32_t CaptureStreamConverter::intern(const std::string& s) {
     if (added)
         m_interned->list.push_back(s);
     return it->second;
+}
+
+const std::string& CaptureStreamConverter::localString(uint32_t id) const {
+    static const std::string kNone;
+    const size_t base = m_baseStrings ? m_baseStrings->list.size() : 0;
+    if (id == 0)
+        return kNone;
+    if (id <= base)
+        return m_baseStrings->list[id - 1];
+    return id - 1 - base < m_interned->list.size() ? m_interned->list[id - 1 - base] : kNone;
+}
+
+uint32_t CaptureStreamConverter::argColumn(const std::array<ArgColumnField, 4>& fields) {
+    for (const ArgColumnField& f : fields)
+        if (f.present && f.isString && !validUtf8(f.text)) {
+            // Its text as eventJson gives it has U+FFFD in place of the bad bytes: the column would
+            // not read the same, so the session reads arguments from the stream (arg_columns.h).
+            m_chunk.argColumnsLost = true;
+            return 0;
+        }
+    if (!joinArgColumn(fields, m_columnText)) {
+        m_chunk.argColumnsLost = true;
+        return 0;
+    }
+    return intern(m_columnText);
+}
+
+uint32_t CaptureStreamConverter::launchArgs(const wscap::KernelRecord& r) {
+    // As CaptureEventText writes them: grid, block, registers per thread, shared memory (static +
+    // dynamic), each raw JSON.
+    auto dims = [](int64_t x, int64_t y, int64_t z) {
+        std::string out(1, '[');
+        out.append(std::to_string(x)).append(1, ',').append(std::to_string(y)).append(1, ',').append(std::to_string(z));
+        out.push_back(']');
+        return out;
+    };
+    const std::string grid = dims(r.gridX, r.gridY, r.gridZ), block = dims(r.blockX, r.blockY, r.blockZ);
+    const std::string registers = std::to_string(r.registersPerThread);
+    const std::string shared = std::to_string(int64_t(r.staticSharedMemory) + r.dynamicSharedMemory);
+    return argColumn({ArgColumnField{true, false, grid}, ArgColumnField{true, false, block},
+                      ArgColumnField{true, false, registers}, ArgColumnField{true, false, shared}});
+}
+
+uint32_t CaptureStreamConverter::operatorArgs(std::string_view sizes, const std::string* stack) {
+    // Input Dims (compact JSON, as CaptureEventText writes them) and Call stack; a capture has no
+    // Input type or Concrete Inputs.
+    std::array<ArgColumnField, 4> fields{};
+    if (!sizes.empty() && torchInputDimsJson(sizes, m_dimsText))
+        fields[0] = {true, false, m_dimsText};
+    if (stack)
+        fields[3] = {true, true, *stack};
+    return fields[0].present || fields[3].present ? argColumn(fields) : 0;
+}
+
+std::string CaptureStreamConverter::inputDimsOf(uint32_t opArgs) const {
+    // The field of a column made by operatorArgs: 'r' and the compact JSON, which reads back as is.
+    const std::string_view dims = splitArgColumn<kOpArgKeys.size()>(localString(opArgs))[0];
+    return dims.empty() ? std::string() : std::string(dims.substr(1));
 }
 
 uint32_t CaptureStreamConverter::track(IdValue pid, IdValue tid) {
@@ -260,6 +319,7 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         }
         addSlice(gpuTrack(slot, r.streamId, false), r.start, r.end, it->second, m_catKernel, offset);
         ChunkResult::Slice& s = m_chunk.slices.back();
+        s.launchArgs = launchArgs(r);
         s.corr = r.correlationId;
         s.have |= ChunkResult::kCorr;
         const CaptureDeviceRef& ref = m_refs[slot];
@@ -367,18 +427,25 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         if (!decode(&r))
             return;
         const IdValue pid = hostPid(r.processId);
-        const std::string* text = m_strings.count(r.nameId) ? &m_strings[r.nameId] : nullptr;
-        uint32_t name = r.nameId && text ? intern(*text) : 0;
+        const auto text = r.nameId ? m_strings.find(r.nameId) : m_strings.end();
+        uint32_t name = 0, opArgs = 0;
         uint32_t category = m_catUser;
         // PyTorch's own operator ranges (emit_nvtx, `--torch-ops`) are operators; other domains' never.
+        // An operator is named by its op alone: its range's text (with sizes and ids, different at
+        // every call) is not interned.
         const auto domain = r.domainId ? m_strings.find(r.domainId) : m_strings.end();
-        if (text)
-            if (const auto op = torchOperatorRange(domain == m_strings.end() ? std::string_view() : domain->second, *text)) {
+        if (text != m_strings.end()) {
+            if (const auto op = torchOperatorRange(domain == m_strings.end() ? std::string_view() : domain->second, text->second)) {
                 name = intern(std::string(op->name));
                 category = m_catCpuOp;
+                opArgs = operatorArgs(op->sizes, nullptr);
+            } else {
+                name = intern(text->second);
             }
+        }
         addSlice(track(pid, number(r.threadId ? r.threadId : pid.number)), r.start, r.end ? r.end : r.start,
                  name ? name : intern("(unnamed range)"), category, offset);
+        m_chunk.slices.back().opArgs = opArgs;
         if (r.end == 0)
             m_openRanges.push_back(m_chunk.slices.size() - 1);
         return;
@@ -576,15 +643,19 @@ void CaptureStreamConverter::linkOperatorStacks() {
         }
     for (auto& [track, list] : calls)
         std::sort(list.begin(), list.end());
-    for (const ChunkResult::Slice& op : m_chunk.slices) {
+    for (ChunkResult::Slice& op : m_chunk.slices) {
         if (op.cat != m_catCpuOp || op.argRef == ~uint64_t(0))
             continue;
         const auto list = calls.find(op.track);
         if (list == calls.end())
             continue;
         const auto first = std::lower_bound(list->second.begin(), list->second.end(), std::make_pair(op.ts, uint32_t(0)));
-        if (first != list->second.end() && first->first <= op.ts + op.dur)
+        if (first != list->second.end() && first->first <= op.ts + op.dur) {
             m_stacks->setOperatorStack(op.argRef & CaptureEventText::kMaxOffset, first->second);
+            // The stack joins the operator's argument column (its shapes are there already).
+            if (const std::string* stack = m_stacks->forCorrelation(first->second))
+                op.opArgs = operatorArgs(inputDimsOf(op.opArgs), stack);
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 #include "import/stack_samples.h"
 #include "import/capture_stacks.h"
 #include "import/trace_import.h"
+#include "model/arg_columns.h"
 #include "model/chunk_result.h"
 
 #include "format/wscapformat.h"
@@ -125,6 +126,13 @@ private:
     };
 
     uint32_t intern(const std::string& s);
+    const std::string& localString(uint32_t id) const; // what intern() gave `id` for
+    // The argument columns (arg_columns.h) of a kernel and an operator as local string ids (0: none);
+    // eventJson gives the same values.
+    uint32_t argColumn(const std::array<ArgColumnField, 4>& fields);
+    uint32_t launchArgs(const wscap::KernelRecord& r);
+    uint32_t operatorArgs(std::string_view sizes, const std::string* stack);
+    std::string inputDimsOf(uint32_t opArgs) const; // the sizes of an operatorArgs column
     uint32_t track(IdValue pid, IdValue tid);
     uint32_t gpuTrack(uint32_t slot, uint32_t streamId, bool syncOnly);
     uint32_t cudaSlot(uint32_t ordinal);
@@ -193,6 +201,7 @@ private:
     uint64_t m_records = 0;
     uint64_t m_dropped = 0;
     uint64_t m_seq = 0;
+    std::string m_columnText, m_dimsText; // scratch of argColumn / operatorArgs
     uint32_t m_catKernel = 0, m_catMemcpy = 0, m_catMemset = 0, m_catRuntime = 0, m_catDriver = 0, m_catSync = 0,
              m_catUser = 0, m_catCpuOp = 0, m_catOverhead = 0, m_catFlow = 0;
 };
