@@ -20,6 +20,7 @@ void setNonBlocking(int fd) {
 }
 
 // Beyond this much unsent data the client is not keeping up; the connection counts as dropped.
+// (Capture bytes wait in their files while the channel is behind: this bounds the program output.)
 constexpr size_t kMaxPending = 256u << 20;
 
 } // namespace
@@ -57,15 +58,24 @@ void StreamHost::queue(const std::string& frame) {
     if (m_dropped)
         return;
     m_pending += frame;
-    if (m_pending.size() > kMaxPending)
+    if (pendingBytes() > kMaxPending)
         m_dropped = true;
 }
 
 void StreamHost::flush(bool block) {
-    while (!m_dropped && !m_pending.empty()) {
-        const ssize_t n = ::write(STDOUT_FILENO, m_pending.data(), m_pending.size());
+    while (!m_dropped && pendingBytes() > 0) {
+        const ssize_t n = ::write(STDOUT_FILENO, m_pending.data() + m_written, pendingBytes());
         if (n > 0) {
-            m_pending.erase(0, static_cast<size_t>(n));
+            // Written bytes are dropped from the front only now and then: erasing after every
+            // write (a pipe takes 64 KB at a time) moved the whole backlog each time.
+            m_written += static_cast<size_t>(n);
+            if (m_written == m_pending.size()) {
+                m_pending.clear();
+                m_written = 0;
+            } else if (m_written > (4u << 20) && m_written * 2 > m_pending.size()) {
+                m_pending.erase(0, m_written);
+                m_written = 0;
+            }
             m_lastProgress = std::chrono::steady_clock::now();
             continue;
         }
@@ -84,8 +94,10 @@ void StreamHost::flush(bool block) {
         }
         m_dropped = true; // EPIPE: the client is gone
     }
-    if (m_dropped)
+    if (m_dropped) {
         m_pending.clear();
+        m_written = 0;
+    }
 }
 
 void StreamHost::readOutput() {
@@ -112,7 +124,9 @@ void StreamHost::sendNewBytes(bool block) {
         frames::append(f, frames::Kind::Data, name, offset, data);
         queue(f);
         flush(block);
-        return !m_dropped;
+        // A slow channel: leave the rest in the files for the next round rather than reading the
+        // whole capture into memory ahead of it.
+        return !m_dropped && (block || pendingBytes() < kReadAhead);
     });
 }
 

@@ -45,7 +45,14 @@ private:
     std::string m_dir;
     DirFollower m_follower{""};
     int m_outRead = -1, m_outWrite = -1, m_log = -1;
-    std::string m_pending; // frames not yet written to stdout
+    size_t pendingBytes() const { return m_pending.size() - m_written; }
+
+    // Capture bytes read ahead of a channel that does not keep up, at most (about one poll's worth
+    // at hundreds of MB/s).
+    static constexpr size_t kReadAhead = 8u << 20;
+
+    std::string m_pending; // frames queued for stdout; the first m_written bytes of it are sent
+    size_t m_written = 0;
     bool m_dropped = false;
     int m_stopRequests = 0;
     std::chrono::steady_clock::time_point m_lastProgress = std::chrono::steady_clock::now();
