@@ -107,10 +107,15 @@ int CaptureSession::checkHost() const {
         std::printf("inject no: %s\n", why.c_str());
     else
         std::printf("inject yes\n");
-    if (cudaDriverAvailable(&why))
-        std::printf("cuda-driver yes\n");
-    else
+    if (!cudaDriverAvailable(&why))
         std::printf("cuda-driver no: %s\n", why.c_str());
+    else if (const int version = capturesetup::cudaDriverVersion(); version > 0)
+        std::printf("cuda-driver yes %d\n", version);
+    else
+        std::printf("cuda-driver yes\n");
+    // The CUDA version of the CUPTI this build's injection library uses; the client compares.
+    if (WARPSCOPE_CUPTI_CUDA_VERSION > 0)
+        std::printf("cupti-cuda %d\n", WARPSCOPE_CUPTI_CUDA_VERSION);
     return 0;
 }
 
@@ -211,6 +216,12 @@ int CaptureSession::runLocal() {
     if (!cudaDriverAvailable(&why)) {
         m_driverMissing = true;
         say(why + "; running " + m_options.command[0] + " without capture");
+    } else if (const int driver = capturesetup::cudaDriverVersion();
+               capturesetup::driverTooOldForCupti(driver, WARPSCOPE_CUPTI_CUDA_VERSION)) {
+        say("the CUDA driver here supports CUDA " + capturesetup::cudaVersionText(driver) + ", older than the CUDA " +
+            capturesetup::cudaVersionText(WARPSCOPE_CUPTI_CUDA_VERSION) +
+            " whose CUPTI this warpscope-capture uses: the capture will fail; update the NVIDIA driver or use a "
+            "warpscope-capture built with CUDA " + std::to_string(driver / 1000));
     }
 
     LaunchSpec spec;

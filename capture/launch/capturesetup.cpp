@@ -298,10 +298,37 @@ bool findInjectLibrary(const std::string& explicitPath, const std::vector<std::s
     return false;
 }
 
-bool cudaDriverAvailable(std::string* why) {
+namespace {
+
+const char* cudaDriverLibrary() {
     const char* name = std::getenv("WARPSCOPE_CUDA_DRIVER_LIBRARY");
-    if (!name || !*name)
-        name = "libcuda.so.1";
+    return name && *name ? name : "libcuda.so.1";
+}
+
+} // namespace
+
+int cudaDriverVersion() {
+    void* handle = ::dlopen(cudaDriverLibrary(), RTLD_LAZY | RTLD_LOCAL);
+    if (!handle)
+        return 0;
+    int version = 0;
+    // cuDriverGetVersion needs no cuInit and no GPU: the driver's own CUDA version.
+    using GetVersion = int (*)(int*);
+    if (const auto get = reinterpret_cast<GetVersion>(::dlsym(handle, "cuDriverGetVersion")))
+        if (get(&version) != 0)
+            version = 0;
+    ::dlclose(handle);
+    return version;
+}
+
+bool driverTooOldForCupti(int driver, int cupti) { return driver > 0 && cupti > 0 && driver / 1000 < cupti / 1000; }
+
+std::string cudaVersionText(int version) {
+    return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+bool cudaDriverAvailable(std::string* why) {
+    const char* name = cudaDriverLibrary();
     void* handle = ::dlopen(name, RTLD_LAZY | RTLD_LOCAL);
     if (!handle) {
         const char* detail = ::dlerror();

@@ -50,6 +50,15 @@ bool findInjectLibrary(const std::string& explicitPath, const std::vector<std::s
 std::vector<std::string> defaultSearchDirs(const std::string& exeDir, const std::string& libDir);
 // True when the CUDA driver library ($WARPSCOPE_CUDA_DRIVER_LIBRARY or libcuda.so.1) loads.
 bool cudaDriverAvailable(std::string* why);
+// The CUDA version the driver library supports (cuDriverGetVersion: 12040 for 12.4), or 0 when it
+// does not load or does not say.
+int cudaDriverVersion();
+// Whether a driver of CUDA version `driver` is too old for a CUPTI of CUDA version `cupti`: CUPTI runs
+// on drivers of its own CUDA major version or newer (minor version compatibility covers the rest);
+// false when either is unknown (0). An older driver fails at the program's first CUDA call.
+bool driverTooOldForCupti(int driver, int cupti);
+// "12.4" for 12040.
+std::string cudaVersionText(int version);
 // The environment additions that load the injection library with these settings.
 std::vector<std::pair<std::string, std::string>> environment(const CaptureSettings& settings,
                                                              const std::string& injectPath);

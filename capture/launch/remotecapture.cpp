@@ -1,5 +1,7 @@
 #include "launch/remotecapture.h"
 
+#include "launch/capturesetup.h"
+
 #include "format/wscapwriter.h"
 
 #include <algorithm>
@@ -202,19 +204,37 @@ HostCheck checkHost(const std::string& host, const std::string& remoteCapture) {
                     "Capture)";
         return c;
     }
-    std::istringstream lines(f.out);
+    return parseHostCheck(host, tool, f.out, f.err);
+}
+
+HostCheck parseHostCheck(const std::string& host, const std::string& tool, const std::string& out, const std::string& err) {
+    HostCheck c;
+    std::istringstream lines(out);
     for (std::string line; std::getline(lines, line);) {
-        if (line.rfind("warpscope-capture ", 0) == 0)
+        if (line.rfind("warpscope-capture ", 0) == 0) {
             c.version = line;
-        else if (line.rfind("cuda-driver yes", 0) == 0)
+        } else if (line.rfind("cuda-driver yes", 0) == 0) {
             c.cudaDriver = true;
-        else if (line.rfind("cuda-driver no", 0) == 0)
+            c.driverCudaVersion = std::atoi(line.c_str() + 15);
+        } else if (line.rfind("cuda-driver no", 0) == 0) {
             c.message = host + " has no CUDA driver (" + line.substr(std::min<size_t>(line.size(), 16)) +
                         "): nothing there can be captured";
+        } else if (line.rfind("cupti-cuda ", 0) == 0) {
+            c.cuptiCudaVersion = std::atoi(line.c_str() + 11);
+        }
     }
     if (c.version.empty()) {
         c.message = "`" + tool + "` on " + host + " did not answer --check-host (" +
-                    lastLine(f.err.empty() ? f.out : f.err) + "): it may be older than this Warpscope; update it or choose Deploy";
+                    lastLine(err.empty() ? out : err) + "): it may be older than this Warpscope; update it or choose Deploy";
+        return c;
+    }
+    if (c.cudaDriver && capturesetup::driverTooOldForCupti(c.driverCudaVersion, c.cuptiCudaVersion)) {
+        c.driverTooOld = true;
+        c.message = "the CUDA driver on " + host + " supports CUDA " + capturesetup::cudaVersionText(c.driverCudaVersion) +
+                    ", older than the CUDA " + capturesetup::cudaVersionText(c.cuptiCudaVersion) + " whose CUPTI `" + tool +
+                    "` there uses: update the NVIDIA driver " +
+                    "there to one for CUDA " + std::to_string(c.cuptiCudaVersion / 1000) +
+                    " or newer, or install a warpscope-capture built with CUDA " + std::to_string(c.driverCudaVersion / 1000);
         return c;
     }
     c.ok = c.cudaDriver;

@@ -41,10 +41,15 @@ struct HostCheck {
     std::string version; // the host's warpscope-capture --version line
     bool cudaDriver = false;
     bool missing = false; // no warpscope-capture there (Deploy can fix that)
+    int driverCudaVersion = 0; // what the host's driver supports (12040 = 12.4); 0 unknown
+    int cuptiCudaVersion = 0;  // the CUDA of the CUPTI the host's capture tools use; 0 unknown
+    bool driverTooOld = false; // the driver's CUDA major is older than that CUPTI's
 };
 // Reachable, logged in, warpscope-capture present (remoteCapture: its path, or "" for the PATH and
 // the deploy directory), a CUDA driver. Blocks for the ssh round trip.
 HostCheck checkHost(const std::string& host, const std::string& remoteCapture);
+// What checkHost makes of `warpscope-capture --check-host`'s output on the host (tool: its name there).
+HostCheck parseHostCheck(const std::string& host, const std::string& tool, const std::string& out, const std::string& err);
 
 // Deploy: copies the capture tools of localDir (warpscope-capture, wscap-dump and the injection
 // library) into the host's ~/.cache/warpscope/bin, where checkHost and streamCommand look first.

@@ -75,6 +75,22 @@ TEST(CaptureCli, NoDriverRunsTheProgramAndPassesItsExitCodeThrough) {
     EXPECT_NE(r.err.find("nothing was captured"), std::string::npos) << r.err;
 }
 
+TEST(CaptureCli, CheckHostNamesTheDriversCudaVersion) {
+    // What a remote client reads (launch/remotecapture.h parseHostCheck): this program's version,
+    // whether the driver loads and which CUDA it supports.
+    const std::string outFile = wstest::tempPath("check_host_out");
+    const std::string cmd = "WARPSCOPE_CUDA_DRIVER_LIBRARY=" + quote(WSCAP_FAKE_CUDA_DRIVER) +
+                            " WSCAP_FAKE_CUDA_VERSION=12080 " + quote(WARPSCOPE_CAPTURE_BIN) + " --check-host >" +
+                            quote(outFile);
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    const std::string out = wstest::readFile(outFile);
+    EXPECT_NE(out.find("warpscope-capture "), std::string::npos) << out;
+    EXPECT_NE(out.find("\ncuda-driver yes 12080\n"), std::string::npos) << out;
+    // A driver library without cuDriverGetVersion: present, version unknown.
+    const Result r = capture("--check-host", false);
+    EXPECT_EQ(r.code, 0);
+}
+
 TEST(CaptureCli, ProgramNotFoundIs127) {
     const std::string out = wstest::tempPath("cap_notfound");
     const Result r = capture("-o " + quote(out) + " -- warpscope-no-such-program --x");

@@ -272,6 +272,32 @@ TEST(RemoteCapture, ShellQuotingAndSshFailuresInOneSentence) {
               std::string::npos);
 }
 
+TEST(RemoteCapture, HostCheckRefusesADriverOlderThanTheCuptiOfTheTools) {
+    const std::string version = "warpscope-capture 0.1.0\ninject yes\n";
+    // A CUDA 12.4 driver under tools whose CUPTI is CUDA 13.0's: one sentence that says what to do.
+    ws::remote::HostCheck c =
+        ws::remote::parseHostCheck("gpu7", "warpscope-capture", version + "cuda-driver yes 12040\ncupti-cuda 13000\n", "");
+    EXPECT_FALSE(c.ok);
+    EXPECT_TRUE(c.driverTooOld);
+    EXPECT_EQ(c.message, "the CUDA driver on gpu7 supports CUDA 12.4, older than the CUDA 13.0 whose CUPTI "
+                         "`warpscope-capture` there uses: update the NVIDIA driver there to one for CUDA 13 or newer, "
+                         "or install a warpscope-capture built with CUDA 12");
+    // Newer drivers, and a minor version behind (minor version compatibility), are fine.
+    for (const char* driver : {"13000", "13020", "14000"}) {
+        c = ws::remote::parseHostCheck("gpu7", "warpscope-capture",
+                                       version + "cuda-driver yes " + driver + "\ncupti-cuda 13010\n", "");
+        EXPECT_TRUE(c.ok) << driver << ": " << c.message;
+        EXPECT_FALSE(c.driverTooOld);
+    }
+    // Either version unknown (an older warpscope-capture there, a build without CUPTI): no judgement.
+    EXPECT_TRUE(ws::remote::parseHostCheck("gpu7", "warpscope-capture", version + "cuda-driver yes\ncupti-cuda 13000\n", "").ok);
+    EXPECT_TRUE(ws::remote::parseHostCheck("gpu7", "warpscope-capture", version + "cuda-driver yes 11080\n", "").ok);
+    // No driver at all.
+    c = ws::remote::parseHostCheck("gpu7", "warpscope-capture", version + "cuda-driver no: libcuda.so.1 missing\n", "");
+    EXPECT_FALSE(c.ok);
+    EXPECT_NE(c.message.find("gpu7 has no CUDA driver"), std::string::npos) << c.message;
+}
+
 TEST(RemoteCapture, StreamsTheCaptureAsItIsRecorded) {
     NEED_SSHD();
     const std::string remoteDir = fresh("remote_stream"), localDir = fresh("local_stream");
