@@ -61,6 +61,10 @@ KernelTableView::KernelTableView(TimeViewport* time, std::shared_ptr<const Sessi
     m_callsView = makeTable(m_model, QStringLiteral("kernelTable"), this);
     m_groupView = makeTable(m_groupModel, QStringLiteral("kernelGroupTable"), this);
     m_groupView->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    // Kernel names are long (templates, nvjet_sm90_...): their column starts wide enough to tell
+    // them apart; the user's resizing holds from then on.
+    m_callsView->setColumnWidth(static_cast<int>(KernelColumn::Kernel), 320);
+    m_groupView->setColumnWidth(static_cast<int>(KernelGroupModel::Column::Kernel), 320);
     auto* groupPage = new QSplitter(Qt::Horizontal, this);
     groupPage->addWidget(m_groupView);
     groupPage->addWidget(m_pie);
