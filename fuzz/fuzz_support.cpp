@@ -45,6 +45,14 @@ void analyse(const Session& session) {
     (void)OperatorTable::build(session, tree, OperatorGrouping::NameAndCallStack);
     KernelTableOptions kernels;
     (void)KernelTable::build(session, kernels);
+    // The same from the events' own text, where argument columns took its place above, and the
+    // text of the first events of every track (a capture's is written per event from its records).
+    kernels.argColumns = false;
+    (void)KernelTable::build(session, kernels);
+    size_t texts = 0;
+    for (const Track& track : session.tracks())
+        for (size_t i = 0; i < track.sliceCount() && texts < 4096; ++i, ++texts)
+            (void)session.eventJson(track, i);
     (void)summaryToJson(summarizeSession(session), true);
 }
 
