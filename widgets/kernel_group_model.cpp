@@ -82,7 +82,9 @@ QVariant KernelGroupModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant KernelGroupModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= columnCount())
+    // The tooltip is the title itself: long titles are cut to the column's width.
+    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole) || section < 0 ||
+        section >= columnCount())
         return {};
     switch (columnAt(section)) {
     case Column::Kernel: return tr("Kernel");

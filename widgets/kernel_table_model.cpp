@@ -107,7 +107,9 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= columnCount())
+    // The tooltip is the title itself: long titles are cut to the column's width.
+    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole) || section < 0 ||
+        section >= columnCount())
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (static_cast<KernelColumn>(section)) {
     case KernelColumn::Kernel: return tr("Kernel");

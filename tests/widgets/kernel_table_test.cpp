@@ -35,6 +35,9 @@ TEST(KernelTableModel, SortsAndFiltersInCoreAndPassesTheModelTester) {
     ASSERT_EQ(model.rowCount(), 60);
     EXPECT_EQ(model.columnCount(), static_cast<int>(kKernelColumnCount));
     EXPECT_FALSE(model.headerData(0, Qt::Horizontal).toString().isEmpty());
+    // Long titles are cut to their column: the tooltip tells them whole.
+    for (int c = 0; c < model.columnCount(); ++c)
+        EXPECT_EQ(model.headerData(c, Qt::Horizontal, Qt::ToolTipRole), model.headerData(c, Qt::Horizontal)) << c;
 
     // A persistent index follows its kernel through a sort.
     const QPersistentModelIndex first(model.index(0, 0));
@@ -109,6 +112,8 @@ TEST(KernelTableView, GroupViewsPieRangeAndCsvExport) {
 
     // Sorting by calls puts the most called group first.
     ASSERT_EQ(groups->headerData(1, Qt::Horizontal).toString(), QStringLiteral("Calls")); // name grouping
+    for (int c = 0; c < groups->columnCount(); ++c)
+        EXPECT_EQ(groups->headerData(c, Qt::Horizontal, Qt::ToolTipRole), groups->headerData(c, Qt::Horizontal)) << c;
     groups->sort(1, Qt::DescendingOrder);
     for (int r = 1; r < groups->rowCount(); ++r)
         EXPECT_GE(groups->groups()[size_t(r - 1)].calls, groups->groups()[size_t(r)].calls);
