@@ -1,5 +1,6 @@
 #include "analysis/trace_summary.h"
 #include "import/trace_import.h"
+#include "model/json_members.h"
 #include "model/session.h"
 #include "store/bookmarks.h"
 #include "store/session_library.h"
@@ -83,6 +84,29 @@ TEST(SessionStore, RoundTripKeepsEveryColumnTheSummaryAndTheArguments) {
     EXPECT_EQ(meta->at("capture_command"), "python infer.py");
     EXPECT_EQ(meta->at("source_size"), std::to_string(fs::file_size(samplePath())));
     EXPECT_EQ(meta->at("source_hash2").size(), 16u);
+}
+
+TEST(SessionStore, CaptureArgumentsComeBackInTheirEventsOrder) {
+    // A capture's arguments are stored chunk by chunk by parallel tasks (EventTextSource::
+    // parallelReads); each event must get its own back, byte for byte, across many chunks.
+    const ImportResult imported = importTraceFile(test::dataPath("captures/transformer_ops_pystacks.wscap.gz"));
+    ASSERT_NE(imported.session, nullptr) << imported.error;
+    const Session& original = *imported.session;
+    ASSERT_TRUE(original.eventTextReadsInParallel());
+    const std::string file = (test::tempDir() / "capture_args.warpscope").string();
+    std::string error;
+    ASSERT_TRUE(SessionStore::write(original, file, {}, &error)) << error;
+    auto stored = SessionStore::read(file, &error);
+    ASSERT_NE(stored, nullptr) << error;
+    size_t withArgs = 0;
+    for (size_t t = 0; t < original.tracks().size(); ++t)
+        for (size_t i = 0; i < original.tracks()[t].sliceCount(); ++i) {
+            const std::string x = original.eventJson(original.tracks()[t], i);
+            const std::string y = stored->eventJson(stored->tracks()[t], i);
+            ASSERT_EQ(topLevelMember(x, "args"), topLevelMember(y, "args")) << t << "/" << i;
+            withArgs += !x.empty();
+        }
+    EXPECT_GT(withArgs, 4u * SessionStore::kArgsPerChunk); // several chunks
 }
 
 TEST(SessionStore, StoredSessionIsAFractionOfTheSource) {
