@@ -796,6 +796,14 @@
         <source>Open in Editor</source>
         <translation>在编辑器中打开</translation>
     </message>
+    <message>
+        <source>No event here has a call stack: record the capture with warpscope-capture --py-stacks, or New Capture&apos;s &quot;Python call stacks&quot;.</source>
+        <translation>这里没有任何事件带调用栈：请用 warpscope-capture --py-stacks 录制，或在“新建捕获”中勾选“Python 调用栈”。</translation>
+    </message>
+    <message>
+        <source>No event here has a call stack: record with with_stack=True.</source>
+        <translation>这里没有任何事件带调用栈：请以 with_stack=True 录制。</translation>
+    </message>
 </context>
 <context>
     <name>ws::Format</name>

@@ -488,8 +488,14 @@ void FlameGraphView::updateStatus() {
         m_breadcrumb->clear();
         return;
     }
-    // The path to the zoomed frame, or a hint while not zoomed.
-    if (zoom == 0) {
+    // The path to the zoomed frame, or a hint while not zoomed: how to get stacks when no event had one.
+    const bool noStacks = m_graph->root().total > 0 && m_graph->withoutStackTotal() == m_graph->root().total;
+    if (zoom == 0 && noStacks) {
+        m_breadcrumb->setText(m_session && m_session->sourceFormat() == TraceFormat::WarpscopeCapture
+                                  ? tr("No event here has a call stack: record the capture with warpscope-capture "
+                                       "--py-stacks, or New Capture's \"Python call stacks\".")
+                                  : tr("No event here has a call stack: record with with_stack=True."));
+    } else if (zoom == 0) {
         m_breadcrumb->setText(
             tr("Click a frame to zoom into it, double-click to show its source; right-click for more."));
     } else {

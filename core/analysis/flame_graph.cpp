@@ -12,6 +12,9 @@
 
 namespace ws {
 
+// The root's child that gathers the weight of events without a call stack.
+constexpr const char* kNoStackFrame = "(no stack)";
+
 const char* flameWeightName(FlameWeight weight) {
     switch (weight) {
     case FlameWeight::Cpu:
@@ -413,7 +416,7 @@ void buildGpu(const Session& s, FlameGraphBuilder& b, const FlameOptions& o) {
         }
     }
     resolveStacks(s, b, samples, o);
-    const uint32_t noStackFrame = b.frame("(no stack)", {}, 0);
+    const uint32_t noStackFrame = b.frame(kNoStackFrame, {}, 0);
     for (const Sample& x : samples) {
         if (x.node != kNone) {
             b.addSelf(x.node, x.weight);
@@ -473,7 +476,7 @@ void buildAlloc(const Session& s, FlameGraphBuilder& b, const FlameOptions& o) {
     resolveStacks(s, b, samples, o);
     // No Python stack and no `Call stack` (Kineto without with_stack, captures without --py-stacks):
     // the operators enclosing the record stand in for the frames.
-    const uint32_t noStackFrame = b.frame("(no stack)", {}, 0);
+    const uint32_t noStackFrame = b.frame(kNoStackFrame, {}, 0);
     for (size_t k = 0; k < samples.size(); ++k) {
         Sample& x = samples[k];
         if (x.node == kNone) {
@@ -723,6 +726,15 @@ FlameMatch FlameGraph::match(const std::vector<bool>& frameMatches) const {
         }
     }
     return m;
+}
+
+int64_t FlameGraph::withoutStackTotal() const {
+    int64_t total = 0;
+    const FlameNode& r = root();
+    for (uint32_t c = r.firstChild; c < r.firstChild + r.childCount && c < m_nodes.size(); ++c)
+        if (m_nodes[c].frame < m_frames.size() && m_frames[m_nodes[c].frame].function == kNoStackFrame)
+            total += m_nodes[c].total;
+    return total;
 }
 
 std::string FlameGraph::frameText(uint32_t frame) const {

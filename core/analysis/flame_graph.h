@@ -129,6 +129,9 @@ public:
     uint64_t sampleCount() const { return m_samples; }
     // Why the graph is empty when the session has nothing of this weight; empty otherwise.
     const std::string& emptyReason() const { return m_emptyReason; }
+    // The weight of the events that had no call stack (the root's "(no stack)" child): when it is
+    // all of root().total, the session was recorded without stacks and the view says how to get them.
+    int64_t withoutStackTotal() const;
 
     // "function (file:line)", or the function alone where the source gives no location.
     std::string frameText(uint32_t frame) const;

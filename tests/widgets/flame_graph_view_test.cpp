@@ -189,6 +189,25 @@ TEST(FlameGraphView, EmptyWeightShowsTheModelsReasonAndFollowsTheRange) {
     EXPECT_LT(view.graph()->root().total, FlameGraph::build(*session, FlameOptions{}).root().total);
 }
 
+TEST(FlameGraphView, ASessionWithoutStacksSaysHowToRecordThem) {
+    // The same GPT step captured without --py-stacks: every kernel is "(no stack)".
+    auto plain = importTraceFile(std::string(WARPSCOPE_TEST_DATA_DIR) + "/captures/zoo/gpt_pm.wscap.gz").session;
+    ASSERT_NE(plain, nullptr);
+    TimeViewport time;
+    FlameGraphView view(&time, plain);
+    view.computeNow();
+    ASSERT_TRUE(view.isShowingGraph());
+    EXPECT_GT(view.graph()->root().total, 0);
+    EXPECT_EQ(view.graph()->withoutStackTotal(), view.graph()->root().total);
+    EXPECT_TRUE(view.breadcrumbText().contains(QStringLiteral("--py-stacks"))) << view.breadcrumbText().toStdString();
+    // With stacks, the usual hint; only some kernels without one do not make it a stack-less session.
+    FlameGraphView withStacks(&time, gpt());
+    time.setSelectedRange(std::nullopt);
+    withStacks.computeNow();
+    EXPECT_LT(withStacks.graph()->withoutStackTotal(), withStacks.graph()->root().total);
+    EXPECT_FALSE(withStacks.breadcrumbText().contains(QStringLiteral("--py-stacks")));
+}
+
 TEST(FlameGraphView, SessionPageHasTheTabAndSendsSourceToTheStackTab) {
     auto loaded = std::make_shared<LoadedSession>();
     loaded->path = QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/captures/zoo/gpt.wscap.gz");
