@@ -9,8 +9,8 @@ namespace ws {
 
 /*
  * Argument columns (issue #29): the few event arguments that the kernel table and the operator tree
- * need for every kernel and operator, decoded once by the JSON import's own pass instead of being
- * read back from the source. Each is one interned string per slice (Track::launchArgs,
+ * need for every kernel and operator, decoded once by the import's own pass (the JSON parser; a
+ * capture's stream converter) instead of being read back from the source. Each is one interned string per slice (Track::launchArgs,
  * Track::opArgs; kEmptyString when the event had none of the keys): the values of a fixed list of
  * keys, each as the event text gave it (a string's unescaped text; an array, number or other value
  * as raw JSON), joined by kArgColumnSeparator. Distinct values are few (launch geometries, operator
