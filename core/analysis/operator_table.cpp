@@ -110,7 +110,7 @@ OperatorTable OperatorTable::build(const Session& session, const OperatorTree& t
         const OperatorNode& n = nodes[i];
         if (!n.counted())
             continue;
-        if (range && (n.start < range->from || n.start >= range->to))
+        if (range && (operatorStart(session, n) < range->from || operatorStart(session, n) >= range->to))
             continue;
         GroupKey key{n.name, 0, 0};
         if (grouping == OperatorGrouping::NameAndInputShape) {
@@ -140,13 +140,14 @@ OperatorTable OperatorTable::build(const Session& session, const OperatorTree& t
         }
         OperatorRow& row = table.m_rows[it->second];
         ++row.calls;
-        addSaturating(row.hostTotalNs, n.hostNs);
+        const int64_t hostNs = operatorHostNs(session, n);
+        addSaturating(row.hostTotalNs, hostNs);
         addSaturating(row.hostSelfNs, n.selfHostNs);
         addSaturating(row.deviceTotalNs, n.deviceNs);
         addSaturating(row.deviceSelfNs, n.selfDeviceNs);
         addSaturating(row.tcSelfNs, n.selfTcNs);
         addSaturating(row.tcTotalNs, n.tcNs);
-        if (row.longestNode == OperatorNode::kNone || nodes[row.longestNode].hostNs < n.hostNs)
+        if (row.longestNode == OperatorNode::kNone || operatorHostNs(session, nodes[row.longestNode]) < hostNs)
             row.longestNode = i;
         ++table.m_totalCalls;
     }

@@ -235,13 +235,11 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
                     node.parent = owner;
                     node.name = name;
                     node.pyStack = py;
-                    node.start = track.start[i];
-                    node.hostNs = track.dur[i];
                     node.selfHostNs = track.dur[i];
                     node.kind = static_cast<OperatorNodeKind>(it->second);
                     if (owner != kNone) {
                         OperatorNode& up = tree.m_nodes[owner];
-                        up.selfHostNs -= node.hostNs;
+                        up.selfHostNs -= track.dur[i];
                         ++up.childCount;
                     }
                     if (i >= firstSpillRow)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/session.h"
 #include "model/string_table.h"
 
 #include <atomic>
@@ -29,7 +30,7 @@ enum class OperatorNodeKind : uint8_t { Operator, ExcludedOperator, ProfilerStep
 /*
  * OperatorNode: one host slice of the operator tree with its tb-profiler attribution (FORMATS.md
  * 3.2), all in session ns:
- *   hostNs       = slice duration
+ *   hostNs       = slice duration (its track's dur, operatorHostNs(); not kept in the node)
  *   selfHostNs   = hostNs - sum(direct child nodes' hostNs) - sum(own outermost runtime calls)
  *   selfDeviceNs = sum of kernel/memcpy/memset durations launched by its own runtime calls
  *   deviceNs     = selfDeviceNs + sum(children's deviceNs)
@@ -37,7 +38,9 @@ enum class OperatorNodeKind : uint8_t { Operator, ExcludedOperator, ProfilerStep
  * After a same-name collapse (see OperatorTree) the parent holds the merged self values and the
  * child is marked mergedInto; totals (deviceNs, tcNs, hostNs) are those of the parent as it was.
  * shapes / types / callStackArg index OperatorTree::text() (0 = absent); pyStack indexes the
- * Python stack trie (0 = no python_function ancestor). 96 bytes.
+ * Python stack trie (0 = no python_function ancestor). 88 bytes: a 10 GB trace has 11 M of them, so
+ * what the slice already holds (start, duration) is read from its track (operatorStart(),
+ * operatorHostNs()), not copied.
  */
 struct OperatorNode {
     static constexpr uint32_t kNone = 0xffffffffu;
@@ -52,18 +55,26 @@ struct OperatorNode {
     uint32_t callStackArg = 0;
     uint32_t pyStack = 0;
     uint32_t childCount = 0;
-    int64_t start = 0;
-    int64_t hostNs = 0;
+    OperatorNodeKind kind = OperatorNodeKind::Operator;
     int64_t selfHostNs = 0;
     int64_t selfDeviceNs = 0;
     int64_t deviceNs = 0;
     int64_t selfTcNs = 0;
     int64_t tcNs = 0;
-    OperatorNodeKind kind = OperatorNodeKind::Operator;
 
     // Whether the node is one row of operator statistics (a plain operator, not collapsed away).
     bool counted() const { return kind == OperatorNodeKind::Operator && mergedInto == kNone; }
 };
+static_assert(sizeof(OperatorNode) == 88, "OperatorNode grew: 11 M of them at 10 GB");
+
+// A node's slice start and duration, from the session it was built from.
+inline int64_t operatorStart(const Session& session, const OperatorNode& node) {
+    return session.tracks()[node.track].start[node.slice];
+}
+inline int64_t operatorHostNs(const Session& session, const OperatorNode& node) {
+    return session.tracks()[node.track].dur[node.slice];
+}
+
 
 /* OperatorTreeOptions: plain switches for OperatorTree::build. */
 struct OperatorTreeOptions {

@@ -380,7 +380,7 @@ TEST(OperatorTable, TimeRangeKeepsCallsStartingInside) {
     EXPECT_EQ(first.totalCalls() + second.totalCalls(), all.totalCalls());
     uint64_t expected = 0;
     for (const OperatorNode& n : tree.nodes())
-        expected += n.counted() && n.start >= session->startNs() && n.start < mid;
+        expected += n.counted() && operatorStart(*session, n) >= session->startNs() && operatorStart(*session, n) < mid;
     EXPECT_EQ(first.totalCalls(), expected);
     const OperatorTable none =
         OperatorTable::build(*session, tree, OperatorGrouping::Name, OperatorTimeRange{mid, mid});
