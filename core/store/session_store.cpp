@@ -285,64 +285,26 @@ public:
         }
         SqliteStatement insert(m_db, "INSERT INTO event_args(chunk, lengths, text) VALUES (?1, ?2, ?3)");
         // Chunks being made, oldest first; one per core besides this thread. zstd is most of a
-        // store's time, so chunks are compressed off this thread and inserted in order.
+        // store's time, so chunks are compressed off this thread and inserted in order. A source
+        // that reads in parallel (a capture's records) has its chunks read side by side too.
         std::deque<std::future<std::pair<std::string, std::string>>> pending;
         const size_t inFlight = std::max(1u, std::thread::hardware_concurrency());
-        const int level = m_level;
-        auto compress = [level](const std::string& text, const std::vector<int64_t>& lengths) {
-            return std::make_pair(ColumnCodec::encodeInt64(lengths, 3), ColumnCodec::encodeFixed(text.data(), text.size(), 1, level));
-        };
-        // {"args":...} of one event, and its length.
-        auto append = [](std::string_view args, std::string& text, std::vector<int64_t>& lengths) {
-            const size_t before = text.size();
-            if (!args.empty()) {
-                text += "{\"args\":";
-                text += args;
-                text += '}';
-            }
-            lengths.push_back(static_cast<int64_t>(text.size() - before));
-        };
-        std::vector<uint32_t> separators;
-        std::string object;
+        const bool parallel = m_session.eventTextReadsInParallel();
         for (size_t from = 0; from < m_refs.size(); from += SessionStore::kArgsPerChunk) {
             if (m_cancel && *m_cancel) {
                 *error = "cancelled";
                 return false;
             }
             const size_t to = std::min(m_refs.size(), from + SessionStore::kArgsPerChunk);
-            if (!m_session.eventTextReadsInParallel()) {
-                // One reader through the source, on this thread.
-                std::string text;
-                std::vector<int64_t> lengths;
-                lengths.reserve(to - from);
-                for (size_t i = from; i < to; ++i) {
-                    std::string_view args;
-                    if (!fromSource) {
-                        object = m_session.eventJsonAt(m_refs[i]);
-                        args = topLevelMember(object, "args");
-                    } else if (const auto it = mergedArgs.find(m_refs[i]); it != mergedArgs.end()) {
-                        args = it->second;
-                    } else if (std::string_view view; reader.objectViewAt(m_refs[i], view, object, &separators)) {
-                        args = EventTextReader::member(view, separators, "args");
-                    }
-                    append(args, text, lengths);
-                }
-                pending.push_back(std::async(std::launch::async, [compress, t = std::move(text), l = std::move(lengths)] {
-                    return compress(t, l);
+            if (parallel)
+                pending.push_back(std::async(std::launch::async, [this, from, to] {
+                    return compressChunk(readChunk(from, to, nullptr, {}));
                 }));
-            } else {
-                // A source that reads in parallel (a capture's records): chunks are made side by side.
-                pending.push_back(std::async(std::launch::async, [this, from, to, compress, append] {
-                    std::string text;
-                    std::vector<int64_t> lengths;
-                    lengths.reserve(to - from);
-                    for (size_t i = from; i < to; ++i) {
-                        const std::string event = m_session.eventJsonAt(m_refs[i]);
-                        append(topLevelMember(event, "args"), text, lengths);
-                    }
-                    return compress(text, lengths);
-                }));
-            }
+            else
+                pending.push_back(std::async(std::launch::async,
+                                             [this, c = readChunk(from, to, fromSource ? &reader : nullptr, mergedArgs)] {
+                                                 return compressChunk(c);
+                                             }));
             if (!insertDone(pending, inFlight, insert, error))
                 return false;
         }
@@ -403,6 +365,45 @@ public:
     }
 
 private:
+    // The args of ranks [from, to) as {"args":...} texts one after the other, and their lengths.
+    struct ChunkText {
+        std::string text;
+        std::vector<int64_t> lengths;
+    };
+
+    // From the JSON source through `reader` (merged: B/E pairs whose E has args), or from the
+    // session's EventTextSource when reader is null.
+    ChunkText readChunk(size_t from, size_t to, EventTextReader* reader,
+                        const std::unordered_map<uint64_t, std::string>& merged) const {
+        ChunkText c;
+        c.lengths.reserve(to - from);
+        std::string object;
+        std::vector<uint32_t> separators;
+        for (size_t i = from; i < to; ++i) {
+            std::string_view args;
+            if (!reader) {
+                object = m_session.eventJsonAt(m_refs[i]);
+                args = topLevelMember(object, "args");
+            } else if (const auto it = merged.find(m_refs[i]); it != merged.end()) {
+                args = it->second;
+            } else if (std::string_view view; reader->objectViewAt(m_refs[i], view, object, &separators)) {
+                args = EventTextReader::member(view, separators, "args");
+            }
+            const size_t before = c.text.size();
+            if (!args.empty()) {
+                c.text += "{\"args\":";
+                c.text += args;
+                c.text += '}';
+            }
+            c.lengths.push_back(static_cast<int64_t>(c.text.size() - before));
+        }
+        return c;
+    }
+
+    std::pair<std::string, std::string> compressChunk(const ChunkText& c) const {
+        return {ColumnCodec::encodeInt64(c.lengths, 3), ColumnCodec::encodeFixed(c.text.data(), c.text.size(), 1, m_level)};
+    }
+
     // Inserts the compressed chunks in order until at most `keep` are still being compressed.
     bool insertDone(std::deque<std::future<std::pair<std::string, std::string>>>& pending, size_t keep,
                     SqliteStatement& insert, std::string* error) {
