@@ -7,26 +7,6 @@
 
 namespace ws {
 
-std::string& JsonObjectWriter::begin(std::string_view key) {
-    m_members.push_back({key, static_cast<uint32_t>(m_values.size()), 0});
-    return m_values;
-}
-
-void JsonObjectWriter::add(std::string_view key, std::string_view value) {
-    appendString(begin(key), value);
-    m_members.back().to = static_cast<uint32_t>(m_values.size());
-}
-
-void JsonObjectWriter::add(std::string_view key, double value) {
-    appendDouble(begin(key), value);
-    m_members.back().to = static_cast<uint32_t>(m_values.size());
-}
-
-void JsonObjectWriter::addRaw(std::string_view key, std::string_view json) {
-    begin(key) += json;
-    m_members.back().to = static_cast<uint32_t>(m_values.size());
-}
-
 namespace {
 
 template <typename T>
@@ -38,26 +18,36 @@ void appendNumber(std::string& out, T v) {
 
 } // namespace
 
+void JsonObjectWriter::add(std::string_view key, std::string_view value) {
+    member(key, [&](std::string& out) { appendString(out, value); });
+}
+
+void JsonObjectWriter::add(std::string_view key, double value) {
+    member(key, [&](std::string& out) { appendDouble(out, value); });
+}
+
+void JsonObjectWriter::addRaw(std::string_view key, std::string_view json) {
+    member(key, [&](std::string& out) { out += json; });
+}
+
 void JsonObjectWriter::addInt(std::string_view key, int64_t v) {
-    appendNumber(begin(key), v);
-    m_members.back().to = static_cast<uint32_t>(m_values.size());
+    member(key, [&](std::string& out) { appendNumber(out, v); });
 }
 
 void JsonObjectWriter::addUInt(std::string_view key, uint64_t v) {
-    appendNumber(begin(key), v);
-    m_members.back().to = static_cast<uint32_t>(m_values.size());
+    member(key, [&](std::string& out) { appendNumber(out, v); });
 }
 
 void JsonObjectWriter::addDims(std::string_view key, int64_t x, int64_t y, int64_t z) {
-    std::string& out = begin(key);
-    out += '[';
-    appendNumber(out, x);
-    out += ',';
-    appendNumber(out, y);
-    out += ',';
-    appendNumber(out, z);
-    out += ']';
-    m_members.back().to = static_cast<uint32_t>(m_values.size());
+    member(key, [&](std::string& out) {
+        out += '[';
+        appendNumber(out, x);
+        out += ',';
+        appendNumber(out, y);
+        out += ',';
+        appendNumber(out, z);
+        out += ']';
+    });
 }
 
 std::string JsonObjectWriter::finish(std::string_view wrapper) {
@@ -199,6 +189,12 @@ void JsonObjectWriter::appendDouble(std::string& out, double v) {
     out += nlohmann::json(v).dump();
 }
 
+namespace {
+
+bool isJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+} // namespace
+
 bool compactIntegerArrays(std::string_view text, std::string& out) {
     out.clear();
     int depth = 0;
@@ -206,7 +202,7 @@ bool compactIntegerArrays(std::string_view text, std::string& out) {
     bool afterOpen = false;  // right after '[' (so ']' may close an empty array)
     size_t i = 0;
     auto skipSpace = [&] {
-        while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+        while (i < text.size() && isJsonSpace(text[i]))
             ++i;
     };
     skipSpace();
@@ -214,7 +210,7 @@ bool compactIntegerArrays(std::string_view text, std::string& out) {
         return false;
     while (i < text.size()) {
         const char c = text[i];
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+        if (isJsonSpace(c)) {
             ++i;
         } else if (c == '[') {
             if (!expectValue)

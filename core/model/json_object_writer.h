@@ -51,7 +51,12 @@ public:
 private:
     void addInt(std::string_view key, int64_t v);
     void addUInt(std::string_view key, uint64_t v);
-    std::string& begin(std::string_view key);
+    // One member: write(out) appends its value's text.
+    template <typename Write> void member(std::string_view key, Write write) {
+        const auto from = static_cast<uint32_t>(m_values.size());
+        write(m_values);
+        m_members.push_back({key, from, static_cast<uint32_t>(m_values.size())});
+    }
 
     struct Member {
         std::string_view key;
