@@ -175,7 +175,7 @@ std::string CaptureEventText::eventJson(uint64_t argRef) const {
         return it == s.strings.end() ? kNoString : it->second;
     };
     JsonObjectWriter& a = t_writer;
-    a.finish(); // clears what an earlier call left when it returned early
+    a.clear(); // what an earlier call left when it returned early
     if (argRef & kInferredOperator) { // an inferred operator: the record is its first launch call's
         ApiRecord r;
         if (type != static_cast<uint16_t>(RecordType::Api) || !decodeRecord(p.data(), p.size(), &r))

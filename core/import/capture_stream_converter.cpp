@@ -95,13 +95,9 @@ uint32_t CaptureStreamConverter::argColumn(const std::array<ArgColumnField, 4>& 
 uint32_t CaptureStreamConverter::launchArgs(const wscap::KernelRecord& r) {
     // As CaptureEventText writes them: grid, block, registers per thread, shared memory (static +
     // dynamic), each raw JSON.
-    auto dims = [](int64_t x, int64_t y, int64_t z) {
-        std::string out(1, '[');
-        out.append(std::to_string(x)).append(1, ',').append(std::to_string(y)).append(1, ',').append(std::to_string(z));
-        out.push_back(']');
-        return out;
-    };
-    const std::string grid = dims(r.gridX, r.gridY, r.gridZ), block = dims(r.blockX, r.blockY, r.blockZ);
+    std::string grid, block;
+    JsonObjectWriter::appendDims(grid, r.gridX, r.gridY, r.gridZ);
+    JsonObjectWriter::appendDims(block, r.blockX, r.blockY, r.blockZ);
     const std::string registers = std::to_string(r.registersPerThread);
     const std::string shared = std::to_string(int64_t(r.staticSharedMemory) + r.dynamicSharedMemory);
     return argColumn({ArgColumnField{true, false, grid}, ArgColumnField{true, false, block},

@@ -38,16 +38,18 @@ void JsonObjectWriter::addUInt(std::string_view key, uint64_t v) {
     member(key, [&](std::string& out) { appendNumber(out, v); });
 }
 
+void JsonObjectWriter::appendDims(std::string& out, int64_t x, int64_t y, int64_t z) {
+    out += '[';
+    appendNumber(out, x);
+    out += ',';
+    appendNumber(out, y);
+    out += ',';
+    appendNumber(out, z);
+    out += ']';
+}
+
 void JsonObjectWriter::addDims(std::string_view key, int64_t x, int64_t y, int64_t z) {
-    member(key, [&](std::string& out) {
-        out += '[';
-        appendNumber(out, x);
-        out += ',';
-        appendNumber(out, y);
-        out += ',';
-        appendNumber(out, z);
-        out += ']';
-    });
+    member(key, [&](std::string& out) { appendDims(out, x, y, z); });
 }
 
 std::string JsonObjectWriter::finish(std::string_view wrapper) {
@@ -76,8 +78,7 @@ std::string JsonObjectWriter::finish(std::string_view wrapper) {
     out += '}';
     if (!wrapper.empty())
         out += '}';
-    m_members.clear();
-    m_values.clear();
+    clear();
     return out;
 }
 

@@ -40,6 +40,10 @@ public:
     void addDims(std::string_view key, int64_t x, int64_t y, int64_t z);
 
     bool empty() const { return m_members.empty(); }
+    void clear() {
+        m_members.clear();
+        m_values.clear();
+    }
     // {"<wrapper>":{...members...}}, or just {...} when wrapper is empty; the writer is cleared.
     std::string finish(std::string_view wrapper = {});
 
@@ -47,6 +51,8 @@ public:
     static void appendString(std::string& out, std::string_view s);
     // Appends a double as nlohmann's dump writes it ("null" for NaN and infinities).
     static void appendDouble(std::string& out, double v);
+    // Appends [x,y,z] (what addDims writes).
+    static void appendDims(std::string& out, int64_t x, int64_t y, int64_t z);
 
 private:
     void addInt(std::string_view key, int64_t v);
