@@ -104,12 +104,11 @@ uint32_t CaptureStreamConverter::launchArgs(const wscap::KernelRecord& r) {
                       ArgColumnField{true, false, registers}, ArgColumnField{true, false, shared}});
 }
 
-uint32_t CaptureStreamConverter::operatorArgs(std::string_view sizes, const std::string* stack) {
-    // Input Dims (compact JSON, as CaptureEventText writes them) and Call stack; a capture has no
-    // Input type or Concrete Inputs.
+uint32_t CaptureStreamConverter::operatorArgs(std::string_view inputDims, const std::string* stack) {
+    // Input Dims and Call stack; a capture has no Input type or Concrete Inputs.
     std::array<ArgColumnField, 4> fields{};
-    if (!sizes.empty() && torchInputDimsJson(sizes, m_dimsText))
-        fields[0] = {true, false, m_dimsText};
+    if (!inputDims.empty())
+        fields[0] = {true, false, inputDims};
     if (stack)
         fields[3] = {true, true, *stack};
     return fields[0].present || fields[3].present ? argColumn(fields) : 0;
@@ -434,7 +433,9 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
             if (const auto op = torchOperatorRange(domain == m_strings.end() ? std::string_view() : domain->second, text->second)) {
                 name = intern(std::string(op->name));
                 category = m_catCpuOp;
-                opArgs = operatorArgs(op->sizes, nullptr);
+                // Its shapes as CaptureEventText writes them (compact JSON).
+                const bool dims = !op->sizes.empty() && torchInputDimsJson(op->sizes, m_dimsText);
+                opArgs = operatorArgs(dims ? std::string_view(m_dimsText) : std::string_view(), nullptr);
             } else {
                 name = intern(text->second);
             }

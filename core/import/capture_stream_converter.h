@@ -131,8 +131,8 @@ private:
     // eventJson gives the same values.
     uint32_t argColumn(const std::array<ArgColumnField, 4>& fields);
     uint32_t launchArgs(const wscap::KernelRecord& r);
-    uint32_t operatorArgs(std::string_view sizes, const std::string* stack);
-    std::string inputDimsOf(uint32_t opArgs) const; // the sizes of an operatorArgs column
+    uint32_t operatorArgs(std::string_view inputDims, const std::string* stack); // inputDims: compact JSON or ""
+    std::string inputDimsOf(uint32_t opArgs) const; // the Input Dims of an operatorArgs column
     uint32_t track(IdValue pid, IdValue tid);
     uint32_t gpuTrack(uint32_t slot, uint32_t streamId, bool syncOnly);
     uint32_t cudaSlot(uint32_t ordinal);
@@ -170,9 +170,9 @@ private:
     /*
      * The strings a converter interned (local id = position in list + 1) and their ids by text. A
      * finished copy (finishedCopy) shares its converter's as m_baseStrings, read-only while the
-     * copy is finished and merged, and interns what it adds after them in its own: a stream of
-     * PyTorch operators holds tens of thousands of distinct strings (each operator range's text),
-     * which the copy made at every live update no longer copies.
+     * copy is finished and merged, and interns what it adds after them in its own: a stream holds
+     * tens of thousands of distinct strings (kernel names, argument columns, Python frames), which
+     * the copy made at every live update no longer copies.
      */
     struct InternedStrings {
         std::unordered_map<std::string, uint32_t> index;
@@ -201,7 +201,7 @@ private:
     uint64_t m_records = 0;
     uint64_t m_dropped = 0;
     uint64_t m_seq = 0;
-    std::string m_columnText, m_dimsText; // scratch of argColumn / operatorArgs
+    std::string m_columnText, m_dimsText; // scratch of argColumn / an NVTX range's Input Dims
     uint32_t m_catKernel = 0, m_catMemcpy = 0, m_catMemset = 0, m_catRuntime = 0, m_catDriver = 0, m_catSync = 0,
              m_catUser = 0, m_catCpuOp = 0, m_catOverhead = 0, m_catFlow = 0;
 };
