@@ -489,8 +489,7 @@ void FlameGraphView::updateStatus() {
         return;
     }
     // The path to the zoomed frame, or a hint while not zoomed: how to get stacks when no event had one.
-    const bool noStacks = m_graph->root().total > 0 && m_graph->withoutStackTotal() == m_graph->root().total;
-    if (zoom == 0 && noStacks) {
+    if (zoom == 0 && m_graph->withoutAnyStack()) {
         m_breadcrumb->setText(m_session && m_session->sourceFormat() == TraceFormat::WarpscopeCapture
                                   ? tr("No event here has a call stack: record the capture with warpscope-capture "
                                        "--py-stacks, or New Capture's \"Python call stacks\".")

@@ -211,7 +211,7 @@ int runFlame(const std::vector<std::string>& argv) {
         std::printf("Empty: %s\n", g.emptyReason().c_str());
         return kExitOk;
     }
-    if (g.root().total > 0 && g.withoutStackTotal() == g.root().total)
+    if (g.withoutAnyStack())
         std::printf("No event has a call stack: %s\n",
                     session.sourceFormat() == TraceFormat::WarpscopeCapture
                         ? "record the capture with warpscope-capture --py-stacks"

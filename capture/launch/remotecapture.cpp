@@ -232,8 +232,7 @@ HostCheck parseHostCheck(const std::string& host, const std::string& tool, const
         c.driverTooOld = true;
         c.message = "the CUDA driver on " + host + " supports CUDA " + capturesetup::cudaVersionText(c.driverCudaVersion) +
                     ", older than the CUDA " + capturesetup::cudaVersionText(c.cuptiCudaVersion) + " whose CUPTI `" + tool +
-                    "` there uses: update the NVIDIA driver " +
-                    "there to one for CUDA " + std::to_string(c.cuptiCudaVersion / 1000) +
+                    "` there uses: update the NVIDIA driver there to one for CUDA " + std::to_string(c.cuptiCudaVersion / 1000) +
                     " or newer, or install a warpscope-capture built with CUDA " + std::to_string(c.driverCudaVersion / 1000);
         return c;
     }

@@ -670,16 +670,20 @@ FlameGraph FlameGraph::lazilyInverted(FlameGraph topDown) {
     return g;
 }
 
+FlameGraph FlameGraph::withNodes(std::vector<FlameNode> nodes, bool bottomUp) const {
+    FlameGraph g;
+    g.m_weight = m_weight;
+    g.m_bottomUp = bottomUp;
+    g.m_nodes = std::move(nodes);
+    g.m_frames = m_frames;
+    g.m_samples = m_samples;
+    g.m_emptyReason = m_emptyReason;
+    return g;
+}
+
 FlameGraph FlameGraph::invertedLazily() const {
     if (m_lazy) return inverted();
-    FlameGraph copy;
-    copy.m_weight = m_weight;
-    copy.m_bottomUp = m_bottomUp;
-    copy.m_nodes = m_nodes;
-    copy.m_frames = m_frames;
-    copy.m_samples = m_samples;
-    copy.m_emptyReason = m_emptyReason;
-    return lazilyInverted(std::move(copy));
+    return lazilyInverted(withNodes(m_nodes, m_bottomUp));
 }
 
 bool FlameGraph::isExpanded(uint32_t node) const {
@@ -728,6 +732,8 @@ FlameMatch FlameGraph::match(const std::vector<bool>& frameMatches) const {
     return m;
 }
 
+bool FlameGraph::withoutAnyStack() const { return root().total > 0 && withoutStackTotal() == root().total; }
+
 int64_t FlameGraph::withoutStackTotal() const {
     int64_t total = 0;
     const FlameNode& r = root();
@@ -759,17 +765,8 @@ std::vector<uint32_t> FlameGraph::path(uint32_t node) const {
  * Cost: O(sum of the self nodes' depths x log of a group's size).
  */
 FlameGraph FlameGraph::inverted() const {
-    if (m_lazy) {
-        // The tree this lazy one was made from is its inversion.
-        FlameGraph t;
-        t.m_weight = m_weight;
-        t.m_bottomUp = !m_bottomUp;
-        t.m_nodes = m_lazy->topDown;
-        t.m_frames = m_frames;
-        t.m_samples = m_samples;
-        t.m_emptyReason = m_emptyReason;
-        return t;
-    }
+    if (m_lazy) // the tree this lazy one was made from is its inversion
+        return withNodes(m_lazy->topDown, !m_bottomUp);
     FlameGraphBuilder b(m_frames);
     struct Item {
         uint32_t frame;  // the cursor's frame: the frame of the node this item makes at this level

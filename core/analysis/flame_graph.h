@@ -132,6 +132,8 @@ public:
     // The weight of the events that had no call stack (the root's "(no stack)" child): when it is
     // all of root().total, the session was recorded without stacks and the view says how to get them.
     int64_t withoutStackTotal() const;
+    // Some weight, and all of it without a call stack.
+    bool withoutAnyStack() const;
 
     // "function (file:line)", or the function alone where the source gives no location.
     std::string frameText(uint32_t frame) const;
@@ -152,6 +154,8 @@ private:
     friend class FlameGraphBuilder;
     struct LazyCallers;
     static FlameGraph lazilyInverted(FlameGraph topDown);
+    // This graph's weight, frames, samples and empty reason with other nodes (eager).
+    FlameGraph withNodes(std::vector<FlameNode> nodes, bool bottomUp) const;
 
     FlameWeight m_weight = FlameWeight::Gpu;
     bool m_bottomUp = false;
