@@ -110,8 +110,9 @@ OperatorTable OperatorTable::build(const Session& session, const OperatorTree& t
         const OperatorNode& n = nodes[i];
         if (!n.counted())
             continue;
-        if (range && (operatorStart(session, n) < range->from || operatorStart(session, n) >= range->to))
-            continue;
+        if (range)
+            if (const int64_t start = operatorStart(session, n); start < range->from || start >= range->to)
+                continue;
         GroupKey key{n.name, 0, 0};
         if (grouping == OperatorGrouping::NameAndInputShape) {
             key.a = n.shapes;
