@@ -7,7 +7,6 @@
 #include "model/run_on_threads.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <set>
@@ -17,20 +16,6 @@
 namespace ws {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-// Runs work(i) for i in [0, n) on up to `threads` threads (the calling one among them).
-template <typename Work> void forEachStream(size_t n, unsigned threads, const Work& work) {
-    std::atomic<size_t> next{0};
-    auto run = [&] {
-        for (size_t i; (i = next.fetch_add(1)) < n;)
-            work(i);
-    };
-    runOnThreads(std::min<size_t>(n, threads), run);
-}
-
-} // namespace
 
 /* One stream being followed: its reader stays open where the last update stopped. */
 struct LiveCaptureImport::Stream {
@@ -110,7 +95,7 @@ ImportResult LiveCaptureImport::update(const ImportControl& control) {
     std::vector<decltype(state(*m_streams[0]->reader))> before;
     for (const auto& s : m_streams)
         before.push_back(state(*s->reader));
-    forEachStream(m_streams.size(), threads, [&](size_t i) {
+    forEachIndexOnThreads(m_streams.size(), threads, [&](size_t i) {
         Stream& s = *m_streams[i];
         s.reader->resume(); // false for a compressed stream, read whole the first time
         s.converter->readAvailable(*s.reader, ImportControl());
@@ -129,7 +114,7 @@ ImportResult LiveCaptureImport::update(const ImportControl& control) {
     }
     const auto readEnd = std::chrono::steady_clock::now();
     std::vector<ConvertedCaptureStream> converted(m_streams.size());
-    forEachStream(m_streams.size(), threads, [&](size_t i) {
+    forEachIndexOnThreads(m_streams.size(), threads, [&](size_t i) {
         const Stream& s = *m_streams[i];
         ConvertedCaptureStream& c = converted[i];
         c.converter = s.converter->finishedCopy(*s.reader);

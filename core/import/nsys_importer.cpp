@@ -14,7 +14,6 @@
 #include "store/sqlite_database.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -970,21 +969,16 @@ ImportResult importNsightSqlite(const std::string& path, const ImportControl& co
         readers[k]->shareStrings(names);
         readers[k]->setProcessGpus(gpus);
     }
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-        for (size_t k = next++; k < units.size(); k = next++) {
-            if (!dbs[k]->open(path, SqliteDatabase::Mode::ReadOnly)) {
-                readers[k]->writer().report().add("table unreadable",
-                                                  std::string(NsysReader::tableName(units[k].table)) + ": " +
-                                                      dbs[k]->error());
-                ok[k] = 1;
-                continue;
-            }
-            ok[k] = readers[k]->run(units[k].table, units[k].lo, units[k].hi) ? 1 : 0;
-            dbs[k]->close();
+    forEachIndexOnThreads(units.size(), threads, [&](size_t k) {
+        if (!dbs[k]->open(path, SqliteDatabase::Mode::ReadOnly)) {
+            readers[k]->writer().report().add("table unreadable", std::string(NsysReader::tableName(units[k].table)) +
+                                                                      ": " + dbs[k]->error());
+            ok[k] = 1;
+            return;
         }
-    };
-    runOnThreads(std::min<size_t>(threads, units.size()), work);
+        ok[k] = readers[k]->run(units[k].table, units[k].lo, units[k].hi) ? 1 : 0;
+        dbs[k]->close();
+    });
     if (control.progress) control.progress(0.6);
     if (std::count(ok.begin(), ok.end(), 0) > 0) {
         result.cancelled = true;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <thread>
 #include <vector>
 
@@ -15,6 +16,16 @@ template <typename Work> void runOnThreads(size_t threads, const Work& work) {
     work();
     for (std::thread& t : pool)
         t.join();
+}
+
+// Runs work(i) once for every i in [0, n) on up to `threads` threads (the calling one among them);
+// each thread takes the next index as it finishes one, so unequal items balance.
+template <typename Work> void forEachIndexOnThreads(size_t n, size_t threads, const Work& work) {
+    std::atomic<size_t> next{0};
+    runOnThreads(std::min(n, std::max<size_t>(1, threads)), [&] {
+        for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;)
+            work(i);
+    });
 }
 
 } // namespace ws

@@ -609,13 +609,8 @@ void TraceBuilder::finalizeTracks(unsigned threads) {
     std::iota(todo.begin(), todo.end(), size_t(0));
     std::sort(todo.begin(), todo.end(),
               [&](size_t a, size_t b) { return s.m_tracks[a].start.size() > s.m_tracks[b].start.size(); });
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-        for (size_t k = next++; k < todo.size(); k = next++)
-            finalizeTrack(s.m_tracks[todo[k]], base, spilled[todo[k]]);
-    };
-    const unsigned n = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(todo.size())));
-    runOnThreads(n, work);
+    forEachIndexOnThreads(todo.size(), threads,
+                          [&](size_t k) { finalizeTrack(s.m_tracks[todo[k]], base, spilled[todo[k]]); });
     for (size_t i = 0; i < spilled.size(); ++i)
         if (spilled[i])
             s.m_report.addNote("overlapping slices moved to extra lanes",

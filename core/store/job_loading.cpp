@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
-#include <functional>
 #include <sstream>
 #include <thread>
 
@@ -21,9 +20,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Runs worker on up to one thread per core (and per item), this one included; it takes items itself.
-void runPerItem(size_t items, const std::function<void()>& worker) {
-    runOnThreads(std::min<size_t>(items, std::max(1u, std::thread::hardware_concurrency())), worker);
+// Runs work(i) for each item on up to one thread per core, this one included.
+template <typename Work> void forEachItem(size_t items, const Work& work) {
+    forEachIndexOnThreads(items, std::thread::hardware_concurrency(), work);
 }
 
 std::string blockCachePath(const std::string& libraryDir, const std::string& sessionPath) {
@@ -133,22 +132,18 @@ std::vector<JobRankLoad> loadJobRanks(const std::vector<std::string>& files, con
     if (!options.libraryDir.empty()) {
         const SessionLibrary library(options.libraryDir);
         const std::vector<SessionLibrary::Entry> entries = library.list();
-        std::atomic<size_t> next{0};
-        auto worker = [&] {
-            for (size_t i; (i = next++) < ranks.size() && !cancelled(options);) {
-                JobRankLoad& r = ranks[i];
-                if (r.source.process >= 0 || !r.error.empty())
-                    continue; // one process of a file: not in the library (see job_loading.h)
-                if (!openStoredRank(r, options, entries))
-                    continue;
-                fillIdentity(r);
-                std::lock_guard<std::mutex> lock(progressMutex);
-                ++done;
-                if (options.progress)
-                    options.progress(static_cast<double>(done) / n, r.file);
-            }
-        };
-        runPerItem(ranks.size(), worker);
+        forEachItem(ranks.size(), [&](size_t i) {
+            JobRankLoad& r = ranks[i];
+            if (cancelled(options) || r.source.process >= 0 || !r.error.empty())
+                return; // one process of a file: not in the library (see job_loading.h)
+            if (!openStoredRank(r, options, entries))
+                return;
+            fillIdentity(r);
+            std::lock_guard<std::mutex> lock(progressMutex);
+            ++done;
+            if (options.progress)
+                options.progress(static_cast<double>(done) / n, r.file);
+        });
     }
 
     // 2. The rest, imported one after the other (each import uses every core).
@@ -175,19 +170,15 @@ std::vector<JobRankLoad> loadJobRanks(const std::vector<std::string>& files, con
 }
 
 void openJobRankSessions(std::vector<JobRankLoad>& ranks, const JobLoadOptions& options) {
-    std::atomic<size_t> next{0};
-    auto worker = [&] {
-        for (size_t i; (i = next++) < ranks.size() && !cancelled(options);) {
-            JobRankLoad& r = ranks[i];
-            if (r.session || r.sessionPath.empty())
-                continue;
-            std::string error;
-            r.session = SessionStore::read(r.sessionPath, &error);
-            if (!r.session)
-                r.error = error;
-        }
-    };
-    runPerItem(ranks.size(), worker);
+    forEachItem(ranks.size(), [&](size_t i) {
+        JobRankLoad& r = ranks[i];
+        if (cancelled(options) || r.session || r.sessionPath.empty())
+            return;
+        std::string error;
+        r.session = SessionStore::read(r.sessionPath, &error);
+        if (!r.session)
+            r.error = error;
+    });
 }
 
 void storeJobRanks(std::vector<JobRankLoad>& ranks, const JobLoadOptions& options) {
