@@ -96,8 +96,7 @@ OperatorTableView::OperatorTableView(TimeViewport* time, std::shared_ptr<Session
         const OperatorRow* row = m_model->rowAt(index);
         if (!row || !m_tree || row->longestNode == OperatorNode::kNone)
             return;
-        const OperatorNode& node = m_tree->node(row->longestNode);
-        const SliceRef ref{node.track, node.slice};
+        const SliceRef ref{m_tree->trackOf(row->longestNode), m_tree->node(row->longestNode).slice};
         if (m_time)
             m_time->setSelectedSlice(ref);
         emit revealRequested(ref);

@@ -105,22 +105,23 @@ OperatorTable OperatorTable::build(const Session& session, const OperatorTree& t
     table.m_hasDevice = tree.hasGpuActivity();
     std::unordered_map<GroupKey, uint32_t, GroupKeyHash> index;
     std::unordered_map<StringId, bool> eligible;
-    const std::vector<OperatorNode>& nodes = tree.nodes();
-    for (uint32_t i = 0; i < nodes.size(); ++i) {
-        const OperatorNode& n = nodes[i];
+    std::vector<int64_t> longestNs; // per row: the host time of its longestNode
+    // One node of track `track` into its row.
+    auto add = [&](uint32_t i, const Track& track) {
+        const OperatorNode& n = tree.node(i);
         if (!n.counted())
-            continue;
+            return;
         if (range)
-            if (const int64_t start = operatorStart(session, n); start < range->from || start >= range->to)
-                continue;
+            if (const int64_t start = track.start[n.slice]; start < range->from || start >= range->to)
+                return;
         GroupKey key{n.name, 0, 0};
         if (grouping == OperatorGrouping::NameAndInputShape) {
-            key.a = n.shapes;
-            key.b = n.types;
+            key.a = tree.args(n).shapes;
+            key.b = tree.args(n).types;
         } else if (grouping == OperatorGrouping::NameAndCallStack) {
             // The argument wins; the python ancestry is only the fallback.
-            key.a = n.callStackArg;
-            key.b = n.callStackArg ? 0 : n.pyStack;
+            key.a = tree.args(n).callStack;
+            key.b = key.a ? 0 : n.pyStack;
         }
         auto [it, fresh] = index.try_emplace(key, static_cast<uint32_t>(table.m_rows.size()));
         if (fresh) {
@@ -138,20 +139,26 @@ OperatorTable OperatorTable::build(const Session& session, const OperatorTree& t
                 e->second = operatorIsTensorCoreEligible(session.str(n.name));
             row.tensorCoreEligible = e->second;
             table.m_rows.push_back(row);
+            longestNs.push_back(0);
         }
         OperatorRow& row = table.m_rows[it->second];
         ++row.calls;
-        const int64_t hostNs = operatorHostNs(session, n);
+        const int64_t hostNs = track.dur[n.slice];
         addSaturating(row.hostTotalNs, hostNs);
         addSaturating(row.hostSelfNs, n.selfHostNs);
         addSaturating(row.deviceTotalNs, n.deviceNs);
         addSaturating(row.deviceSelfNs, n.selfDeviceNs);
         addSaturating(row.tcSelfNs, n.selfTcNs);
         addSaturating(row.tcTotalNs, n.tcNs);
-        if (row.longestNode == OperatorNode::kNone || operatorHostNs(session, nodes[row.longestNode]) < hostNs)
+        if (row.longestNode == OperatorNode::kNone || longestNs[it->second] < hostNs) {
             row.longestNode = i;
+            longestNs[it->second] = hostNs;
+        }
         ++table.m_totalCalls;
-    }
+    };
+    for (uint32_t t = 0; t < session.tracks().size(); ++t)
+        for (uint32_t i = tree.trackBegin(t); i < tree.trackBegin(t + 1); ++i)
+            add(i, session.tracks()[t]);
 
     // Default order: self device time (self host time without GPU) descending, then name.
     const bool device = table.m_hasDevice;

@@ -1,5 +1,6 @@
 #include "analysis/operator_tree.h"
 #include "model/huge_pages.h"
+#include "model/prefault.h"
 #include "model/saturating.h"
 
 #include "analysis/kernel_table.h"
@@ -132,6 +133,15 @@ bool operatorIsTensorCoreEligible(std::string_view name) {
     return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
 }
 
+uint32_t OperatorTree::internArgs(const OperatorArgs& args) {
+    if (args == OperatorArgs{})
+        return 0;
+    auto [it, fresh] = m_argIds.try_emplace(args, static_cast<uint32_t>(m_args.size()));
+    if (fresh)
+        m_args.push_back(args);
+    return it->second;
+}
+
 uint32_t OperatorTree::intern(std::string_view text) {
     if (text.empty())
         return 0;
@@ -166,6 +176,7 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
     // GPU slices already attributed (a kernel reached by two flows counts once), per GPU track.
     std::vector<std::vector<bool>> attributed(tracks.size());
     tree.m_launches.reserve(flowsByTrack.size()); // at most one launch per flow: no regrowth copies
+    prefaultOnThreads(tree.m_launches.data(), tree.m_launches.capacity() * sizeof(Launch));
     std::unordered_map<StringId, bool> tensorCores;
     std::unordered_map<uint64_t, uint32_t> pyStackIds;
     std::unordered_map<uint64_t, int8_t> kindCache; // (name, category) -> node kind or -1
@@ -179,12 +190,21 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
                 candidates += k == EventKind::CpuOp || k == EventKind::UserAnnotation;
             }
     tree.m_nodes.reserve(candidates);
-    adviseHugePages(tree.m_nodes.data(), candidates * sizeof(OperatorNode)); // ~1 GB at 10 GB: its page faults
+    adviseHugePages(tree.m_nodes.data(), candidates * sizeof(OperatorNode)); // ~700 MB at 10 GB: its page faults
+    prefaultOnThreads(tree.m_nodes.data(), candidates * sizeof(OperatorNode));
 
     // Per-slice scratch of one host track, reused track after track (fresh pages are a large share
     // of this build on a 10 GB trace).
     std::vector<uint32_t> parent, nodeBelow, pyBelow;
     std::vector<uint8_t> callBelow;
+    size_t longestThread = 0;
+    for (const Track& track : tracks)
+        if (!track.gpu && track.kind == Track::Kind::Thread)
+            longestThread = std::max(longestThread, track.sliceCount());
+    for (std::vector<uint32_t>* v : {&parent, &nodeBelow, &pyBelow}) {
+        v->reserve(longestThread);
+        prefaultOnThreads(v->data(), longestThread * sizeof(uint32_t));
+    }
     for (uint32_t t = 0; t < tracks.size(); ++t) {
         const Track& track = tracks[t];
         tree.m_trackNodeBegin[t] = static_cast<uint32_t>(tree.m_nodes.size());
@@ -230,7 +250,6 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
                 }
                 if (it->second >= 0) {
                     OperatorNode node;
-                    node.track = t;
                     node.slice = i;
                     node.parent = owner;
                     node.name = name;
@@ -240,7 +259,7 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
                     if (owner != kNone) {
                         OperatorNode& up = tree.m_nodes[owner];
                         up.selfHostNs -= track.dur[i];
-                        ++up.childCount;
+                        up.children = static_cast<uint8_t>(std::min(up.children + 1, 2));
                     }
                     if (i >= firstSpillRow)
                         ++tree.m_stats.spilledNodes;
@@ -319,79 +338,77 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
             if (child.parent == kNone)
                 continue;
             OperatorNode& up = nodes[child.parent];
-            if (up.childCount != 1 || up.name != child.name || !isOp(up.kind) || !isOp(child.kind))
+            if (up.children != 1 || up.name != child.name || !isOp(up.kind) || !isOp(child.kind))
                 continue;
             up.selfHostNs += child.selfHostNs;
             up.selfDeviceNs += child.selfDeviceNs;
             up.selfTcNs += child.selfTcNs;
-            child.mergedInto = child.parent;
+            child.merged = true;
         }
     }
 
     if (options.readArgs && !nodes.empty()) {
         // The argRef of an operator node (kNoArgs for other nodes and events without arguments).
-        auto refOf = [&](size_t i) {
-            const Track& track = tracks[nodes[i].track];
+        auto refOf = [&](size_t i, const Track& track) {
             return isOp(nodes[i].kind) && nodes[i].slice < track.argRef.size() ? track.argRef[nodes[i].slice]
                                                                                : Track::kNoArgs;
         };
         static const std::vector<std::string> kKeys = {"Input Dims", "Input type", "Call stack"};
         auto onValues = [&](size_t i, const std::vector<std::string_view>& values) {
-            OperatorNode& node = nodes[i];
             if (values.size() < 3)
                 return;
+            OperatorArgs args;
             if (!values[0].empty()) {
-                node.shapes = tree.intern(prettyList(values[0], false));
+                args.shapes = tree.intern(prettyList(values[0], false));
                 tree.m_anyShapes = true;
             }
             if (!values[1].empty())
-                node.types = tree.intern(prettyList(values[1], true));
+                args.types = tree.intern(prettyList(values[1], true));
             if (!values[2].empty()) {
-                node.callStackArg = tree.intern(values[2]);
+                args.callStack = tree.intern(values[2]);
                 tree.m_anyStacks = true;
             }
+            nodes[i].args = tree.internArgs(args);
         };
         if (options.argColumns && session.argColumns()) {
-            // The operators' argument columns (arg_columns.h): each distinct value decoded once.
-            struct Decoded {
-                uint32_t shapes, types, callStackArg;
-            };
-            // By StringId (a direct index: 11 M operators of a 10 GB trace look theirs up).
+            // The operators' argument columns (arg_columns.h): each distinct value decoded once,
+            // its args id kept by StringId (a direct index: 11 M operators of a 10 GB trace look
+            // theirs up).
             std::vector<uint32_t> decodedAt(session.strings().size(), kNone);
-            std::vector<Decoded> decoded;
             std::vector<std::string_view> values(3);
             std::array<std::string, 3> bufs;
-            for (size_t i = 0; i < nodes.size(); ++i) {
-                if (options.cancel && (i & 4095) == 0 && options.cancel->load(std::memory_order_relaxed))
-                    break; // as the source pass stops: a closing view
-                if (refOf(i) == Track::kNoArgs)
-                    continue;
-                const Track& track = tracks[nodes[i].track];
-                const StringId args = nodes[i].slice < track.opArgs.size() ? track.opArgs[nodes[i].slice] : kEmptyString;
-                if (args == kEmptyString)
-                    continue;
-                OperatorNode& node = nodes[i];
-                if (args < decodedAt.size() && decodedAt[args] != kNone) {
-                    const Decoded& known = decoded[decodedAt[args]];
-                    node.shapes = known.shapes;
-                    node.types = known.types;
-                    node.callStackArg = known.callStackArg;
-                    continue;
-                }
-                const auto fields = splitArgColumn<kOpArgKeys.size()>(session.str(args));
-                values[0] = argColumnValue(fields[0], bufs[0]);
-                values[1] = argColumnValue(fields[1], bufs[1]);
-                values[2] = argColumnValue(fields[3], bufs[2]);
-                onValues(i, values);
-                if (args < decodedAt.size()) {
-                    decodedAt[args] = static_cast<uint32_t>(decoded.size());
-                    decoded.push_back(Decoded{node.shapes, node.types, node.callStackArg});
+            bool stopped = false;
+            for (uint32_t t = 0; t < tracks.size() && !stopped; ++t) {
+                const Track& track = tracks[t];
+                for (uint32_t i = tree.trackBegin(t); i < tree.trackBegin(t + 1); ++i) {
+                    if (options.cancel && (i & 4095) == 0 && options.cancel->load(std::memory_order_relaxed)) {
+                        stopped = true; // as the source pass stops: a closing view
+                        break;
+                    }
+                    OperatorNode& node = nodes[i];
+                    if (refOf(i, track) == Track::kNoArgs)
+                        continue;
+                    const StringId args = node.slice < track.opArgs.size() ? track.opArgs[node.slice] : kEmptyString;
+                    if (args == kEmptyString)
+                        continue;
+                    if (args < decodedAt.size() && decodedAt[args] != kNone) {
+                        node.args = decodedAt[args];
+                        continue;
+                    }
+                    const auto fields = splitArgColumn<kOpArgKeys.size()>(session.str(args));
+                    values[0] = argColumnValue(fields[0], bufs[0]);
+                    values[1] = argColumnValue(fields[1], bufs[1]);
+                    values[2] = argColumnValue(fields[3], bufs[2]);
+                    onValues(i, values);
+                    if (args < decodedAt.size())
+                        decodedAt[args] = node.args;
                 }
             }
         } else {
             std::vector<uint64_t> refs(nodes.size());
-            for (size_t i = 0; i < nodes.size(); ++i)
-                refs[i] = refOf(i);
+            for (uint32_t t = 0; t < tracks.size(); ++t)
+                for (uint32_t i = tree.trackBegin(t); i < tree.trackBegin(t + 1); ++i)
+                    refs[i] = refOf(i, tracks[t]);
             session.forEachArgValues(refs, kKeys, onValues, options.cancel);
         }
         tree.m_cancelled = options.cancel && options.cancel->load();
@@ -428,12 +445,26 @@ std::string OperatorTree::pyStackText(const Session& session, uint32_t id) const
 
 std::string_view OperatorTree::inputShapesOf(uint32_t track, uint32_t slice) const {
     const uint32_t n = nodeOf(track, slice);
-    return n == kNone ? std::string_view() : text(m_nodes[n].shapes);
+    return n == kNone ? std::string_view() : text(args(m_nodes[n]).shapes);
 }
 
 std::string_view OperatorTree::inputTypesOf(uint32_t track, uint32_t slice) const {
     const uint32_t n = nodeOf(track, slice);
-    return n == kNone ? std::string_view() : text(m_nodes[n].types);
+    return n == kNone ? std::string_view() : text(args(m_nodes[n]).types);
+}
+
+uint32_t OperatorTree::trackOf(uint32_t node) const {
+    // The last track whose range begins at or before the node (empty ranges share a begin).
+    const auto it = std::upper_bound(m_trackNodeBegin.begin(), m_trackNodeBegin.end() - 1, node);
+    return static_cast<uint32_t>(it - m_trackNodeBegin.begin()) - 1;
+}
+
+int64_t OperatorTree::start(const Session& session, uint32_t node) const {
+    return session.tracks()[trackOf(node)].start[m_nodes[node].slice];
+}
+
+int64_t OperatorTree::hostNs(const Session& session, uint32_t node) const {
+    return session.tracks()[trackOf(node)].dur[m_nodes[node].slice];
 }
 
 } // namespace ws

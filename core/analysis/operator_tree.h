@@ -30,32 +30,32 @@ enum class OperatorNodeKind : uint8_t { Operator, ExcludedOperator, ProfilerStep
 /*
  * OperatorNode: one host slice of the operator tree with its tb-profiler attribution (FORMATS.md
  * 3.2), all in session ns:
- *   hostNs       = slice duration (its track's dur, operatorHostNs(); not kept in the node)
+ *   hostNs       = slice duration (its track's dur, OperatorTree::hostNs(); not kept in the node)
  *   selfHostNs   = hostNs - sum(direct child nodes' hostNs) - sum(own outermost runtime calls)
  *   selfDeviceNs = sum of kernel/memcpy/memset durations launched by its own runtime calls
  *   deviceNs     = selfDeviceNs + sum(children's deviceNs)
  *   selfTcNs / tcNs: the same two sums restricted to kernels with kernelUsesTensorCores().
  * After a same-name collapse (see OperatorTree) the parent holds the merged self values and the
- * child is marked mergedInto; totals (deviceNs, tcNs, hostNs) are those of the parent as it was.
- * shapes / types / callStackArg index OperatorTree::text() (0 = absent); pyStack indexes the
- * Python stack trie (0 = no python_function ancestor). 88 bytes: a 10 GB trace has 11 M of them, so
- * what the slice already holds (start, duration) is read from its track (operatorStart(),
- * operatorHostNs()), not copied.
+ * child is marked merged; totals (deviceNs, tcNs, hostNs) are those of the parent as it was.
+ * args indexes OperatorTree::args() (0 = none read); pyStack indexes the Python stack trie (0 = no
+ * python_function ancestor).
+ *
+ * 64 bytes: a 10 GB trace has 11 M of them, and on a VM each fresh page of them costs more than
+ * filling it. So what the slice or the tree already holds is not copied: the track is the tree's
+ * range the node lies in (OperatorTree::trackOf), start and duration are the track's, and the three
+ * argument texts are one id.
  */
 struct OperatorNode {
     static constexpr uint32_t kNone = 0xffffffffu;
 
-    uint32_t track = 0;
     uint32_t slice = 0;
-    uint32_t parent = kNone;     // enclosing node, kNone for a root
-    uint32_t mergedInto = kNone; // the same-name parent this node was collapsed into
+    uint32_t parent = kNone; // enclosing node, kNone for a root
     StringId name = kEmptyString;
-    uint32_t shapes = 0;
-    uint32_t types = 0;
-    uint32_t callStackArg = 0;
     uint32_t pyStack = 0;
-    uint32_t childCount = 0;
+    uint32_t args = 0;
     OperatorNodeKind kind = OperatorNodeKind::Operator;
+    bool merged = false;     // collapsed into its same-name parent (then parent is where it went)
+    uint8_t children = 0;    // direct child nodes, counted up to 2 (the collapse asks "exactly one?")
     int64_t selfHostNs = 0;
     int64_t selfDeviceNs = 0;
     int64_t deviceNs = 0;
@@ -63,18 +63,17 @@ struct OperatorNode {
     int64_t tcNs = 0;
 
     // Whether the node is one row of operator statistics (a plain operator, not collapsed away).
-    bool counted() const { return kind == OperatorNodeKind::Operator && mergedInto == kNone; }
+    bool counted() const { return kind == OperatorNodeKind::Operator && !merged; }
 };
-static_assert(sizeof(OperatorNode) == 88, "OperatorNode grew: 11 M of them at 10 GB");
+static_assert(sizeof(OperatorNode) == 64, "OperatorNode grew: 11 M of them at 10 GB");
 
-// A node's slice start and duration, from the session it was built from.
-inline int64_t operatorStart(const Session& session, const OperatorNode& node) {
-    return session.tracks()[node.track].start[node.slice];
-}
-inline int64_t operatorHostNs(const Session& session, const OperatorNode& node) {
-    return session.tracks()[node.track].dur[node.slice];
-}
-
+/* The argument texts of an operator (OperatorTree::text ids; 0 = absent). */
+struct OperatorArgs {
+    uint32_t shapes = 0;
+    uint32_t types = 0;
+    uint32_t callStack = 0;
+    bool operator==(const OperatorArgs&) const = default;
+};
 
 /* OperatorTreeOptions: plain switches for OperatorTree::build. */
 struct OperatorTreeOptions {
@@ -130,6 +129,13 @@ public:
     size_t size() const { return m_nodes.size(); }
     const OperatorNode& node(size_t i) const { return m_nodes[i]; }
     const std::vector<OperatorNode>& nodes() const { return m_nodes; }
+    // The nodes of track t are [trackBegin(t), trackBegin(t + 1)).
+    uint32_t trackBegin(size_t t) const { return t < m_trackNodeBegin.size() ? m_trackNodeBegin[t] : uint32_t(m_nodes.size()); }
+    uint32_t trackOf(uint32_t node) const;
+    // The node's slice start and duration (its track's).
+    int64_t start(const Session& session, uint32_t node) const;
+    int64_t hostNs(const Session& session, uint32_t node) const;
+    const OperatorArgs& args(const OperatorNode& n) const { return m_args[n.args]; }
     // Node index of a host slice, OperatorNode::kNone if the slice is not a node.
     uint32_t nodeOf(uint32_t track, uint32_t slice) const;
 
@@ -161,11 +167,19 @@ public:
 
 private:
     uint32_t intern(std::string_view text);
+    uint32_t internArgs(const OperatorArgs& args);
 
     std::vector<OperatorNode> m_nodes;
     std::vector<uint32_t> m_trackNodeBegin; // tracks + 1 entries
     std::vector<std::string> m_texts{std::string()};
     std::unordered_map<std::string, uint32_t> m_textIds;
+    std::vector<OperatorArgs> m_args{OperatorArgs{}};
+    struct ArgsHash {
+        size_t operator()(const OperatorArgs& a) const {
+            return (uint64_t(a.shapes) * 0x9e3779b97f4a7c15ull) ^ (uint64_t(a.types) << 21) ^ a.callStack;
+        }
+    };
+    std::unordered_map<OperatorArgs, uint32_t, ArgsHash> m_argIds;
     // Python stack trie: entry i = (parent entry, frame name); entry 0 is the empty stack.
     std::vector<std::pair<uint32_t, StringId>> m_pyStacks{{0u, kEmptyString}};
     OperatorTreeStats m_stats;

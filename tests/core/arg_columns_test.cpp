@@ -42,13 +42,13 @@ std::string operatorTreeDifference(const Session& s) {
     if (a.anyShapes() != b.anyShapes() || a.anyCallStack() != b.anyCallStack())
         return "anyShapes/anyCallStack differ";
     for (size_t i = 0; i < a.size(); ++i) {
-        const OperatorNode& x = a.nodes()[i];
-        const OperatorNode& y = b.nodes()[i];
+        const OperatorArgs& x = a.args(a.nodes()[i]);
+        const OperatorArgs& y = b.args(b.nodes()[i]);
         if (a.text(x.shapes) != b.text(y.shapes) || a.text(x.types) != b.text(y.types) ||
-            a.text(x.callStackArg) != b.text(y.callStackArg))
+            a.text(x.callStack) != b.text(y.callStack))
             return "node " + std::to_string(i) + ": '" + std::string(a.text(x.shapes)) + "' '" +
-                   std::string(a.text(x.callStackArg)) + "' vs '" + std::string(b.text(y.shapes)) + "' '" +
-                   std::string(b.text(y.callStackArg)) + "'";
+                   std::string(a.text(x.callStack)) + "' vs '" + std::string(b.text(y.shapes)) + "' '" +
+                   std::string(b.text(y.callStack)) + "'";
     }
     return {};
 }

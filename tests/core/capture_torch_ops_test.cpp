@@ -26,7 +26,7 @@ TEST(CaptureTorchOps, EveryKernelHasItsOperator) {
     for (const OperatorNode& n : tree.nodes())
         if (n.counted() && s.str(n.name) == "aten::mm") {
             ++mm;
-            EXPECT_FALSE(tree.text(n.shapes).empty());
+            EXPECT_FALSE(tree.text(tree.args(n).shapes).empty());
         }
     EXPECT_GT(mm, 100u);
     // Six training steps, from PyTorch's Optimizer.step# ranges (the operator ranges are not steps;
@@ -60,7 +60,7 @@ TEST(CaptureTorchOps, PythonStacksReachTheUsersLineAndTheStepFunctionMarksSteps)
         if (!n.counted() || s.str(n.name) != "aten::addmm")
             continue;
         ++addmm;
-        if (tree.text(n.callStackArg).find(userFrame) != std::string::npos)
+        if (tree.text(tree.args(n).callStack).find(userFrame) != std::string::npos)
             ++addmmWithUserLine;
     }
     // Forward linear layers run on the Python thread; backward (autograd's threads) has no Python.

@@ -8,6 +8,7 @@
 #include "analysis/operator_tree.h"
 #include "test_util.h"
 
+#include <set>
 #include <map>
 #include <numeric>
 #include <sstream>
@@ -290,7 +291,7 @@ TEST(OperatorTree, SelfDeviceTimeAddsUpToAttributedGpuTime) {
     const OperatorTree tree = OperatorTree::build(*session);
     int64_t self = 0;
     for (const OperatorNode& n : tree.nodes())
-        if (n.mergedInto == OperatorNode::kNone)
+        if (!n.merged)
             self += n.selfDeviceNs;
     EXPECT_EQ(self, tree.stats().gpuNsAttributed);
     // 60 kernels (307197 ns) and one memcpy (2240 ns) in this trace (summary_numbers_test).
@@ -341,10 +342,31 @@ TEST(OperatorTable, GroupsByInputShapeWithDtypes) {
             break;
         }
     ASSERT_NE(mm, nullptr);
-    EXPECT_EQ(tree.nodeOf(mm->track, mm->slice), static_cast<uint32_t>(mm - tree.nodes().data()));
-    EXPECT_FALSE(tree.inputShapesOf(mm->track, mm->slice).empty());
-    EXPECT_EQ(tree.inputTypesOf(mm->track, mm->slice), "[c10::BFloat16, c10::BFloat16, c10::BFloat16, Scalar, Scalar]");
-    EXPECT_TRUE(tree.inputShapesOf(mm->track, OperatorNode::kNone - 1).empty());
+    const uint32_t mmIndex = static_cast<uint32_t>(mm - tree.nodes().data());
+    const uint32_t mmTrack = tree.trackOf(mmIndex);
+    EXPECT_EQ(tree.nodeOf(mmTrack, mm->slice), mmIndex);
+    EXPECT_FALSE(tree.inputShapesOf(mmTrack, mm->slice).empty());
+    EXPECT_EQ(tree.inputTypesOf(mmTrack, mm->slice), "[c10::BFloat16, c10::BFloat16, c10::BFloat16, Scalar, Scalar]");
+    EXPECT_TRUE(tree.inputShapesOf(mmTrack, OperatorNode::kNone - 1).empty());
+}
+
+// A node keeps no track: the tree finds it from the node's place, also past tracks without nodes
+// (GPU streams, empty threads), and the node is that track's slice of the same name.
+TEST(OperatorTree, EveryNodeFindsItsTrack) {
+    auto session = load("mi250_minitoy_train_ROCm6_2_kineto.json.gz");
+    ASSERT_TRUE(session);
+    const OperatorTree tree = OperatorTree::build(*session);
+    ASSERT_GT(tree.size(), 0u);
+    std::set<uint32_t> tracks;
+    for (uint32_t i = 0; i < tree.size(); ++i) {
+        const uint32_t t = tree.trackOf(i);
+        ASSERT_LT(t, session->tracks().size());
+        tracks.insert(t);
+        EXPECT_EQ(tree.nodeOf(t, tree.node(i).slice), i);
+        EXPECT_EQ(session->tracks()[t].names[tree.node(i).slice], tree.node(i).name);
+        EXPECT_EQ(tree.start(*session, i), session->tracks()[t].start[tree.node(i).slice]);
+    }
+    EXPECT_GE(tracks.size(), 2u); // the forward and the backward thread
 }
 
 TEST(OperatorTable, GroupsByPythonCallStack) {
@@ -380,7 +402,8 @@ TEST(OperatorTable, TimeRangeKeepsCallsStartingInside) {
     EXPECT_EQ(first.totalCalls() + second.totalCalls(), all.totalCalls());
     uint64_t expected = 0;
     for (const OperatorNode& n : tree.nodes())
-        expected += n.counted() && operatorStart(*session, n) >= session->startNs() && operatorStart(*session, n) < mid;
+        expected += n.counted() && tree.start(*session, uint32_t(&n - tree.nodes().data())) >= session->startNs() &&
+                    tree.start(*session, uint32_t(&n - tree.nodes().data())) < mid;
     EXPECT_EQ(first.totalCalls(), expected);
     const OperatorTable none =
         OperatorTable::build(*session, tree, OperatorGrouping::Name, OperatorTimeRange{mid, mid});

@@ -109,9 +109,10 @@ TEST(OperatorTableView, FollowsTheSelectedRangeAndRevealsTheLongestCall) {
     const Track& track = session->tracks()[time.selectedSlice()->track];
     EXPECT_EQ(session->str(track.names[time.selectedSlice()->slice]), "aten::addmm");
     const int64_t longest = track.dur[time.selectedSlice()->slice];
-    for (const OperatorNode& n : view.model()->tree()->nodes()) {
-        if (session->str(n.name) == "aten::addmm") {
-            EXPECT_LE(operatorHostNs(*session, n), longest);
+    const OperatorTree& tree = *view.model()->tree();
+    for (uint32_t i = 0; i < tree.size(); ++i) {
+        if (session->str(tree.node(i).name) == "aten::addmm") {
+            EXPECT_LE(tree.hostNs(*session, i), longest);
         }
     }
     EXPECT_EQ(reveal.count(), 1);
