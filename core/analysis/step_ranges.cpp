@@ -13,10 +13,55 @@ namespace {
 struct DeviceSpan {
     int64_t start = INT64_MAX;
     int64_t end = INT64_MIN;
-    int64_t busy = 0; // summed durations of the activities
-    uint64_t count = 0;
+    int64_t busy = 0;   // summed durations of the activities
+    uint32_t count = 0; // 0: no activity has this correlation
     bool matched = false;
 };
+
+/*
+ * DeviceSpans: the device work of each correlation id. Kineto and captures number launches
+ * 1, 2, 3..., so the spans are a plain array by id where the ids are that dense; a hash map only
+ * for sparse ids. A 10 GB trace has millions of them, and the hash map's nodes were most of the
+ * step finding's time and memory.
+ */
+class DeviceSpans {
+public:
+    explicit DeviceSpans(const Session& s) {
+        uint32_t maxId = 0;
+        size_t ids = 0;
+        for (const Track& t : s.tracks())
+            if (t.gpu && !t.correlation.empty())
+                for (uint32_t c : t.correlation)
+                    if (c != Track::kNoId) {
+                        maxId = std::max(maxId, c);
+                        ++ids;
+                    }
+        if (ids > 0 && size_t(maxId) < 4 * ids + 1024)
+            m_dense.resize(size_t(maxId) + 1);
+    }
+    DeviceSpan& at(uint32_t id) { return m_dense.empty() ? m_sparse[id] : m_dense[id]; }
+    DeviceSpan* find(uint32_t id) {
+        if (m_dense.empty()) {
+            auto it = m_sparse.find(id);
+            return it == m_sparse.end() ? nullptr : &it->second;
+        }
+        return id < m_dense.size() && m_dense[id].count > 0 ? &m_dense[id] : nullptr;
+    }
+    template <typename F> void forEach(const F& f) const {
+        for (const DeviceSpan& d : m_dense)
+            if (d.count > 0)
+                f(d);
+        for (const auto& [id, d] : m_sparse)
+            f(d);
+    }
+
+private:
+    std::vector<DeviceSpan> m_dense;
+    std::unordered_map<uint32_t, DeviceSpan> m_sparse;
+};
+
+// What a host op's name says for step finding, decided once per name.
+enum class StepName : uint8_t { Unknown, Other, ProfilerStep, Named, OptimizerStep, ZeroGrad };
 
 struct HostStep {
     StepRange range;
@@ -135,7 +180,20 @@ StepRanges computeStepRanges(const Session& s) {
     // PyTorch's optimizer.step() and zero_grad() ranges per track, for sessions without marked steps.
     std::unordered_map<uint32_t, std::vector<StepRange>> optimizerSteps, zeroGrads;
     int64_t opMin = INT64_MAX, opMax = INT64_MIN, allMin = INT64_MAX, allMax = INT64_MIN;
-    std::unordered_map<uint32_t, DeviceSpan> device; // by correlation
+    DeviceSpans device(s);
+    std::vector<StepName> nameKind(s.strings().size(), StepName::Unknown);
+    auto kindOfName = [&](StringId id) {
+        StepName& k = nameKind[id];
+        if (k == StepName::Unknown) {
+            const std::string_view n = s.str(id);
+            k = n.rfind("ProfilerStep#", 0) == 0              ? StepName::ProfilerStep
+                : !stepNumberOfRangeName(n).empty()           ? StepName::Named
+                : n.rfind("Optimizer.step#", 0) == 0          ? StepName::OptimizerStep
+                : n.rfind("Optimizer.zero_grad#", 0) == 0     ? StepName::ZeroGrad
+                                                              : StepName::Other;
+        }
+        return k;
+    };
     std::vector<std::pair<int64_t, int64_t>> uncorrelated;
     for (const Track& t : s.tracks()) {
         for (size_t i = 0; i < t.sliceCount(); ++i) {
@@ -143,19 +201,20 @@ StepRanges computeStepRanges(const Session& s) {
             const int64_t a = t.start[i], b = t.end(i);
             allMin = std::min(allMin, a);
             allMax = std::max(allMax, b);
-            if (!t.gpu && (k == EventKind::UserAnnotation || k == EventKind::CpuOp)) {
-                const std::string_view n = s.str(t.names[i]);
-                if (n.rfind("ProfilerStep#", 0) == 0)
-                    host.push_back({{a, b}, std::string(n.substr(13))});
-                else if (const std::string_view number = stepNumberOfRangeName(n); !number.empty())
-                    named[static_cast<uint32_t>(&t - s.tracks().data())].push_back({{a, b}, std::string(number)});
-                else if (n.rfind("Optimizer.step#", 0) == 0)
-                    optimizerSteps[static_cast<uint32_t>(&t - s.tracks().data())].push_back({a, b});
-                else if (n.rfind("Optimizer.zero_grad#", 0) == 0)
-                    zeroGrads[static_cast<uint32_t>(&t - s.tracks().data())].push_back({a, b});
+            const bool hostOp = !t.gpu && (k == EventKind::UserAnnotation || k == EventKind::CpuOp);
+            const StepName nk = hostOp || k == EventKind::UserAnnotation ? kindOfName(t.names[i]) : StepName::Other;
+            if (hostOp) {
+                const uint32_t track = static_cast<uint32_t>(&t - s.tracks().data());
+                switch (nk) {
+                case StepName::ProfilerStep: host.push_back({{a, b}, std::string(s.str(t.names[i]).substr(13))}); break;
+                case StepName::Named: named[track].push_back({{a, b}, std::string(stepNumberOfRangeName(s.str(t.names[i])))}); break;
+                case StepName::OptimizerStep: optimizerSteps[track].push_back({a, b}); break;
+                case StepName::ZeroGrad: zeroGrads[track].push_back({a, b}); break;
+                default: break;
+                }
             }
             if (k == EventKind::CpuOp || k == EventKind::PythonFunction ||
-                (k == EventKind::UserAnnotation && s.str(t.names[i]).rfind("ProfilerStep#", 0) == 0)) {
+                (k == EventKind::UserAnnotation && nk == StepName::ProfilerStep)) {
                 opMin = std::min(opMin, a);
                 opMax = std::max(opMax, b);
             }
@@ -165,7 +224,7 @@ StepRanges computeStepRanges(const Session& s) {
                     uncorrelated.emplace_back(a, b);
                     continue;
                 }
-                DeviceSpan& d = device[corr];
+                DeviceSpan& d = device.at(corr);
                 d.start = std::min(d.start, a);
                 d.end = std::max(d.end, b);
                 d.busy += b - a;
@@ -220,8 +279,8 @@ StepRanges computeStepRanges(const Session& s) {
                 for (size_t i = 0; i < t.sliceCount(); ++i) {
                     if (t.start[i] < from || t.correlation[i] == Track::kNoId || s.kindOf(t, i) != EventKind::Runtime)
                         continue;
-                    if (auto it = device.find(t.correlation[i]); it != device.end())
-                        (t.start[i] < to ? inside : after) += it->second.busy;
+                    if (const DeviceSpan* d = device.find(t.correlation[i]))
+                        (t.start[i] < to ? inside : after) += d->busy;
                 }
             }
             if (after <= inside) {
@@ -279,8 +338,8 @@ StepRanges computeStepRanges(const Session& s) {
         for (size_t i = 0; i < t.sliceCount(); ++i) {
             if (s.kindOf(t, i) != EventKind::Runtime || t.correlation[i] == Track::kNoId)
                 continue;
-            auto it = device.find(t.correlation[i]);
-            if (it == device.end())
+            DeviceSpan* found = device.find(t.correlation[i]);
+            if (!found)
                 continue;
             const int64_t a = t.start[i], b = t.end(i);
             auto st = std::upper_bound(host.begin(), host.end(), a,
@@ -290,7 +349,7 @@ StepRanges computeStepRanges(const Session& s) {
             const auto k = static_cast<size_t>(st - host.begin() - 1);
             if (b > host[k].range.end)
                 continue;
-            DeviceSpan& d = it->second;
+            DeviceSpan& d = *found;
             d.matched = true;
             devMin[k] = std::min(devMin[k], d.start);
             devMax[k] = std::max(devMax[k], d.end);
@@ -300,9 +359,10 @@ StepRanges computeStepRanges(const Session& s) {
     int64_t prevEnd = host[0].range.start;
     if (matched[0] > 0) {
         const int64_t firstDevStart = devMin[0];
-        for (const auto& [corr, d] : device)
+        device.forEach([&](const DeviceSpan& d) {
             if (!d.matched && d.end < firstDevStart)
                 prevEnd = std::max(prevEnd, d.end);
+        });
         for (const auto& [a, b] : uncorrelated)
             if (b < firstDevStart)
                 prevEnd = std::max(prevEnd, b);

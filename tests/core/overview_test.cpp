@@ -15,6 +15,7 @@
 #include <cmath>
 #include <filesystem>
 #include <optional>
+#include <random>
 
 using namespace ws;
 using namespace ws::test;
@@ -398,4 +399,54 @@ TEST(StepBreakdownIntervals, PriorityAttribution) {
     EXPECT_EQ(b.steps[1].cost[size_t(StepRole::Other)], 10);
     EXPECT_DOUBLE_EQ(b.average[size_t(StepRole::Other)], 5.0);
     EXPECT_DOUBLE_EQ(b.averageShare(StepRole::Kernel), 5.0 / 20.0);
+}
+
+// The sweep against the definition: peel the roles off the steps in priority order (each role's
+// share is what it covers of what earlier roles left), on random roles and random, possibly
+// overlapping, empty or out-of-order steps.
+TEST(StepBreakdownIntervals, SweepEqualsPeelingRolesInPriorityOrder) {
+    std::mt19937_64 rng(29);
+    auto randomList = [&](size_t n, int64_t span) {
+        IntervalList list;
+        for (size_t i = 0; i < n; ++i) {
+            const int64_t a = int64_t(rng() % uint64_t(span));
+            list.push_back({a, a + int64_t(rng() % 40)});
+        }
+        mergeIntervals(list);
+        return list;
+    };
+    for (int round = 0; round < 300; ++round) {
+        const int64_t span = 50 + int64_t(rng() % 2000);
+        StepRoleRanges roles;
+        for (IntervalList& list : roles.ranges)
+            list = randomList(rng() % 60, span);
+        std::vector<StepCosts> steps(rng() % 6);
+        for (StepCosts& st : steps) {
+            st.start = int64_t(rng() % uint64_t(span));
+            st.end = st.start + int64_t(rng() % uint64_t(span)) - (rng() % 8 == 0 ? span : 0);
+        }
+        const StepBreakdown got = computeStepBreakdown(roles, steps);
+        IntervalList free;
+        for (const StepCosts& st : steps)
+            if (st.end > st.start)
+                free.push_back({st.start, st.end});
+        mergeIntervals(free);
+        ASSERT_EQ(got.steps.size(), steps.size());
+        for (size_t role = 0; role + 1 < kStepRoleCount; ++role) {
+            const IntervalList cost = intersectIntervals(roles.ranges[role], free);
+            free = subtractIntervals(free, cost);
+            for (size_t k = 0; k < steps.size(); ++k)
+                ASSERT_EQ(got.steps[k].cost[role], steps[k].end > steps[k].start ? lengthWithin(cost, steps[k].start, steps[k].end) : 0)
+                    << "round " << round << " role " << role << " step " << k;
+        }
+        for (size_t k = 0; k < steps.size(); ++k) {
+            const bool real = steps[k].end > steps[k].start;
+            ASSERT_EQ(got.steps[k].cost[size_t(StepRole::Other)], real ? lengthWithin(free, steps[k].start, steps[k].end) : 0)
+                << "round " << round << " step " << k;
+            int64_t sum = 0;
+            for (int64_t c : got.steps[k].cost)
+                sum += c;
+            ASSERT_EQ(sum, real ? steps[k].total() : 0);
+        }
+    }
 }
