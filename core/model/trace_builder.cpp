@@ -659,11 +659,12 @@ void TraceBuilder::bindFlows(unsigned threads) {
         std::atomic<size_t> next{0};
         constexpr size_t kBatch = 4096;
         auto work = [&] {
+            std::vector<EnclosingSliceFinder> finders(s.m_tracks.size()); // ends of a batch ascend per track
             for (size_t b = next.fetch_add(kBatch); b < m_flows.size(); b = next.fetch_add(kBatch))
                 for (size_t k = b; k < std::min(b + kBatch, m_flows.size()); ++k) {
                     PendingFlow& f = m_flows[k];
                     const Track& t = s.m_tracks[f.track];
-                    f.ts = f.bindEnclosing ? t.enclosingSlice(f.ts + base) : t.nextSliceStartingAt(f.ts + base);
+                    f.ts = f.bindEnclosing ? finders[f.track].find(t, f.ts + base) : t.nextSliceStartingAt(f.ts + base);
                 }
         };
         runOnThreads(threads, work);
@@ -762,9 +763,12 @@ void TraceBuilder::bindCorrelationFlows(unsigned threads) {
         std::atomic<size_t> next{0};
         constexpr size_t kBatch = 4096;
         auto work = [&] {
+            std::vector<EnclosingSliceFinder> finders(s.m_tracks.size()); // ends of a batch ascend per track
             for (size_t b = next.fetch_add(kBatch); b < ends.size(); b = next.fetch_add(kBatch))
-                for (size_t k = b; k < std::min(b + kBatch, ends.size()); ++k)
-                    ends[k].ts = s.m_tracks[ends[k].track & ~kStart].enclosingSlice(ends[k].ts);
+                for (size_t k = b; k < std::min(b + kBatch, ends.size()); ++k) {
+                    const uint32_t track = ends[k].track & ~kStart;
+                    ends[k].ts = finders[track].find(s.m_tracks[track], ends[k].ts);
+                }
         };
         runOnThreads(threads, work);
     }

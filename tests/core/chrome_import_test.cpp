@@ -2,6 +2,7 @@
 #include "analysis/trace_summary.h"
 #include "test_util.h"
 
+#include <random>
 #include <chrono>
 
 using namespace ws;
@@ -117,6 +118,40 @@ TEST(ChromeImport, SameResultForAnyThreadCountAndBlockSize) {
             ASSERT_TRUE(b.session);
             EXPECT_EQ(dumpSession(*a.session, 100), dumpSession(*b.session, 100)) << threads << " " << block;
         }
+}
+
+// The finder the flow binding uses answers as enclosingSlice does, whatever the order of the
+// lookups, on a thread of nested, partially overlapping (spilled into lanes) and zero-length slices.
+TEST(ChromeImport, EnclosingSliceFinderAnswersAsEnclosingSlice) {
+    std::mt19937 rng(25);
+    for (int round = 0; round < 20; ++round) {
+        std::string json = "[";
+        for (int i = 0; i < 400; ++i) {
+            const int ts = int(rng() % 2000), dur = rng() % 10 == 0 ? 0 : int(rng() % (rng() % 4 == 0 ? 400 : 30));
+            json += std::string(i ? "," : "") + R"({"ph":"X","cat":"cpu_op","name":"s","pid":1,"tid":1,"ts":)" +
+                    std::to_string(ts) + ",\"dur\":" + std::to_string(dur) + "}";
+        }
+        json += "]";
+        ImportResult r = importText(json);
+        ASSERT_TRUE(r.session) << r.error;
+        const Track& t = r.session->tracks()[0];
+        std::vector<int64_t> probes;
+        for (size_t i = 0; i < t.sliceCount(); ++i)
+            for (int64_t d : {-1, 0, 1})
+                probes.push_back(t.start[i] + d), probes.push_back(t.end(i) + d);
+        for (int k = 0; k < 2000; ++k)
+            probes.push_back(int64_t(rng() % 2'500'000) - 100'000);
+        std::vector<int64_t> ascending = probes;
+        std::sort(ascending.begin(), ascending.end());
+        for (const std::vector<int64_t>* order : {&ascending, &probes}) {
+            EnclosingSliceFinder finder;
+            for (int64_t ts : *order)
+                ASSERT_EQ(finder.find(t, ts), t.enclosingSlice(ts)) << "round " << round << " ts " << ts;
+        }
+        if (round == 0) {
+            EXPECT_GT(t.laneCount, 1u); // the case has spilled lanes
+        }
+    }
 }
 
 TEST(ChromeImport, OverlappingSlicesSpillIntoLanesNeverDropped) {
