@@ -26,8 +26,8 @@ namespace ws {
  * large share of the peak. Reading in order and writing to the few positions dest advances (one per
  * row of a track) keeps the passes streaming.
  *
- * Without giveBack the column is still copied back into its own buffer rather than swapped with a
- * new one: a builder thread reordering tracks the main thread filled would otherwise leave each
+ * Without giveBack a column without slack is still copied back into its own buffer rather than
+ * swapped with a new one: a builder thread reordering tracks the main thread filled would otherwise leave each
  * old buffer as a hole in the main thread's heap and hold the new one in its own arena (110 MB
  * more resident on the 525 MB XSpace).
  */
@@ -42,6 +42,18 @@ void scatterColumn(std::vector<T>& column, const std::vector<uint32_t>& dest, bo
 #else
     giveBack = false;
 #endif
+    if (!giveBack && column.capacity() > n) {
+        // The column has growth slack, which the caller's shrink_to_fit would drop by copying it
+        // once more into a new buffer: the reordered copy is that buffer, exactly sized. (Two
+        // passes over fresh memory fewer: the 10 GB trace's two 8 M-slice threads took ~0.4 s
+        // each in scratch, copy back and shrink.)
+        std::vector<T> out(n);
+        const T* const in = column.data();
+        for (size_t i = 0; i < n; ++i)
+            out[dest[i]] = in[i];
+        column.swap(out);
+        return;
+    }
     // new T[n] leaves a trivial type's elements unwritten: the kernel backs the pages on first write.
     std::unique_ptr<T[]> scratch(new T[n]);
     T* const v = column.data();
