@@ -166,6 +166,8 @@ ImportResult importChromeJson(const std::string& path, const ImportControl& cont
         };
         auto block = pool.acquire(kBlockSize);
         bool eof = false;
+        bool reserved = false;
+        constexpr uint64_t kReserveFromBytes = uint64_t(256) << 20;
         while (!eof && !scanner.failed()) {
             if (control.cancel && control.cancel->load()) {
                 result.cancelled = true;
@@ -202,6 +204,13 @@ ImportResult importChromeJson(const std::string& path, const ImportControl& cont
             }
             block = std::move(next);
             mergeReady(false);
+            // Once a 16th of a large file is in, its tracks' final sizes are known well enough to
+            // reserve them (TraceBuilder::reserveForShare); the blocks still being parsed make the
+            // share read a little high, which the margin covers.
+            if (!reserved && in.fileSize() >= kReserveFromBytes && in.fileBytesConsumed() * 16 >= in.fileSize()) {
+                builder.reserveForShare(static_cast<double>(in.fileBytesConsumed()) / static_cast<double>(in.fileSize()));
+                reserved = true;
+            }
             if (control.progress && in.fileSize() > 0)
                 control.progress(0.9 * static_cast<double>(in.fileBytesConsumed()) / static_cast<double>(in.fileSize()));
         }

@@ -956,6 +956,30 @@ void TraceBuilder::reserveMemoryEvents(size_t more) {
     m_session->m_memoryEvents.reserve(m_session->m_memoryEvents.size() + more);
 }
 
+void TraceBuilder::reserveForShare(double share) {
+    if (share <= 0 || share >= 1)
+        return;
+    for (Track& t : m_session->m_tracks) {
+        const auto want = static_cast<size_t>(static_cast<double>(t.start.size()) / share * 1.1);
+        auto room = [want](auto& col, bool always) {
+            if (always || !col.empty())
+                col.reserve(want);
+        };
+        room(t.start, true);
+        room(t.dur, true);
+        room(t.names, true);
+        room(t.category, true);
+        room(t.argRef, true);
+        room(t.correlation, false);
+        room(t.externalId, false);
+        room(t.bytes, false);
+        room(t.blocksPerSm, false);
+        room(t.occupancy, false);
+        room(t.launchArgs, false);
+        room(t.opArgs, false);
+    }
+}
+
 void TraceBuilder::setMemorySnapshot(std::shared_ptr<const MemorySnapshot> snapshot) {
     m_session->m_memorySnapshot = std::move(snapshot);
 }

@@ -46,6 +46,11 @@ public:
     void reserveFlows(size_t more) { m_flows.reserve(m_flows.size() + more); }
     // The same for allocator records (a memory snapshot knows its count before feeding them).
     void reserveMemoryEvents(size_t more);
+    // Room in every track's columns for what the whole source will give, when `share` (0..1] of
+    // it has been added: each track's count so far over share, with a margin. A column of millions
+    // of slices grown by doubling is copied each time and touches about twice its final memory,
+    // a large part of a 10 GB import; room that stays unused is never touched, so costs no memory.
+    void reserveForShare(double share);
 
     // Flows from the correlation column (Track::correlation): after the tracks are final, the
     // slices with a correlation are linked as flows of this category with it as the id, a runtime
