@@ -145,11 +145,12 @@ OperatorTable OperatorTable::build(const Session& session, const OperatorTree& t
         ++row.calls;
         const int64_t hostNs = track.dur[n.slice];
         addSaturating(row.hostTotalNs, hostNs);
-        addSaturating(row.hostSelfNs, n.selfHostNs);
-        addSaturating(row.deviceTotalNs, n.deviceNs);
-        addSaturating(row.deviceSelfNs, n.selfDeviceNs);
-        addSaturating(row.tcSelfNs, n.selfTcNs);
-        addSaturating(row.tcTotalNs, n.tcNs);
+        const OperatorTimes times = tree.times(i);
+        addSaturating(row.hostSelfNs, times.selfHostNs);
+        addSaturating(row.deviceTotalNs, times.deviceNs);
+        addSaturating(row.deviceSelfNs, times.selfDeviceNs);
+        addSaturating(row.tcSelfNs, times.selfTcNs);
+        addSaturating(row.tcTotalNs, times.tcNs);
         if (row.longestNode == OperatorNode::kNone || longestNs[it->second] < hostNs) {
             row.longestNode = i;
             longestNs[it->second] = hostNs;

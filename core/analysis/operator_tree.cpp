@@ -81,26 +81,36 @@ std::string prettyList(std::string_view json, bool dropQuotes) {
     return out;
 }
 
-// Fills `parent` with the parent of every slice of a track (kNone for depth 0 or when the row above
-// does not contain it), by merging each row with the row above it in the same lane: both are sorted
-// by start.
-void parentsOf(const Track& t, std::vector<uint32_t>& parent) {
-    parent.assign(t.sliceCount(), kNone);
-    for (size_t r = 1; r < t.rowCount(); ++r) {
-        if (t.rowDepth[r] == 0 || t.rowLane[r - 1] != t.rowLane[r])
-            continue;
-        uint32_t j = t.rowBegin[r - 1];
-        const uint32_t jEnd = t.rowBegin[r];
-        if (j == jEnd)
-            continue;
-        for (uint32_t i = t.rowBegin[r]; i < t.rowBegin[r + 1]; ++i) {
-            while (j + 1 < jEnd && t.start[j + 1] <= t.start[i])
-                ++j;
-            if (t.start[j] <= t.start[i] && t.end(j) >= t.end(i))
-                parent[i] = j;
+// Bit of a slice's inherited Python stack id: the slice is inside a runtime call.
+constexpr uint32_t kUnderCall = 0x80000000u;
+
+// The parent of each slice of a track, slices asked in index order (rows in order, each sorted by
+// start): kNone for depth 0 or when the row above in the same lane does not contain it. Merges each
+// row with the row above, so a whole track costs one pass over its slices.
+class ParentCursor {
+public:
+    explicit ParentCursor(const Track& t) : m_t(t) {}
+    uint32_t next(uint32_t i) {
+        while (m_row + 1 < m_t.rowBegin.size() && i >= m_t.rowBegin[m_row + 1]) {
+            ++m_row; // i opens a row (maybe after empty ones): start the merge with the row above
+            m_j = m_row > 0 ? m_t.rowBegin[m_row - 1] : 0;
         }
+        const size_t r = m_row;
+        if (r == 0 || m_t.rowDepth[r] == 0 || m_t.rowLane[r - 1] != m_t.rowLane[r])
+            return kNone;
+        const uint32_t jEnd = m_t.rowBegin[r];
+        if (m_j == jEnd)
+            return kNone;
+        while (m_j + 1 < jEnd && m_t.start[m_j + 1] <= m_t.start[i])
+            ++m_j;
+        return m_t.start[m_j] <= m_t.start[i] && m_t.end(m_j) >= m_t.end(i) ? m_j : kNone;
     }
-}
+
+private:
+    const Track& m_t;
+    size_t m_row = 0;
+    uint32_t m_j = 0;
+};
 
 } // namespace
 
@@ -140,6 +150,27 @@ uint32_t OperatorTree::internArgs(const OperatorArgs& args) {
     if (fresh)
         m_args.push_back(args);
     return it->second;
+}
+
+OperatorTimes OperatorTree::wideTimes(uint32_t i) const {
+    const auto it = m_wideTimes.find(i);
+    return it == m_wideTimes.end() ? OperatorTimes{} : it->second;
+}
+
+void OperatorTree::setTimes(uint32_t i, const OperatorTimes& t) {
+    OperatorNode& n = m_nodes[i];
+    auto fits = [](int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; };
+    if (!n.wide && fits(t.selfHostNs) && fits(t.selfDeviceNs) && fits(t.deviceNs) && fits(t.selfTcNs) && fits(t.tcNs)) {
+        n.m_selfHost = static_cast<int32_t>(t.selfHostNs);
+        n.m_selfDevice = static_cast<int32_t>(t.selfDeviceNs);
+        n.m_device = static_cast<int32_t>(t.deviceNs);
+        n.m_selfTc = static_cast<int32_t>(t.selfTcNs);
+        n.m_tc = static_cast<int32_t>(t.tcNs);
+        return;
+    }
+    n.wide = true;
+    n.m_selfHost = n.m_selfDevice = n.m_device = n.m_selfTc = n.m_tc = 0;
+    m_wideTimes[i] = t;
 }
 
 uint32_t OperatorTree::intern(std::string_view text) {
@@ -195,13 +226,12 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
 
     // Per-slice scratch of one host track, reused track after track (fresh pages are a large share
     // of this build on a 10 GB trace).
-    std::vector<uint32_t> parent, nodeBelow, pyBelow;
-    std::vector<uint8_t> callBelow;
+    std::vector<uint32_t> nodeBelow, pyBelow;
     size_t longestThread = 0;
     for (const Track& track : tracks)
         if (!track.gpu && track.kind == Track::Kind::Thread)
             longestThread = std::max(longestThread, track.sliceCount());
-    for (std::vector<uint32_t>* v : {&parent, &nodeBelow, &pyBelow}) {
+    for (std::vector<uint32_t>* v : {&nodeBelow, &pyBelow}) {
         v->reserve(longestThread);
         prefaultOnThreads(v->data(), longestThread * sizeof(uint32_t));
     }
@@ -219,12 +249,11 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
         if (track.kind != Track::Kind::Thread || track.sliceCount() == 0)
             continue;
         const size_t n = track.sliceCount();
-        parentsOf(track, parent);
-        // Per slice, what its descendants inherit: the node they belong to, their Python stack and
-        // whether they are inside a runtime call. Slices come in row order, so parents first.
+        // Per slice, what its descendants inherit: the node they belong to, and their Python stack
+        // with kUnderCall set inside a runtime call. Slices come in row order, so parents first.
         nodeBelow.assign(n, kNone);
         pyBelow.assign(n, 0);
-        callBelow.assign(n, 0);
+        ParentCursor parents(track);
         const uint32_t firstSpillRow = [&] {
             for (uint32_t r = 0; r < track.rowCount(); ++r)
                 if (track.rowLane[r] > 0)
@@ -232,15 +261,15 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
             return static_cast<uint32_t>(n);
         }();
         for (uint32_t i = 0; i < n; ++i) {
-            const uint32_t p = parent[i];
+            const uint32_t p = parents.next(i);
             const uint32_t owner = p == kNone ? kNone : nodeBelow[p];
-            const uint32_t py = p == kNone ? 0 : pyBelow[p];
-            const bool underCall = p != kNone && callBelow[p];
+            const uint32_t inherited = p == kNone ? 0 : pyBelow[p];
+            const uint32_t py = inherited & ~kUnderCall;
+            const bool underCall = (inherited & kUnderCall) != 0;
             const EventKind kind = session.kindOf(track, i);
             const StringId name = track.names[i];
             nodeBelow[i] = owner;
-            pyBelow[i] = py;
-            callBelow[i] = underCall;
+            pyBelow[i] = inherited;
             if (kind == EventKind::CpuOp || kind == EventKind::UserAnnotation) {
                 const uint64_t key = uint64_t(name) << 16 | track.category[i];
                 auto [it, fresh] = kindCache.try_emplace(key, int8_t(-1));
@@ -254,32 +283,33 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
                     node.parent = owner;
                     node.name = name;
                     node.pyStack = py;
-                    node.selfHostNs = track.dur[i];
                     node.kind = static_cast<OperatorNodeKind>(it->second);
                     if (owner != kNone) {
+                        tree.addSelfHost(owner, -track.dur[i]);
                         OperatorNode& up = tree.m_nodes[owner];
-                        up.selfHostNs -= track.dur[i];
                         up.children = static_cast<uint8_t>(std::min(up.children + 1, 2));
                     }
                     if (i >= firstSpillRow)
                         ++tree.m_stats.spilledNodes;
-                    nodeBelow[i] = static_cast<uint32_t>(tree.m_nodes.size());
+                    const auto index = static_cast<uint32_t>(tree.m_nodes.size());
+                    nodeBelow[i] = index;
                     tree.m_nodes.push_back(node);
+                    tree.addSelfHost(index, track.dur[i]);
                 }
             } else if (kind == EventKind::PythonFunction) {
                 auto [it, fresh] = pyStackIds.try_emplace(uint64_t(py) << 32 | name,
                                                           static_cast<uint32_t>(tree.m_pyStacks.size()));
                 if (fresh)
                     tree.m_pyStacks.emplace_back(py, name);
-                pyBelow[i] = it->second;
+                pyBelow[i] = it->second | (underCall ? kUnderCall : 0);
             } else if (isCall(kind)) {
                 ++tree.m_stats.runtimeCalls;
                 if (owner != kNone) {
                     ++tree.m_stats.runtimeCallsInNodes;
                     if (!underCall)
-                        tree.m_nodes[owner].selfHostNs -= track.dur[i];
+                        tree.addSelfHost(owner, -track.dur[i]);
                 }
-                callBelow[i] = 1;
+                pyBelow[i] = inherited | kUnderCall;
             }
         }
         // Device work launched from this track's runtime calls.
@@ -303,8 +333,7 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
                 continue;
             seen[f.toSlice] = true;
             const int64_t d = gpu.dur[f.toSlice];
-            OperatorNode& node = tree.m_nodes[owner];
-            node.selfDeviceNs += d;
+            tree.addSelfDevice(owner, d);
             tree.m_launches.push_back({owner, f.toTrack, f.toSlice});
             ++tree.m_stats.gpuActivitiesAttributed;
             tree.m_stats.gpuNsAttributed += d;
@@ -313,7 +342,7 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
                 if (fresh)
                     tc->second = kernelUsesTensorCores(session.str(gpu.names[f.toSlice]));
                 if (tc->second)
-                    node.selfTcNs += d;
+                    tree.addSelfTc(owner, d);
             }
         }
     }
@@ -322,27 +351,45 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
     // Totals bottom-up (children follow their parent), then the same-name collapse, which moves self
     // values up but leaves the parent's totals as they are.
     std::vector<OperatorNode>& nodes = tree.m_nodes;
-    for (auto& node : nodes) {
-        node.deviceNs = node.selfDeviceNs;
-        node.tcNs = node.selfTcNs;
-    }
-    for (size_t i = nodes.size(); i-- > 0;) {
-        if (nodes[i].parent != kNone) {
-            nodes[nodes[i].parent].deviceNs += nodes[i].deviceNs;
-            nodes[nodes[i].parent].tcNs += nodes[i].tcNs;
+    const auto count = static_cast<uint32_t>(nodes.size());
+    for (uint32_t i = 0; i < count; ++i) {
+        if (!nodes[i].wide) {
+            nodes[i].m_device = nodes[i].m_selfDevice;
+            nodes[i].m_tc = nodes[i].m_selfTc;
+            continue;
         }
+        OperatorTimes t = tree.times(i);
+        t.deviceNs = t.selfDeviceNs;
+        t.tcNs = t.selfTcNs;
+        tree.setTimes(i, t);
+    }
+    for (uint32_t i = count; i-- > 0;) {
+        const uint32_t up = nodes[i].parent;
+        if (up == kNone)
+            continue;
+        if (!nodes[i].wide) {
+            if (nodes[i].m_device != 0)
+                tree.addDevice(up, nodes[i].m_device);
+            if (nodes[i].m_tc != 0)
+                tree.addTc(up, nodes[i].m_tc);
+            continue;
+        }
+        const OperatorTimes child = tree.times(i);
+        tree.addDevice(up, child.deviceNs);
+        tree.addTc(up, child.tcNs);
     }
     if (options.collapseSameName) {
-        for (size_t i = nodes.size(); i-- > 0;) {
+        for (uint32_t i = count; i-- > 0;) {
             OperatorNode& child = nodes[i];
             if (child.parent == kNone)
                 continue;
-            OperatorNode& up = nodes[child.parent];
-            if (up.children != 1 || up.name != child.name || !isOp(up.kind) || !isOp(child.kind))
+            const OperatorNode& parentNode = nodes[child.parent];
+            if (parentNode.children != 1 || parentNode.name != child.name || !isOp(parentNode.kind) || !isOp(child.kind))
                 continue;
-            up.selfHostNs += child.selfHostNs;
-            up.selfDeviceNs += child.selfDeviceNs;
-            up.selfTcNs += child.selfTcNs;
+            const OperatorTimes self = tree.times(i);
+            tree.addSelfHost(child.parent, self.selfHostNs);
+            tree.addSelfDevice(child.parent, self.selfDeviceNs);
+            tree.addSelfTc(child.parent, self.selfTcNs);
             child.merged = true;
         }
     }

@@ -4,6 +4,7 @@
 #include "model/string_table.h"
 
 #include <atomic>
+#include <climits>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -28,8 +29,7 @@ class Session;
 enum class OperatorNodeKind : uint8_t { Operator, ExcludedOperator, ProfilerStep, Annotation };
 
 /*
- * OperatorNode: one host slice of the operator tree with its tb-profiler attribution (FORMATS.md
- * 3.2), all in session ns:
+ * OperatorTimes: a node's tb-profiler attribution (FORMATS.md 3.2), all in session ns:
  *   hostNs       = slice duration (its track's dur, OperatorTree::hostNs(); not kept in the node)
  *   selfHostNs   = hostNs - sum(direct child nodes' hostNs) - sum(own outermost runtime calls)
  *   selfDeviceNs = sum of kernel/memcpy/memset durations launched by its own runtime calls
@@ -37,13 +37,25 @@ enum class OperatorNodeKind : uint8_t { Operator, ExcludedOperator, ProfilerStep
  *   selfTcNs / tcNs: the same two sums restricted to kernels with kernelUsesTensorCores().
  * After a same-name collapse (see OperatorTree) the parent holds the merged self values and the
  * child is marked merged; totals (deviceNs, tcNs, hostNs) are those of the parent as it was.
- * args indexes OperatorTree::args() (0 = none read); pyStack indexes the Python stack trie (0 = no
- * python_function ancestor).
+ */
+struct OperatorTimes {
+    int64_t selfHostNs = 0;
+    int64_t selfDeviceNs = 0;
+    int64_t deviceNs = 0;
+    int64_t selfTcNs = 0;
+    int64_t tcNs = 0;
+};
+
+/*
+ * OperatorNode: one host slice of the operator tree. args indexes OperatorTree::args() (0 = none
+ * read); pyStack indexes the Python stack trie (0 = no python_function ancestor); its times are
+ * OperatorTree::times().
  *
- * 64 bytes: a 10 GB trace has 11 M of them, and on a VM each fresh page of them costs more than
+ * 44 bytes: a 10 GB trace has 11 M of them, and on a VM each fresh page of them costs more than
  * filling it. So what the slice or the tree already holds is not copied: the track is the tree's
  * range the node lies in (OperatorTree::trackOf), start and duration are the track's, and the three
- * argument texts are one id.
+ * argument texts are one id. Times are 32-bit: one outside +-2.1 s moves all five of the node into
+ * the tree's table of wide times (a few long steps and annotations of a trace).
  */
 struct OperatorNode {
     static constexpr uint32_t kNone = 0xffffffffu;
@@ -56,16 +68,18 @@ struct OperatorNode {
     OperatorNodeKind kind = OperatorNodeKind::Operator;
     bool merged = false;     // collapsed into its same-name parent (then parent is where it went)
     uint8_t children = 0;    // direct child nodes, counted up to 2 (the collapse asks "exactly one?")
-    int64_t selfHostNs = 0;
-    int64_t selfDeviceNs = 0;
-    int64_t deviceNs = 0;
-    int64_t selfTcNs = 0;
-    int64_t tcNs = 0;
+    bool wide = false;       // times in OperatorTree's wide table; the narrow ones below are 0
+
+private:
+    friend class OperatorTree;
+    int32_t m_selfHost = 0, m_selfDevice = 0, m_device = 0, m_selfTc = 0, m_tc = 0;
+
+public:
 
     // Whether the node is one row of operator statistics (a plain operator, not collapsed away).
     bool counted() const { return kind == OperatorNodeKind::Operator && !merged; }
 };
-static_assert(sizeof(OperatorNode) == 64, "OperatorNode grew: 11 M of them at 10 GB");
+static_assert(sizeof(OperatorNode) == 44, "OperatorNode grew: 11 M of them at 10 GB");
 
 /* The argument texts of an operator (OperatorTree::text ids; 0 = absent). */
 struct OperatorArgs {
@@ -136,6 +150,12 @@ public:
     int64_t start(const Session& session, uint32_t node) const;
     int64_t hostNs(const Session& session, uint32_t node) const;
     const OperatorArgs& args(const OperatorNode& n) const { return m_args[n.args]; }
+    OperatorTimes times(uint32_t node) const {
+        const OperatorNode& n = m_nodes[node];
+        if (n.wide)
+            return wideTimes(node);
+        return {n.m_selfHost, n.m_selfDevice, n.m_device, n.m_selfTc, n.m_tc};
+    }
     // Node index of a host slice, OperatorNode::kNone if the slice is not a node.
     uint32_t nodeOf(uint32_t track, uint32_t slice) const;
 
@@ -168,12 +188,35 @@ public:
 private:
     uint32_t intern(std::string_view text);
     uint32_t internArgs(const OperatorArgs& args);
+    OperatorTimes wideTimes(uint32_t node) const;
+    void setTimes(uint32_t node, const OperatorTimes& times);
+    // Adds delta to one of a node's times: in its 32-bit field while the sum fits (the build's
+    // hot path, so inline), else through the wide table.
+    template <int64_t OperatorTimes::*Field, int32_t OperatorNode::*Narrow> void addTime(uint32_t node, int64_t delta) {
+        OperatorNode& n = m_nodes[node];
+        if (!n.wide) {
+            const int64_t v = int64_t(n.*Narrow) + delta;
+            if (v >= INT32_MIN && v <= INT32_MAX) {
+                n.*Narrow = static_cast<int32_t>(v);
+                return;
+            }
+        }
+        OperatorTimes t = times(node);
+        t.*Field += delta;
+        setTimes(node, t);
+    }
+    void addSelfHost(uint32_t node, int64_t d) { addTime<&OperatorTimes::selfHostNs, &OperatorNode::m_selfHost>(node, d); }
+    void addSelfDevice(uint32_t node, int64_t d) { addTime<&OperatorTimes::selfDeviceNs, &OperatorNode::m_selfDevice>(node, d); }
+    void addDevice(uint32_t node, int64_t d) { addTime<&OperatorTimes::deviceNs, &OperatorNode::m_device>(node, d); }
+    void addSelfTc(uint32_t node, int64_t d) { addTime<&OperatorTimes::selfTcNs, &OperatorNode::m_selfTc>(node, d); }
+    void addTc(uint32_t node, int64_t d) { addTime<&OperatorTimes::tcNs, &OperatorNode::m_tc>(node, d); }
 
     std::vector<OperatorNode> m_nodes;
     std::vector<uint32_t> m_trackNodeBegin; // tracks + 1 entries
     std::vector<std::string> m_texts{std::string()};
     std::unordered_map<std::string, uint32_t> m_textIds;
     std::vector<OperatorArgs> m_args{OperatorArgs{}};
+    std::unordered_map<uint32_t, OperatorTimes> m_wideTimes; // nodes with wide set
     struct ArgsHash {
         size_t operator()(const OperatorArgs& a) const {
             return (uint64_t(a.shapes) * 0x9e3779b97f4a7c15ull) ^ (uint64_t(a.types) << 21) ^ a.callStack;

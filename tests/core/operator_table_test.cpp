@@ -8,6 +8,8 @@
 #include "analysis/operator_tree.h"
 #include "test_util.h"
 
+#include <nlohmann/json.hpp>
+
 #include <set>
 #include <map>
 #include <numeric>
@@ -290,9 +292,9 @@ TEST(OperatorTree, SelfDeviceTimeAddsUpToAttributedGpuTime) {
     ASSERT_TRUE(session);
     const OperatorTree tree = OperatorTree::build(*session);
     int64_t self = 0;
-    for (const OperatorNode& n : tree.nodes())
-        if (!n.merged)
-            self += n.selfDeviceNs;
+    for (uint32_t i = 0; i < tree.size(); ++i)
+        if (!tree.node(i).merged)
+            self += tree.times(i).selfDeviceNs;
     EXPECT_EQ(self, tree.stats().gpuNsAttributed);
     // 60 kernels (307197 ns) and one memcpy (2240 ns) in this trace (summary_numbers_test).
     EXPECT_EQ(tree.stats().gpuActivities, 61u);
@@ -594,4 +596,63 @@ TEST(OperatorTree, HandMadeTraceFollowsTheTbRules) {
             EXPECT_EQ(row.calls, 2u);
             EXPECT_EQ(row.hostTotalNs, 90000);
         }
+}
+
+// Times past 32 bits (a node keeps them in 32 bits unless one is out of range): the hand-made
+// trace above stretched 100000 times, so the steps, linear and mm last seconds (wide) while the
+// runtime calls and kernels stay narrow, and every sum scales exactly.
+TEST(OperatorTree, SecondsLongOperatorsKeepExactTimes) {
+    const std::string trace = R"json({"traceEvents":[
+      {"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100},
+      {"ph":"X","cat":"cpu_op","name":"aten::linear","pid":1,"tid":1,"ts":10,"dur":50,
+       "args":{"External id":1,"Input Dims":[[2,3]],"Input type":["float"],"Call stack":"model.py(5): forward;train.py(9): main"}},
+      {"ph":"X","cat":"cpu_op","name":"aten::linear","pid":1,"tid":1,"ts":12,"dur":40,"args":{"External id":2}},
+      {"ph":"X","cat":"user_annotation","name":"my_block","pid":1,"tid":1,"ts":14,"dur":30,"args":{"External id":6}},
+      {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":15,"dur":20,"args":{"External id":3}},
+      {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":16,"dur":5,"args":{"External id":3,"correlation":100}},
+      {"ph":"X","cat":"cuda_driver","name":"cuLaunchKernel","pid":1,"tid":1,"ts":17,"dur":2,"args":{"External id":3,"correlation":101}},
+      {"ph":"X","cat":"cuda_runtime","name":"cudaMemsetAsync","pid":1,"tid":1,"ts":50,"dur":1,"args":{"External id":2,"correlation":102}},
+      {"ph":"X","cat":"cpu_op","name":"Optimizer.step#SGD.step","pid":1,"tid":1,"ts":70,"dur":20,"args":{"External id":4}},
+      {"ph":"X","cat":"cpu_op","name":"aten::add_","pid":1,"tid":1,"ts":72,"dur":5,"args":{"External id":5}},
+      {"ph":"X","cat":"kernel","name":"sm90_xmma_gemm_bf16","pid":0,"tid":7,"ts":30,"dur":10,"args":{"correlation":100}},
+      {"ph":"X","cat":"kernel","name":"triton_k2","pid":0,"tid":7,"ts":60,"dur":3,"args":{"correlation":101}},
+      {"ph":"X","cat":"gpu_memset","name":"Memset (Device)","pid":0,"tid":7,"ts":55,"dur":1,"args":{"correlation":102}},
+      {"ph":"s","cat":"ac2g","name":"ac2g","id":100,"pid":1,"tid":1,"ts":16},
+      {"ph":"f","cat":"ac2g","name":"ac2g","id":100,"pid":0,"tid":7,"ts":30,"bp":"e"},
+      {"ph":"s","cat":"ac2g","name":"ac2g","id":101,"pid":1,"tid":1,"ts":17},
+      {"ph":"f","cat":"ac2g","name":"ac2g","id":101,"pid":0,"tid":7,"ts":60,"bp":"e"},
+      {"ph":"s","cat":"ac2g","name":"ac2g","id":102,"pid":1,"tid":1,"ts":50},
+      {"ph":"f","cat":"ac2g","name":"ac2g","id":102,"pid":0,"tid":7,"ts":55,"bp":"e"}
+    ]})json";
+    nlohmann::json j = nlohmann::json::parse(trace);
+    constexpr int64_t kStretch = 100000;
+    for (auto& e : j["traceEvents"])
+        for (const char* key : {"ts", "dur"})
+            if (e.contains(key))
+                e[key] = e[key].get<int64_t>() * kStretch;
+    ImportResult r = importText(j.dump(), {}, "ops_rules_long.json");
+    ASSERT_TRUE(r.session) << r.error;
+    const Session& s = *r.session;
+    const OperatorTree tree = OperatorTree::build(s);
+    size_t wide = 0;
+    for (const OperatorNode& n : tree.nodes())
+        wide += n.wide;
+    EXPECT_GT(wide, 0u);
+    EXPECT_LT(wide, tree.size());
+    EXPECT_EQ(tree.stats().gpuNsAttributed, 14000 * kStretch);
+    const OperatorTable table = OperatorTable::build(s, tree, OperatorGrouping::Name);
+    std::map<std::string, const OperatorRow*> rows;
+    for (const OperatorRow& row : table.rows())
+        rows[std::string(s.str(row.name))] = &row;
+    ASSERT_TRUE(rows.count("aten::mm") && rows.count("aten::linear") && rows.count("aten::add_"));
+    EXPECT_EQ(rows["aten::mm"]->hostSelfNs, 15000 * kStretch);
+    EXPECT_EQ(rows["aten::mm"]->deviceSelfNs, 13000 * kStretch);
+    EXPECT_EQ(rows["aten::mm"]->tcSelfNs, 10000 * kStretch);
+    const OperatorRow& linear = *rows["aten::linear"];
+    EXPECT_EQ(linear.hostTotalNs, 50000 * kStretch);
+    EXPECT_EQ(linear.hostSelfNs, 29000 * kStretch);
+    EXPECT_EQ(linear.deviceSelfNs, 1000 * kStretch);
+    EXPECT_EQ(linear.deviceTotalNs, 14000 * kStretch);
+    EXPECT_EQ(linear.tcTotalNs, 10000 * kStretch);
+    EXPECT_EQ(rows["aten::add_"]->hostSelfNs, 5000 * kStretch);
 }
