@@ -91,6 +91,12 @@ std::string workerName(const std::string& path) {
 RankDistributed summarizeRank(const Session& s) { return summarizeRank(s, summarizeSession(s)); }
 
 RankDistributed summarizeRank(const Session& s, const TraceSummary& summary) {
+    const StepRanges steps = computeStepRanges(s);
+    return summarizeRank(s, summary, steps, stepLabels(s, steps), collectStepRoleRanges(s));
+}
+
+RankDistributed summarizeRank(const Session& s, const TraceSummary& summary, const StepRanges& stepRanges,
+                              const std::vector<std::string>& labels, const StepRoleRanges& roles) {
     RankDistributed r;
     r.path = s.sourcePath();
     r.worker = workerNameFromFileName(r.path);
@@ -103,9 +109,6 @@ RankDistributed summarizeRank(const Session& s, const TraceSummary& summary) {
         r.rank = rankFromFileName(r.path);
     r.worker = workerName(r.path);
 
-    const StepRanges stepRanges = computeStepRanges(s);
-    const std::vector<std::string> labels = stepLabels(s, stepRanges);
-    const StepRoleRanges roles = collectStepRoleRanges(s);
     const IntervalList* compute = &roles.ranges[static_cast<size_t>(StepRole::Kernel)];
     if (compute->empty()) // tb: no kernels, so computation is CPU execution
         compute = &roles.ranges[static_cast<size_t>(StepRole::CpuExec)];

@@ -73,6 +73,9 @@ RankDistributed summarizeRank(const Session& session);
 // from it), so `summary --json` does not summarize twice.
 struct TraceSummary;
 RankDistributed summarizeRank(const Session& session, const TraceSummary& summary);
+// The same from step and role ranges already computed (the Overview's, OverviewData).
+RankDistributed summarizeRank(const Session& session, const TraceSummary& summary, const StepRanges& steps,
+                              const std::vector<std::string>& stepLabels, const StepRoleRanges& roles);
 
 /* One row of the communication operations table: a worker's calls of one op in one group. */
 struct CommOpStats {

@@ -3,6 +3,8 @@
 #include "analysis/distributed.h"
 #include "analysis/distributed_json.h"
 #include "analysis/kernel_table.h"
+#include "analysis/overview.h"
+#include "analysis/trace_summary.h"
 #include "analysis/session_analyses.h"
 #include "model/session.h"
 
@@ -15,15 +17,19 @@ SessionResults computeSessionResults(const Session& session) {
     results.sliceCount = session.sliceCount();
     results.startNs = session.startNs();
     results.endNs = session.endNs();
-    // The kernel table and the distributed block on a second thread while the digest is made.
+    // Not owning the session (aliasing constructor): the analyses live only for this call.
+    SessionAnalyses analyses(std::shared_ptr<const Session>(std::shared_ptr<const Session>(), &session));
+    // The kernel table and the distributed block on a second thread while the digest is made; the
+    // block takes the Overview's step and role ranges (two passes over every slice) from the
+    // analyses, whichever thread needs them first computing them.
     std::thread kernels([&] {
         const KernelTable table = KernelTable::build(session);
         results.kernelGroups = groupKernels(table, KernelGrouping::Name);
         results.kernelArgsLoaded = table.argsLoaded();
-        results.distributed = rankDistributedToJson(summarizeRank(session));
+        const std::shared_ptr<const OverviewData> overview = analyses.overviewData();
+        results.distributed = rankDistributedToJson(
+            summarizeRank(session, summarizeSession(session), overview->steps, overview->stepLabels, overview->roles));
     });
-    // Not owning the session (aliasing constructor): the analyses live only for this call.
-    SessionAnalyses analyses(std::shared_ptr<const Session>(std::shared_ptr<const Session>(), &session));
     results.run = digestRun(analyses, std::nullopt, {true, true, true}, true);
     kernels.join();
     return results;
