@@ -505,8 +505,10 @@ TEST(OperatorTree, TensorCoreEligibleNamesAreExact) {
 // a same-name single child (collapsed), a non-node user annotation between an op and its child, a
 // driver call nested in a runtime call (its kernel counts, its time is not subtracted twice), an
 // excluded Optimizer.step parent, a "Call stack" argument and input shapes.
-TEST(OperatorTree, HandMadeTraceFollowsTheTbRules) {
-    const std::string trace = R"json({"traceEvents":[
+// A hand-made trace for the tb rules: a step, same-name linear calls, a non-node annotation, mm
+// launching a kernel by a runtime and a driver call, a memset, the optimizer excluded.
+static std::string handMadeTbRulesTrace() {
+    return R"json({"traceEvents":[
       {"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100},
       {"ph":"X","cat":"cpu_op","name":"aten::linear","pid":1,"tid":1,"ts":10,"dur":50,
        "args":{"External id":1,"Input Dims":[[2,3]],"Input type":["float"],"Call stack":"model.py(5): forward;train.py(9): main"}},
@@ -528,6 +530,10 @@ TEST(OperatorTree, HandMadeTraceFollowsTheTbRules) {
       {"ph":"s","cat":"ac2g","name":"ac2g","id":102,"pid":1,"tid":1,"ts":50},
       {"ph":"f","cat":"ac2g","name":"ac2g","id":102,"pid":0,"tid":7,"ts":55,"bp":"e"}
     ]})json";
+}
+
+TEST(OperatorTree, HandMadeTraceFollowsTheTbRules) {
+    const std::string trace = handMadeTbRulesTrace();
     ImportResult r = importText(trace, {}, "ops_rules.json");
     ASSERT_TRUE(r.session) << r.error;
     const Session& s = *r.session;
@@ -602,28 +608,7 @@ TEST(OperatorTree, HandMadeTraceFollowsTheTbRules) {
 // trace above stretched 100000 times, so the steps, linear and mm last seconds (wide) while the
 // runtime calls and kernels stay narrow, and every sum scales exactly.
 TEST(OperatorTree, SecondsLongOperatorsKeepExactTimes) {
-    const std::string trace = R"json({"traceEvents":[
-      {"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100},
-      {"ph":"X","cat":"cpu_op","name":"aten::linear","pid":1,"tid":1,"ts":10,"dur":50,
-       "args":{"External id":1,"Input Dims":[[2,3]],"Input type":["float"],"Call stack":"model.py(5): forward;train.py(9): main"}},
-      {"ph":"X","cat":"cpu_op","name":"aten::linear","pid":1,"tid":1,"ts":12,"dur":40,"args":{"External id":2}},
-      {"ph":"X","cat":"user_annotation","name":"my_block","pid":1,"tid":1,"ts":14,"dur":30,"args":{"External id":6}},
-      {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":15,"dur":20,"args":{"External id":3}},
-      {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":16,"dur":5,"args":{"External id":3,"correlation":100}},
-      {"ph":"X","cat":"cuda_driver","name":"cuLaunchKernel","pid":1,"tid":1,"ts":17,"dur":2,"args":{"External id":3,"correlation":101}},
-      {"ph":"X","cat":"cuda_runtime","name":"cudaMemsetAsync","pid":1,"tid":1,"ts":50,"dur":1,"args":{"External id":2,"correlation":102}},
-      {"ph":"X","cat":"cpu_op","name":"Optimizer.step#SGD.step","pid":1,"tid":1,"ts":70,"dur":20,"args":{"External id":4}},
-      {"ph":"X","cat":"cpu_op","name":"aten::add_","pid":1,"tid":1,"ts":72,"dur":5,"args":{"External id":5}},
-      {"ph":"X","cat":"kernel","name":"sm90_xmma_gemm_bf16","pid":0,"tid":7,"ts":30,"dur":10,"args":{"correlation":100}},
-      {"ph":"X","cat":"kernel","name":"triton_k2","pid":0,"tid":7,"ts":60,"dur":3,"args":{"correlation":101}},
-      {"ph":"X","cat":"gpu_memset","name":"Memset (Device)","pid":0,"tid":7,"ts":55,"dur":1,"args":{"correlation":102}},
-      {"ph":"s","cat":"ac2g","name":"ac2g","id":100,"pid":1,"tid":1,"ts":16},
-      {"ph":"f","cat":"ac2g","name":"ac2g","id":100,"pid":0,"tid":7,"ts":30,"bp":"e"},
-      {"ph":"s","cat":"ac2g","name":"ac2g","id":101,"pid":1,"tid":1,"ts":17},
-      {"ph":"f","cat":"ac2g","name":"ac2g","id":101,"pid":0,"tid":7,"ts":60,"bp":"e"},
-      {"ph":"s","cat":"ac2g","name":"ac2g","id":102,"pid":1,"tid":1,"ts":50},
-      {"ph":"f","cat":"ac2g","name":"ac2g","id":102,"pid":0,"tid":7,"ts":55,"bp":"e"}
-    ]})json";
+    const std::string trace = handMadeTbRulesTrace();
     nlohmann::json j = nlohmann::json::parse(trace);
     constexpr int64_t kStretch = 100000;
     for (auto& e : j["traceEvents"])
