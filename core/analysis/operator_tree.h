@@ -70,14 +70,12 @@ struct OperatorNode {
     uint8_t children = 0;    // direct child nodes, counted up to 2 (the collapse asks "exactly one?")
     bool wide = false;       // times in OperatorTree's wide table; the narrow ones below are 0
 
+    // Whether the node is one row of operator statistics (a plain operator, not collapsed away).
+    bool counted() const { return kind == OperatorNodeKind::Operator && !merged; }
+
 private:
     friend class OperatorTree;
     int32_t m_selfHost = 0, m_selfDevice = 0, m_device = 0, m_selfTc = 0, m_tc = 0;
-
-public:
-
-    // Whether the node is one row of operator statistics (a plain operator, not collapsed away).
-    bool counted() const { return kind == OperatorNodeKind::Operator && !merged; }
 };
 static_assert(sizeof(OperatorNode) == 44, "OperatorNode grew: 11 M of them at 10 GB");
 
