@@ -28,45 +28,51 @@ uint32_t Track::enclosingSlice(int64_t ts) const {
     return best;
 }
 
-uint32_t EnclosingSliceFinder::find(const Track& t, int64_t ts) {
+void EnclosingSliceFinder::use(const Track& t) {
     if (&t != m_track) {
         m_track = &t;
         m_hint.assign(t.rowBegin.begin(), t.rowBegin.end() - (t.rowBegin.empty() ? 0 : 1));
     }
+}
+
+uint32_t EnclosingSliceFinder::lastStartingBy(size_t r, int64_t ts) {
+    const Track& t = *m_track;
+    const uint32_t first = t.rowBegin[r], last = t.rowBegin[r + 1];
+    if (first == last)
+        return Track::kNoId;
+    const uint32_t h = m_hint[r];
+    auto upper = [&](uint32_t lo, uint32_t hi) {
+        return static_cast<uint32_t>(std::upper_bound(t.start.begin() + lo, t.start.begin() + hi, ts) - t.start.begin());
+    };
+    uint32_t after; // first slice of the row starting after ts
+    if (t.start[h] <= ts) {
+        uint32_t lo = h, step = 1;
+        while (lo + step < last && t.start[lo + step] <= ts) {
+            lo += step;
+            step *= 2;
+        }
+        after = upper(lo + 1, std::min<uint32_t>(last, lo + step));
+    } else {
+        after = upper(first, h);
+    }
+    if (after == first)
+        return Track::kNoId;
+    m_hint[r] = after - 1;
+    return after - 1;
+}
+
+uint32_t EnclosingSliceFinder::find(const Track& t, int64_t ts) {
+    use(t);
     uint32_t best = Track::kNoId;
     uint32_t bestDepth = 0;
     bool laneOver = false; // a shallower row of this lane had nothing around ts
     for (size_t r = 0; r < t.rowCount(); ++r) {
         if (r > 0 && t.rowLane[r] != t.rowLane[r - 1])
             laneOver = false;
-        if (laneOver)
+        if (laneOver || t.rowBegin[r] == t.rowBegin[r + 1])
             continue;
-        const uint32_t first = t.rowBegin[r], last = t.rowBegin[r + 1];
-        if (first == last)
-            continue;
-        // The last slice of the row starting at or before ts, searched from the hint.
-        const uint32_t h = m_hint[r];
-        auto upper = [&](uint32_t lo, uint32_t hi) {
-            return static_cast<uint32_t>(std::upper_bound(t.start.begin() + lo, t.start.begin() + hi, ts) - t.start.begin());
-        };
-        uint32_t after; // first slice of the row starting after ts
-        if (t.start[h] <= ts) {
-            uint32_t lo = h, step = 1;
-            while (lo + step < last && t.start[lo + step] <= ts) {
-                lo += step;
-                step *= 2;
-            }
-            after = upper(lo + 1, std::min<uint32_t>(last, lo + step));
-        } else {
-            after = upper(first, h);
-        }
-        if (after == first) {
-            laneOver = true;
-            continue;
-        }
-        const uint32_t i = after - 1;
-        m_hint[r] = i;
-        if (!(t.start[i] == ts || ts < t.start[i] + t.dur[i])) {
+        const uint32_t i = lastStartingBy(r, ts);
+        if (i == Track::kNoId || !(t.start[i] == ts || ts < t.start[i] + t.dur[i])) {
             laneOver = true;
             continue;
         }
@@ -76,6 +82,24 @@ uint32_t EnclosingSliceFinder::find(const Track& t, int64_t ts) {
         }
     }
     return best;
+}
+
+void EnclosingSliceFinder::ancestors(const Track& t, uint32_t slice, std::vector<uint32_t>& out) {
+    out.clear();
+    if (slice >= t.sliceCount())
+        return;
+    use(t);
+    const uint32_t row = t.rowOf(slice);
+    const int64_t ts = t.start[slice];
+    const int64_t end = t.end(slice);
+    // As Session::ancestors: rows of one lane are consecutive; walk up from depth-1 to 0.
+    for (uint32_t r = row; r-- > 0 && t.rowLane[r] == t.rowLane[row];) {
+        const uint32_t p = lastStartingBy(r, ts);
+        if (p == Track::kNoId || t.end(p) < end)
+            break;
+        out.push_back(p);
+    }
+    std::reverse(out.begin(), out.end());
 }
 
 uint32_t Track::nextSliceStartingAt(int64_t ts) const {

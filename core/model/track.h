@@ -92,13 +92,20 @@ struct Track {
  * every row for each was most of the import's flow phase). Each row's search gallops forward from
  * where the previous lookup ended, and once a depth of a lane has no slice around ts its deeper
  * rows are skipped: a slice lies inside one slice at every depth above it in its lane. Same answers
- * as Track::enclosingSlice, in any order of lookups.
+ * as Track::enclosingSlice, in any order of lookups. One finder serves one track at a time.
  */
 class EnclosingSliceFinder {
 public:
     uint32_t find(const Track& track, int64_t ts);
+    // Session::ancestors (the enclosing slices of `slice` in its lane, outermost first) the same
+    // way: for the kernel table, whose kernels' launches ascend in time per thread.
+    void ancestors(const Track& track, uint32_t slice, std::vector<uint32_t>& out);
 
 private:
+    void use(const Track& track);
+    // The last slice of row r starting at or before ts, searched from the row's hint; kNoId if none.
+    uint32_t lastStartingBy(size_t r, int64_t ts);
+
     const Track* m_track = nullptr;
     std::vector<uint32_t> m_hint; // per row: the slice the previous lookup found (or the row's first)
 };

@@ -2,6 +2,7 @@
 #include "analysis/trace_summary.h"
 #include "test_util.h"
 
+#include <numeric>
 #include <random>
 #include <chrono>
 
@@ -120,8 +121,8 @@ TEST(ChromeImport, SameResultForAnyThreadCountAndBlockSize) {
         }
 }
 
-// The finder the flow binding uses answers as enclosingSlice does, whatever the order of the
-// lookups, on a thread of nested, partially overlapping (spilled into lanes) and zero-length slices.
+// The finder the flow binding and the kernel table use answers as enclosingSlice and ancestors
+// do, whatever the order of the lookups, on a thread of nested, partially overlapping (spilled into lanes) and zero-length slices.
 TEST(ChromeImport, EnclosingSliceFinderAnswersAsEnclosingSlice) {
     std::mt19937 rng(25);
     for (int round = 0; round < 20; ++round) {
@@ -147,6 +148,22 @@ TEST(ChromeImport, EnclosingSliceFinderAnswersAsEnclosingSlice) {
             EnclosingSliceFinder finder;
             for (int64_t ts : *order)
                 ASSERT_EQ(finder.find(t, ts), t.enclosingSlice(ts)) << "round " << round << " ts " << ts;
+        }
+        // Ancestors, slices by start and in index order, interleaved with finds as the kernel
+        // table's lookups are.
+        std::vector<uint32_t> byStart(t.sliceCount());
+        std::iota(byStart.begin(), byStart.end(), 0u);
+        std::sort(byStart.begin(), byStart.end(), [&](uint32_t a, uint32_t b) { return t.start[a] < t.start[b]; });
+        std::vector<uint32_t> inOrder(t.sliceCount());
+        std::iota(inOrder.begin(), inOrder.end(), 0u);
+        for (const std::vector<uint32_t>* order : {&byStart, &inOrder}) {
+            EnclosingSliceFinder finder;
+            std::vector<uint32_t> got;
+            for (uint32_t slice : *order) {
+                finder.ancestors(t, slice, got);
+                ASSERT_EQ(got, r.session->ancestors(t, slice)) << "round " << round << " slice " << slice;
+                ASSERT_EQ(finder.find(t, t.start[slice]), t.enclosingSlice(t.start[slice]));
+            }
         }
         if (round == 0) {
             EXPECT_GT(t.laneCount, 1u); // the case has spilled lanes
