@@ -1,4 +1,5 @@
 #include "model/trace_builder.h"
+#include "model/sort_on_threads.h"
 
 #include "model/column_scatter.h"
 #include "model/release_memory.h"
@@ -638,8 +639,8 @@ void TraceBuilder::bindFlows(unsigned threads) {
     if (m_flows.empty())
         return;
     const int64_t base = s.m_baseTimeNs.value_or(0);
-    // seq breaks every tie, so a plain sort is deterministic.
-    std::sort(m_flows.begin(), m_flows.end(), [](const PendingFlow& a, const PendingFlow& b) {
+    // seq breaks every tie, so the order is deterministic; 8 M ends of a 10 GB trace: on all cores.
+    sortOnThreads(m_flows.begin(), m_flows.end(), [](const PendingFlow& a, const PendingFlow& b) {
         if (a.category != b.category)
             return a.category < b.category;
         if (a.idIsString != b.idIsString)
@@ -652,7 +653,7 @@ void TraceBuilder::bindFlows(unsigned threads) {
         if ((a.ph == 's') != (b.ph == 's'))
             return a.ph == 's';
         return a.seq < b.seq;
-    });
+    }, threads);
     // Binding each end to its slice is independent per end: spread it over the threads. The bound
     // slice takes the place of the end's time, which nothing needs after (no array of them beside).
     {
