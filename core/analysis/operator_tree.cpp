@@ -348,35 +348,20 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
     }
     tree.m_trackNodeBegin[tracks.size()] = static_cast<uint32_t>(tree.m_nodes.size());
 
-    // Totals bottom-up (children follow their parent), then the same-name collapse, which moves self
-    // values up but leaves the parent's totals as they are.
+    // Totals bottom-up: children follow their parent, so in reverse order a node's device and tc
+    // times hold the sum of its children's totals when it is reached, and its own self values
+    // complete them. Then the same-name collapse, which moves self values up but leaves the
+    // parent's totals as they are.
     std::vector<OperatorNode>& nodes = tree.m_nodes;
     const auto count = static_cast<uint32_t>(nodes.size());
-    for (uint32_t i = 0; i < count; ++i) {
-        if (!nodes[i].wide) {
-            nodes[i].m_device = nodes[i].m_selfDevice;
-            nodes[i].m_tc = nodes[i].m_selfTc;
-            continue;
-        }
-        OperatorTimes t = tree.times(i);
-        t.deviceNs = t.selfDeviceNs;
-        t.tcNs = t.selfTcNs;
-        tree.setTimes(i, t);
-    }
     for (uint32_t i = count; i-- > 0;) {
-        const uint32_t up = nodes[i].parent;
-        if (up == kNone)
-            continue;
-        if (!nodes[i].wide) {
-            if (nodes[i].m_device != 0)
-                tree.addDevice(up, nodes[i].m_device);
-            if (nodes[i].m_tc != 0)
-                tree.addTc(up, nodes[i].m_tc);
-            continue;
+        const OperatorTimes t = tree.times(i);
+        tree.addDevice(i, t.selfDeviceNs);
+        tree.addTc(i, t.selfTcNs);
+        if (const uint32_t up = nodes[i].parent; up != kNone) {
+            tree.addDevice(up, t.deviceNs + t.selfDeviceNs);
+            tree.addTc(up, t.tcNs + t.selfTcNs);
         }
-        const OperatorTimes child = tree.times(i);
-        tree.addDevice(up, child.deviceNs);
-        tree.addTc(up, child.tcNs);
     }
     if (options.collapseSameName) {
         for (uint32_t i = count; i-- > 0;) {
