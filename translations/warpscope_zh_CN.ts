@@ -2127,14 +2127,6 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>内存设置</translation>
     </message>
     <message>
-        <source>CUDA runtime API</source>
-        <translation>CUDA 运行时 API</translation>
-    </message>
-    <message>
-        <source>Driver launches (cuBLASLt, cuDNN, Triton)</source>
-        <translation>驱动层内核启动（cuBLASLt、cuDNN、Triton）</translation>
-    </message>
-    <message>
         <source>CUDA driver API (all calls)</source>
         <translation>CUDA 驱动 API（全部调用）</translation>
     </message>
@@ -2401,6 +2393,14 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     <message>
         <source>For PyTorch programs: which operator launched each kernel, with no change to the program (PyTorch&apos;s own range per operator, switched on at start-up). Operators are recorded while the launches are new (the first steps, a new phase); a later launch takes the operator of the same launch before. With Python call stacks 1.0-1.15x of a training step, against torch.profiler&apos;s 1.2-1.9x. Shapes record every operator (1.5x or more). Records NVTX.</source>
         <translation>适用于 PyTorch 程序：每个内核由哪个算子启动，无需修改程序（PyTorch 自身为每个算子提供的区间，启动时开启）。算子在启动序列为新时记录（最初几步、新的阶段）；之后的启动沿用先前相同启动的算子。连同 Python 调用栈约为训练步的 1.0-1.15 倍，torch.profiler 为 1.2-1.9 倍。记录形状时会记录每个算子（1.5 倍或更多）。会记录 NVTX。</translation>
+    </message>
+    <message>
+        <source>Kernel launches, copies and waits (at the driver: every library&apos;s)</source>
+        <translation>内核启动、复制与等待（在驱动层记录：涵盖所有库）</translation>
+    </message>
+    <message>
+        <source>CUDA runtime API (about 1 µs more per CUDA call)</source>
+        <translation>CUDA 运行时 API（每次 CUDA 调用约多 1 微秒）</translation>
     </message>
 </context>
 <context>

@@ -31,14 +31,17 @@ inline constexpr ActivityName kActivityNames[] = {
 // ("stacks": a backtrace per launch; "pystacks": a profile function on every Python call), and the
 // driver API and synchronization records: with those two, CUPTI intercepts every driver call and
 // every wait, which cost 1.16-1.45x the step time of PyTorch training steps where the rest costs
-// 1.03-1.13x (capture/README.md, issue #13). The runtime API records every runtime launch, copy and
-// synchronize call, and "launches" the kernel and graph launches that go to the driver directly
-// (cuBLASLt, cuDNN, Triton, JAX), intercepting those calls only (issue #25). "collectives" makes
+// 1.03-1.13x (capture/README.md, issue #13). Nor the runtime API: any interception of the runtime
+// domain, CUPTI's records or a callback, added about 1 us to every runtime call, as much as the
+// kernel activity itself (issue #25). "launches" instead records every launch where all of them
+// meet, at the driver (the runtime's, and those of cuBLASLt, cuDNN, Triton and JAX, which call the
+// driver directly), with the driver's copy, set, allocation and wait calls, intercepting those
+// calls only; `runtime` adds the runtime's own calls (LaunchCallbacks). "collectives" makes
 // the library NCCL's profiler plugin: a few hundred ns per NCCL call, so a job's collectives carry
 // their sizes as in a torch.profiler trace.
-inline constexpr uint32_t kDefaultActivities = ActKernel | ActMemcpy | ActMemset | ActRuntime | ActMemory | ActNvtx |
-                                               ActOverhead | ActNvml | ActHost | ActLaunches | ActCollectives;
-inline constexpr uint32_t kAllActivities = kDefaultActivities | ActDriver | ActSync | ActPmSampling |
+inline constexpr uint32_t kDefaultActivities = ActKernel | ActMemcpy | ActMemset | ActMemory | ActNvtx | ActOverhead |
+                                               ActNvml | ActHost | ActLaunches | ActCollectives;
+inline constexpr uint32_t kAllActivities = kDefaultActivities | ActRuntime | ActDriver | ActSync | ActPmSampling |
                                            ActExternalCorrelation | ActChattyApi | ActStacks | ActPyStacks | ActPySample;
 
 /* Parses "kernel,runtime,nvml" (also "default", "all", "none"; a leading '-' removes: "default,-driver").

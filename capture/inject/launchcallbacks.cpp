@@ -9,6 +9,7 @@
 #include "inject/stackrecorder.h"
 
 #include <string>
+#include <string_view>
 
 namespace ws {
 
@@ -91,17 +92,42 @@ template <size_t N> bool contains(const CUpti_CallbackId (&ids)[N], CUpti_Callba
     return false;
 }
 
+// What a driver call's callback does (LaunchCallbacks::m_driverRole).
+enum Role : uint8_t {
+    kLaunch = 1,   // a kernel or graph launch: NCCL's and the operator windows' hooks
+    kBlocking = 2, // can block the host: marked for the Python sampler
+    kStack = 4,    // its call stack is taken
+    kRecord = 8,   // the LaunchRecorder times it into an Api record
+};
+
+// The driver calls recorded beside the launches when the runtime is not (atDriver): copies, sets,
+// allocations, frees and waits, by name, so every version's variants (_v2, _ptsz, Async) are in.
+bool copiesOrAllocates(std::string_view name) {
+    for (std::string_view p : {"cuMemcpy", "cuMemset", "cuMemAlloc", "cuMemFree", "cuMemHostAlloc"})
+        if (name.substr(0, p.size()) == p)
+            return true;
+    return false;
+}
+bool waits(std::string_view name) {
+    for (std::string_view p : {"cuStreamSynchronize", "cuCtxSynchronize", "cuEventSynchronize", "cuStreamWaitEvent"})
+        if (name.substr(0, p.size()) == p)
+            return true;
+    return false;
+}
+
 // Runtime launches and memory calls in progress on this thread: a driver launch inside one is that
 // call's own (cudaLaunchKernel calls cuLaunchKernel), recorded by the runtime activity already.
 thread_local int t_runtimeDepth = 0;
-// The start of the driver launch in progress on this thread (launches do not nest in the driver).
+// The driver call being timed on this thread, and its start (timed driver calls do not nest).
+thread_local uint32_t t_driverCbid = 0;
 thread_local uint64_t t_driverStart = 0;
 
 uint64_t now() { return cuptiNow(); }
 
 } // namespace
 
-bool LaunchCallbacks::start(LaunchRecorder* launches, StackRecorder* stacks, bool watchCalls, std::string* why) {
+bool LaunchCallbacks::start(LaunchRecorder* launches, StackRecorder* stacks, bool watchCalls, bool atDriver,
+                            std::string* why) {
     if (launches)
         m_launches.store(launches);
     if (stacks)
@@ -116,22 +142,41 @@ bool LaunchCallbacks::start(LaunchRecorder* launches, StackRecorder* stacks, boo
             return false;
         }
         m_subscribed = true;
-        for (CUpti_CallbackId id : kRuntimeLaunches)
-            cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
-        for (CUpti_CallbackId id : kDriverLaunches)
+        if (!atDriver)
+            for (CUpti_CallbackId id : kRuntimeLaunches)
+                cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
+        for (CUpti_CallbackId id : kDriverLaunches) {
+            m_driverRole[id].fetch_or(kLaunch | kStack | kRecord);
             cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+        }
     }
     // Memory calls matter only to stacks (which line copied or allocated): not intercepted otherwise.
-    if (stacks && !m_memoryCalls) {
+    // At the driver they are recorded as well, standing in for the runtime's calls.
+    if (atDriver && ((launches || stacks) && !m_driverRecording)) {
+        m_driverRecording = true;
+        for (size_t id = 0; id < kDriverCalls; ++id) {
+            const char* name = nullptr;
+            if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, static_cast<uint32_t>(id), &name) != CUPTI_SUCCESS || !name)
+                continue;
+            const uint8_t role = copiesOrAllocates(name) ? kStack | kRecord : waits(name) ? kRecord : 0;
+            if (role) {
+                m_driverRole[id].fetch_or(role);
+                cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, static_cast<CUpti_CallbackId>(id));
+            }
+        }
+    } else if (!atDriver && stacks && !m_memoryCalls) {
         m_memoryCalls = true;
         for (CUpti_CallbackId id : kRuntimeMemoryCalls)
             cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
     }
     if (watchCalls && !m_watchCalls.exchange(true)) {
-        for (CUpti_CallbackId id : kRuntimeBlockingCalls)
-            cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
-        for (CUpti_CallbackId id : kDriverBlockingCalls)
+        if (!atDriver)
+            for (CUpti_CallbackId id : kRuntimeBlockingCalls)
+                cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
+        for (CUpti_CallbackId id : kDriverBlockingCalls) {
+            m_driverRole[id].fetch_or(kBlocking);
             cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+        }
         CudaCallWatch::activate();
     }
     return true;
@@ -172,28 +217,32 @@ void CUPTIAPI LaunchCallbacks::onCallback(void* userdata, CUpti_CallbackDomain d
             stacks->onCall(0, cbid, cb->correlationId);
         return;
     }
-    if (domain != CUPTI_CB_DOMAIN_DRIVER_API || t_runtimeDepth > 0)
+    if (domain != CUPTI_CB_DOMAIN_DRIVER_API || t_runtimeDepth > 0 || cbid >= kDriverCalls)
         return;
-    if (watching && contains(kDriverBlockingCalls, cbid)) {
-        if (entry)
-            CudaCallWatch::enter(1, cbid);
-        else
-            CudaCallWatch::leave();
-        return;
-    }
+    const uint8_t role = self->m_driverRole[cbid].load(std::memory_order_relaxed);
+    const bool blocking = watching && (role & kBlocking);
     LaunchRecorder* launches = self->m_launches.load(std::memory_order_relaxed);
+    const bool record = (role & kRecord) && launches && launches->recording();
     if (entry) {
-        if (NcclRecorder::launchOpen()) // NCCL's kernel: the collectives it carries out get its correlation
-            NcclRecorder::instance().onLaunch(cb->correlationId);
-        OperatorWindows::onLaunch(cb->symbolName, cbid);
-        if (stacks)
+        if (blocking)
+            CudaCallWatch::enter(1, cbid);
+        if (role & kLaunch) {
+            if (NcclRecorder::launchOpen()) // NCCL's kernel: the collectives it carries out get its correlation
+                NcclRecorder::instance().onLaunch(cb->correlationId);
+            OperatorWindows::onLaunch(cb->symbolName, cbid);
+        }
+        if (stacks && (role & kStack))
             stacks->onCall(1, cbid, cb->correlationId);
-        // Taken last, so the stack's cost is not the launch's.
-        if (launches && launches->recording())
+        // Taken last, so the stack's cost is not the call's.
+        if (record) {
+            t_driverCbid = cbid;
             t_driverStart = now();
+        }
         return;
     }
-    if (!launches || !launches->recording() || t_driverStart == 0)
+    if (blocking)
+        CudaCallWatch::leave();
+    if (!record || t_driverStart == 0 || t_driverCbid != cbid)
         return;
     LaunchRecorder::Launch l;
     l.start = t_driverStart;

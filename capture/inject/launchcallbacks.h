@@ -12,30 +12,47 @@ class StackRecorder;
 
 /*
  * LaunchCallbacks: the process's one CUPTI callback subscriber (CUPTI allows one per process), on
- * the launch calls only, never on a whole API domain:
+ * chosen calls only, never on a whole API domain. Two ways to find the launching calls:
+ *
+ * - With the runtime recorded (the `runtime` activity), CUPTI writes the runtime's calls itself, and
+ *   the callbacks see:
  *   - the runtime's kernel and graph launches (cudaLaunchKernel, __cudaLaunchKernel, cudaGraphLaunch,
  *     ...), to keep the depth that tells a runtime launch's inner driver call from a driver-only
  *     launch, and for their call stacks;
  *   - the runtime's memcpy, memset and allocation calls, only while stacks are recorded;
  *   - the driver's launches (cuLaunchKernel, cuLaunchKernelEx, cuLaunchCooperativeKernel*,
- *     cuGraphLaunch*), which the LaunchRecorder times and the StackRecorder stacks;
- *   - with watchCalls (Python sampling), the calls that can block the host (synchronizations,
- *     copies, frees) of both APIs, whose entry and exit CudaCallWatch marks for the sampler.
+ *     cuGraphLaunch*) outside a runtime call, which the LaunchRecorder times and the StackRecorder
+ *     stacks.
+ * - Without it (`atDriver`, the default), nothing of the runtime is intercepted: any callback or
+ *   activity on the runtime domain made every runtime call cost 0.35-1 µs more (issue #25,
+ *   capture/README.md), up to as much again as CUPTI's kernel activity. Every launch reaches the driver,
+ *   the runtime's included, so the driver's launches are all recorded, with the driver calls that
+ *   copy, set, allocate, free or wait (cuMemcpy*, cuMemset*, cuMemAlloc*, cuMemFree*,
+ *   cu*Synchronize, cuStreamWaitEvent): the calls that say where the host waited and which line
+ *   copied. Stacks are taken at the same driver calls.
+ *
+ * With watchCalls (Python sampling), the calls that can block the host (synchronizations, copies,
+ * frees) are also marked at entry and exit for the sampler (CudaCallWatch).
  * Either recorder may be absent. Never throws into CUPTI.
  */
 class LaunchCallbacks {
 public:
     // Subscribes (once) and enables the callbacks the given recorders need. False with *why when
     // CUPTI refuses, e.g. because another tool already subscribed.
-    bool start(LaunchRecorder* launches, StackRecorder* stacks, bool watchCalls, std::string* why);
+    bool start(LaunchRecorder* launches, StackRecorder* stacks, bool watchCalls, bool atDriver, std::string* why);
 
 private:
     static void CUPTIAPI onCallback(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                     const void* data);
 
+    // What the callbacks do at each driver call (Role bits), by cbid; set before its callback is enabled.
+    static constexpr size_t kDriverCalls = CUPTI_DRIVER_TRACE_CBID_SIZE;
+    std::atomic<uint8_t> m_driverRole[kDriverCalls] = {};
+
     CUpti_SubscriberHandle m_subscriber = nullptr;
     bool m_subscribed = false;
     bool m_memoryCalls = false;
+    bool m_driverRecording = false;
     std::atomic<bool> m_watchCalls{false};
     std::atomic<LaunchRecorder*> m_launches{nullptr};
     std::atomic<StackRecorder*> m_stacks{nullptr};

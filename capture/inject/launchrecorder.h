@@ -10,9 +10,9 @@
 namespace ws {
 
 /*
- * LaunchRecorder: the "launches" activity. Records the kernel and graph launches that reach the
- * driver API directly (cuLaunchKernel, cuLaunchKernelEx, cuGraphLaunch, ...) as the same Api records
- * CUPTI's driver activity writes, without recording the rest of the driver domain.
+ * LaunchRecorder: the "launches" activity. Records kernel and graph launches at the driver API
+ * (cuLaunchKernel, cuLaunchKernelEx, cuGraphLaunch, ...) as the same Api records CUPTI's driver
+ * activity writes, without recording the rest of the driver domain.
  *
  * Why: cuBLASLt (the nvjet matmuls of bf16 training), cuDNN (fused attention), Triton
  * (torch.compile), CUTLASS and JAX launch through the driver, not the runtime. Without a launching
@@ -23,9 +23,11 @@ namespace ws {
  * uncontended lock, as NvtxRecorder does for ranges. The writer thread takes the buffers at each
  * flush and encodes Api records (domain driver), so the importer sees what it sees with `driver`.
  *
- * A driver launch made inside a runtime launch (cudaLaunchKernel calls the driver) is the runtime
- * call's own launch and is not recorded (LaunchCallbacks keeps the depth). With the `driver`
- * activity on, CUPTI records these calls itself and this recorder stays off.
+ * Without the `runtime` activity (the default), every launch is recorded here, the runtime's too
+ * (cudaLaunchKernel calls the driver), with the driver's copy, set, allocation and wait calls. With
+ * it, a driver launch made inside a runtime launch is the runtime call's own, which CUPTI records,
+ * and is left out (LaunchCallbacks keeps the depth). With the `driver` activity on, CUPTI records
+ * these calls itself and this recorder stays off.
  */
 class LaunchRecorder {
 public:

@@ -254,12 +254,16 @@ void Tracer::startCallbacks() {
     if (stacks)
         m_stacks.configure((m_config.activities & ActStacks) ? static_cast<int>(m_config.stackDepth) : 0,
                            (m_config.activities & ActPyStacks) ? static_cast<int>(m_config.pythonStackDepth) : 0);
-    // Optional: without them the capture is still complete for runtime launches, so a refusal is a warning.
+    // Optional: the kernels are recorded without them, so a refusal is a warning (and said in it).
     std::string why;
-    if (!m_callbacks.start(launches ? &m_launches : nullptr, stacks ? &m_stacks : nullptr, watchCalls, &why)) {
+    // Without the runtime's records, every launch is found at the driver (LaunchCallbacks).
+    const bool atDriver = !(m_config.activities & ActRuntime);
+    if (!m_callbacks.start(launches ? &m_launches : nullptr, stacks ? &m_stacks : nullptr, watchCalls, atDriver,
+                           &why)) {
         report(ErrorSeverity::Warning, "callbacks", 0,
-               why + (launches ? "; kernels launched through the driver API (cuBLASLt, cuDNN, Triton) get no launching "
-                                 "call, operator or stack"
+               why + (launches ? (atDriver ? "; kernels get no launching call, operator or stack"
+                                           : "; kernels launched through the driver API (cuBLASLt, cuDNN, Triton) get no "
+                                             "launching call, operator or stack")
                                : "") +
                    (stacks ? "; call stacks are not recorded" : "") +
                    (collectives ? "; NCCL kernels get no collective sizes" : ""));

@@ -5,7 +5,7 @@
 #   ROUNDS=5 bash capture/samples/device_launch_cost.sh
 set -u
 B=/tmp/b; S=capture/samples; C=$B/warpscope-capture; ROUNDS=${ROUNDS:-5}
-CONFIGS=${CONFIGS:-plain kernel kernel,memcpy,memset kernel,runtime kernel,runtime,launches default default,-launches default,-nvml,-host,-memory,-overhead,-nvtx}
+CONFIGS=${CONFIGS:-plain kernel default default,runtime}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
 [ -x $C ] || { cmake -S capture -B $B -DCMAKE_BUILD_TYPE=Release > /dev/null && cmake --build $B -j16 2>&1 | grep -E "warning|error"; }
 [ -x /tmp/launch_cost ] || nvcc -O2 -o /tmp/launch_cost $S/launch_cost.cu -lcuda || exit 1

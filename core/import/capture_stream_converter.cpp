@@ -262,6 +262,7 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         }
         m_header = std::move(r);
         m_sawHeader = true;
+        m_callsAtDriver = !(m_header.activities & (ActRuntime | ActDriver)) && (m_header.activities & ActLaunches);
         std::string command;
         for (const std::string& arg : m_header.commandLine) {
             if (!command.empty())
@@ -370,8 +371,12 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
                                     : std::string(capture::apiDisplayName(s->second)));
         }
         const IdValue pid = hostPid(r.processId);
+        // A stream recorded without the runtime found every launch, copy and wait at the driver (the
+        // default since issue #25): those driver calls are the program's CUDA calls, in the role the
+        // runtime's have elsewhere (flow starts, the step breakdown's Runtime, steps' device work).
+        const bool driver = r.domain == static_cast<uint8_t>(ApiDomain::Driver) && !m_callsAtDriver;
         addSlice(track(pid, number(r.threadId ? r.threadId : pid.number)), r.start, r.end, it->second,
-                 r.domain == static_cast<uint8_t>(ApiDomain::Driver) ? m_catDriver : m_catRuntime, offset);
+                 driver ? m_catDriver : m_catRuntime, offset);
         ChunkResult::Slice& s = m_chunk.slices.back();
         s.corr = r.correlationId;
         s.have |= ChunkResult::kCorr;

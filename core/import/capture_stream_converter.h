@@ -202,6 +202,8 @@ private:
     uint64_t m_dropped = 0;
     uint64_t m_seq = 0;
     std::string m_columnText, m_dimsText; // scratch of argColumn / an NVTX range's Input Dims
+    // Recorded without the runtime: launches, copies and waits were recorded at the driver.
+    bool m_callsAtDriver = false;
     uint32_t m_catKernel = 0, m_catMemcpy = 0, m_catMemset = 0, m_catRuntime = 0, m_catDriver = 0, m_catSync = 0,
              m_catUser = 0, m_catCpuOp = 0, m_catOverhead = 0, m_catFlow = 0;
 };

@@ -2,6 +2,9 @@
 // wscap-dump and captures/README.md), capture directories, truncated and hostile streams.
 
 #include "test_util.h"
+#include "wscapfixtures.h"
+
+#include "format/activitylist.h"
 
 #include "analysis/call_stack.h"
 #include "analysis/comm_ops.h"
@@ -161,6 +164,71 @@ TEST(CaptureImport, NamesArgumentsAndFlows) {
         EXPECT_TRUE(fk == EventKind::Runtime || fk == EventKind::Driver);
         EXPECT_TRUE(to.gpu);
         EXPECT_EQ(from.correlation[f.fromSlice], to.correlation[f.toSlice]);
+    }
+}
+
+// Issue #25: a capture recorded without the runtime finds every launch, copy and wait at the driver.
+// Those driver calls are the program's CUDA calls then, and play the runtime's part: flow starts,
+// the step breakdown's Runtime. With the runtime recorded, a driver call stays a driver call.
+TEST(CaptureImport, DriverCallsStandForTheRuntimeInACaptureRecordedWithoutIt) {
+    using namespace wscap;
+    auto stream = [](uint32_t activities) {
+        std::string out = fileHeader();
+        auto add = [&](const auto& record) { appendRecord(out, record); };
+        StreamHeaderRecord h;
+        h.pid = 100;
+        h.activities = activities;
+        add(h);
+        add(ContextRecord{1, 0, 7, 0});
+        add(StringRecord{1, "cuLaunchKernel"});
+        add(StringRecord{2, "cuStreamSynchronize"});
+        add(StringRecord{3, "gemm"});
+        ApiRecord launch;
+        launch.domain = static_cast<uint8_t>(ApiDomain::Driver);
+        launch.cbid = 307;
+        launch.nameId = 1;
+        launch.start = 1'000'000;
+        launch.end = 1'005'000;
+        launch.processId = launch.threadId = 100;
+        launch.correlationId = 5;
+        add(launch);
+        KernelRecord k;
+        k.start = 1'010'000;
+        k.end = 1'500'000;
+        k.contextId = 1;
+        k.streamId = 7;
+        k.correlationId = 5;
+        k.nameId = 3;
+        k.gridX = k.gridY = k.gridZ = k.blockX = k.blockY = k.blockZ = 1;
+        add(k);
+        ApiRecord wait = launch;
+        wait.cbid = 125;
+        wait.nameId = 2;
+        wait.start = 1'006'000;
+        wait.end = 1'501'000;
+        wait.correlationId = 6;
+        add(wait);
+        FooterRecord f;
+        f.timestamp = 2'000'000;
+        add(f);
+        return out;
+    };
+    for (const bool runtime : {false, true}) {
+        const uint32_t activities = kDefaultActivities | (runtime ? ActRuntime : 0u);
+        ImportResult r = importTraceFile(test::writeTemp(runtime ? "rt.wscap" : "drv.wscap", stream(activities)));
+        ASSERT_TRUE(r.session) << r.error;
+        const Session& s = *r.session;
+        const EventKind expected = runtime ? EventKind::Driver : EventKind::Runtime;
+        size_t calls = 0;
+        for (const Track& t : s.tracks())
+            for (size_t i = 0; i < t.sliceCount(); ++i)
+                if (!t.gpu) {
+                    EXPECT_EQ(s.kindOf(t, i), expected) << s.str(t.names[i]) << ", runtime recorded: " << runtime;
+                    ++calls;
+                }
+        EXPECT_EQ(calls, 2u);
+        ASSERT_EQ(s.flows().size(), 1u);
+        EXPECT_EQ(s.str(s.tracks()[s.flows()[0].fromTrack].names[s.flows()[0].fromSlice]), "cuLaunchKernel");
     }
 }
 
