@@ -184,6 +184,9 @@ std::string CaptureEventText::eventJson(uint64_t argRef) const {
                                  "(--torch-ops records operators while the launches are new); host time is the "
                                  "launch calls'");
         a.add("First launch correlation", r.correlationId);
+        if (s.stacks)
+            if (const std::string* stack = s.stacks->forCorrelation(r.correlationId))
+                a.add("Call stack", *stack);
         return a.finish("args");
     }
     // Range and mark records share their NVTX attributes.

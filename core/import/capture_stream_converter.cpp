@@ -772,9 +772,14 @@ void CaptureStreamConverter::inferOperators() {
                     end = to + 1;
             }
         const uint64_t launchRef = first.argRef;
+        // Its first launch's Python stack is the operator's, as linkOperatorStacks gives a recorded
+        // operator the stack of its first call (so an inferred addmm still names the user's line).
+        const std::string* stack = m_stacks->forCorrelation(first.corr);
         addSlice(onTrack, static_cast<uint64_t>(begin), static_cast<uint64_t>(end), c.op, m_catCpuOp, ~uint64_t(0));
         if (launchRef != ~uint64_t(0))
             m_chunk.slices.back().argRef = launchRef | CaptureEventText::kInferredOperator;
+        if (stack)
+            m_chunk.slices.back().opArgs = operatorArgs({}, stack);
         inferred += c.last - c.first + 1;
     }
     size_t windowCount = 0;
