@@ -2399,8 +2399,8 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>内核启动、复制与等待（在驱动层记录：涵盖所有库）</translation>
     </message>
     <message>
-        <source>CUDA runtime API (about 1 µs more per CUDA call)</source>
-        <translation>CUDA 运行时 API（每次 CUDA 调用约多 1 微秒）</translation>
+        <source>CUDA runtime API (up to 1 µs more per CUDA call)</source>
+        <translation>CUDA 运行时 API（每次 CUDA 调用最多多 1 微秒）</translation>
     </message>
 </context>
 <context>

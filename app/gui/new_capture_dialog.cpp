@@ -141,7 +141,7 @@ NewCaptureDialog::NewCaptureDialog(QWidget* parent) : QDialog(parent) {
         {"memcpy", tr("Memory copies")},
         {"memset", tr("Memory sets")},
         {"launches", tr("Kernel launches, copies and waits (at the driver: every library's)")},
-        {"runtime", tr("CUDA runtime API (about 1 µs more per CUDA call)")},
+        {"runtime", tr("CUDA runtime API (up to 1 µs more per CUDA call)")},
         {"driver", tr("CUDA driver API (all calls)")},
         {"sync", tr("Synchronization")},
         {"memory", tr("Allocations and frees")},

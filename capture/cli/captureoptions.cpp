@@ -216,7 +216,7 @@ std::string CaptureOptions::usage(const std::string& program) {
            "                         beyond CUPTI's kernel record (launches = every kernel\n"
            "                         launch, copy, allocation and wait, recorded at the driver\n"
            "                         where all of them meet, cuBLASLt, cuDNN and Triton too;\n"
-           "                         runtime = the runtime's own calls instead, about 1 us more\n"
+           "                         runtime = the runtime's own calls too, up to 1 us more\n"
            "                         per CUDA call; collectives = NCCL's call sizes through its\n"
            "                         profiler plugin, NCCL >= 2.28; driver = every driver call\n"
            "                         and sync cost 10-30% more; allapi = query-only calls)\n"

@@ -312,3 +312,20 @@ TEST_F(NewCaptureDialogTest, SaysWhyTheSshHostRefused) {
     EXPECT_TRUE(QDir(out.path()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty()); // no empty capture folder left
 }
 #endif
+
+// Issue #25: the default records every launch, copy and wait at the driver; the runtime's own
+// records are opt-in (each runtime call costs more with them). The boxes show the default, and the
+// runtime's box says its cost. A PNG under /tmp for a human look.
+TEST_F(NewCaptureDialogTest, TheDefaultRecordsLaunchesAtTheDriverAndNotTheRuntime) {
+    NewCaptureDialog dialog;
+    auto* launches = dialog.findChild<QCheckBox*>(QStringLiteral("activity_launches"));
+    auto* runtime = dialog.findChild<QCheckBox*>(QStringLiteral("activity_runtime"));
+    auto* kernels = dialog.findChild<QCheckBox*>(QStringLiteral("activity_kernel"));
+    ASSERT_TRUE(launches && runtime && kernels);
+    EXPECT_TRUE(launches->isChecked());
+    EXPECT_TRUE(kernels->isChecked());
+    EXPECT_FALSE(runtime->isChecked());
+    EXPECT_TRUE(runtime->text().contains(QStringLiteral("µs"))) << runtime->text().toStdString();
+    dialog.resize(900, 700);
+    dialog.grab().save(QStringLiteral("/tmp/new_capture_dialog.png"));
+}
