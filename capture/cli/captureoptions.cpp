@@ -212,7 +212,7 @@ std::string CaptureOptions::usage(const std::string& program) {
            "                         memory nvtx overhead nvml pm extcorr allapi stacks pystacks\n"
            "                         pysample host collectives, or default/all/none; -NAME removes.\n"
            "                         default = kernel memcpy memset launches memory nvtx\n"
-           "                         overhead nvml host collectives, about 1 us per launch\n"
+           "                         overhead nvml host collectives, about 0.3 us per launch\n"
            "                         beyond CUPTI's kernel record (launches = every kernel\n"
            "                         launch, copy, allocation and wait, recorded at the driver\n"
            "                         where all of them meet, cuBLASLt, cuDNN and Triton too;\n"
