@@ -405,6 +405,25 @@ void forEachKernelLaunch(const Session& session, const std::vector<KernelSliceRe
     }
 }
 
+void forEachComputedOccupancy(const Session& session, const std::vector<KernelSliceRef>& slices,
+                              const std::vector<int>& devices, const std::function<void(size_t, float)>& fn) {
+    const std::map<int, CudaSmLimits> limits = cudaSmLimitsByDevice(session);
+    std::vector<KernelSliceRef> known;
+    std::vector<std::pair<size_t, const CudaSmLimits*>> of; // index in slices, its device's limits
+    for (size_t i = 0; i < slices.size(); ++i)
+        if (const auto sm = limits.find(devices[i]); sm != limits.end()) {
+            known.push_back(slices[i]);
+            of.emplace_back(i, &sm->second);
+        }
+    if (known.empty())
+        return;
+    forEachKernelLaunch(session, known, [&](size_t k, const KernelLaunchArgs& a) {
+        const float occupancy = occupancyFromLaunchArgs(*of[k].second, a.grid, a.block, a.registers, a.sharedMemory);
+        if (occupancy >= 0)
+            fn(of[k].first, occupancy);
+    });
+}
+
 KernelTable KernelTable::build(const Session& session, const KernelTableOptions& options) {
     KernelTable table;
     const std::vector<Track>& tracks = session.tracks();

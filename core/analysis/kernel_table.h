@@ -185,6 +185,13 @@ struct KernelSliceRef {
 void forEachKernelLaunch(const Session& session, const std::vector<KernelSliceRef>& slices, const KernelLaunchFn& fn,
                          const std::atomic<bool>* cancel = nullptr, bool argColumns = true);
 
+// The est. achieved occupancy of these kernel slices computed from their launch arguments
+// (occupancyFromLaunchArgs), slice i on device devices[i]: fn(i, percent) for each whose device has
+// known limits and whose arguments give a value. For traces without Kineto's occupancy (captures,
+// Nsight Systems); the Overview and the summary use it, so both say the same.
+void forEachComputedOccupancy(const Session& session, const std::vector<KernelSliceRef>& slices,
+                              const std::vector<int>& devices, const std::function<void(size_t, float)>& fn);
+
 // "[x, y, z]" as in Kineto's grid/block args; false if the text is not 1..3 integers.
 bool parseDim3(std::string_view text, std::array<int32_t, 3>& out);
 // "[x, y, z]", or empty for the absent {0, 0, 0}.

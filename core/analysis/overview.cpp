@@ -1,7 +1,6 @@
 #include "analysis/overview.h"
 #include "model/saturating.h"
 
-#include "analysis/cuda_occupancy.h"
 #include "analysis/kernel_table.h"
 #include "model/session.h"
 
@@ -66,34 +65,23 @@ namespace {
 int64_t clipped(int64_t a, int64_t b, int64_t lo, int64_t hi) { return std::max<int64_t>(0, std::min(b, hi) - std::max(a, lo)); }
 
 // Kernels without Kineto's occupancy (captures, Nsight Systems) get it from their launch arguments
-// and their device (cuda_occupancy.h), in one pass over those kernels' arguments.
+// and their device (forEachComputedOccupancy), in one pass over those kernels' arguments.
 void fillMissingOccupancy(const Session& s, OverviewData& d) {
-    struct Target {
-        OverviewKernel* kernel;
-        OverviewDevice* device;
-        const CudaSmLimits* sm;
-    };
-    const std::map<int, CudaSmLimits> limits = cudaSmLimitsByDevice(s);
     std::vector<KernelSliceRef> refs;
-    std::vector<Target> targets;
-    for (auto& [id, dev] : d.devices) {
-        const auto sm = limits.find(id);
-        if (sm == limits.end())
-            continue;
+    std::vector<int> devices;
+    std::vector<std::pair<OverviewKernel*, OverviewDevice*>> targets;
+    for (auto& [id, dev] : d.devices)
         for (OverviewKernel& k : dev.kernels) {
             const Track& t = s.tracks()[k.track];
             if (!(k.occupancy >= 0) && k.slice < t.argRef.size() && t.argRef[k.slice] != Track::kNoArgs) {
                 refs.push_back({k.track, k.slice});
-                targets.push_back({&k, &dev, &sm->second});
+                devices.push_back(id);
+                targets.emplace_back(&k, &dev);
             }
         }
-    }
-    if (refs.empty())
-        return;
-    forEachKernelLaunch(s, refs, [&](size_t i, const KernelLaunchArgs& a) {
-        const Target& t = targets[i];
-        t.kernel->occupancy = occupancyFromLaunchArgs(*t.sm, a.grid, a.block, a.registers, a.sharedMemory);
-        t.device->occupancyComputed |= t.kernel->occupancy >= 0;
+    forEachComputedOccupancy(s, refs, devices, [&](size_t i, float occupancy) {
+        targets[i].first->occupancy = occupancy;
+        targets[i].second->occupancyComputed = true;
     });
 }
 

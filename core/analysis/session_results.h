@@ -33,7 +33,8 @@ class Session;
  * the encoding changes.
  */
 struct SessionResults {
-    static constexpr uint32_t kVersion = 2; // 2: operator rows with Tensor Core time
+    static constexpr uint32_t kVersion = 3; // 2: operator rows with Tensor Core time; 3: a capture's inferred
+                                            // operators with stacks, summaries with computed occupancy
 
     // The model described, checked against the session on decoding.
     uint64_t sliceCount = 0;

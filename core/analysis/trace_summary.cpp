@@ -1,6 +1,7 @@
 #include "analysis/trace_summary.h"
 #include "model/saturating.h"
 
+#include "analysis/kernel_table.h"
 #include "analysis/step_ranges.h"
 #include "model/session.h"
 
@@ -19,6 +20,8 @@ struct KernelRec {
     int64_t end;
     float bps;
     float occ;
+    uint32_t track;
+    uint32_t slice;
 };
 
 int64_t clippedLength(int64_t a, int64_t b, int64_t lo, int64_t hi) {
@@ -84,7 +87,8 @@ TraceSummary summarizeSession(const Session& s) {
     std::map<int, std::vector<KernelRec>> kernels;
     int64_t memcpyBytes = 0;
     bool anyMemcpyBytes = false;
-    for (const Track& t : s.tracks()) {
+    for (size_t ti = 0; ti < s.tracks().size(); ++ti) {
+        const Track& t = s.tracks()[ti];
         const ProcessInfo& p = s.processes()[t.process];
         TrackSummary ts;
         ts.group = s.processLabel(p);
@@ -102,7 +106,8 @@ TraceSummary summarizeSession(const Session& s) {
                 addSaturating(out.kernelTotalNs, t.dur[i]);
                 const int dev = p.deviceId >= 0 ? p.deviceId : -1;
                 kernels[dev].push_back({t.start[i], t.end(i), t.blocksPerSm.empty() ? NAN : t.blocksPerSm[i],
-                                        t.occupancy.empty() ? NAN : t.occupancy[i]});
+                                        t.occupancy.empty() ? NAN : t.occupancy[i], static_cast<uint32_t>(ti),
+                                        static_cast<uint32_t>(i)});
                 break;
             }
             case EventKind::Memcpy:
@@ -142,6 +147,22 @@ TraceSummary summarizeSession(const Session& s) {
         ds.name = d.name;
         ds.amd = deviceVendor(d) == DeviceInfo::Vendor::Amd;
         ds.totalMemoryBytes = d.totalGlobalMem;
+    }
+    // Kernels without Kineto's occupancy get it from their launch arguments, as in the Overview.
+    {
+        std::vector<KernelSliceRef> refs;
+        std::vector<int> onDevice;
+        std::vector<KernelRec*> targets;
+        for (auto& [dev, ks] : kernels)
+            for (KernelRec& k : ks) {
+                const Track& t = s.tracks()[k.track];
+                if (dev >= 0 && std::isnan(k.occ) && k.slice < t.argRef.size() && t.argRef[k.slice] != Track::kNoArgs) {
+                    refs.push_back({k.track, k.slice});
+                    onDevice.push_back(dev);
+                    targets.push_back(&k);
+                }
+            }
+        forEachComputedOccupancy(s, refs, onDevice, [&](size_t i, float occupancy) { targets[i]->occ = occupancy; });
     }
     for (auto& [dev, ks] : kernels) {
         if (dev < 0)

@@ -4,6 +4,7 @@
 #include "analysis/kernel_table.h"
 #include "analysis/overview.h"
 #include "analysis/step_ranges.h"
+#include "analysis/trace_summary.h"
 #include "test_util.h"
 #include "wscapfixtures.h"
 
@@ -105,6 +106,11 @@ TEST(CaptureOverview, ARealCaptureHasOccupancy) {
         ASSERT_TRUE(o.devices.at(0).achievedOccupancy) << file;
         EXPECT_GT(*o.devices.at(0).achievedOccupancy, 10.0) << file;
         EXPECT_LT(*o.devices.at(0).achievedOccupancy, 80.0) << file;
+        // The Summary tab's device table says the same (it said n/a).
+        const TraceSummary summary = summarizeSession(*r.session);
+        ASSERT_EQ(summary.devices.size(), 1u) << file;
+        ASSERT_TRUE(summary.devices[0].estAchievedOccupancy) << file;
+        EXPECT_NEAR(*summary.devices[0].estAchievedOccupancy, *o.devices.at(0).achievedOccupancy, 1e-6) << file;
         const KernelTable table = KernelTable::build(*r.session);
         size_t with = 0;
         for (const KernelRow& row : table.rows())
