@@ -378,9 +378,9 @@ struct Reader::Impl {
         default: boxed.push_back(v); return (uint64_t(kBoxedKind) << 60) | (boxed.size() - 1);
         }
     }
-    Value fromMemo(uint64_t m) const {
-        const int kind = static_cast<int>(m >> 60);
-        const uint64_t payload = m & ((uint64_t(1) << 60) - 1);
+    Value fromMemo(uint64_t word) const {
+        const int kind = static_cast<int>(word >> 60);
+        const uint64_t payload = word & ((uint64_t(1) << 60) - 1);
         if (kind == kBoxedKind)
             return boxed[payload];
         if (kind == static_cast<int>(Kind::Token))
@@ -396,30 +396,30 @@ struct Reader::Impl {
         return v;
     }
     void put(uint64_t index, const Value& v) {
-        const uint64_t m = toMemo(v);
+        const uint64_t word = toMemo(v);
         if (Slot* s = slotOf(v))
             s->memoIndex = index;
         if (index < memo.size()) {
-            memo[index] = m;
+            memo[index] = word;
         } else if (index < memo.size() + kDenseMemoSlack) {
             memo.resize(index + 1, kNoMemo);
-            memo[index] = m;
+            memo[index] = word;
         } else {
-            sparseMemo[index] = m;
+            sparseMemo[index] = word;
         }
     }
     // GET straight onto the stack (a Value built in place: assembling one in a local and copying
     // it made each GET wait on a store it had just made).
     bool getInto(uint64_t index, uint64_t at) {
         if (index < memo.size()) [[likely]] {
-            const uint64_t m = memo[index];
-            const auto kind = static_cast<Kind>(m >> 60);
+            const uint64_t word = memo[index];
+            const auto kind = static_cast<Kind>(word >> 60);
             if (kind == Kind::Token || kind == Kind::Str) {
                 Value& out = stack.emplace();
                 out.kind = kind;
                 out.clamped = false;
                 out.gen = 0;
-                out.u = m & ((uint64_t(1) << 60) - 1);
+                out.u = word & ((uint64_t(1) << 60) - 1);
                 return true;
             }
         }
@@ -430,15 +430,15 @@ struct Reader::Impl {
         return true;
     }
     [[gnu::noinline]] bool getSlow(uint64_t index, uint64_t at, Value& out) {
-        uint64_t m = kNoMemo;
+        uint64_t word = kNoMemo;
         if (index < memo.size())
-            m = memo[index];
+            word = memo[index];
         else if (auto it = sparseMemo.find(index); it != sparseMemo.end())
-            m = it->second;
-        if (m == kNoMemo)
+            word = it->second;
+        if (word == kNoMemo)
             return fail(at, "memo reference " + std::to_string(index) + " at offset " + std::to_string(at) +
                                 " to nothing stored");
-        out = fromMemo(m);
+        out = fromMemo(word);
         if (out.isContainer()) {
             const Slot* s = slotOf(out);
             if (!s)

@@ -160,5 +160,8 @@ TEST(PyFrameWalker, SamplesOtherThreadsAsTheyRun) {
     EXPECT_EQ(busy, 50) << text;
     EXPECT_EQ(stacks, 50) << text;
     EXPECT_EQ(unknown, 0) << text;
-    EXPECT_GE(holding, 25) << text; // it spins with the GIL whenever the main thread sleeps in the sampler
+    // It spins with the GIL whenever the main thread is in the sampler: about half the samples on a
+    // quiet machine, fewer when other processes keep it off a core (a loaded 2-core CI run failed
+    // at 25). A walker that cannot see the GIL's holder reads 0.
+    EXPECT_GE(holding, 5) << text;
 }
