@@ -194,3 +194,60 @@ TEST(OperatorTableView, AStoredSessionShowsItsStoredTableAtOnceThenTheComputedOn
     plain.show();
     EXPECT_FALSE(plain.showsStoredTable());
 }
+
+namespace {
+
+// A Kineto trace of `ops` nested operator pairs on one thread, each with Input Dims; `separator`
+// puts the argument columns' separator byte into one argument, which leaves the session without them.
+std::shared_ptr<const Session> manyOperators(const QTemporaryDir& dir, int ops, bool separator) {
+    std::string json = "{\"traceEvents\":[";
+    for (int i = 0; i < ops; ++i) {
+        if (i)
+            json += ',';
+        const std::string ts = std::to_string(10 * i);
+        json += "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::linear\",\"pid\":1,\"tid\":1,\"ts\":" + ts +
+                ",\"dur\":8,\"args\":{\"Input Dims\":[[4,8]]" +
+                (separator && i == 0 ? ",\"Call stack\":\"a\\u001fb\"" : "") +
+                "}},{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::addmm\",\"pid\":1,\"tid\":1,\"ts\":" + ts +
+                ",\"dur\":4,\"args\":{\"Input Dims\":[[4,8],[8,8]]}}";
+    }
+    json += "]}";
+    const QString path = dir.filePath(separator ? QStringLiteral("many_ops_separator.json") : QStringLiteral("many_ops.json"));
+    QFile f(path);
+    EXPECT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(json.data(), static_cast<qint64>(json.size()));
+    f.close();
+    return importTraceFile(path.toStdString()).session;
+}
+
+// Whether the first tree the view delivers is already the complete one (the tree with arguments).
+bool firstTreeIsComplete(const std::shared_ptr<const Session>& session) {
+    TimeViewport time;
+    time.setSessionRange(session->startNs(), session->endNs());
+    OperatorTableView view(&time, session);
+    bool complete = false;
+    QObject::connect(&view, &OperatorTableView::built, [&] { complete = view.isBuilt(); });
+    QSignalSpy built(&view, &OperatorTableView::built);
+    view.show();
+    EXPECT_TRUE(built.wait(30000));
+    return complete;
+}
+
+} // namespace
+
+// Issue #29: with argument columns the arguments cost a fraction of the tree, so a large session
+// builds the complete tree once; without them (a separator byte in an argument here) the tree without
+// arguments still comes first and the complete one replaces it.
+TEST(OperatorTableView, ALargeSessionWithArgumentColumnsBuildsTheCompleteTreeOnce) {
+    QTemporaryDir dir;
+    const std::shared_ptr<const Session> withColumns = manyOperators(dir, 110000, false);
+    ASSERT_NE(withColumns, nullptr);
+    ASSERT_GE(withColumns->sliceCount(), 200000u); // past the view's worker threshold
+    ASSERT_TRUE(withColumns->argColumns());
+    EXPECT_TRUE(firstTreeIsComplete(withColumns));
+
+    const std::shared_ptr<const Session> withoutColumns = manyOperators(dir, 110000, true);
+    ASSERT_NE(withoutColumns, nullptr);
+    ASSERT_FALSE(withoutColumns->argColumns());
+    EXPECT_FALSE(firstTreeIsComplete(withoutColumns));
+}
