@@ -148,8 +148,11 @@ TraceSummary summarizeSession(const Session& s) {
         ds.amd = deviceVendor(d) == DeviceInfo::Vendor::Amd;
         ds.totalMemoryBytes = d.totalGlobalMem;
     }
-    // Kernels without Kineto's occupancy get it from their launch arguments, as in the Overview.
-    {
+    // Kernels without Kineto's occupancy get it from their launch arguments, as in the Overview, when
+    // the session has them as columns (captures, imports, stored sessions). Otherwise (an Nsight
+    // Systems import) that would read every kernel's source record while the session loads; the
+    // Overview still computes it when opened.
+    if (s.argColumns()) {
         std::vector<KernelSliceRef> refs;
         std::vector<int> onDevice;
         std::vector<KernelRec*> targets;
