@@ -112,7 +112,9 @@ bool SessionLoader::load(const QString& path, const QString& snapshotBeside) {
                 result = library.openStored(file);
             mustStore = !libraryDir.isEmpty() && !result.session && result.error.empty();
             if (!result.session && result.error.empty()) {
-                ImportResult imported = importTraceFile(file, control);
+                ImportControl storing = control;
+                storing.keepArgsSpans = mustStore; // the store below copies each event's args from where the import found them
+                ImportResult imported = importTraceFile(file, storing);
                 result.session = std::move(imported.session);
                 result.error = std::move(imported.error);
                 result.cancelled = imported.cancelled;

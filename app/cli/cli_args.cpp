@@ -65,8 +65,8 @@ void reportImportError(const std::string& path, const std::string& error) {
         std::fprintf(stderr, "warpscope-cli: %s: %s\n", path.c_str(), error.c_str());
 }
 
-bool importForCli(const std::string& path, ImportResult& result) {
-    result = importTraceFile(path);
+bool importForCli(const std::string& path, ImportResult& result, const ImportControl& control) {
+    result = importTraceFile(path, control);
     if (result.session)
         return true;
     reportImportError(path, result.error);

@@ -22,7 +22,7 @@ inline constexpr int kExitUsage = 2;
 // and returns false (the command then exits with kExitFailure).
 // Prints why a trace could not be opened; a URL is never printed as given (it may carry a token).
 void reportImportError(const std::string& path, const std::string& error);
-bool importForCli(const std::string& path, ImportResult& result);
+bool importForCli(const std::string& path, ImportResult& result, const ImportControl& control = {});
 
 class CliArgs {
 public:

@@ -45,9 +45,9 @@ struct Block {
  */
 class WorkerPool {
 public:
-    WorkerPool(unsigned n, size_t maxInFlight) : m_maxInFlight(maxInFlight) {
+    WorkerPool(unsigned n, size_t maxInFlight, bool keepArgsSpans) : m_maxInFlight(maxInFlight) {
         for (unsigned i = 0; i < n; ++i)
-            m_threads.emplace_back([this, i] { run(i); });
+            m_threads.emplace_back([this, i, keepArgsSpans] { run(i, keepArgsSpans); });
     }
     ~WorkerPool() {
         {
@@ -99,8 +99,9 @@ public:
     }
 
 private:
-    void run(unsigned worker) {
+    void run(unsigned worker, bool keepArgsSpans) {
         JsonEventParser parser(worker);
+        parser.setKeepArgsSpans(keepArgsSpans);
         while (true) {
             std::unique_ptr<Block> b;
             {
@@ -152,10 +153,12 @@ ImportResult importChromeJson(const std::string& path, const ImportControl& cont
     const size_t kBlockSize = control.blockBytes ? std::max<size_t>(control.blockBytes, 64) : kDefaultBlockSize;
     TraceBuilder builder(path, TraceFormat::ChromeJson);
     builder.setArgColumns(true); // JsonEventParser decodes them (arg_columns.h)
+    if (control.keepArgsSpans)
+        builder.keepArgsSpans();
     JsonEventScanner scanner;
     uint64_t nextMerge = 0, nextIndex = 0, seq = 0;
     {
-        WorkerPool pool(threads, threads + 2);
+        WorkerPool pool(threads, threads + 2, control.keepArgsSpans);
         auto mergeReady = [&](bool wait) {
             ChunkResult r;
             while (nextMerge < nextIndex && pool.take(nextMerge, r, wait)) {

@@ -210,6 +210,42 @@ bool EventTextReader::readToEnd() {
     return m_in.error().empty();
 }
 
+bool EventTextReader::skipTo(uint64_t offset) {
+    const uint64_t here = m_bufStart + m_pos;
+    if (offset < here)
+        return false;
+    // Skip forward, a buffer at a time when the target is further away.
+    uint64_t skip = offset - here;
+    while (skip > 0) {
+        if (m_pos == m_len && !fill())
+            return false;
+        const size_t step = static_cast<size_t>(std::min<uint64_t>(skip, m_len - m_pos));
+        m_pos += step;
+        skip -= step;
+    }
+    return m_pos < m_len || fill();
+}
+
+bool EventTextReader::bytesAt(uint64_t offset, size_t length, std::string_view& bytes, std::string& scratch) {
+    scratch.clear();
+    if (length == 0 || !skipTo(offset))
+        return false;
+    if (m_len - m_pos >= length) {
+        bytes = std::string_view(m_buf.data() + m_pos, length);
+        m_pos += length;
+        return true;
+    }
+    while (scratch.size() < length) {
+        if (m_pos == m_len && !fill())
+            return false;
+        const size_t take = std::min(length - scratch.size(), m_len - m_pos);
+        scratch.append(m_buf.data() + m_pos, take);
+        m_pos += take;
+    }
+    bytes = scratch;
+    return true;
+}
+
 bool EventTextReader::getChar(char& c) {
     if (m_pos == m_len && !fill())
         return false;
@@ -231,19 +267,7 @@ bool EventTextReader::objectViewAt(uint64_t offset, std::string_view& object, st
     out.clear();
     if (separators)
         separators->clear();
-    const uint64_t here = m_bufStart + m_pos;
-    if (offset < here)
-        return false;
-    // Skip forward, a buffer at a time when the target is further away.
-    uint64_t skip = offset - here;
-    while (skip > 0) {
-        if (m_pos == m_len && !fill())
-            return false;
-        const size_t step = static_cast<size_t>(std::min<uint64_t>(skip, m_len - m_pos));
-        m_pos += step;
-        skip -= step;
-    }
-    if (m_pos == m_len && !fill())
+    if (!skipTo(offset))
         return false;
     if (m_buf[m_pos] != '{')
         return false;

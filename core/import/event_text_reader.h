@@ -32,6 +32,10 @@ public:
     // trailing-comma repair.
     bool objectViewAt(uint64_t offset, std::string_view& object, std::string& scratch,
                       std::vector<uint32_t>* separators = nullptr);
+    // `length` bytes at `offset` as they are (a span the importer found, args_spans.h): in the read
+    // buffer (valid until the next call), or in `scratch` when they straddle a refill. Offsets
+    // ascend, as for objectAt.
+    bool bytesAt(uint64_t offset, size_t length, std::string_view& bytes, std::string& scratch);
     // The value text of a top-level member, as topLevelMember (json_members.h) gives it, from the
     // separators objectAt found; for an object of any other shape, topLevelMember itself.
     static std::string_view member(std::string_view object, const std::vector<uint32_t>& separators,
@@ -50,6 +54,8 @@ public:
 
 private:
     bool fill();
+    // Moves to `offset` (at or after the current position) with at least one byte there to read.
+    bool skipTo(uint64_t offset);
     bool getChar(char& c);
 
     InputStream m_in;

@@ -73,6 +73,14 @@ struct Fields {
     std::array<ArgColumnField, kLaunchArgKeys.size()> launch{};
     std::array<ArgColumnField, kOpArgKeys.size()> op{};
     bool hasArgs = false; // args is an object with at least one member
+    // Where the args object lies (ArgsSpans): its '{', and the opening quote of the member after
+    // it (null when args is the last member; then the event's closing brace ends it). eventBegin
+    // and eventLast (its closing '}') are set by the caller before emit().
+    const char* argsBegin = nullptr;
+    const char* argsNext = nullptr;
+    bool argsTwice = false;
+    const char* eventBegin = nullptr;
+    const char* eventLast = nullptr;
     bool hasArgName = false, hasArgLabels = false, hasSortIndex = false;
     int64_t sortIndex = 0;
     std::vector<std::pair<std::string_view, double>>* series = nullptr;
@@ -232,6 +240,10 @@ struct JsonEventParser::Impl {
 
     simdjson::error_code readArgs(od::value& argsValue, Fields& f, bool wantSeries);
     simdjson::error_code readEvent(od::object& obj, Fields& f);
+    // Records where the event's args lie, when the import keeps them (keepArgsSpans).
+    void keepArgsSpan(const Fields& f, uint64_t argRef);
+    bool keepArgsSpans = false;
+    bool spansPaused = false; // events whose text the trailing-comma repair changed get none
     void emit(Fields& f, uint64_t argRef, uint64_t seq, uint64_t offset);
     // spans[from, to) as one array document; false (and nothing kept) if any event is odd.
     bool parseBatch(char* buf, size_t bufCapacity, const std::vector<std::pair<size_t, size_t>>& spans, size_t from,
@@ -442,6 +454,9 @@ simdjson::error_code JsonEventParser::Impl::readArgs(od::value& argsValue, Field
 
 simdjson::error_code JsonEventParser::Impl::readEvent(od::object& obj, Fields& f) {
     for (auto field : obj) {
+        od::raw_json_string nextKey;
+        if (f.argsBegin && !f.argsNext && !field.key().get(nextKey))
+            f.argsNext = nextKey.raw() - 1;
         std::string_view key;
         if (auto err = field.unescaped_key().get(key))
             return err;
@@ -580,6 +595,9 @@ simdjson::error_code JsonEventParser::Impl::readEvent(od::object& obj, Fields& f
                 if (v.type().get(t))
                     return simdjson::TAPE_ERROR;
                 if (t == od::json_type::object) {
+                    f.argsTwice = f.argsBegin != nullptr;
+                    f.argsBegin = v.raw_json_token().data();
+                    f.argsNext = nullptr;
                     const bool wantSeries = f.ph.empty() || f.ph == "C";
                     if (auto err = readArgs(v, f, wantSeries))
                         return err;
@@ -590,6 +608,27 @@ simdjson::error_code JsonEventParser::Impl::readEvent(od::object& obj, Fields& f
         }
     }
     return simdjson::SUCCESS;
+}
+
+void JsonEventParser::Impl::keepArgsSpan(const Fields& f, uint64_t argRef) {
+    if (!keepArgsSpans || spansPaused || !f.argsBegin || f.argsTwice || !f.eventBegin || !f.eventLast)
+        return;
+    // The value ends before the next member's key (and the comma before it), or before the
+    // event's closing brace; whitespace in between is not part of it.
+    auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    const char* end = f.argsNext ? f.argsNext : f.eventLast;
+    while (end > f.argsBegin && space(end[-1]))
+        --end;
+    if (f.argsNext) {
+        if (end == f.argsBegin || end[-1] != ',')
+            return;
+        --end;
+        while (end > f.argsBegin && space(end[-1]))
+            --end;
+    }
+    if (end - f.argsBegin < 2 || *f.argsBegin != '{' || end[-1] != '}' || f.argsBegin < f.eventBegin)
+        return;
+    out->argsSpans.add(argRef, static_cast<uint32_t>(f.argsBegin - f.eventBegin), static_cast<uint32_t>(end - f.argsBegin));
 }
 
 void JsonEventParser::Impl::emit(Fields& f, uint64_t argRef, uint64_t seq, uint64_t offset) {
@@ -655,6 +694,7 @@ void JsonEventParser::Impl::emit(Fields& f, uint64_t argRef, uint64_t seq, uint6
         s.launchArgs = internColumn(f.launch);
         s.opArgs = internColumn(f.op);
         r.slices.push_back(s);
+        keepArgsSpan(f, argRef);
         if (f.hasBindId && (f.flowIn || f.flowOut)) {
             // Flow v2: the slice itself is the flow end.
             ChunkResult::FlowEnd fe;
@@ -686,6 +726,8 @@ void JsonEventParser::Impl::emit(Fields& f, uint64_t argRef, uint64_t seq, uint6
         be.cat = intern(f.cat);
         be.ph = ph;
         r.beginEnds.push_back(be);
+        if (be.argRef != Track::kNoArgs)
+            keepArgsSpan(f, argRef);
         break;
     }
     case 'i':
@@ -717,6 +759,7 @@ void JsonEventParser::Impl::emit(Fields& f, uint64_t argRef, uint64_t seq, uint6
         else
             in.track = track(pid, tid, ChunkResult::kThread);
         r.instants.push_back(in);
+        keepArgsSpan(f, argRef);
         break;
     }
     case 'C': {
@@ -784,6 +827,7 @@ void JsonEventParser::Impl::emit(Fields& f, uint64_t argRef, uint64_t seq, uint6
         a.idIsString = f.idIsString;
         a.id = f.idIsString ? intern(f.idStr) : f.id;
         r.asyncs.push_back(a);
+        keepArgsSpan(f, argRef);
         break;
     }
     case 'M': {
@@ -829,6 +873,8 @@ JsonEventParser::JsonEventParser(uint32_t worker) : m_impl(std::make_unique<Impl
 
 JsonEventParser::~JsonEventParser() = default;
 
+void JsonEventParser::setKeepArgsSpans(bool on) { m_impl->keepArgsSpans = on; }
+
 void JsonEventParser::parse(char* buf, size_t bufCapacity, const std::vector<std::pair<size_t, size_t>>& spans,
                             uint64_t absOffset, uint64_t seqBase, ChunkResult& out) {
     Impl& d = *m_impl;
@@ -852,8 +898,11 @@ void JsonEventParser::parse(char* buf, size_t bufCapacity, const std::vector<std
         // An odd event in the group, or a group of one. Trailing commas are the one oddity that is
         // repaired; only this path pays for looking for them, so well-formed files cost nothing more.
         const bool repaired = d.repairTrailingCommas(buf, spans, k, end, absOffset);
+        // The store reads args from the source, where the repaired commas still are: it cuts those.
+        d.spansPaused = repaired;
         if (!(repaired && end - k >= 2 && d.parseBatch(buf, bufCapacity, spans, k, end, absOffset, seqBase)))
             d.parseEach(buf, bufCapacity, spans, k, end, absOffset, seqBase);
+        d.spansPaused = false;
         k = end;
     }
     d.out = nullptr;
@@ -888,6 +937,8 @@ void JsonEventParser::Impl::parseEach(char* buf, size_t bufCapacity, const std::
             if (!err)
                 err = readEvent(obj, f);
         }
+        f.eventBegin = buf + begin;
+        f.eventLast = buf + end - 1;
         if (err) {
             out->report.add("malformed event (skipped)",
                             "event at byte " + std::to_string(offset) + ": " + simdjson::error_message(err));
@@ -904,7 +955,8 @@ bool JsonEventParser::Impl::parseBatch(char* buf, size_t bufCapacity, const std:
     // Snapshot for the rollback: records are only appended, so sizes suffice.
     const size_t nTracks = r.tracks.size(), nSlices = r.slices.size(), nBe = r.beginEnds.size(),
                  nInstants = r.instants.size(), nMemory = r.memory.size(), nCounters = r.counters.size(),
-                 nFlows = r.flows.size(), nAsyncs = r.asyncs.size(), nMetas = r.metas.size();
+                 nFlows = r.flows.size(), nAsyncs = r.asyncs.size(), nMetas = r.metas.size(),
+                 nSpans = r.argsSpans.size();
     const uint64_t nEvents = r.events;
     const int64_t minTs = r.minTs, maxTs = r.maxTs;
     const ImportReport report = r.report;
@@ -941,6 +993,8 @@ bool JsonEventParser::Impl::parseBatch(char* buf, size_t bufCapacity, const std:
             series.clear();
             if ((err = readEvent(obj, f)))
                 break;
+            f.eventBegin = buf + spans[k].first;
+            f.eventLast = buf + spans[k].second - 1;
             const uint64_t offset = absOffset + spans[k].first;
             ++r.events;
             emit(f, offset, seqBase + k, offset);
@@ -963,6 +1017,7 @@ bool JsonEventParser::Impl::parseBatch(char* buf, size_t bufCapacity, const std:
     r.flows.resize(nFlows);
     r.asyncs.resize(nAsyncs);
     r.metas.resize(nMetas);
+    r.argsSpans.truncate(nSpans);
     r.events = nEvents;
     r.minTs = minTs;
     r.maxTs = maxTs;

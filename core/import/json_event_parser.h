@@ -30,6 +30,8 @@ public:
     // offset of buf[0]; seqBase the file-order number of spans[0].
     void parse(char* buf, size_t bufCapacity, const std::vector<std::pair<size_t, size_t>>& spans,
                uint64_t absOffset, uint64_t seqBase, ChunkResult& out);
+    // Records where each event's args lie (ChunkResult::argsSpans), for an import to be stored.
+    void setKeepArgsSpans(bool on);
 
 private:
     struct Impl;

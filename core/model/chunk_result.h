@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/args_spans.h"
 #include "model/id_value.h"
 #include "model/import_report.h"
 
@@ -130,6 +131,8 @@ struct ChunkResult {
     // columns exactly instead of growing them by doubling (up to twice the memory, and both
     // buffers at once while one grows).
     std::vector<std::pair<uint32_t, uint64_t>> sliceReserve;
+    // Where the block's events' args lie (JsonEventParser::setKeepArgsSpans), in file order.
+    ArgsSpans argsSpans;
     uint64_t events = 0;
     // An event's argument-column value could not be kept (arg_columns.h): the session gets none.
     bool argColumnsLost = false;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "io/input_stream.h"
+#include "model/args_spans.h"
 #include "model/counter_series.h"
 #include "model/device_info.h"
 #include "model/event_kind.h"
@@ -18,6 +19,7 @@
 #include <atomic>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -132,6 +134,12 @@ public:
     // not fill them (they read forEachArgValues as before).
     bool argColumns() const { return m_argColumns; }
 
+    // Where a JSON source's events' args lie (args_spans.h), kept by an import that is going to be
+    // stored (ImportControl::keepArgsSpans) for the store to copy them; null otherwise. Dropped
+    // once stored (12 bytes per event), by whoever stored it, while no other store of it runs.
+    const ArgsSpans* argsSpans() const { return m_argsSpans.get(); }
+    void dropArgsSpans() const { m_argsSpans.reset(); }
+
     // The analyses' results the session file carried (analysis/session_results.h decodes them):
     // computed when the session was stored, so a reopen shows them without recomputing. Empty for
     // an imported trace and for a session stored before results were cached.
@@ -183,6 +191,7 @@ private:
     std::unordered_map<StringId, SourceFrame> m_frames;
     uint64_t m_sourceEventCount = 0;
     bool m_argColumns = false;
+    mutable std::unique_ptr<ArgsSpans> m_argsSpans;
     std::string m_storedResults; // encoded, see storedResults()
     // Where event text comes from when it is not the JSON source file (a stored session).
     std::shared_ptr<const EventTextSource> m_eventText;

@@ -38,6 +38,8 @@ public:
     // The importer fills the argument columns (arg_columns.h) of every X slice it reads; the
     // session has them (Session::argColumns) unless a slice's arguments could not be kept there.
     void setArgColumns(bool on) { m_argColumns = on; }
+    // The session keeps the chunks' ArgsSpans (Session::argsSpans): the import is going to be stored.
+    void keepArgsSpans();
     // The allocator snapshot a PyTorch memory snapshot import read (memory_snapshot.h).
     void setMemorySnapshot(std::shared_ptr<const MemorySnapshot> snapshot);
 

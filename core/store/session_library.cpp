@@ -184,7 +184,9 @@ std::optional<std::string> SessionLibrary::store(const Session& session, const s
     options.keepExisting = true; // another process may store under the same name at the same moment
     std::string written;
     options.writtenPath = &written;
-    if (!SessionStore::write(session, newSessionPath(sourcePath), options, error))
+    const bool ok = SessionStore::write(session, newSessionPath(sourcePath), options, error);
+    session.dropArgsSpans(); // only the store reads them
+    if (!ok)
         return std::nullopt;
     return written;
 }
@@ -266,7 +268,9 @@ SessionLibrary::OpenResult SessionLibrary::open(const std::string& path, const I
     OpenResult result = openStored(path);
     if (result.session || !result.error.empty())
         return result;
-    ImportResult imported = importTraceFile(path, control);
+    ImportControl storing = control;
+    storing.keepArgsSpans = true; // stored below
+    ImportResult imported = importTraceFile(path, storing);
     result.cancelled = imported.cancelled;
     result.error = imported.error;
     result.session = imported.session;

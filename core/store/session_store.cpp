@@ -53,10 +53,23 @@ CREATE TABLE event_args(chunk INTEGER PRIMARY KEY, lengths BLOB NOT NULL, text B
 /* Writes the model's columns chunk by chunk through one prepared statement. */
 class ColumnWriter {
 public:
-    ColumnWriter(SqliteDatabase& db, int level)
-        : m_stmt(db, "INSERT INTO columns(owner, idx, name, chunk, data) VALUES (?1, ?2, ?3, ?4, ?5)"), m_level(level) {}
+    // Held: the encoded chunks wait in memory until flush(), so that another thread encodes them
+    // while this one writes something else through the connection (one writer at a time).
+    enum class Mode { Insert, Hold };
+    ColumnWriter(SqliteDatabase& db, int level, Mode mode = Mode::Insert)
+        : m_stmt(db, "INSERT INTO columns(owner, idx, name, chunk, data) VALUES (?1, ?2, ?3, ?4, ?5)"), m_level(level),
+          m_mode(mode) {}
 
     bool ok() const { return m_stmt.ok(); }
+
+    // Inserts the held chunks (on the connection's thread).
+    bool flush() {
+        for (const Held& h : m_held)
+            if (!insert(h.owner, h.idx, h.name, h.chunk, h.blob))
+                return false;
+        m_held.clear();
+        return true;
+    }
 
     bool int64s(const char* owner, int64_t idx, const char* name, std::span<const int64_t> v) {
         for (size_t c = 0, chunk = 0; c < v.size(); c += SessionStore::kRowsPerChunk, ++chunk) {
@@ -77,7 +90,23 @@ public:
     }
 
 private:
-    bool put(const char* owner, int64_t idx, const char* name, size_t chunk, const std::string& blob) {
+    struct Held {
+        const char* owner;
+        int64_t idx;
+        const char* name;
+        size_t chunk;
+        std::string blob;
+    };
+
+    bool put(const char* owner, int64_t idx, const char* name, size_t chunk, std::string&& blob) {
+        if (m_mode == Mode::Hold) {
+            m_held.push_back({owner, idx, name, chunk, std::move(blob)});
+            return true;
+        }
+        return insert(owner, idx, name, chunk, blob);
+    }
+
+    bool insert(const char* owner, int64_t idx, const char* name, size_t chunk, const std::string& blob) {
         m_stmt.reset();
         m_stmt.bind(1, std::string_view(owner));
         m_stmt.bind(2, idx);
@@ -90,6 +119,8 @@ private:
 
     SqliteStatement m_stmt;
     int m_level;
+    Mode m_mode;
+    std::vector<Held> m_held;
 };
 
 /* Reads columns back, concatenating chunks in order; any damaged chunk fails the read. */
@@ -242,7 +273,9 @@ public:
     ArgsWriter(const Session& s, SqliteDatabase& db, int level, const std::atomic<bool>* cancel)
         : m_session(s), m_db(db), m_level(level), m_cancel(cancel) {}
 
-    bool write(std::string* error) {
+    // The refs of every slice and instant with args, in file order: their ranks (ranks()) are known
+    // from here on, before write() copies their texts.
+    void collectRefs() {
         for (const Track& t : m_session.tracks()) {
             for (uint64_t r : t.argRef)
                 if (r != Track::kNoArgs)
@@ -253,6 +286,9 @@ public:
         }
         std::sort(m_refs.begin(), m_refs.end());
         m_refs.erase(std::unique(m_refs.begin(), m_refs.end()), m_refs.end());
+    }
+
+    bool write(std::string* error) {
 
         // A trace imported from JSON is read back from its source text in one pass; any other
         // session (stored, Nsight Systems, nvprof, capture) asks its own EventTextSource.
@@ -290,6 +326,10 @@ public:
         std::deque<std::future<std::pair<std::string, std::string>>> pending;
         const size_t inFlight = std::max(1u, std::thread::hardware_concurrency());
         const bool parallel = m_session.eventTextReadsInParallel();
+        // Where the import found each event's args, when it kept that: copied, not cut again.
+        std::optional<ArgsSpans::Cursor> spans;
+        if (fromSource && m_session.argsSpans())
+            spans.emplace(*m_session.argsSpans());
         for (size_t from = 0; from < m_refs.size(); from += SessionStore::kArgsPerChunk) {
             if (m_cancel && *m_cancel) {
                 *error = "cancelled";
@@ -298,11 +338,12 @@ public:
             const size_t to = std::min(m_refs.size(), from + SessionStore::kArgsPerChunk);
             if (parallel)
                 pending.push_back(std::async(std::launch::async, [this, from, to] {
-                    return compressChunk(readChunk(from, to, nullptr, {}));
+                    return compressChunk(readChunk(from, to, nullptr, {}, nullptr));
                 }));
             else
                 pending.push_back(std::async(std::launch::async,
-                                             [this, c = readChunk(from, to, fromSource ? &reader : nullptr, mergedArgs)] {
+                                             [this, c = readChunk(from, to, fromSource ? &reader : nullptr, mergedArgs,
+                                                                  spans ? &*spans : nullptr)] {
                                                  return compressChunk(c);
                                              }));
             if (!insertDone(pending, inFlight, insert, error))
@@ -371,10 +412,10 @@ private:
         std::vector<int64_t> lengths;
     };
 
-    // From the JSON source through `reader` (merged: B/E pairs whose E has args), or from the
-    // session's EventTextSource when reader is null.
+    // From the JSON source through `reader` (merged: B/E pairs whose E has args; spans: where the
+    // import found the others' args), or from the session's EventTextSource when reader is null.
     ChunkText readChunk(size_t from, size_t to, EventTextReader* reader,
-                        const std::unordered_map<uint64_t, std::string>& merged) const {
+                        const std::unordered_map<uint64_t, std::string>& merged, ArgsSpans::Cursor* spans) const {
         ChunkText c;
         c.lengths.reserve(to - from);
         std::string object;
@@ -386,6 +427,8 @@ private:
                 args = topLevelMember(object, "args");
             } else if (const auto it = merged.find(m_refs[i]); it != merged.end()) {
                 args = it->second;
+            } else if (const auto span = spans ? spans->find(m_refs[i]) : std::nullopt) {
+                reader->bytesAt(span->begin, span->length, args, object);
             } else if (std::string_view view; reader->objectViewAt(m_refs[i], view, object, &separators)) {
                 args = EventTextReader::member(view, separators, "args");
             }
@@ -431,6 +474,100 @@ private:
     std::vector<uint64_t> m_refs;
     std::optional<FileFingerprint> m_fingerprint;
 };
+
+// The model's columns (tracks, counters, flows, memory, a memory snapshot's tables) into `columns`;
+// their arg refs as ranks in `args`, whose refs are collected.
+bool encodeModelColumns(const Session& s, const ArgsWriter& args, ColumnWriter& columns) {
+    {
+        for (size_t i = 0; i < s.tracks().size(); ++i) {
+            const Track& t = s.tracks()[i];
+            const auto idx = static_cast<int64_t>(i);
+            const std::vector<uint64_t> argRanks = args.ranks(t.argRef), instantRanks = args.ranks(t.instantArgRef);
+            const bool ok = columns.int64s("track", idx, "start", span(t.start)) &&
+                            columns.int64s("track", idx, "dur", span(t.dur)) &&
+                            columns.fixed("track", idx, "names", span(t.names)) &&
+                            columns.fixed("track", idx, "category", span(t.category)) &&
+                            columns.fixed("track", idx, "arg_ref", span(argRanks)) &&
+                            columns.fixed("track", idx, "correlation", span(t.correlation)) &&
+                            columns.fixed("track", idx, "external_id", span(t.externalId)) &&
+                            columns.int64s("track", idx, "bytes", span(t.bytes)) &&
+                            columns.fixed("track", idx, "blocks_per_sm", span(t.blocksPerSm)) &&
+                            columns.fixed("track", idx, "occupancy", span(t.occupancy)) &&
+                            columns.fixed("track", idx, "launch_args", span(t.launchArgs)) &&
+                            columns.fixed("track", idx, "op_args", span(t.opArgs)) &&
+                            columns.fixed("track", idx, "row_begin", span(t.rowBegin)) &&
+                            columns.fixed("track", idx, "row_depth", span(t.rowDepth)) &&
+                            columns.fixed("track", idx, "row_lane", span(t.rowLane)) &&
+                            columns.int64s("track", idx, "instant_ts", span(t.instantTs)) &&
+                            columns.fixed("track", idx, "instant_names", span(t.instantNames)) &&
+                            columns.fixed("track", idx, "instant_category", span(t.instantCategory)) &&
+                            columns.fixed("track", idx, "instant_arg_ref", span(instantRanks));
+            if (!ok)
+                return false;
+        }
+    }
+
+    {
+        for (size_t i = 0; i < s.counters().size(); ++i) {
+            const CounterSeries& c = s.counters()[i];
+            if (!columns.int64s("counter", static_cast<int64_t>(i), "ts", span(c.ts)) ||
+                !columns.fixed("counter", static_cast<int64_t>(i), "value", span(c.value)))
+                return false;
+        }
+    }
+
+    {
+        std::vector<uint32_t> fromTrack, fromSlice, toTrack, toSlice, category;
+        std::vector<uint64_t> ids;
+        for (const Flow& f : s.flows()) {
+            fromTrack.push_back(f.fromTrack);
+            fromSlice.push_back(f.fromSlice);
+            toTrack.push_back(f.toTrack);
+            toSlice.push_back(f.toSlice);
+            category.push_back(f.category);
+            ids.push_back(f.id);
+        }
+        const bool ok = columns.fixed("flows", 0, "from_track", span(fromTrack)) &&
+                        columns.fixed("flows", 0, "from_slice", span(fromSlice)) &&
+                        columns.fixed("flows", 0, "to_track", span(toTrack)) &&
+                        columns.fixed("flows", 0, "to_slice", span(toSlice)) &&
+                        columns.fixed("flows", 0, "category", span(category)) &&
+                        columns.fixed("flows", 0, "id", span(ids));
+        if (!ok)
+            return false;
+    }
+
+    {
+        std::vector<int64_t> ts, addr, bytes, allocated, reserved;
+        std::vector<uint32_t> track;
+        std::vector<int16_t> deviceType, deviceId;
+        for (const MemoryEvent& m : s.memoryEvents()) {
+            ts.push_back(m.ts);
+            addr.push_back(m.addr);
+            bytes.push_back(m.bytes);
+            allocated.push_back(m.totalAllocated);
+            reserved.push_back(m.totalReserved);
+            track.push_back(m.track);
+            deviceType.push_back(m.deviceType);
+            deviceId.push_back(m.deviceId);
+        }
+        const bool ok = columns.int64s("memory", 0, "ts", span(ts)) && columns.int64s("memory", 0, "addr", span(addr)) &&
+                        columns.int64s("memory", 0, "bytes", span(bytes)) &&
+                        columns.int64s("memory", 0, "total_allocated", span(allocated)) &&
+                        columns.int64s("memory", 0, "total_reserved", span(reserved)) &&
+                        columns.fixed("memory", 0, "track", span(track)) &&
+                        columns.fixed("memory", 0, "device_type", span(deviceType)) &&
+                        columns.fixed("memory", 0, "device_id", span(deviceId));
+        if (!ok)
+            return false;
+    }
+    // A memory snapshot's own tables: reopened from the library, it is not unpickled again.
+    if (const MemorySnapshot* snapshot = s.memorySnapshot())
+        if (!store::writeSnapshotColumns(*snapshot, columns))
+            return false;
+
+    return true;
+}
 
 bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& o, std::string* error) {
     auto fail = [&](const std::string& what) {
@@ -537,7 +674,14 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
             return fail({});
     }
 
+    // The model's columns are encoded on another thread while the arguments' pass reads the source;
+    // they are inserted after it, through this thread (one writer on the connection).
     ArgsWriter args(s, db, o.argsZstdLevel, o.cancel);
+    args.collectRefs();
+    ColumnWriter held(db, o.zstdLevel, ColumnWriter::Mode::Hold);
+    if (!held.ok())
+        return fail({});
+    std::future<bool> encoded = std::async(std::launch::async, [&] { return encodeModelColumns(s, args, held); });
     if (!args.write(error))
         return false;
     // The source's fingerprint hashes the whole file: the arguments' pass did it on the way when it
@@ -567,32 +711,8 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
             q.step();
             if (!q.ok())
                 return fail({});
-            const auto idx = static_cast<int64_t>(i);
-            const std::vector<uint64_t> argRanks = args.ranks(t.argRef), instantRanks = args.ranks(t.instantArgRef);
-            const bool ok = columns.int64s("track", idx, "start", span(t.start)) &&
-                            columns.int64s("track", idx, "dur", span(t.dur)) &&
-                            columns.fixed("track", idx, "names", span(t.names)) &&
-                            columns.fixed("track", idx, "category", span(t.category)) &&
-                            columns.fixed("track", idx, "arg_ref", span(argRanks)) &&
-                            columns.fixed("track", idx, "correlation", span(t.correlation)) &&
-                            columns.fixed("track", idx, "external_id", span(t.externalId)) &&
-                            columns.int64s("track", idx, "bytes", span(t.bytes)) &&
-                            columns.fixed("track", idx, "blocks_per_sm", span(t.blocksPerSm)) &&
-                            columns.fixed("track", idx, "occupancy", span(t.occupancy)) &&
-                            columns.fixed("track", idx, "launch_args", span(t.launchArgs)) &&
-                            columns.fixed("track", idx, "op_args", span(t.opArgs)) &&
-                            columns.fixed("track", idx, "row_begin", span(t.rowBegin)) &&
-                            columns.fixed("track", idx, "row_depth", span(t.rowDepth)) &&
-                            columns.fixed("track", idx, "row_lane", span(t.rowLane)) &&
-                            columns.int64s("track", idx, "instant_ts", span(t.instantTs)) &&
-                            columns.fixed("track", idx, "instant_names", span(t.instantNames)) &&
-                            columns.fixed("track", idx, "instant_category", span(t.instantCategory)) &&
-                            columns.fixed("track", idx, "instant_arg_ref", span(instantRanks));
-            if (!ok)
-                return fail({});
         }
     }
-
     {
         SqliteStatement q(db, "INSERT INTO counters VALUES (?1, ?2, ?3, ?4, ?5)");
         for (size_t i = 0; i < s.counters().size(); ++i) {
@@ -604,61 +724,12 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
             q.bind(4, static_cast<int64_t>(c.series));
             q.bind(5, static_cast<int64_t>(c.category));
             q.step();
-            if (!q.ok() || !columns.int64s("counter", static_cast<int64_t>(i), "ts", span(c.ts)) ||
-                !columns.fixed("counter", static_cast<int64_t>(i), "value", span(c.value)))
+            if (!q.ok())
                 return fail({});
         }
     }
-
-    {
-        std::vector<uint32_t> fromTrack, fromSlice, toTrack, toSlice, category;
-        std::vector<uint64_t> ids;
-        for (const Flow& f : s.flows()) {
-            fromTrack.push_back(f.fromTrack);
-            fromSlice.push_back(f.fromSlice);
-            toTrack.push_back(f.toTrack);
-            toSlice.push_back(f.toSlice);
-            category.push_back(f.category);
-            ids.push_back(f.id);
-        }
-        const bool ok = columns.fixed("flows", 0, "from_track", span(fromTrack)) &&
-                        columns.fixed("flows", 0, "from_slice", span(fromSlice)) &&
-                        columns.fixed("flows", 0, "to_track", span(toTrack)) &&
-                        columns.fixed("flows", 0, "to_slice", span(toSlice)) &&
-                        columns.fixed("flows", 0, "category", span(category)) &&
-                        columns.fixed("flows", 0, "id", span(ids));
-        if (!ok)
-            return fail({});
-    }
-
-    {
-        std::vector<int64_t> ts, addr, bytes, allocated, reserved;
-        std::vector<uint32_t> track;
-        std::vector<int16_t> deviceType, deviceId;
-        for (const MemoryEvent& m : s.memoryEvents()) {
-            ts.push_back(m.ts);
-            addr.push_back(m.addr);
-            bytes.push_back(m.bytes);
-            allocated.push_back(m.totalAllocated);
-            reserved.push_back(m.totalReserved);
-            track.push_back(m.track);
-            deviceType.push_back(m.deviceType);
-            deviceId.push_back(m.deviceId);
-        }
-        const bool ok = columns.int64s("memory", 0, "ts", span(ts)) && columns.int64s("memory", 0, "addr", span(addr)) &&
-                        columns.int64s("memory", 0, "bytes", span(bytes)) &&
-                        columns.int64s("memory", 0, "total_allocated", span(allocated)) &&
-                        columns.int64s("memory", 0, "total_reserved", span(reserved)) &&
-                        columns.fixed("memory", 0, "track", span(track)) &&
-                        columns.fixed("memory", 0, "device_type", span(deviceType)) &&
-                        columns.fixed("memory", 0, "device_id", span(deviceId));
-        if (!ok)
-            return fail({});
-    }
-    // A memory snapshot's own tables: reopened from the library, it is not unpickled again.
-    if (const MemorySnapshot* snapshot = s.memorySnapshot())
-        if (!store::writeSnapshotColumns(*snapshot, columns))
-            return fail({});
+    if (!encoded.get() || !held.flush())
+        return fail({});
 
     {
         SqliteStatement q(db, "INSERT INTO frames VALUES (?1, ?2, ?3, ?4)");
