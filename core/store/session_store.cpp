@@ -276,15 +276,48 @@ public:
     // The refs of every slice and instant with args, in file order: their ranks (ranks()) are known
     // from here on, before write() copies their texts.
     void collectRefs() {
+        // The refs come in ascending runs (a row's slices are in time order, and so, mostly, is the
+        // file): merging the runs costs n log(runs) where sorting cost n log n, 1.2 s on a 10 GB
+        // trace before the arguments' pass could start. Many runs (a file far from time order)
+        // are sorted instead.
+        size_t total = 0;
+        for (const Track& t : m_session.tracks())
+            total += t.argRef.size() + t.instantArgRef.size();
+        m_refs.reserve(total);
+        std::vector<size_t> runs; // where each run starts
+        auto add = [&](const std::vector<uint64_t>& refs) {
+            for (const uint64_t r : refs) {
+                if (r == Track::kNoArgs)
+                    continue;
+                if (m_refs.empty() || r < m_refs.back())
+                    runs.push_back(m_refs.size());
+                m_refs.push_back(r);
+            }
+        };
         for (const Track& t : m_session.tracks()) {
-            for (uint64_t r : t.argRef)
-                if (r != Track::kNoArgs)
-                    m_refs.push_back(r);
-            for (uint64_t r : t.instantArgRef)
-                if (r != Track::kNoArgs)
-                    m_refs.push_back(r);
+            add(t.argRef);
+            add(t.instantArgRef);
         }
-        std::sort(m_refs.begin(), m_refs.end());
+        constexpr size_t kMaxRuns = 1024;
+        if (runs.size() > kMaxRuns) {
+            std::sort(m_refs.begin(), m_refs.end());
+        } else {
+            // Neighbouring runs merged pairwise until one is left.
+            runs.push_back(m_refs.size());
+            while (runs.size() > 2) {
+                std::vector<size_t> merged;
+                for (size_t i = 0; i + 2 < runs.size(); i += 2) {
+                    std::inplace_merge(m_refs.begin() + static_cast<std::ptrdiff_t>(runs[i]),
+                                       m_refs.begin() + static_cast<std::ptrdiff_t>(runs[i + 1]),
+                                       m_refs.begin() + static_cast<std::ptrdiff_t>(runs[i + 2]));
+                    merged.push_back(runs[i]);
+                }
+                if (runs.size() % 2 == 0) // an odd number of runs: the last one waits for the next round
+                    merged.push_back(runs[runs.size() - 2]);
+                merged.push_back(runs.back());
+                runs.swap(merged);
+            }
+        }
         m_refs.erase(std::unique(m_refs.begin(), m_refs.end()), m_refs.end());
     }
 
