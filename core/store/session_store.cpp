@@ -511,42 +511,38 @@ private:
 // The model's columns (tracks, counters, flows, memory, a memory snapshot's tables) into `columns`;
 // their arg refs as ranks in `args`, whose refs are collected.
 bool encodeModelColumns(const Session& s, const ArgsWriter& args, ColumnWriter& columns) {
-    {
-        for (size_t i = 0; i < s.tracks().size(); ++i) {
-            const Track& t = s.tracks()[i];
-            const auto idx = static_cast<int64_t>(i);
-            const std::vector<uint64_t> argRanks = args.ranks(t.argRef), instantRanks = args.ranks(t.instantArgRef);
-            const bool ok = columns.int64s("track", idx, "start", span(t.start)) &&
-                            columns.int64s("track", idx, "dur", span(t.dur)) &&
-                            columns.fixed("track", idx, "names", span(t.names)) &&
-                            columns.fixed("track", idx, "category", span(t.category)) &&
-                            columns.fixed("track", idx, "arg_ref", span(argRanks)) &&
-                            columns.fixed("track", idx, "correlation", span(t.correlation)) &&
-                            columns.fixed("track", idx, "external_id", span(t.externalId)) &&
-                            columns.int64s("track", idx, "bytes", span(t.bytes)) &&
-                            columns.fixed("track", idx, "blocks_per_sm", span(t.blocksPerSm)) &&
-                            columns.fixed("track", idx, "occupancy", span(t.occupancy)) &&
-                            columns.fixed("track", idx, "launch_args", span(t.launchArgs)) &&
-                            columns.fixed("track", idx, "op_args", span(t.opArgs)) &&
-                            columns.fixed("track", idx, "row_begin", span(t.rowBegin)) &&
-                            columns.fixed("track", idx, "row_depth", span(t.rowDepth)) &&
-                            columns.fixed("track", idx, "row_lane", span(t.rowLane)) &&
-                            columns.int64s("track", idx, "instant_ts", span(t.instantTs)) &&
-                            columns.fixed("track", idx, "instant_names", span(t.instantNames)) &&
-                            columns.fixed("track", idx, "instant_category", span(t.instantCategory)) &&
-                            columns.fixed("track", idx, "instant_arg_ref", span(instantRanks));
-            if (!ok)
-                return false;
-        }
+    for (size_t i = 0; i < s.tracks().size(); ++i) {
+        const Track& t = s.tracks()[i];
+        const auto idx = static_cast<int64_t>(i);
+        const std::vector<uint64_t> argRanks = args.ranks(t.argRef), instantRanks = args.ranks(t.instantArgRef);
+        const bool ok = columns.int64s("track", idx, "start", span(t.start)) &&
+                        columns.int64s("track", idx, "dur", span(t.dur)) &&
+                        columns.fixed("track", idx, "names", span(t.names)) &&
+                        columns.fixed("track", idx, "category", span(t.category)) &&
+                        columns.fixed("track", idx, "arg_ref", span(argRanks)) &&
+                        columns.fixed("track", idx, "correlation", span(t.correlation)) &&
+                        columns.fixed("track", idx, "external_id", span(t.externalId)) &&
+                        columns.int64s("track", idx, "bytes", span(t.bytes)) &&
+                        columns.fixed("track", idx, "blocks_per_sm", span(t.blocksPerSm)) &&
+                        columns.fixed("track", idx, "occupancy", span(t.occupancy)) &&
+                        columns.fixed("track", idx, "launch_args", span(t.launchArgs)) &&
+                        columns.fixed("track", idx, "op_args", span(t.opArgs)) &&
+                        columns.fixed("track", idx, "row_begin", span(t.rowBegin)) &&
+                        columns.fixed("track", idx, "row_depth", span(t.rowDepth)) &&
+                        columns.fixed("track", idx, "row_lane", span(t.rowLane)) &&
+                        columns.int64s("track", idx, "instant_ts", span(t.instantTs)) &&
+                        columns.fixed("track", idx, "instant_names", span(t.instantNames)) &&
+                        columns.fixed("track", idx, "instant_category", span(t.instantCategory)) &&
+                        columns.fixed("track", idx, "instant_arg_ref", span(instantRanks));
+        if (!ok)
+            return false;
     }
 
-    {
-        for (size_t i = 0; i < s.counters().size(); ++i) {
-            const CounterSeries& c = s.counters()[i];
-            if (!columns.int64s("counter", static_cast<int64_t>(i), "ts", span(c.ts)) ||
-                !columns.fixed("counter", static_cast<int64_t>(i), "value", span(c.value)))
-                return false;
-        }
+    for (size_t i = 0; i < s.counters().size(); ++i) {
+        const CounterSeries& c = s.counters()[i];
+        if (!columns.int64s("counter", static_cast<int64_t>(i), "ts", span(c.ts)) ||
+            !columns.fixed("counter", static_cast<int64_t>(i), "value", span(c.value)))
+            return false;
     }
 
     {
