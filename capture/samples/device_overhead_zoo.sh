@@ -5,9 +5,10 @@
 # order rotated from round to round.
 # Prints `round R WORKLOAD CONFIG RESULT {...median_ms...}` lines; overhead_table.py reads them.
 #   WORKLOADS="gpt resnet18 transformer" ROUNDS=5 bash capture/samples/device_overhead_zoo.sh
+# FIRST_ROUND numbers the rounds of a later call on from an earlier one's, so that their logs merge.
 set -u
 OUT=${OUT:-/tmp/out}; B=/tmp/b; S=capture/samples; C=$B/warpscope-capture
-WORKLOADS=${WORKLOADS:-gpt resnet18 transformer}; ROUNDS=${ROUNDS:-5}
+WORKLOADS=${WORKLOADS:-gpt resnet18 transformer}; ROUNDS=${ROUNDS:-5}; FIRST_ROUND=${FIRST_ROUND:-1}
 CONFIGS=${CONFIGS:-plain default pystacks ops_pystacks ops_pystacks_nvtx profiler}
 export WS_STEPS=${WS_STEPS:-60} WS_WARMUP=${WS_WARMUP:-10}
 mkdir -p "$OUT"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
@@ -21,7 +22,7 @@ program() {
   esac
 }
 read -r -a configs <<< "$CONFIGS"
-for round in $(seq $ROUNDS); do
+for round in $(seq "$FIRST_ROUND" $(( FIRST_ROUND + ROUNDS - 1 ))); do
   for w in $WORKLOADS; do
     # Each round starts at another configuration, so none always runs first (the first run of a
     # round measured slower in earlier runs, whatever it was).

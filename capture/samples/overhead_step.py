@@ -8,7 +8,7 @@ no markers, nothing Warpscope-specific.
 WS_STEPS (default 110) steps; the first 10 (half of fewer) are warm-up. Prints one line
 `RESULT {"workload": ..., "mode": ..., "median_ms": ...}` with the median step time of the rest.
 """
-import json, os, statistics, sys
+import json, os, sys
 import torch
 
 WORKLOAD = sys.argv[1] if len(sys.argv) > 1 else "resnet18"
@@ -47,7 +47,7 @@ else:
     sys.exit("unknown workload " + WORKLOAD)
 
 # Imported here, below the workloads: the recorded captures' stacks name their lines (tests read them).
-from timed_steps import timed_steps  # noqa: E402
+from timed_steps import step_figures, timed_steps  # noqa: E402
 times = timed_steps(train_step, STEPS, profiler={"profiler": True, "profiler_cuda": "cuda"}.get(MODE, False), trace=os.environ.get("WS_TRACE"))
 print("RESULT " + json.dumps({"workload": WORKLOAD, "mode": MODE, "python": sys.version.split()[0],
-                              "median_ms": 1e3 * statistics.median(times[WARMUP:])}), flush=True)
+                              **step_figures(times, WARMUP)}), flush=True)

@@ -1,32 +1,49 @@
 """Reads the `round R WORKLOAD CONFIG RESULT {...}` lines of device_overhead_zoo.sh and prints, per
-workload and configuration, the median step time and two ratios to uninstrumented: the median of the
-per-round ratios (each round's configuration against the same round's plain run) and, in brackets,
-the ratio of the medians pooled over all rounds.
+workload and configuration, the median step time and ratios to uninstrumented, each the median of
+the per-round ratios (each round's configuration against the same round's plain run):
+  - of the processes' median step times, and in brackets the ratio of those medians pooled over rounds;
+  - of their 10th-percentile step times (p10), where the RESULT lines carry it (timed_steps.step_figures);
+  - of their CPU time per step (all threads, the capture's own included).
+The spread of the per-round ratios of the median (lowest-highest) says how far one round can be trusted.
 
   python3 overhead_table.py LOG [LOG...]
 """
 import collections, json, re, statistics, sys
 
-runs = collections.defaultdict(dict)  # (workload, config) -> round -> median_ms
+runs = collections.defaultdict(dict)  # (workload, config) -> round -> figures
 for path in sys.argv[1:]:
     for line in open(path):
         m = re.match(r"round (\d+) (\S+) (\S+) RESULT (\{.*\})", line)
         if m:
-            runs[(m.group(2), m.group(3))][int(m.group(1))] = json.loads(m.group(4))["median_ms"]
+            runs[(m.group(2), m.group(3))][int(m.group(1))] = json.loads(m.group(4))
 
 workloads = sorted({w for w, _ in runs})
 configs = []
 for _, c in runs:
     if c not in configs:
         configs.append(c)
+
+
+def ratio(r, plain, key):
+    per_round = [r[k][key] / plain[k][key] for k in r if k in plain and key in r[k] and plain[k].get(key, 0) > 0]
+    return (statistics.median(per_round), min(per_round), max(per_round)) if per_round else None
+
+
+def text(x):
+    return "    -" if x is None else "%5.2fx" % x[0]
+
+
 for w in workloads:
     plain = runs.get((w, "plain"), {})
     print("%s (%d rounds)" % (w, len(plain)))
+    print("  %-20s %9s  %-16s %-16s %6s  %6s" % ("configuration", "median", "x median (pooled)", "spread", "x p10", "x cpu"))
     for c in configs:
         r = runs.get((w, c))
         if not r:
             continue
-        per_round = [r[k] / plain[k] for k in r if k in plain and plain[k] > 0]
-        pooled = statistics.median(r.values()) / statistics.median(plain.values()) if plain else float("nan")
-        print("  %-20s %8.2f ms  %5.2fx  (%.2fx)" % (c, statistics.median(r.values()),
-                                                  statistics.median(per_round) if per_round else float("nan"), pooled))
+        medians = [f["median_ms"] for f in r.values()]
+        pooled = statistics.median(medians) / statistics.median(f["median_ms"] for f in plain.values()) if plain else float("nan")
+        med = ratio(r, plain, "median_ms")
+        spread = "%.2f-%.2f" % (med[1], med[2]) if med else "-"
+        print("  %-20s %6.2f ms  %s (%.2fx)    %-16s %s  %s" % (c, statistics.median(medians), text(med), pooled, spread,
+                                                           text(ratio(r, plain, "p10_ms")), text(ratio(r, plain, "cpu_ms"))))

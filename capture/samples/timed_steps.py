@@ -1,10 +1,15 @@
 """The measured loop the sample workloads share (zoo.py, overhead_step.py): `steps` timed steps, each
 ended by a device synchronize, under torch.profiler (CPU + CUDA) when `profiler` is set, its trace
 exported to `trace` when given; `profiler="cuda"` records the CUDA activity only (what CUPTI's kernel and
-runtime records cost by themselves, the floor a capture is compared with). Returns the step times in seconds."""
+runtime records cost by themselves, the floor a capture is compared with). Returns the step times in seconds;
+step_figures() turns them into the RESULT line's figures."""
+import statistics
 import time
 
 import torch
+
+
+cpu_times = []  # the process's CPU seconds (all threads) of each step of the last timed_steps()
 
 
 def timed_steps(train_step, steps, profiler=False, trace=None):
@@ -15,13 +20,26 @@ def timed_steps(train_step, steps, profiler=False, trace=None):
         prof = profile(activities=activities)
         prof.__enter__()
     times = []
+    cpu_times.clear()
     for _ in range(steps):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         train_step()
         torch.cuda.synchronize()
         times.append(time.perf_counter() - t0)
+        cpu_times.append(time.process_time() - c0)
     if prof:
         prof.__exit__(None, None, None)
         if trace:
             prof.export_chrome_trace(trace)
     return times
+
+
+def step_figures(times, skip=0):
+    """The step times' median, 10th percentile and minimum in ms, and the median CPU time per step.
+    The machines' step times move by up to a third from one process to the next; the low percentile
+    of a process is less exposed to what else the host runs than its median (the overhead rounds
+    report both)."""
+    kept = sorted(times[skip:])
+    cpu = cpu_times[skip:] or [0.0]
+    return {"median_ms": 1e3 * statistics.median(kept), "p10_ms": 1e3 * kept[len(kept) // 10],
+            "min_ms": 1e3 * kept[0], "cpu_ms": 1e3 * statistics.median(cpu)}

@@ -22,7 +22,7 @@ that too). The profiler records only the measured steps; a capture records every
 comparison pairs the capture's last kernels with the trace's. Prints `RESULT {...}` with the
 median step time.
 """
-import json, os, statistics, sys
+import json, os, sys
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -169,9 +169,8 @@ if trace and WORKLOAD == "ddp":
     root, ext = os.path.splitext(trace)
     trace = "%s.rank%d%s" % (root, torch.distributed.get_rank(), ext)
 # Imported here, below the workloads: recorded captures' stacks name their lines.
-from timed_steps import timed_steps  # noqa: E402
+from timed_steps import step_figures, timed_steps  # noqa: E402
 times = timed_steps(train_step, STEPS, profiler={"profiler": True, "profiler_cuda": "cuda"}.get(MODE, False), trace=trace)
-print("RESULT " + json.dumps({"workload": WORKLOAD, "mode": MODE, "steps": STEPS,
-                              "median_ms": 1e3 * statistics.median(times)}), flush=True)
+print("RESULT " + json.dumps({"workload": WORKLOAD, "mode": MODE, "steps": STEPS, **step_figures(times)}), flush=True)
 if WORKLOAD == "ddp":
     torch.distributed.destroy_process_group()
