@@ -21,6 +21,11 @@ program() {
     *) echo "python3 $S/zoo.py $1 $2" ;;
   esac
 }
+# ab_*: one process measures its steps before and after the capture starts recording at --delay
+# (ab_run.py); ab_plain is the same process without a capture, its drift. AB_S: the switch, seconds
+# after CUDA starts (the workload's start-up and warm-up must fit before it).
+AB_S=${AB_S:-15}
+abprogram() { program "$1" "$2" | sed "s#python3 $S/#env WS_AB_SWITCH_S=$AB_S python3 $S/ab_run.py #"; }
 read -r -a configs <<< "$CONFIGS"
 for round in $(seq "$FIRST_ROUND" $(( FIRST_ROUND + ROUNDS - 1 ))); do
   for w in $WORKLOADS; do
@@ -42,6 +47,9 @@ for round in $(seq "$FIRST_ROUND" $(( FIRST_ROUND + ROUNDS - 1 ))); do
         ops_pystacks) cmd="$C -q --py-stacks --torch-ops -o /tmp/oc -- $(program $w plain)" ;;
         ops_pystacks_nvtx) cmd="env WARPSCOPE_TORCH_OPS_VIA=nvtx $C -q --py-stacks --torch-ops -o /tmp/oc -- $(program $w plain)" ;;
         ops) cmd="$C -q --torch-ops -o /tmp/oc -- $(program $w plain)" ;;
+        ab_plain) cmd="$(abprogram $w plain)" ;;
+        ab_default) cmd="$C -q --delay $AB_S -o /tmp/oc -- $(abprogram $w plain)" ;;
+        ab_pystacks) cmd="$C -q --py-stacks --delay $AB_S -o /tmp/oc -- $(abprogram $w plain)" ;;
         # PyTorch's ranges alone, no capture: what RecordFunction and the range calls cost by themselves
         itt_ranges) cmd="python3 $S/with_ranges.py itt $(program $w plain | cut -d' ' -f2-)" ;;
         nvtx_ranges) cmd="python3 $S/with_ranges.py nvtx $(program $w plain | cut -d' ' -f2-)" ;;

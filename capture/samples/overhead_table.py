@@ -5,6 +5,9 @@ the per-round ratios (each round's configuration against the same round's plain 
   - of their 10th-percentile step times (p10), where the RESULT lines carry it (timed_steps.step_figures);
   - of their CPU time per step (all threads, the capture's own included).
 The spread of the per-round ratios of the median (lowest-highest) says how far one round can be trusted.
+Configurations that measured in one process before and after the capture started (ab_*, ab_run.py)
+also get the median over rounds of their after/before ratio, and of that ratio over ab_plain's in the
+same round (the process's own drift taken out).
 
   python3 overhead_table.py LOG [LOG...]
 """
@@ -47,3 +50,17 @@ for w in workloads:
         spread = "%.2f-%.2f" % (med[1], med[2]) if med else "-"
         print("  %-20s %6.2f ms  %s (%.2fx)    %-16s %s  %s" % (c, statistics.median(medians), text(med), pooled, spread,
                                                            text(ratio(r, plain, "p10_ms")), text(ratio(r, plain, "cpu_ms"))))
+
+for w in workloads:
+    drift = runs.get((w, "ab_plain"), {})
+    rows = [(c, runs[(w, c)]) for c in configs if (w, c) in runs and c.startswith("ab_")]
+    if not rows:
+        continue
+    print("%s, one process before and after the switch" % w)
+    for c, r in rows:
+        ratios = [f["ab_ratio"] for f in r.values() if "ab_ratio" in f]
+        net = [r[k]["ab_ratio"] / drift[k]["ab_ratio"] for k in r if k in drift and "ab_ratio" in r[k] and "ab_ratio" in drift[k]]
+        if ratios:
+            print("  %-20s after/before %5.3fx (%.3f-%.3f, %d rounds)%s" % (
+                c, statistics.median(ratios), min(ratios), max(ratios), len(ratios),
+                "  over ab_plain %5.3fx (%.3f-%.3f)" % (statistics.median(net), min(net), max(net)) if net and c != "ab_plain" else ""))
