@@ -14,6 +14,9 @@ cpu_times = []  # the process's CPU seconds (all threads) of each step of the la
 
 
 def timed_steps(train_step, steps, profiler=False, trace=None):
+    cpu_times.clear()
+    if os.environ.get("WS_AB_SWITCH_S"):
+        return ab_steps(train_step, float(os.environ["WS_AB_SWITCH_S"]), float(os.environ["WS_AB_CUDA_START"]))
     prof = None
     if profiler:
         from torch.profiler import profile, ProfilerActivity
@@ -21,9 +24,6 @@ def timed_steps(train_step, steps, profiler=False, trace=None):
         prof = profile(activities=activities)
         prof.__enter__()
     times = []
-    cpu_times.clear()
-    if os.environ.get("WS_AB_SWITCH_S"):
-        return ab_steps(train_step, float(os.environ["WS_AB_SWITCH_S"]), float(os.environ["WS_AB_CUDA_START"]))
     for _ in range(steps):
         t0, c0 = time.perf_counter(), time.process_time()
         train_step()

@@ -595,9 +595,11 @@ simdjson::error_code JsonEventParser::Impl::readEvent(od::object& obj, Fields& f
                 if (v.type().get(t))
                     return simdjson::TAPE_ERROR;
                 if (t == od::json_type::object) {
-                    f.argsTwice = f.argsBegin != nullptr;
-                    f.argsBegin = v.raw_json_token().data();
-                    f.argsNext = nullptr;
+                    if (keepArgsSpans) { // an import that is not stored pays nothing for the spans
+                        f.argsTwice = f.argsBegin != nullptr;
+                        f.argsBegin = v.raw_json_token().data();
+                        f.argsNext = nullptr;
+                    }
                     const bool wantSeries = f.ph.empty() || f.ph == "C";
                     if (auto err = readArgs(v, f, wantSeries))
                         return err;
@@ -611,8 +613,8 @@ simdjson::error_code JsonEventParser::Impl::readEvent(od::object& obj, Fields& f
 }
 
 void JsonEventParser::Impl::keepArgsSpan(const Fields& f, uint64_t argRef) {
-    if (!keepArgsSpans || spansPaused || !f.argsBegin || f.argsTwice || !f.eventBegin || !f.eventLast)
-        return;
+    if (spansPaused || !f.argsBegin || f.argsTwice || !f.eventBegin || !f.eventLast)
+        return; // argsBegin is only set when the import keeps spans
     // The value ends before the next member's key (and the comma before it), or before the
     // event's closing brace; whitespace in between is not part of it.
     auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };

@@ -1,6 +1,6 @@
 #include "model/args_spans.h"
 
-#include <algorithm>
+#include "model/gallop.h"
 
 namespace ws {
 
@@ -32,15 +32,8 @@ void ArgsSpans::truncate(size_t size) {
 
 std::optional<ArgsSpans::Span> ArgsSpans::Cursor::find(uint64_t ref) {
     const std::vector<uint64_t>& refs = m_spans.m_refs;
-    // Mostly the next span or a few further (events without a slice have spans too): gallop, then
-    // search the last step.
-    size_t lo = m_next, step = 1;
-    while (lo + step < refs.size() && refs[lo + step] < ref) {
-        lo += step;
-        step *= 2;
-    }
-    const auto end = refs.begin() + static_cast<std::ptrdiff_t>(std::min(refs.size(), lo + step + 1));
-    const size_t at = static_cast<size_t>(std::lower_bound(refs.begin() + static_cast<std::ptrdiff_t>(lo), end, ref) - refs.begin());
+    // Mostly the next span or a few further (events without a slice have spans too).
+    const size_t at = gallopLowerBound(refs, m_next, ref);
     m_next = at;
     if (at == refs.size() || refs[at] != ref)
         return std::nullopt;

@@ -5,6 +5,7 @@
 
 #include "import/event_text_reader.h"
 #include "import/trace_import.h"
+#include "model/gallop.h"
 #include "model/json_members.h"
 #include "model/session.h"
 #include "store/column_codec.h"
@@ -417,21 +418,8 @@ public:
                 out[i] = r;
                 continue;
             }
-            size_t rank;
-            if (hint < n && m_refs[hint] == r) {
-                rank = hint;
-            } else if (hint < n && m_refs[hint] < r) {
-                size_t lo = hint + 1, step = 1;
-                while (lo + step < n && m_refs[lo + step] < r) {
-                    lo += step;
-                    step *= 2;
-                }
-                const auto end = m_refs.begin() + static_cast<std::ptrdiff_t>(std::min(n, lo + step + 1));
-                rank = static_cast<size_t>(std::lower_bound(m_refs.begin() + static_cast<std::ptrdiff_t>(lo), end, r) -
-                                           m_refs.begin());
-            } else {
-                rank = static_cast<size_t>(rankOf(r));
-            }
+            const size_t rank = hint < n && m_refs[hint] <= r ? gallopLowerBound(m_refs, hint, r)
+                                                              : static_cast<size_t>(rankOf(r));
             out[i] = rank;
             hint = rank + 1;
         }
