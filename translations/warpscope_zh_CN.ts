@@ -2402,6 +2402,18 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <source>CUDA runtime API (up to 1 µs more per CUDA call)</source>
         <translation>CUDA 运行时 API（每次 CUDA 调用最多多 1 微秒）</translation>
     </message>
+    <message>
+        <source>Only between cudaProfilerStart and cudaProfilerStop</source>
+        <translation>仅在 cudaProfilerStart 与 cudaProfilerStop 之间</translation>
+    </message>
+    <message>
+        <source>Records only while the program is between its calls of cudaProfilerStart and cudaProfilerStop (torch.cuda.profiler.start() and stop()), as often as it makes them. Outside them the capture costs almost nothing. Nothing is recorded if the program never calls cudaProfilerStart.</source>
+        <translation>仅在程序调用 cudaProfilerStart 与 cudaProfilerStop（torch.cuda.profiler.start() 与 stop()）之间时记录，可多次开始和停止。在这些区间之外，采集几乎没有开销。若程序从不调用 cudaProfilerStart，则不记录任何内容。</translation>
+    </message>
+    <message>
+        <source>Capture &amp;range:</source>
+        <translation>采集区间(&amp;R):</translation>
+    </message>
 </context>
 <context>
     <name>ws::OpenUrlDialog</name>

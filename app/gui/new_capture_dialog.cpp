@@ -195,6 +195,12 @@ NewCaptureDialog::NewCaptureDialog(QWidget* parent) : QDialog(parent) {
     m_duration->setDecimals(1);
     m_duration->setSuffix(tr(" s"));
     m_duration->setSpecialValueText(tr("no limit"));
+    m_profilerRange = new QCheckBox(tr("Only between cudaProfilerStart and cudaProfilerStop"), this);
+    m_profilerRange->setObjectName(QStringLiteral("profilerRange"));
+    m_profilerRange->setToolTip(tr("Records only while the program is between its calls of cudaProfilerStart and "
+                                   "cudaProfilerStop (torch.cuda.profiler.start() and stop()), as often as it makes "
+                                   "them. Outside them the capture costs almost nothing. Nothing is recorded if "
+                                   "the program never calls cudaProfilerStart."));
     m_torchOps = new QComboBox(this);
     m_torchOps->setObjectName(QStringLiteral("torchOps"));
     m_torchOps->addItem(tr("off"));
@@ -218,6 +224,7 @@ NewCaptureDialog::NewCaptureDialog(QWidget* parent) : QDialog(parent) {
     timing->addRow(tr("Metric &sampling rate:"), m_sampleHz);
     timing->addRow(tr("Start &delay:"), m_delay);
     timing->addRow(tr("D&uration limit:"), m_duration);
+    timing->addRow(tr("Capture &range:"), m_profilerRange);
 
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("status"));
@@ -300,7 +307,8 @@ void NewCaptureDialog::setRunning(bool running) {
     m_stop->setEnabled(running);
     m_deploy->setEnabled(!running && !targetHost().isEmpty());
     for (QWidget* w : std::initializer_list<QWidget*>{m_target, m_program, m_arguments, m_workingDir, m_environment, m_name,
-                                                      m_sampleHz, m_torchOps, m_stepFunction, m_delay, m_duration})
+                                                      m_sampleHz, m_torchOps, m_stepFunction, m_delay, m_duration,
+                                                      m_profilerRange})
         w->setEnabled(!running);
     for (const auto& [box, bit] : m_activities)
         box->setEnabled(!running);
@@ -388,6 +396,7 @@ bool NewCaptureDialog::startCapture() {
     settings.sampleHz = m_sampleHz->value();
     settings.delaySeconds = m_delay->value();
     settings.durationSeconds = m_duration->value();
+    settings.profilerApiRange = m_profilerRange->isChecked();
     settings.name = m_name->text().trimmed().toStdString();
     settings.torchOps = m_torchOps->currentIndex();
     settings.stepFunction = m_stepFunction->text().trimmed().toStdString();
@@ -446,6 +455,8 @@ bool NewCaptureDialog::startRemote(const QString& host, const QString& program, 
         options.insert(options.end(), {"--delay", std::to_string(m_delay->value())});
     if (m_duration->value() > 0)
         options.insert(options.end(), {"--duration", std::to_string(m_duration->value())});
+    if (m_profilerRange->isChecked())
+        options.push_back("--capture-range=cudaProfilerApi");
     if (const QString name = m_name->text().trimmed(); !name.isEmpty())
         options.insert(options.end(), {"--name", name.toStdString()});
     if (m_torchOps->currentIndex() > 0)
@@ -719,6 +730,7 @@ void NewCaptureDialog::loadSettings() {
     m_sampleHz->setValue(s.value(QStringLiteral("sampleHz"), m_sampleHz->value()).toInt());
     m_delay->setValue(s.value(QStringLiteral("startDelay"), 0.0).toDouble());
     m_duration->setValue(s.value(QStringLiteral("durationLimit"), 0.0).toDouble());
+    m_profilerRange->setChecked(s.value(QStringLiteral("profilerRange"), false).toBool());
     m_torchOps->setCurrentIndex(std::clamp(s.value(QStringLiteral("torchOps"), 0).toInt(), 0, m_torchOps->count() - 1));
     m_stepFunction->setText(s.value(QStringLiteral("stepFunction")).toString());
     if (s.contains(QStringLiteral("activities"))) {
@@ -758,6 +770,7 @@ void NewCaptureDialog::saveSettings() const {
     s.setValue(QStringLiteral("sampleHz"), m_sampleHz->value());
     s.setValue(QStringLiteral("startDelay"), m_delay->value());
     s.setValue(QStringLiteral("durationLimit"), m_duration->value());
+    s.setValue(QStringLiteral("profilerRange"), m_profilerRange->isChecked());
     s.setValue(QStringLiteral("torchOps"), m_torchOps->currentIndex());
     s.setValue(QStringLiteral("stepFunction"), m_stepFunction->text().trimmed());
     s.setValue(QStringLiteral("activities"), QString::fromStdString(wscap::activitiesToString(activityBits())));

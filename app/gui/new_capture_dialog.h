@@ -106,6 +106,7 @@ private:
     QLineEdit* m_stepFunction; // Python function whose calls are steps; empty: automatic
     QDoubleSpinBox* m_delay;
     QDoubleSpinBox* m_duration;
+    QCheckBox* m_profilerRange; // record only between cudaProfilerStart and cudaProfilerStop
     QLineEdit* m_name;
     QLabel* m_status;
     QLabel* m_live;

@@ -127,6 +127,15 @@ bool CaptureOptions::parse(const std::vector<std::string>& args, CaptureOptions*
         } else if (arg == "--duration") {
             if (!takeNumber(&o.durationSeconds))
                 return false;
+        } else if (arg == "--capture-range") {
+            std::string range;
+            if (!takeValue(&range))
+                return false;
+            if (range != "cudaProfilerApi") {
+                *error = "--capture-range takes cudaProfilerApi, not '" + range + "'";
+                return false;
+            }
+            o.profilerApiRange = true;
         } else if (arg == "--host") {
             if (!takeValue(&o.host))
                 return false;
@@ -256,6 +265,10 @@ std::string CaptureOptions::usage(const std::string& program) {
            "                         program keeps everything up to the last write\n"
            "      --delay S          start recording S seconds after CUDA starts\n"
            "      --duration S       stop recording after S seconds (the program runs on)\n"
+           "      --capture-range=cudaProfilerApi  record only between the program's\n"
+           "                         cudaProfilerStart and cudaProfilerStop calls\n"
+           "                         (torch.cuda.profiler.start/stop), as often as it makes\n"
+           "                         them; outside them recording costs almost nothing\n"
            "      --name NAME        name stored in the capture\n"
            "      --inject PATH      injection library to use (default: next to this program)\n"
            "  -q, --quiet            no summary at the end\n"

@@ -19,6 +19,7 @@ struct CaptureOptions {
     int64_t flushMs = -1;
     double delaySeconds = 0;
     double durationSeconds = 0;
+    bool profilerApiRange = false; // --capture-range=cudaProfilerApi
     std::string name;
     std::string injectLibrary;
     std::vector<std::string> command;

@@ -234,6 +234,7 @@ int CaptureSession::runLocal() {
     settings.flushMs = m_options.flushMs;
     settings.delaySeconds = m_options.delaySeconds;
     settings.durationSeconds = m_options.durationSeconds;
+    settings.profilerApiRange = m_options.profilerApiRange;
     settings.name = m_options.name;
     settings.stackDepth = static_cast<int>(m_options.stackDepth);
     settings.torchOps = m_options.torchOps;

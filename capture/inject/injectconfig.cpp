@@ -3,6 +3,7 @@
 #include "format/activitylist.h"
 
 #include <cstdlib>
+#include <string_view>
 
 namespace ws {
 
@@ -24,6 +25,11 @@ uint64_t number(const char* var, uint64_t fallback, uint64_t min, uint64_t max, 
 
 } // namespace
 
+bool InjectConfig::profilerApiRangeFromEnvironment() {
+    const char* range = std::getenv("WARPSCOPE_CAPTURE_RANGE");
+    return range && std::string_view(range) == "cudaProfilerApi";
+}
+
 InjectConfig InjectConfig::fromEnvironment(std::vector<std::string>* warnings) {
     InjectConfig c;
     if (const char* out = std::getenv("WARPSCOPE_OUTPUT"); out && *out)
@@ -41,6 +47,12 @@ InjectConfig InjectConfig::fromEnvironment(std::vector<std::string>* warnings) {
     c.flushMs = static_cast<uint32_t>(number("WARPSCOPE_FLUSH_MS", c.flushMs, 10, 3600000, warnings));
     c.delayMs = static_cast<uint32_t>(number("WARPSCOPE_DELAY_MS", 0, 0, 1u << 31, warnings));
     c.durationMs = static_cast<uint32_t>(number("WARPSCOPE_DURATION_MS", 0, 0, 1u << 31, warnings));
+    if (const char* range = std::getenv("WARPSCOPE_CAPTURE_RANGE"); range && *range) {
+        c.profilerApiRange = profilerApiRangeFromEnvironment();
+        if (!c.profilerApiRange)
+            warnings->push_back(std::string("ignoring WARPSCOPE_CAPTURE_RANGE=") + range +
+                                " (expected cudaProfilerApi); recording from the start");
+    }
     c.bufferBytes = static_cast<uint32_t>(number("WARPSCOPE_BUFFER_KB", c.bufferBytes >> 10, 64, 1u << 20, warnings) << 10);
     c.maxBufferBytes = number("WARPSCOPE_MAX_BUFFER_MB", c.maxBufferBytes >> 20, 16, 1u << 20, warnings) << 20;
     c.pmIntervalUs = static_cast<uint32_t>(number("WARPSCOPE_PM_INTERVAL_US", c.pmIntervalUs, 10, 1000000, warnings));

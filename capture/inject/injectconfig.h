@@ -17,6 +17,9 @@ namespace ws {
  *   WARPSCOPE_FLUSH_MS      period of CUPTI flushes and file writes, default 500
  *   WARPSCOPE_DELAY_MS      start recording this long after CUDA initialization, default 0
  *   WARPSCOPE_DURATION_MS   stop recording after this long, 0 = until exit
+ *   WARPSCOPE_CAPTURE_RANGE "cudaProfilerApi": record only between the program's cudaProfilerStart
+ *                           and cudaProfilerStop (torch.cuda.profiler.start/stop), as often as it
+ *                           calls them; unset = from the start (or the delay)
  *   WARPSCOPE_BUFFER_KB     CUPTI activity buffer size, default 4096
  *   WARPSCOPE_MAX_BUFFER_MB cap on buffers CUPTI holds at once, default 1024 (beyond it records drop)
  *   WARPSCOPE_PM_INTERVAL_US PM sampling interval, default 1000
@@ -32,6 +35,7 @@ struct InjectConfig {
     uint32_t flushMs = 500;
     uint32_t delayMs = 0;
     uint32_t durationMs = 0;
+    bool profilerApiRange = false; // WARPSCOPE_CAPTURE_RANGE=cudaProfilerApi
     uint32_t bufferBytes = 4u << 20;
     uint64_t maxBufferBytes = 1024ull << 20;
     uint32_t pmIntervalUs = 1000;
@@ -41,6 +45,8 @@ struct InjectConfig {
     uint32_t pySampleHz = 1000;
 
     static InjectConfig fromEnvironment(std::vector<std::string>* warnings);
+    // WARPSCOPE_CAPTURE_RANGE=cudaProfilerApi alone, for what must know it before the tracer starts.
+    static bool profilerApiRangeFromEnvironment();
 };
 
 } // namespace ws

@@ -118,6 +118,10 @@ bool waits(std::string_view name) {
 // Runtime launches and memory calls in progress on this thread: a driver launch inside one is that
 // call's own (cudaLaunchKernel calls cuLaunchKernel), recorded by the runtime activity already.
 thread_local int t_runtimeDepth = 0;
+// A pause can fall between a runtime call's entry and exit, whose exit callback then never comes:
+// each resume starts a new generation, and a thread's depth from an older one counts as 0.
+std::atomic<uint32_t> s_generation{0};
+thread_local uint32_t t_depthGeneration = 0;
 // The driver call being timed on this thread, and its start (timed driver calls do not nest).
 thread_local uint32_t t_driverCbid = 0;
 thread_local uint64_t t_driverStart = 0;
@@ -126,28 +130,62 @@ uint64_t now() { return cuptiNow(); }
 
 } // namespace
 
+bool LaunchCallbacks::subscribe(std::string* why) {
+    if (m_subscribed)
+        return true;
+    const CUptiResult r = cuptiSubscribe(&m_subscriber, &LaunchCallbacks::onCallback, this);
+    if (r != CUPTI_SUCCESS) {
+        const char* text = nullptr;
+        cuptiGetResultString(r, &text);
+        *why = std::string("cuptiSubscribe failed: ") + (text ? text : "unknown error") +
+               " (another CUDA profiler in the process?)";
+        return false;
+    }
+    m_subscribed = true;
+    return true;
+}
+
+void LaunchCallbacks::enable(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
+    m_enabled.emplace_back(domain, cbid);
+    if (!m_paused)
+        cuptiEnableCallback(1, m_subscriber, domain, cbid);
+}
+
+bool LaunchCallbacks::watchProfilerApi(void (*onRange)(bool start), std::string* why) {
+    if (!subscribe(why))
+        return false;
+    m_onProfilerRange.store(onRange);
+    cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
+    cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
+    return true;
+}
+
+void LaunchCallbacks::setPaused(bool paused) {
+    if (paused == m_paused || !m_subscribed)
+        return;
+    m_paused = paused;
+    if (!paused)
+        s_generation.fetch_add(1, std::memory_order_relaxed);
+    for (const auto& [domain, cbid] : m_enabled)
+        cuptiEnableCallback(paused ? 0 : 1, m_subscriber, domain, cbid);
+}
+
 bool LaunchCallbacks::start(LaunchRecorder* launches, StackRecorder* stacks, bool watchCalls, bool atDriver,
                             std::string* why) {
     if (launches)
         m_launches.store(launches);
     if (stacks)
         m_stacks.store(stacks);
-    if (!m_subscribed) {
-        const CUptiResult r = cuptiSubscribe(&m_subscriber, &LaunchCallbacks::onCallback, this);
-        if (r != CUPTI_SUCCESS) {
-            const char* text = nullptr;
-            cuptiGetResultString(r, &text);
-            *why = std::string("cuptiSubscribe failed: ") + (text ? text : "unknown error") +
-                   " (another CUDA profiler in the process?)";
-            return false;
-        }
-        m_subscribed = true;
+    const bool first = m_enabled.empty();
+    if (!subscribe(why))
+        return false;
+    if (first) {
         if (!atDriver)
             for (CUpti_CallbackId id : kRuntimeLaunches)
-                cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
+                enable(CUPTI_CB_DOMAIN_RUNTIME_API, id);
         for (CUpti_CallbackId id : kDriverLaunches) {
             m_driverRole[id].fetch_or(kLaunch | kStack | kRecord);
-            cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+            enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
         }
     }
     // Memory calls matter only to stacks (which line copied or allocated): not intercepted otherwise.
@@ -161,21 +199,21 @@ bool LaunchCallbacks::start(LaunchRecorder* launches, StackRecorder* stacks, boo
             const uint8_t role = copiesOrAllocates(name) ? kStack | kRecord : waits(name) ? kRecord : 0;
             if (role) {
                 m_driverRole[id].fetch_or(role);
-                cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, static_cast<CUpti_CallbackId>(id));
+                enable(CUPTI_CB_DOMAIN_DRIVER_API, static_cast<CUpti_CallbackId>(id));
             }
         }
     } else if (!atDriver && stacks && !m_memoryCalls) {
         m_memoryCalls = true;
         for (CUpti_CallbackId id : kRuntimeMemoryCalls)
-            cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
+            enable(CUPTI_CB_DOMAIN_RUNTIME_API, id);
     }
     if (watchCalls && !m_watchCalls.exchange(true)) {
         if (!atDriver)
             for (CUpti_CallbackId id : kRuntimeBlockingCalls)
-                cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
+                enable(CUPTI_CB_DOMAIN_RUNTIME_API, id);
         for (CUpti_CallbackId id : kDriverBlockingCalls) {
             m_driverRole[id].fetch_or(kBlocking);
-            cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+            enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
         }
         CudaCallWatch::activate();
     }
@@ -189,6 +227,16 @@ void CUPTIAPI LaunchCallbacks::onCallback(void* userdata, CUpti_CallbackDomain d
     if (!cb)
         return;
     const bool entry = cb->callbackSite == CUPTI_API_ENTER;
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API &&
+        (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart || cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop)) {
+        if (auto* onRange = self->m_onProfilerRange.load(std::memory_order_relaxed); onRange && !entry)
+            onRange(cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
+        return;
+    }
+    if (const uint32_t g = s_generation.load(std::memory_order_relaxed); g != t_depthGeneration) {
+        t_depthGeneration = g;
+        t_runtimeDepth = 0;
+    }
     StackRecorder* stacks = self->m_stacks.load(std::memory_order_relaxed);
     const bool watching = self->m_watchCalls.load(std::memory_order_relaxed);
     if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {

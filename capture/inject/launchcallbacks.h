@@ -4,6 +4,8 @@
 
 #include <atomic>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ws {
 
@@ -40,8 +42,18 @@ public:
     // Subscribes (once) and enables the callbacks the given recorders need. False with *why when
     // CUPTI refuses, e.g. because another tool already subscribed.
     bool start(LaunchRecorder* launches, StackRecorder* stacks, bool watchCalls, bool atDriver, std::string* why);
+    // --capture-range=cudaProfilerApi: calls onRange(true) after each cuProfilerStart (which
+    // cudaProfilerStart and torch.cuda.profiler.start() call) and onRange(false) after each
+    // cuProfilerStop, on the calling thread. Only these two calls are intercepted for it.
+    bool watchProfilerApi(void (*onRange)(bool start), std::string* why);
+    // Disables every callback start() enabled (the profiler API's stay), so a paused capture costs a
+    // launch nothing of ours; false enables them again. Not on a callback's thread.
+    void setPaused(bool paused);
 
 private:
+    bool subscribe(std::string* why);
+    void enable(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
+
     static void CUPTIAPI onCallback(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                     const void* data);
 
@@ -51,6 +63,9 @@ private:
 
     CUpti_SubscriberHandle m_subscriber = nullptr;
     bool m_subscribed = false;
+    bool m_paused = false;
+    std::vector<std::pair<CUpti_CallbackDomain, CUpti_CallbackId>> m_enabled; // by start(), for setPaused
+    std::atomic<void (*)(bool)> m_onProfilerRange{nullptr};
     bool m_memoryCalls = false;
     bool m_driverRecording = false;
     std::atomic<bool> m_watchCalls{false};

@@ -1,6 +1,7 @@
 #include "inject/operatorwindows.h"
 
 #include "inject/cuptitime.h"
+#include "inject/injectconfig.h"
 
 #include "format/wscapcodec.h"
 
@@ -13,6 +14,8 @@
 namespace ws {
 
 std::atomic<bool> OperatorWindows::s_attached{false};
+// Before the tracer starts (the start-up hook attaches at `import torch`, before CUDA starts).
+std::atomic<bool> OperatorWindows::s_paused{InjectConfig::profilerApiRangeFromEnvironment()};
 thread_local bool OperatorWindows::t_owner = false;
 
 namespace {
@@ -62,6 +65,14 @@ void OperatorWindows::attach(EnableFn enable, EnabledFn enabled, const Settings&
     }
     t_owner = true;
     s_attached.store(true, std::memory_order_release);
+    if (s_paused.load())
+        switchTo(false, t); // the hook switched RecordFunction on; a paused capture wants it off
+}
+
+void OperatorWindows::pause() {
+    s_paused.store(true, std::memory_order_relaxed);
+    if (t_owner && attached())
+        switchTo(false, cuptiNow());
 }
 
 void OperatorWindows::switchTo(bool on, uint64_t now) {

@@ -55,13 +55,18 @@ public:
     // At the entry of every launch or memory call, on the calling thread. symbol: CUPTI's
     // symbolName (kernel launches), else null.
     static void onLaunch(const char* symbol, uint32_t cbid) {
-        if (s_attached.load(std::memory_order_relaxed))
+        if (s_attached.load(std::memory_order_relaxed) && !s_paused.load(std::memory_order_relaxed))
             instance().launch(symbol, cbid);
     }
     // Writer thread: the windows closed since the last take (and, at the end, the open one) as
     // OpsWindow records appended to out.
     void take(uint32_t processId, bool final, std::string& out);
     bool attached() const { return s_attached.load(std::memory_order_relaxed); }
+    // A paused capture (--capture-range=cudaProfilerApi, outside a range) learns nothing: RecordFunction
+    // is switched off (now, when called on the owner thread; else at the owner's next launch after
+    // resume()), and launches are not looked at. A capture with that range starts paused.
+    void pause();
+    void resume() { s_paused.store(false, std::memory_order_relaxed); }
 
 private:
     struct Window {
@@ -72,6 +77,7 @@ private:
     void switchTo(bool on, uint64_t now);
 
     static std::atomic<bool> s_attached;
+    static std::atomic<bool> s_paused;
     static thread_local bool t_owner;
     EnableFn m_enable = nullptr;
     EnabledFn m_enabled = nullptr;

@@ -196,7 +196,14 @@ bool Tracer::initialize() {
     if (!m_stopRequested) {
         check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DEVICE), "cuptiActivityEnable(DEVICE)", false);
         check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONTEXT), "cuptiActivityEnable(CONTEXT)", false);
-        if (m_config.delayMs == 0)
+        if (m_config.profilerApiRange) {
+            std::string why;
+            m_rangeMode = m_callbacks.watchProfilerApi(&Tracer::onProfilerRange, &why);
+            if (!m_rangeMode)
+                report(ErrorSeverity::Warning, "capture range", 0,
+                       why + "; recording everything instead of the cudaProfilerStart/Stop ranges");
+        }
+        if (m_config.delayMs == 0 && !m_rangeMode)
             enableActivities();
     }
     m_writerThread = std::thread([this] { writerLoop(); });
@@ -284,6 +291,44 @@ void Tracer::disableActivities() {
         cuptiActivityDisable(kind);
     m_enabledKinds.clear();
     m_collecting = false;
+}
+
+void Tracer::onProfilerRange(bool start) {
+    Tracer& t = instance();
+    // PyTorch's RecordFunction is switched on the thread that owns it: at a stop, when that is this one.
+    if (!start)
+        OperatorWindows::instance().pause();
+    t.m_rangeWanted.store(start);
+    t.m_queue.notify();
+    // The range begins and ends at the call, as the program means it: wait (bounded, never hang the
+    // program) until the writer thread has switched. CUPTI is not switched here, inside its callback.
+    if (!t.m_started.load() || t.m_exitRequested.load() || t.m_closed.load())
+        return;
+    std::unique_lock<std::mutex> lock(t.m_rangeMutex);
+    if (!t.m_rangeSwitched.wait_for(lock, std::chrono::seconds(2), [&t, start] {
+            return t.m_collecting.load() == start || t.m_rangeWanted.load() != start || t.m_closed.load();
+        }) &&
+        !t.m_warnedRangeWait.exchange(true))
+        t.report(ErrorSeverity::Warning, "capture range", 0,
+                 std::string("recording took over 2 s to ") + (start ? "start" : "stop") +
+                     " at cudaProfiler" + (start ? "Start" : "Stop") + "; the range's edges are approximate");
+}
+
+void Tracer::pauseRecording() {
+    disableActivities();
+    m_callbacks.setPaused(true);
+    OperatorWindows::instance().pause();
+    m_rangeNs += timestamp() - m_rangeStart;
+    m_rangeStart = 0;
+}
+
+void Tracer::resumeRecording() {
+    m_callbacks.setPaused(false);
+    OperatorWindows::instance().resume();
+    if (!enableActivities())
+        return;
+    ++m_ranges;
+    m_rangeStart = timestamp();
 }
 
 void Tracer::writeThreadRecords(bool final) {
@@ -461,6 +506,7 @@ void Tracer::runWriter() {
     const auto stopAt = startAt + std::chrono::milliseconds(m_config.durationMs);
     auto nextFlush = begin + period;
     bool started = m_config.delayMs == 0;
+    m_started = started;
     for (;;) {
         auto wake = nextFlush;
         if (!started && startAt < wake)
@@ -482,7 +528,14 @@ void Tracer::runWriter() {
         const auto now = Clock::now();
         if (!started && now >= startAt) {
             started = true;
-            enableActivities();
+            m_started = true;
+            if (!m_rangeMode)
+                enableActivities();
+        }
+        if (m_rangeMode && started && m_rangeWanted.load() != m_collecting.load()) {
+            m_rangeWanted.load() ? resumeRecording() : pauseRecording();
+            { std::lock_guard<std::mutex> lock(m_rangeMutex); }
+            m_rangeSwitched.notify_all();
         }
         if (started && m_config.durationMs > 0 && now >= stopAt) {
             stopSamplers();
@@ -493,7 +546,7 @@ void Tracer::runWriter() {
             return;
         }
         if (now >= nextFlush) {
-            if (m_collecting)
+            if (m_collecting || m_rangeMode) // a paused range's last records come out too
                 check(cuptiActivityFlushAll(0), "cuptiActivityFlushAll", true);
             encodeCompletedBuffers();
             writeQueued(m_queue.takeAll(Clock::now()));
@@ -524,7 +577,17 @@ void Tracer::finalize() {
     stopSamplers();
     if (m_closed)
         return; // the writer already stopped tracing after an error or the duration
-    if (m_collecting) {
+    if (m_rangeMode) {
+        const uint64_t ns = m_rangeNs + (m_rangeStart ? timestamp() - m_rangeStart : 0);
+        if (m_ranges == 0)
+            report(ErrorSeverity::Warning, "capture range", 0,
+                   "the program never called cudaProfilerStart (torch.cuda.profiler.start()), so nothing was recorded");
+        else
+            report(ErrorSeverity::Info, "capture range", 0,
+                   "recorded " + std::to_string(m_ranges) + " range(s) between cudaProfilerStart and cudaProfilerStop, " +
+                       std::to_string(ns / 1000000) + " ms in all");
+    }
+    if (m_collecting || m_rangeMode) {
         disableActivities();
         cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     }

@@ -16,6 +16,7 @@
 #include <cupti.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -67,6 +68,11 @@ private:
     bool enableActivities();
     void startCallbacks(); // the launch callbacks of the "launches", "stacks" and "pystacks" activities
     void disableActivities();
+    // --capture-range=cudaProfilerApi: the program's cuProfilerStart/Stop (any thread) ask, the writer
+    // thread switches.
+    static void onProfilerRange(bool start);
+    void pauseRecording();
+    void resumeRecording();
     void writerLoop();
     void runWriter();
     void writeQueued(std::vector<std::string>&& chunks);
@@ -96,6 +102,14 @@ private:
     std::thread m_writerThread;
 
     std::atomic<bool> m_collecting{false};    // activity kinds are enabled
+    bool m_rangeMode = false;                 // recording follows cuProfilerStart/Stop
+    std::atomic<bool> m_rangeWanted{false};   // the last of them was a start
+    std::atomic<bool> m_started{false};       // past the delay: the writer follows m_rangeWanted
+    std::mutex m_rangeMutex;                  // with m_rangeSwitched: the caller waits for the switch
+    std::condition_variable m_rangeSwitched;
+    uint32_t m_ranges = 0;                    // recorded ranges (writer thread)
+    uint64_t m_rangeStart = 0;                // when the open one began (0: none)
+    uint64_t m_rangeNs = 0;                   // the closed ones' time
     std::atomic<bool> m_stopRequested{false}; // a fatal error asked the writer to stop tracing
     std::atomic<bool> m_exitRequested{false}; // finalize() asked the writer to finish
     std::atomic<bool> m_closed{false};        // the stream has its footer (or was dropped)
@@ -104,6 +118,7 @@ private:
     std::atomic<uint64_t> m_dropped{0};
     std::atomic<uint64_t> m_outstandingBytes{0};
     std::atomic<bool> m_warnedRefusal{false};
+    std::atomic<bool> m_warnedRangeWait{false};
     std::vector<CUpti_ActivityKind> m_enabledKinds;
     uint32_t m_flushSequence = 0;
     uint64_t m_recordsWritten = 0;

@@ -359,6 +359,8 @@ std::vector<std::pair<std::string, std::string>> environment(const CaptureSettin
         env.emplace_back("WARPSCOPE_FLUSH_MS", std::to_string(settings.flushMs));
     if (settings.delaySeconds > 0)
         env.emplace_back("WARPSCOPE_DELAY_MS", std::to_string(static_cast<uint64_t>(settings.delaySeconds * 1000)));
+    if (settings.profilerApiRange)
+        env.emplace_back("WARPSCOPE_CAPTURE_RANGE", "cudaProfilerApi");
     if (settings.durationSeconds > 0)
         env.emplace_back("WARPSCOPE_DURATION_MS",
                          std::to_string(static_cast<uint64_t>(settings.durationSeconds * 1000)));

@@ -18,6 +18,7 @@ struct CaptureSettings {
     int64_t flushMs = 0;
     double delaySeconds = 0;    // start tracing this long after CUDA initialization
     double durationSeconds = 0; // stop tracing after this long
+    bool profilerApiRange = false; // trace only between cudaProfilerStart and cudaProfilerStop
     std::string name;           // session name, written into the StreamHeader
     int stackDepth = 0;         // frames per native launch stack with wscap::ActStacks (0: default 32)
     // PyTorch operators (issue #13): 1 switches on torch's own NVTX range per operator

@@ -26,6 +26,13 @@ program() {
 # after CUDA starts (the workload's start-up and warm-up must fit before it).
 AB_S=${AB_S:-15}
 abprogram() { program "$1" "$2" | sed "s#python3 $S/#env WS_AB_SWITCH_S=$AB_S python3 $S/ab_run.py #"; }
+# tog_*: one process switches recording on and off every TOG steps, TOG_CYCLES times
+# (timed_steps.toggle_steps): torch.cuda.profiler.start/stop, which a capture with
+# --capture-range=cudaProfilerApi follows; tog_profiler enters and leaves torch.profiler instead;
+# tog_plain toggles with nothing listening (the noise).
+TOG=${TOG:-20}; TOG_CYCLES=${TOG_CYCLES:-16}
+togprogram() { echo "env WS_TOGGLE_STEPS=$TOG WS_TOGGLE_CYCLES=$TOG_CYCLES $(program "$1" "$2")"; }
+RANGE="--capture-range=cudaProfilerApi"
 read -r -a configs <<< "$CONFIGS"
 for round in $(seq "$FIRST_ROUND" $(( FIRST_ROUND + ROUNDS - 1 ))); do
   for w in $WORKLOADS; do
@@ -47,6 +54,17 @@ for round in $(seq "$FIRST_ROUND" $(( FIRST_ROUND + ROUNDS - 1 ))); do
         ops_pystacks) cmd="$C -q --py-stacks --torch-ops -o /tmp/oc -- $(program $w plain)" ;;
         ops_pystacks_nvtx) cmd="env WARPSCOPE_TORCH_OPS_VIA=nvtx $C -q --py-stacks --torch-ops -o /tmp/oc -- $(program $w plain)" ;;
         ops) cmd="$C -q --torch-ops -o /tmp/oc -- $(program $w plain)" ;;
+        # idle_*: the capture waits for a cudaProfilerStart that never comes: what being there costs
+        # with nothing recorded (CUPTI loaded, the profiler API watched, NVML sampling unless off)
+        idle_default) cmd="$C -q $RANGE -o /tmp/oc -- $(program $w plain)" ;;
+        idle_nonvml) cmd="$C -q $RANGE --sample-hz 0 -o /tmp/oc -- $(program $w plain)" ;;
+        idle_kernel) cmd="$C -q $RANGE --activities kernel --sample-hz 0 -o /tmp/oc -- $(program $w plain)" ;;
+        tog_plain) cmd="$(togprogram $w plain)" ;;
+        tog_default) cmd="$C -q $RANGE -o /tmp/oc -- $(togprogram $w plain)" ;;
+        tog_kernel) cmd="$C -q $RANGE --activities kernel -o /tmp/oc -- $(togprogram $w plain)" ;;
+        tog_pystacks) cmd="$C -q $RANGE --py-stacks -o /tmp/oc -- $(togprogram $w plain)" ;;
+        tog_full) cmd="$C -q $RANGE --py-stacks --torch-ops -o /tmp/oc -- $(togprogram $w plain)" ;;
+        tog_profiler) cmd="$(togprogram $w profiler)" ;;
         ab_plain) cmd="$(abprogram $w plain)" ;;
         ab_default) cmd="$C -q --delay $AB_S -o /tmp/oc -- $(abprogram $w plain)" ;;
         ab_pystacks) cmd="$C -q --py-stacks --delay $AB_S -o /tmp/oc -- $(abprogram $w plain)" ;;

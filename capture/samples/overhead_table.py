@@ -64,3 +64,20 @@ for w in workloads:
             print("  %-20s after/before %5.3fx (%.3f-%.3f, %d rounds)%s" % (
                 c, statistics.median(ratios), min(ratios), max(ratios), len(ratios),
                 "  over ab_plain %5.3fx (%.3f-%.3f)" % (statistics.median(net), min(net), max(net)) if net and c != "ab_plain" else ""))
+
+for w in workloads:
+    rows = [(c, runs[(w, c)]) for c in configs if (w, c) in runs and c.startswith("tog_")]
+    if not rows:
+        continue
+    print("%s, one process switching recording on and off (toggle_steps)" % w)
+    print("  %-16s %8s %8s  %-12s %-12s %s" % ("configuration", "off", "on", "on/off", "pooled", "cycles' p10-p90, per round"))
+    for c, r in rows:
+        figs = [r[k] for k in sorted(r) if "toggle_ratio" in r[k]]
+        if not figs:
+            continue
+        med = statistics.median(f["toggle_ratio"] for f in figs)
+        pooled = statistics.median(f["toggle_pooled"] for f in figs)
+        spread = " ".join("%.2f-%.2f" % (f["toggle_p10"], f["toggle_p90"]) for f in figs)
+        print("  %-16s %5.2f ms %5.2f ms  %5.3fx      %5.3fx      %s (%d rounds of %d cycles)" % (
+            c, statistics.median(f["off_ms"] for f in figs), statistics.median(f["on_ms"] for f in figs), med, pooled,
+            spread, len(figs), figs[0]["toggle_cycles"]))

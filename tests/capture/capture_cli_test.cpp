@@ -107,7 +107,8 @@ TEST(CaptureCli, KilledProgramIs128PlusSignal) {
 TEST(CaptureCli, SetsTheInjectionEnvironment) {
     const std::string out = wstest::tempPath("cap_env");
     const std::string seen = wstest::tempPath("cap_env_seen");
-    const Result r = capture("--activities kernel,nvtx --sample-hz 5 --flush-ms 250 --delay 1.5 --name run1 -o " +
+    const Result r = capture("--activities kernel,nvtx --sample-hz 5 --flush-ms 250 --delay 1.5 --name run1 "
+                             "--capture-range=cudaProfilerApi -o " +
                              quote(out) + " -- sh -c 'env | grep -E \"^(CUDA|NVTX|WARPSCOPE)_\" | sort > " + seen + "'");
     EXPECT_EQ(r.code, 0) << r.err;
     const std::string env = wstest::readFile(seen);
@@ -118,8 +119,16 @@ TEST(CaptureCli, SetsTheInjectionEnvironment) {
     EXPECT_NE(env.find("WARPSCOPE_FLUSH_MS=250\n"), std::string::npos) << env;
     EXPECT_NE(env.find("WARPSCOPE_DELAY_MS=1500\n"), std::string::npos) << env;
     EXPECT_NE(env.find("WARPSCOPE_NAME=run1\n"), std::string::npos) << env;
+    EXPECT_NE(env.find("WARPSCOPE_CAPTURE_RANGE=cudaProfilerApi\n"), std::string::npos) << env;
     EXPECT_NE(env.find("WARPSCOPE_OUTPUT=/"), std::string::npos) << env;
     std::remove(seen.c_str());
+}
+
+TEST(CaptureCli, CaptureRangeTakesOnlyTheProfilerApi) {
+    const std::string out = wstest::tempPath("cap_range");
+    const Result r = capture("--capture-range nvtx -o " + quote(out) + " -- true");
+    EXPECT_EQ(r.code, 125) << r.err;
+    EXPECT_NE(r.err.find("--capture-range takes cudaProfilerApi, not 'nvtx'"), std::string::npos) << r.err;
 }
 
 TEST(CaptureCli, SummarizesTheStreamsTheRunWrote) {

@@ -157,6 +157,31 @@ TEST_F(NewCaptureDialogTest, HandsOverTheCaptureDirectoryAndItImports) {
     EXPECT_EQ(kernels, 20u);
 }
 
+TEST_F(NewCaptureDialogTest, CaptureRangeAsksTheLibraryForTheProfilerApiRanges) {
+    ScopedEnv env;
+    fakeCaptureMachine(env);
+    QTemporaryDir out;
+    NewCaptureDialog dialog;
+    dialog.setOutputBase(out.path());
+    auto* range = dialog.findChild<QCheckBox*>(QStringLiteral("profilerRange"));
+    ASSERT_TRUE(range);
+    EXPECT_FALSE(range->isChecked()); // recording from the start is the default
+    range->setChecked(true);
+    const QString stream = QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/captures/vector_add.wscap");
+    dialog.setProgram(QStringLiteral("/bin/sh"));
+    dialog.setArguments(QStringLiteral("-c 'printf %s \"$WARPSCOPE_CAPTURE_RANGE\" > \"$WARPSCOPE_OUTPUT/range.txt\"; "
+                                       "cp \"$0\" \"$WARPSCOPE_OUTPUT/649.wscap\"' ") +
+                        stream);
+    QSignalSpy finished(&dialog, &NewCaptureDialog::captureFinished);
+    ASSERT_TRUE(dialog.startCapture()) << dialog.statusText().toStdString();
+    ASSERT_TRUE(finished.wait(10000)) << dialog.statusText().toStdString();
+    QFile seen(finished.takeFirst().at(0).toString() + QStringLiteral("/range.txt"));
+    ASSERT_TRUE(seen.open(QIODevice::ReadOnly));
+    EXPECT_EQ(seen.readAll(), QByteArray("cudaProfilerApi"));
+    NewCaptureDialog again; // remembered
+    EXPECT_TRUE(again.findChild<QCheckBox*>(QStringLiteral("profilerRange"))->isChecked());
+}
+
 TEST_F(NewCaptureDialogTest, ExplainsThePermissionErrorWithTheFix) {
     ScopedEnv env;
     fakeCaptureMachine(env);
