@@ -110,6 +110,13 @@
         </translation>
     </message>
     <message numerus="yes">
+        <source> · recorded only between cudaProfilerStart and cudaProfilerStop: %1 unseen between the recorded spans and %n step(s) that reached into it are left out</source>
+        <translation>
+            <numerusform> · recorded only between cudaProfilerStart and cudaProfilerStop: %1 unseen between the recorded spans and %n step that reached into it are left out</numerusform>
+            <numerusform> · recorded only between cudaProfilerStart and cudaProfilerStop: %1 unseen between the recorded spans and %n steps that reached into it are left out</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Whole trace: %n profiler step(s), %1</source>
         <translation>
             <numerusform>Whole trace: %n profiler step, %1</numerusform>

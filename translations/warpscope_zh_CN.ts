@@ -3147,6 +3147,12 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <source>Looking for GPU idle gaps…</source>
         <translation>正在查找 GPU 空闲间隙…</translation>
     </message>
+    <message numerus="yes">
+        <source> · recorded only between cudaProfilerStart and cudaProfilerStop: %1 unseen between the recorded spans and %n step(s) that reached into it are left out</source>
+        <translation>
+            <numerusform> · 仅在 cudaProfilerStart 与 cudaProfilerStop 之间记录：已略去记录区间之间未观测到的 %1，以及延伸到其中的 %n 个步骤</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ws::RangeSummaryModel</name>

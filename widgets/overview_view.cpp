@@ -272,6 +272,11 @@ void OverviewView::showReport(const Result& result, bool complete) {
             what += tr(" · the first step (%1, more than twice the others: CUDA loading, library handles, "
                        "autotuning) is left out as start-up")
                         .arg(formatDuration(r.startup->end - r.startup->start));
+        if (r.recordedPieces > 0)
+            what += tr(" · recorded only between cudaProfilerStart and cudaProfilerStop: %1 unseen between the "
+                       "recorded spans and %n step(s) that reached into it are left out",
+                       nullptr, static_cast<int>(r.unrecordedSteps))
+                        .arg(formatDuration(r.unrecordedNs));
         m_status->setText(what);
     }
     rebuildDevices();

@@ -48,6 +48,10 @@ void printText(const Session& session, const OverviewReport& r) {
     if (r.startup)
         std::printf("First step left out as start-up: %lld .. %lld ns (%s ms)\n", static_cast<long long>(r.startup->start),
                     static_cast<long long>(r.startup->end), ms(static_cast<double>(r.startup->end - r.startup->start)).c_str());
+    if (r.recordedPieces > 0)
+        std::printf("Recorded between cudaProfilerStart and Stop: %zu piece(s) of the window; %s ms unseen between them "
+                    "left out, with %zu step(s) that reached into it\n",
+                    r.recordedPieces, ms(static_cast<double>(r.unrecordedNs)).c_str(), r.unrecordedSteps);
     std::printf("\nDevices\n");
     if (r.devices.empty())
         std::printf("  no GPU in this trace\n");

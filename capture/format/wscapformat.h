@@ -46,7 +46,8 @@ inline constexpr uint16_t kVersionMajor = 1;
 // 1.3: NCCL collectives (Collective records; ActCollectives).
 // 1.4: Python stack samples (PySample records; ActPySample).
 // 1.5: operator windows (OpsWindow records); PySample's CUDA call in progress (cudaDomain, cudaCbid).
-inline constexpr uint16_t kVersionMinor = 5;
+// 1.6: recorded spans of a capture that follows cudaProfilerStart/Stop (Recording records).
+inline constexpr uint16_t kVersionMinor = 6;
 inline constexpr size_t kFileHeaderSize = 16;
 inline constexpr size_t kRecordHeaderSize = 8;
 // Sanity bound for one payload: anything larger is treated as corruption, not as a record.
@@ -85,8 +86,9 @@ enum class RecordType : uint16_t {
     Collective = 28,
     PySample = 29,
     OpsWindow = 30,
+    Recording = 31,
 };
-inline constexpr uint16_t kMaxKnownRecordType = 30;
+inline constexpr uint16_t kMaxKnownRecordType = 31;
 
 inline const char* recordTypeName(uint16_t t) {
     static const char* const names[] = {"?",          "StreamHeader",     "Device",       "Context",
@@ -96,7 +98,7 @@ inline const char* recordTypeName(uint16_t t) {
                                         "MetricSample", "Error",          "Flush",        "Footer",
                                         "ExternalCorrelation", "MetricDevice", "Module", "StackDef",
                                         "CallStack",  "Symbol", "PyFrame", "PyStack",
-                                        "Collective", "PySample", "OpsWindow"};
+                                        "Collective", "PySample", "OpsWindow", "Recording"};
     return t <= kMaxKnownRecordType ? names[t] : "Unknown";
 }
 
@@ -692,6 +694,19 @@ struct OpsWindowRecord {
     template <class S, class V> static void fields(S& s, V& v) {
         v("start", s.start); v("end", s.end); v("processId", s.processId); v("threadId", s.threadId);
     }
+};
+
+/*
+ * (1.6) A span in which the capture recorded (`--capture-range=cudaProfilerApi`: from a
+ * cudaProfilerStart to the next cudaProfilerStop), written when recording pauses, and at the end for
+ * a span still open. A stream with Recording records recorded nothing outside them (the time between
+ * is not idle, only unseen); a stream without any recorded from its start (or --delay) on.
+ */
+struct RecordingRecord {
+    static constexpr RecordType kType = RecordType::Recording;
+    uint64_t start = 0;
+    uint64_t end = 0;
+    template <class S, class V> static void fields(S& s, V& v) { v("start", s.start); v("end", s.end); }
 };
 
 // True for the objects whose frames sit between the application and the GPU in every launch stack

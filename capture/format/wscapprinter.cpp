@@ -116,6 +116,7 @@ std::string RecordPrinter::format(const RawRecord& r) {
     case RecordType::Collective: { CollectiveRecord x; return formatAs(r, m_strings, &x); }
     case RecordType::PySample: { PySampleRecord x; return formatAs(r, m_strings, &x); }
     case RecordType::OpsWindow: { OpsWindowRecord x; return formatAs(r, m_strings, &x); }
+    case RecordType::Recording: { RecordingRecord x; return formatAs(r, m_strings, &x); }
     }
     return "Unknown type=" + std::to_string(r.type) + " size=" + std::to_string(r.payload.size());
 }

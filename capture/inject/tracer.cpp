@@ -318,7 +318,17 @@ void Tracer::pauseRecording() {
     disableActivities();
     m_callbacks.setPaused(true);
     OperatorWindows::instance().pause();
-    m_rangeNs += timestamp() - m_rangeStart;
+    closeRange();
+}
+
+void Tracer::closeRange() {
+    if (!m_rangeStart)
+        return;
+    const uint64_t now = timestamp();
+    m_rangeNs += now - m_rangeStart;
+    std::string bytes;
+    appendRecord(bytes, RecordingRecord{m_rangeStart, now});
+    m_queue.push(std::move(bytes));
     m_rangeStart = 0;
 }
 
@@ -522,6 +532,7 @@ void Tracer::runWriter() {
             stopSamplers();
             disableActivities();
             cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+            closeRange();
             closeStream(FooterReason::Error);
             return;
         }
@@ -542,6 +553,7 @@ void Tracer::runWriter() {
             disableActivities();
             cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
             report(ErrorSeverity::Info, "duration", 0, "recording stopped after WARPSCOPE_DURATION_MS");
+            closeRange();
             closeStream(FooterReason::TracingStopped);
             return;
         }
@@ -578,7 +590,8 @@ void Tracer::finalize() {
     if (m_closed)
         return; // the writer already stopped tracing after an error or the duration
     if (m_rangeMode) {
-        const uint64_t ns = m_rangeNs + (m_rangeStart ? timestamp() - m_rangeStart : 0);
+        closeRange(); // the program exits inside a range
+        const uint64_t ns = m_rangeNs;
         if (m_ranges == 0)
             report(ErrorSeverity::Warning, "capture range", 0,
                    "the program never called cudaProfilerStart (torch.cuda.profiler.start()), so nothing was recorded");

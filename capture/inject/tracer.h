@@ -73,6 +73,7 @@ private:
     static void onProfilerRange(bool start);
     void pauseRecording();
     void resumeRecording();
+    void closeRange(); // a Recording record for the open range, if any
     void writerLoop();
     void runWriter();
     void writeQueued(std::vector<std::string>&& chunks);

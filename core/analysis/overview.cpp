@@ -306,6 +306,47 @@ DeviceOverview deviceOverview(const Session& s, const OverviewData& d, int id, i
     return out;
 }
 
+// The device's numbers over several pieces of the window (a capture's recorded spans): counts and
+// times summed, ratios weighted by the time they are of, the memory peak the highest.
+DeviceOverview deviceOverviewOver(const Session& s, const OverviewData& d, int id, const std::vector<RecordedSpan>& pieces) {
+    if (pieces.size() == 1)
+        return deviceOverview(s, d, id, pieces[0].start, pieces[0].end);
+    DeviceOverview out = deviceOverview(s, d, id, 0, 0); // the device's own fields
+    struct Weighted {
+        double sum = 0, weight = 0;
+        void add(const std::optional<double>& v, double w) {
+            if (v) {
+                sum += *v * w;
+                weight += w;
+            }
+        }
+        std::optional<double> value() const { return weight > 0 ? std::optional<double>(sum / weight) : std::nullopt; }
+    } utilization, efficiency, occupancy, tensorCores;
+    std::array<Weighted, kMeasuredCounterCount> measured;
+    for (const RecordedSpan& p : pieces) {
+        const DeviceOverview one = deviceOverview(s, d, id, p.start, p.end);
+        const double length = static_cast<double>(p.end - p.start), kernelNs = static_cast<double>(one.kernelNs);
+        out.kernelCount += one.kernelCount;
+        addSaturating(out.kernelNs, one.kernelNs);
+        utilization.add(one.gpuUtilization, length);
+        efficiency.add(one.smEfficiency, length);
+        occupancy.add(one.achievedOccupancy, kernelNs);
+        tensorCores.add(one.tensorCoreShare, kernelNs);
+        for (size_t m = 0; m < kMeasuredCounterCount; ++m)
+            measured[m].add(one.measured[m], length);
+        if (one.peakAllocatedBytes)
+            out.peakAllocatedBytes = std::max(out.peakAllocatedBytes.value_or(INT64_MIN), *one.peakAllocatedBytes);
+        out.occupancyComputed = out.occupancyComputed || one.occupancyComputed;
+    }
+    out.gpuUtilization = utilization.value();
+    out.smEfficiency = efficiency.value();
+    out.achievedOccupancy = occupancy.value();
+    out.tensorCoreShare = tensorCores.value();
+    for (size_t m = 0; m < kMeasuredCounterCount; ++m)
+        out.measured[m] = measured[m].value();
+    return out;
+}
+
 } // namespace
 
 OverviewData prepareOverview(const Session& s) {
@@ -318,6 +359,7 @@ OverviewData prepareOverview(const Session& s) {
     });
     std::thread roles([&] { d.roles = collectStepRoleRanges(s); });
     collectDeviceData(s, d);
+    d.recorded = recordedSpans(s);
     steps.join();
     roles.join();
     return d;
@@ -359,6 +401,14 @@ OverviewReport computeOverview(const Session& s, const OverviewData& d, const st
     }
     rep.valid = rep.windowEnd > rep.windowStart;
     rep.breakdown = computeStepBreakdown(d.roles, std::move(steps));
+    rep.unrecordedSteps = d.steps.unrecordedSteps;
+    const std::vector<RecordedSpan> pieces = recordedPieces(d.recorded, rep.windowStart, rep.windowEnd);
+    if (!d.recorded.empty()) {
+        rep.recordedPieces = pieces.size();
+        rep.unrecordedNs = rep.windowEnd - rep.windowStart;
+        for (const RecordedSpan& p : pieces)
+            rep.unrecordedNs -= p.end - p.start;
+    }
 
     // Devices: those with GPU work; a trace without any lists its deviceProperties.
     std::set<int> ids;
@@ -369,7 +419,9 @@ OverviewReport computeOverview(const Session& s, const OverviewData& d, const st
         for (const DeviceInfo& info : s.devices())
             ids.insert(info.id);
     for (int id : ids)
-        rep.devices.push_back(deviceOverview(s, d, id, rep.windowStart, rep.windowEnd));
+        rep.devices.push_back(d.recorded.empty() || pieces.empty()
+                                  ? deviceOverview(s, d, id, rep.windowStart, rep.windowEnd)
+                                  : deviceOverviewOver(s, d, id, pieces));
     if (rep.valid)
         rep.recommendations = computeRecommendations(s, d, rep);
     return rep;
@@ -392,6 +444,9 @@ std::string overviewToJson(const Session& s, const OverviewReport& r) {
     j["step_source"] = kSources[static_cast<size_t>(r.stepSource)];
     j["startup_left_out"] =
         r.startup ? J{{"start_ns", r.startup->start}, {"end_ns", r.startup->end}} : J(nullptr);
+    j["recorded_pieces"] = r.recordedPieces; // 0: recorded throughout
+    j["unrecorded_ns"] = r.unrecordedNs;
+    j["unrecorded_steps_left_out"] = r.unrecordedSteps;
     J devices = J::array();
     for (const DeviceOverview& d : r.devices) {
         J dj;

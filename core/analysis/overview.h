@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/recommendations.h"
+#include "analysis/recorded_spans.h"
 #include "analysis/step_breakdown.h"
 #include "analysis/step_ranges.h"
 #include "model/string_table.h"
@@ -74,6 +75,7 @@ struct OverviewData {
     std::map<int, OverviewDevice> devices;    // by device id
     std::vector<OverviewSpan> syncCalls;      // blocking runtime calls, by start
     std::vector<OverviewSpan> pageableCopies; // by start
+    std::vector<RecordedSpan> recorded;       // a capture that recorded only these (recorded_spans.h)
 };
 
 OverviewData prepareOverview(const Session& session);
@@ -134,6 +136,12 @@ struct OverviewReport {
     StepSource stepSource = StepSource::None;
     // A capture's first step, left out of the steps as start-up (step_ranges.h).
     std::optional<StepRange> startup;
+    // A capture recorded only between cudaProfilerStart and Stop (recorded_spans.h): the window's
+    // recorded pieces, over which every device number is taken, and the unseen time between them,
+    // left out; the steps that reached into it were left out (0 for every other trace).
+    size_t recordedPieces = 0;
+    int64_t unrecordedNs = 0;
+    size_t unrecordedSteps = 0;
     std::vector<DeviceOverview> devices;
     StepBreakdown breakdown;
     std::vector<Recommendation> recommendations;

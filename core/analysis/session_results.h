@@ -33,8 +33,9 @@ class Session;
  * the encoding changes.
  */
 struct SessionResults {
-    static constexpr uint32_t kVersion = 3; // 2: operator rows with Tensor Core time; 3: a capture's inferred
-                                            // operators with stacks, summaries with computed occupancy
+    static constexpr uint32_t kVersion = 4; // 2: operator rows with Tensor Core time; 3: a capture's inferred
+                                            // operators with stacks, summaries with computed occupancy;
+                                            // 4: the Overview's recorded pieces (recorded_spans.h)
 
     // The model described, checked against the session on decoding.
     uint64_t sliceCount = 0;

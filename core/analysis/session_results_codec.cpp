@@ -166,6 +166,9 @@ void put(ByteWriter& w, const OverviewReport& o) {
         w.put(o.startup->start);
         w.put(o.startup->end);
     }
+    w.put(static_cast<uint64_t>(o.recordedPieces));
+    w.put(o.unrecordedNs);
+    w.put(static_cast<uint64_t>(o.unrecordedSteps));
     putAll(w, o.devices, [](ByteWriter& x, const DeviceOverview& d) { put(x, d); });
     put(w, o.breakdown);
     putAll(w, o.recommendations, [](ByteWriter& x, const Recommendation& rec) { put(x, rec); });
@@ -184,6 +187,12 @@ void get(ByteReader& r, OverviewReport& o) {
         r.get(o.startup->start);
         r.get(o.startup->end);
     }
+    uint64_t pieces = 0, unrecordedSteps = 0;
+    r.get(pieces);
+    r.get(o.unrecordedNs);
+    r.get(unrecordedSteps);
+    o.recordedPieces = static_cast<size_t>(pieces);
+    o.unrecordedSteps = static_cast<size_t>(unrecordedSteps);
     getAll(r, o.devices, [](ByteReader& x, DeviceOverview& d) { get(x, d); });
     get(r, o.breakdown);
     getAll(r, o.recommendations, [](ByteReader& x, Recommendation& rec) { get(x, rec); });

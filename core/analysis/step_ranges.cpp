@@ -1,6 +1,7 @@
 #include "analysis/step_ranges.h"
 
 #include "analysis/launch_pattern_steps.h"
+#include "analysis/recorded_spans.h"
 #include "model/session.h"
 
 #include <algorithm>
@@ -301,6 +302,13 @@ StepRanges computeStepRanges(const Session& s) {
     }
     out.hostStepCount = host.size();
     std::stable_sort(host.begin(), host.end(), [](const HostStep& x, const HostStep& y) { return x.range.start < y.range.start; });
+    // A capture that recorded only between cudaProfilerStart and Stop: a step that reaches outside one
+    // recorded span holds unseen time (its pause), so it is no step (recorded_spans.h).
+    if (const std::vector<RecordedSpan> spans = recordedSpans(s); !spans.empty()) {
+        const size_t before = host.size();
+        std::erase_if(host, [&](const HostStep& h) { return !insideOneSpan(spans, h.range.start, h.range.end); });
+        out.unrecordedSteps = before - host.size();
+    }
     // A capture's first step that is unlike the others is start-up, not a step (issue #25): the
     // first iteration of a PyTorch program loads CUDA modules, creates cuBLAS/cuDNN handles and
     // autotunes, so it lasts seconds where the others last milliseconds, and kept as a step it

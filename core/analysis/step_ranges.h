@@ -55,6 +55,9 @@ struct StepRanges {
     // A capture's first marked or found step when it was left out as start-up (CUDA loading,
     // library handles, autotuning: more than twice the median step); not in `steps`.
     std::optional<StepRange> startup;
+    // Steps of a capture recorded only between cudaProfilerStart and Stop that reached outside one
+    // recorded span (into a pause), left out (recorded_spans.h).
+    size_t unrecordedSteps = 0;
     bool valid() const { return !steps.empty() && steps.back().end > steps.front().start; }
     int64_t start() const { return steps.front().start; }
     int64_t end() const { return steps.back().end; }

@@ -175,6 +175,9 @@ void mergeCaptureStreams(const std::string& path, std::vector<ConvertedCaptureSt
                         {"launchStacks", 0},
                         {"dropped", conv->dropped()},
                         {"complete", conv->sawFooter()}});
+        // A capture that followed cudaProfilerStart/Stop recorded only these spans (recorded_spans.h).
+        if (!conv->recorded().empty())
+            info.back()["recorded"] = conv->recorded();
         CaptureEventText::Stream s;
         s.path = stream.file;
         s.bytes = stream.bytes;

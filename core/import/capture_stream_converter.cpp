@@ -630,6 +630,13 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         }
         return;
     }
+    case RecordType::Recording: {
+        RecordingRecord r;
+        if (decode(&r) && r.end >= r.start)
+            m_recorded.emplace_back(static_cast<int64_t>(std::min<uint64_t>(r.start, INT64_MAX / 2)),
+                                    static_cast<int64_t>(std::min<uint64_t>(r.end, INT64_MAX / 2)));
+        return;
+    }
     case RecordType::Flush: return;
     }
     m_chunk.report.add("unknown capture record types (skipped)", "type " + std::to_string(type) + " " + offsetText(offset));

@@ -88,6 +88,9 @@ public:
     const wscap::StreamHeaderRecord& header() const { return m_header; }
     bool sawHeader() const { return m_sawHeader; }
     bool sawFooter() const { return m_sawFooter; }
+    // The spans the capture recorded (Recording records, --capture-range=cudaProfilerApi), in stream
+    // order; empty when it recorded throughout.
+    const std::vector<std::pair<int64_t, int64_t>>& recorded() const { return m_recorded; }
     uint64_t records() const { return m_records; }
     uint64_t dropped() const { return m_dropped; }
     // Device slots of this stream's GPU tracks (which devices it ran work on).
@@ -198,6 +201,7 @@ private:
     wscap::StreamHeaderRecord m_header;
     bool m_sawHeader = false;
     bool m_sawFooter = false;
+    std::vector<std::pair<int64_t, int64_t>> m_recorded;
     uint64_t m_records = 0;
     uint64_t m_dropped = 0;
     uint64_t m_seq = 0;

@@ -53,6 +53,7 @@ std::string allRecords(std::vector<std::string>* payloads) {
     add(filled<CollectiveRecord>(2800));
     add(filled<PySampleRecord>(2900));
     add(filled<OpsWindowRecord>(3000));
+    add(filled<RecordingRecord>(3100));
     return bytes;
 }
 
@@ -137,6 +138,7 @@ TEST(WscapFormat, EveryRecordTypeRoundTripsThroughAFile) {
     expectRoundTrip<CollectiveRecord>(got[27], 2800);
     expectRoundTrip<PySampleRecord>(got[28], 2900);
     expectRoundTrip<OpsWindowRecord>(got[29], 3000);
+    expectRoundTrip<RecordingRecord>(got[30], 3100);
     std::remove(path.c_str());
 }
 
@@ -176,7 +178,7 @@ TEST(WscapFormat, CutAtEveryByteOfTheLastRecordKeepsAllCompleteRecords) {
         } else {
             EXPECT_EQ(end, WscapReader::Status::Truncated) << "cut at " << cut;
             ASSERT_EQ(got.size(), payloads.size() - 1) << "cut at " << cut;
-            expectRoundTrip<PySampleRecord>(got.back(), 2900); // the record before the last (OpsWindow)
+            expectRoundTrip<OpsWindowRecord>(got.back(), 3000); // the record before the last (Recording)
         }
     }
 }

@@ -1,6 +1,8 @@
 """ctest cli.capture_range_records_only_inside_the_programs_ranges: a capture recorded with
 --capture-range=cudaProfilerApi (tests/data/captures/range) holds kernels only inside the on
-blocks its program logged, the same number in each, and says how many ranges it recorded.
+blocks its program logged, the same number in each, and says how many ranges it recorded; its
+Overview takes its numbers over the recorded spans only and leaves out the steps that reach into a
+pause.
 
   python3 check_capture_range.py CLI WSCAP_DUMP CAPTURE.wscap.gz LOG.json
 
@@ -29,5 +31,13 @@ with tempfile.TemporaryDirectory() as tmp:
     cut_fails = range_check(cut_path) != 0
     summary = subprocess.run([cli, "summary", capture], check=True, capture_output=True, text=True).stdout
     noted = "recorded 3 range(s) between cudaProfilerStart and cudaProfilerStop" in summary
-    print("inside=%s cut_window_fails=%s note=%s" % (ok, cut_fails, noted))
-    sys.exit(0 if ok and cut_fails and noted else 1)
+    overview = json.loads(subprocess.run([cli, "overview", capture, "--json"], check=True, capture_output=True,
+                                         text=True).stdout)
+    windows = json.load(open(log))["on_windows"]
+    # The window runs from the first recorded step to the last: its 3 recorded pieces, the 2 pauses
+    # between them left out, and the steps that reached into a pause with them.
+    pieces_ok = overview["recorded_pieces"] == len(windows) and overview["unrecorded_ns"] > 0 and \
+        overview["unrecorded_steps_left_out"] >= 1
+    print("inside=%s cut_window_fails=%s note=%s overview=%s" % (ok, cut_fails, noted, {
+        k: overview[k] for k in ("recorded_pieces", "unrecorded_ns", "unrecorded_steps_left_out")}))
+    sys.exit(0 if ok and cut_fails and noted and pieces_ok else 1)

@@ -9,6 +9,8 @@
 #include "analysis/call_stack.h"
 #include "analysis/comm_ops.h"
 #include "analysis/kernel_table.h"
+#include "analysis/overview.h"
+#include "analysis/recorded_spans.h"
 
 #include "model/event_kind.h"
 #include "store/session_store.h"
@@ -823,6 +825,56 @@ TEST(CaptureImport, LaunchesOutsideTheOperatorWindowsTakeTheirContextsOperator) 
             noted |= p.kind.find("operators recorded in windows") != std::string::npos;
         EXPECT_EQ(noted, windows);
     }
+}
+
+// A capture that recorded only between cudaProfilerStart and Stop (--capture-range=cudaProfilerApi,
+// issue #25): the time between its Recording records is unseen, not idle. A step that reaches into
+// it is no step, and the Overview's device numbers are taken over the recorded pieces of its window.
+TEST(CaptureImport, TimeBetweenRecordedSpansIsLeftOutOfTheStepsAndTheOverview) {
+    for (bool spans : {true, false}) {
+        StreamBytes b;
+        b.header(100);
+        b.string(1, "cudaLaunchKernel_v7000");
+        b.string(2, "_Z3fooPf");
+        const std::vector<std::pair<uint64_t, uint64_t>> steps = {
+            {1000, 9000}, {10000, 18000}, {18500, 52000}, {52000, 60000}, {60000, 68000}};
+        for (uint32_t i = 0; i < steps.size(); ++i) {
+            b.string(10 + i, "step " + std::to_string(i));
+            b.range(10 + i, 0, steps[i].first, steps[i].second);
+            const uint64_t launch = i == 2 ? 50500 : steps[i].first + 1000; // step 2's launch after the pause
+            b.api(20 + i, launch);
+            b.kernelNamed(20 + i, launch + 500, 2); // 500 ns each
+        }
+        if (spans) { // recorded [0, 20 us] and [50 us, 70 us]; paused between
+            b.u64(0).u64(20000).end(31);
+            b.u64(50000).u64(70000).end(31);
+        }
+        b.footer();
+        auto s = importOk(test::writeTemp(spans ? "recorded_spans.wscap" : "recorded_throughout.wscap", b.bytes));
+        ASSERT_TRUE(s);
+        const std::vector<RecordedSpan> recorded = recordedSpans(*s);
+        ASSERT_EQ(recorded.size(), spans ? 2u : 0u);
+        const OverviewReport r = computeOverview(*s);
+        ASSERT_TRUE(r.valid);
+        EXPECT_EQ(r.breakdown.steps.size(), spans ? 4u : 5u);
+        EXPECT_EQ(r.unrecordedSteps, spans ? 1u : 0u);
+        EXPECT_EQ(r.recordedPieces, spans ? 2u : 0u);
+        EXPECT_EQ(r.windowStart, 1000);
+        EXPECT_EQ(r.windowEnd, 68000);
+        EXPECT_EQ(r.unrecordedNs, spans ? 30000 : 0); // (20000 - 1000) + (68000 - 50000) of 67000 recorded
+        ASSERT_EQ(r.devices.size(), 1u);
+        EXPECT_EQ(r.devices[0].kernelCount, 5u);
+        ASSERT_TRUE(r.devices[0].gpuUtilization);
+        EXPECT_NEAR(*r.devices[0].gpuUtilization, 2500.0 / (spans ? 37000.0 : 67000.0), 1e-9);
+    }
+    const std::vector<RecordedSpan> two = {{0, 20000}, {50000, 70000}};
+    EXPECT_TRUE(insideOneSpan(two, 0, 20000));
+    EXPECT_TRUE(insideOneSpan(two, 52000, 60000));
+    EXPECT_FALSE(insideOneSpan(two, 18500, 52000));
+    EXPECT_FALSE(insideOneSpan(two, 20000, 30000));
+    EXPECT_TRUE(insideOneSpan({}, 5, 6)); // recorded throughout
+    EXPECT_EQ(recordedPieces(two, 30000, 40000).size(), 0u);
+    ASSERT_EQ(recordedPieces({}, 3, 9).size(), 1u);
 }
 
 // Arguments read back from a plain capture file go through a per-thread read window
