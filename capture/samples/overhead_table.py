@@ -38,11 +38,13 @@ def text(x):
 
 for w in workloads:
     plain = runs.get((w, "plain"), {})
+    if not plain:
+        continue  # only one-process figures (tog_*, below)
     print("%s (%d rounds)" % (w, len(plain)))
     print("  %-20s %9s  %-16s %-16s %6s  %6s" % ("configuration", "median", "x median (pooled)", "spread", "x p10", "x cpu"))
     for c in configs:
         r = runs.get((w, c))
-        if not r:
+        if not r or c.startswith("tog_"):
             continue
         medians = [f["median_ms"] for f in r.values()]
         pooled = statistics.median(medians) / statistics.median(f["median_ms"] for f in plain.values()) if plain else float("nan")
@@ -78,6 +80,7 @@ for w in workloads:
         med = statistics.median(f["toggle_ratio"] for f in figs)
         pooled = statistics.median(f["toggle_pooled"] for f in figs)
         spread = " ".join("%.2f-%.2f" % (f["toggle_p10"], f["toggle_p90"]) for f in figs)
-        print("  %-16s %5.2f ms %5.2f ms  %5.3fx      %5.3fx      %s (%d rounds of %d cycles)" % (
+        cycles = sorted({f["toggle_cycles"] for f in figs})
+        print("  %-16s %5.2f ms %5.2f ms  %5.3fx      %5.3fx      %s (%d rounds of %s cycles)" % (
             c, statistics.median(f["off_ms"] for f in figs), statistics.median(f["on_ms"] for f in figs), med, pooled,
-            spread, len(figs), figs[0]["toggle_cycles"]))
+            spread, len(figs), "%d-%d" % (cycles[0], cycles[-1]) if len(cycles) > 1 else cycles[0]))
