@@ -2,6 +2,7 @@
 
 #include "bookmark_model.h"
 #include "format.h"
+#include "analysis/recorded_spans.h"
 #include "index/time_ticks.h"
 #include "model/session.h"
 #include "timeline_palette.h"
@@ -105,6 +106,10 @@ void TimelineView::setSession(std::shared_ptr<const Session> session) {
     m_layout.build(*m_session, counterProcesses);
     m_time->setWidthPx(std::max(1, viewport()->width() - kGutterWidth));
     m_time->setSessionRange(m_session->startNs(), m_session->endNs());
+    // A capture that recorded only between cudaProfilerStart and Stop opens on what it recorded, not
+    // on the samplers' seconds around it (Zoom to Fit still shows everything).
+    if (const std::vector<RecordedSpan> spans = recordedSpans(*m_session); !spans.empty())
+        m_time->showRange(spans.front().start, spans.back().end);
     buildOverview();
     updateScrollRange();
     viewport()->update();

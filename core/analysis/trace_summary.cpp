@@ -2,6 +2,7 @@
 #include "model/saturating.h"
 
 #include "analysis/kernel_table.h"
+#include "analysis/recorded_spans.h"
 #include "analysis/step_ranges.h"
 #include "model/session.h"
 
@@ -138,6 +139,7 @@ TraceSummary summarizeSession(const Session& s) {
         out.memcpyBytes = memcpyBytes;
 
     const StepRanges steps = computeStepRanges(s);
+    const std::vector<RecordedSpan> recorded = recordedSpans(s);
     out.steps = steps.hostStepCount;
 
     std::map<int, DeviceSummary> devices;
@@ -175,14 +177,31 @@ TraceSummary summarizeSession(const Session& s) {
         std::sort(ks.begin(), ks.end(), [](const KernelRec& a, const KernelRec& b) { return a.start < b.start; });
         if (!steps.valid())
             continue;
-        const int64_t lo = steps.start(), hi = steps.end();
-        ds.gpuUtilization = static_cast<double>(unionWithin(ks, lo, hi)) / static_cast<double>(hi - lo);
-        ds.estSmEfficiency = smEfficiency(ks, lo, hi);
+        // Over the steps' window, or, for a capture recorded only between cudaProfilerStart and
+        // Stop, over the recorded pieces of it, as the Overview takes them (recorded_spans.h).
+        const std::vector<RecordedSpan> window = recordedPieces(recorded, steps.start(), steps.end());
+        int64_t busy = 0, length = 0;
+        double efficiency = 0, efficiencyLength = 0;
+        for (const RecordedSpan& w : window) {
+            busy += unionWithin(ks, w.start, w.end);
+            length += w.end - w.start;
+            if (const std::optional<double> e = smEfficiency(ks, w.start, w.end)) {
+                efficiency += *e * static_cast<double>(w.end - w.start);
+                efficiencyLength += static_cast<double>(w.end - w.start);
+            }
+        }
+        if (length <= 0)
+            continue;
+        ds.gpuUtilization = static_cast<double>(busy) / static_cast<double>(length);
+        if (efficiencyLength > 0)
+            ds.estSmEfficiency = efficiency / efficiencyLength;
         double occSum = 0, durSum = 0;
         for (const KernelRec& k : ks) {
             if (std::isnan(k.occ) || k.occ < 0)
                 continue;
-            const auto d = static_cast<double>(clippedLength(k.start, k.end, lo, hi));
+            double d = 0;
+            for (const RecordedSpan& w : window)
+                d += static_cast<double>(clippedLength(k.start, k.end, w.start, w.end));
             occSum += static_cast<double>(k.occ) * d;
             durSum += d;
         }

@@ -38,6 +38,10 @@ with tempfile.TemporaryDirectory() as tmp:
     # between them left out, and the steps that reached into a pause with them.
     pieces_ok = overview["recorded_pieces"] == len(windows) and overview["unrecorded_ns"] > 0 and \
         overview["unrecorded_steps_left_out"] >= 1
+    # The Summary's GPU utilization is taken over the same recorded pieces.
+    brief = json.loads(subprocess.run([cli, "summary", capture, "--json"], check=True, capture_output=True,
+                                      text=True).stdout)
+    pieces_ok = pieces_ok and abs(brief["devices"][0]["gpu_utilization"] - overview["devices"][0]["gpu_utilization"]) < 1e-9
     print("inside=%s cut_window_fails=%s note=%s overview=%s" % (ok, cut_fails, noted, {
         k: overview[k] for k in ("recorded_pieces", "unrecorded_ns", "unrecorded_steps_left_out")}))
     sys.exit(0 if ok and cut_fails and noted and pieces_ok else 1)
