@@ -2,6 +2,7 @@
 #include "model/sort_on_threads.h"
 
 #include "model/column_scatter.h"
+#include "model/json_numbers.h"
 #include "model/release_memory.h"
 #include "model/run_on_threads.h"
 
@@ -14,6 +15,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <queue>
 #include <thread>
 
@@ -852,28 +854,29 @@ void TraceBuilder::parseTopLevel() {
                     if (!d.is_object())
                         continue;
                     DeviceInfo info;
-                    info.id = d.value("id", 0);
-                    info.name = d.value("name", std::string());
-                    if (d.contains("totalGlobalMem") && d["totalGlobalMem"].is_number())
-                        info.totalGlobalMem = d["totalGlobalMem"].get<int64_t>();
-                    if (d.contains("numSms") && d["numSms"].is_number())
-                        info.numSms = d["numSms"].get<int>();
-                    if (d.contains("computeMajor") && d["computeMajor"].is_number())
-                        info.computeMajor = d["computeMajor"].get<int>();
-                    if (d.contains("computeMinor") && d["computeMinor"].is_number())
-                        info.computeMinor = d["computeMinor"].get<int>();
-                    if (d.contains("maxThreadsPerMultiprocessor") && d["maxThreadsPerMultiprocessor"].is_number())
-                        info.maxThreadsPerMultiprocessor = d["maxThreadsPerMultiprocessor"].get<int>();
+                    info.id = static_cast<int>(jsonInteger(d, "id", INT32_MIN, INT32_MAX).value_or(0));
+                    if (d.contains("name") && d["name"].is_string())
+                        info.name = d["name"].get<std::string>();
+                    if (const auto v = jsonInteger(d, "totalGlobalMem", 0, INT64_MAX))
+                        info.totalGlobalMem = *v;
+                    if (const auto v = jsonInteger(d, "numSms", 0, INT32_MAX))
+                        info.numSms = static_cast<int>(*v);
+                    if (const auto v = jsonInteger(d, "computeMajor", 0, INT32_MAX))
+                        info.computeMajor = static_cast<int>(*v);
+                    if (const auto v = jsonInteger(d, "computeMinor", 0, INT32_MAX))
+                        info.computeMinor = static_cast<int>(*v);
+                    if (const auto v = jsonInteger(d, "maxThreadsPerMultiprocessor", 0, INT32_MAX))
+                        info.maxThreadsPerMultiprocessor = static_cast<int>(*v);
                     s.m_devices.push_back(std::move(info));
                 }
             } else if (key == "distributedInfo" && j.is_object()) {
                 DistributedInfo di;
                 if (j.contains("backend") && j["backend"].is_string())
                     di.backend = j["backend"].get<std::string>();
-                if (j.contains("rank") && j["rank"].is_number())
-                    di.rank = j["rank"].get<int>();
-                if (j.contains("world_size") && j["world_size"].is_number())
-                    di.worldSize = j["world_size"].get<int>();
+                if (const auto v = jsonInteger(j, "rank", INT32_MIN, INT32_MAX))
+                    di.rank = static_cast<int>(*v);
+                if (const auto v = jsonInteger(j, "world_size", INT32_MIN, INT32_MAX))
+                    di.worldSize = static_cast<int>(*v);
                 s.m_distributed = di;
             }
         } catch (const std::exception&) {

@@ -7,6 +7,7 @@
 #include "import/trace_import.h"
 #include "model/gallop.h"
 #include "model/json_members.h"
+#include "model/json_numbers.h"
 #include "model/session.h"
 #include "store/column_codec.h"
 #include "store/file_fingerprint.h"
@@ -20,6 +21,7 @@
 #include <algorithm>
 #include <deque>
 #include <future>
+#include <limits>
 #include <thread>
 #include <cerrno>
 #include <chrono>
@@ -236,9 +238,8 @@ json devicesToJson(const std::vector<DeviceInfo>& devices) {
 }
 
 template <typename T> std::optional<T> optionalOf(const json& o, const char* key) {
-    if (!o.contains(key) || !o[key].is_number())
-        return std::nullopt;
-    return o[key].get<T>();
+    const std::optional<int64_t> v = jsonInteger(o, key, std::numeric_limits<T>::min(), std::numeric_limits<T>::max());
+    return v ? std::optional<T>(static_cast<T>(*v)) : std::nullopt;
 }
 
 std::vector<DeviceInfo> devicesFromJson(const json& j) {
@@ -247,8 +248,8 @@ std::vector<DeviceInfo> devicesFromJson(const json& j) {
         if (!o.is_object())
             continue;
         DeviceInfo d;
-        d.id = o.value("id", 0);
-        d.name = o.value("name", "");
+        d.id = static_cast<int>(jsonInteger(o, "id", INT32_MIN, INT32_MAX).value_or(0));
+        d.name = o.contains("name") && o["name"].is_string() ? o["name"].get<std::string>() : std::string();
         d.totalGlobalMem = optionalOf<int64_t>(o, "totalGlobalMem");
         d.numSms = optionalOf<int>(o, "numSms");
         d.computeMajor = optionalOf<int>(o, "computeMajor");
