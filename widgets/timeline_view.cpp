@@ -34,6 +34,7 @@ const QColor kGridLine(0, 0, 0, 18);
 const QColor kSelection(255, 140, 0);
 const QColor kRangeShade(66, 133, 244, 40);
 const QColor kMarkShade(230, 126, 34, 60);
+const QColor kUnrecordedHatch(120, 120, 120); // time a capture did not record (cudaProfilerStart/Stop)
 
 // Kernel names are long demangled C++ signatures; the timeline shows the function name and keeps the
 // full text for the tooltip and details.
@@ -108,8 +109,18 @@ void TimelineView::setSession(std::shared_ptr<const Session> session) {
     m_time->setSessionRange(m_session->startNs(), m_session->endNs());
     // A capture that recorded only between cudaProfilerStart and Stop opens on what it recorded, not
     // on the samplers' seconds around it (Zoom to Fit still shows everything).
-    if (const std::vector<RecordedSpan> spans = recordedSpans(*m_session); !spans.empty())
+    m_unrecorded.clear();
+    if (const std::vector<RecordedSpan> spans = recordedSpans(*m_session); !spans.empty()) {
         m_time->showRange(spans.front().start, spans.back().end);
+        int64_t from = m_session->startNs();
+        for (const RecordedSpan& sp : spans) {
+            if (sp.start > from)
+                m_unrecorded.emplace_back(from, sp.start);
+            from = std::max(from, sp.end);
+        }
+        if (m_session->endNs() > from)
+            m_unrecorded.emplace_back(from, m_session->endNs());
+    }
     buildOverview();
     updateScrollRange();
     viewport()->update();
@@ -249,6 +260,7 @@ void TimelineView::paintAll(QPainter& p, const QRect& area) {
         return;
     p.setFont(font());
     paintRows(p, area);
+    paintUnrecorded(p, area);
     paintSelection(p, area);
     paintFlows(p, area);
     paintLabels(p, area);
@@ -586,6 +598,20 @@ std::optional<QPointF> TimelineView::sliceAnchor(const SliceRef& s, bool atEnd) 
     const auto& r = m_layout.rows()[static_cast<size_t>(row)];
     const int64_t time = atEnd ? t.end(s.slice) : t.start[s.slice];
     return QPointF(timeX(time), viewY(r.y) + r.height / 2.0);
+}
+
+void TimelineView::paintUnrecorded(QPainter& p, const QRect& area) {
+    if (m_unrecorded.empty())
+        return;
+    const QBrush hatch(kUnrecordedHatch, Qt::BDiagPattern);
+    for (const auto& [start, end] : m_unrecorded) {
+        if (end < m_time->t0() || start > m_time->t1())
+            continue;
+        const double x0 = std::max<double>(kGutterWidth, timeX(start));
+        const double x1 = std::min<double>(area.width(), timeX(end));
+        if (x1 > x0)
+            p.fillRect(QRectF(x0, kTopHeight, x1 - x0, area.height() - kTopHeight), hatch);
+    }
 }
 
 void TimelineView::paintSelection(QPainter& p, const QRect& area) {

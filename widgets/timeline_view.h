@@ -114,6 +114,7 @@ private:
     void flushCounterPolygon(QPainter& p, int base);
     void paintLabels(QPainter& p, const QRect& area);
     void paintSelection(QPainter& p, const QRect& area);
+    void paintUnrecorded(QPainter& p, const QRect& area);
     void paintFlows(QPainter& p, const QRect& area);
     void paintCursor(QPainter& p, const QRect& area);
 
@@ -144,6 +145,9 @@ private:
     TimelineLayout m_layout;
     std::vector<DerivedCounter> m_derived; // storage behind the derived CounterSources
     std::vector<CounterSource> m_counters;
+    // A capture recorded only between cudaProfilerStart and Stop: the time outside its spans, drawn
+    // hatched as unseen (recorded_spans.h); empty for every other session.
+    std::vector<std::pair<int64_t, int64_t>> m_unrecorded;
     std::vector<float> m_overview; // GPU busy fraction per overview bucket
     QHash<uint32_t, NameCache> m_names;
     QHash<uint64_t, QRgb> m_colors; // (name, kind) -> colour: hashing long kernel names per frame is not free

@@ -1,3 +1,4 @@
+#include "analysis/recorded_spans.h"
 #include "import/trace_import.h"
 #include "model/session.h"
 #include "time_viewport.h"
@@ -247,4 +248,32 @@ TEST(TimelineView, DrawsMarkedRangesAsBands) {
     EXPECT_GT(differs(0.5), 50);  // the 1 ns one
     EXPECT_EQ(differs(0.75), 0);  // nothing marked there
     after.save(QStringLiteral("/tmp/timeline_marked.png"));
+}
+
+// A capture recorded only between cudaProfilerStart and Stop (issue #25) opens on its recorded spans
+// and draws the time between them hatched: unseen, not idle. A session recorded throughout has no hatch.
+TEST(TimelineView, HatchesTheTimeACaptureDidNotRecord) {
+    const std::shared_ptr<const Session> range =
+        importTraceFile(WARPSCOPE_TEST_DATA_DIR "/captures/range/gpt_range.wscap.gz").session;
+    ASSERT_TRUE(range);
+    const std::vector<RecordedSpan> spans = recordedSpans(*range);
+    ASSERT_EQ(spans.size(), 3u);
+    const QRgb hatch = qRgb(120, 120, 120);
+    auto hatchedPixels = [&](ShownTimeline& shown, int64_t t) {
+        QImage image(1200, 700, QImage::Format_ARGB32_Premultiplied);
+        shown.view.renderTo(image);
+        const int x = static_cast<int>(TimelineView::kGutterWidth + shown.time.xForTime(t));
+        int n = 0;
+        for (int dx = 0; dx < 4; ++dx) // a diagonal hatch crosses any few columns
+            for (int y = TimelineView::kTopHeight + 2; y < image.height(); ++y)
+                n += (image.pixel(x + dx, y) & 0xffffff) == (hatch & 0xffffff);
+        return n;
+    };
+    ShownTimeline shown(1200, 700, range);
+    EXPECT_EQ(shown.time.t0() <= spans.front().start && shown.time.t1() >= spans.back().end, true); // opens on them
+    EXPECT_LT(shown.time.t1() - shown.time.t0(), (range->endNs() - range->startNs()) / 4);
+    EXPECT_GT(hatchedPixels(shown, (spans[0].end + spans[1].start) / 2), 20); // the pause
+    EXPECT_EQ(hatchedPixels(shown, (spans[1].start + spans[1].end) / 2), 0);  // a recorded span
+    ShownTimeline whole(1200, 700, sampleSession());
+    EXPECT_EQ(hatchedPixels(whole, (whole.time.t0() + whole.time.t1()) / 2), 0);
 }
