@@ -199,9 +199,11 @@ bool Tracer::initialize() {
         if (m_config.profilerApiRange) {
             std::string why;
             m_rangeMode = m_callbacks.watchProfilerApi(&Tracer::onProfilerRange, &why);
-            if (!m_rangeMode)
+            if (!m_rangeMode) {
                 report(ErrorSeverity::Warning, "capture range", 0,
                        why + "; recording everything instead of the cudaProfilerStart/Stop ranges");
+                OperatorWindows::instance().resume(); // it started paused, from the environment
+            }
         }
         if (m_config.delayMs == 0 && !m_rangeMode)
             enableActivities();
@@ -295,8 +297,11 @@ void Tracer::disableActivities() {
 
 void Tracer::onProfilerRange(bool start) {
     Tracer& t = instance();
-    // PyTorch's RecordFunction is switched on the thread that owns it: at a stop, when that is this one.
-    if (!start)
+    // PyTorch's RecordFunction is switched on the thread that owns it: at a stop, when that is this
+    // one. The writer thread switches the rest.
+    if (start)
+        OperatorWindows::instance().resume();
+    else
         OperatorWindows::instance().pause();
     t.m_rangeWanted.store(start);
     t.m_queue.notify();
@@ -317,7 +322,6 @@ void Tracer::onProfilerRange(bool start) {
 void Tracer::pauseRecording() {
     disableActivities();
     m_callbacks.setPaused(true);
-    OperatorWindows::instance().pause();
     closeRange();
 }
 
@@ -334,7 +338,6 @@ void Tracer::closeRange() {
 
 void Tracer::resumeRecording() {
     m_callbacks.setPaused(false);
-    OperatorWindows::instance().resume();
     if (!enableActivities())
         return;
     ++m_ranges;
@@ -515,13 +518,12 @@ void Tracer::runWriter() {
     const auto startAt = begin + std::chrono::milliseconds(m_config.delayMs);
     const auto stopAt = startAt + std::chrono::milliseconds(m_config.durationMs);
     auto nextFlush = begin + period;
-    bool started = m_config.delayMs == 0;
-    m_started = started;
+    m_started = m_config.delayMs == 0;
     for (;;) {
         auto wake = nextFlush;
-        if (!started && startAt < wake)
+        if (!m_started && startAt < wake)
             wake = startAt;
-        if (started && m_config.durationMs > 0 && stopAt < wake)
+        if (m_started && m_config.durationMs > 0 && stopAt < wake)
             wake = stopAt;
         writeQueued(m_queue.takeAll(wake));
         encodeCompletedBuffers();
@@ -537,18 +539,17 @@ void Tracer::runWriter() {
             return;
         }
         const auto now = Clock::now();
-        if (!started && now >= startAt) {
-            started = true;
+        if (!m_started && now >= startAt) {
             m_started = true;
             if (!m_rangeMode)
                 enableActivities();
         }
-        if (m_rangeMode && started && m_rangeWanted.load() != m_collecting.load()) {
+        if (m_rangeMode && m_started && m_rangeWanted.load() != m_collecting.load()) {
             m_rangeWanted.load() ? resumeRecording() : pauseRecording();
             { std::lock_guard<std::mutex> lock(m_rangeMutex); }
             m_rangeSwitched.notify_all();
         }
-        if (started && m_config.durationMs > 0 && now >= stopAt) {
+        if (m_started && m_config.durationMs > 0 && now >= stopAt) {
             stopSamplers();
             disableActivities();
             cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);

@@ -13,6 +13,12 @@ import torch
 cpu_times = []  # the process's CPU seconds (all threads) of each step of the last timed_steps()
 
 
+def new_profiler(profiler):
+    """A torch.profiler recording CPU and CUDA, or the CUDA activity alone for profiler="cuda"."""
+    from torch.profiler import profile, ProfilerActivity
+    return profile(activities=[ProfilerActivity.CUDA] if profiler == "cuda" else [ProfilerActivity.CPU, ProfilerActivity.CUDA])
+
+
 def timed_steps(train_step, steps, profiler=False, trace=None):
     cpu_times.clear()
     if os.environ.get("WS_TOGGLE_STEPS"):
@@ -20,11 +26,8 @@ def timed_steps(train_step, steps, profiler=False, trace=None):
                             profiler)
     if os.environ.get("WS_AB_SWITCH_S"):
         return ab_steps(train_step, float(os.environ["WS_AB_SWITCH_S"]), float(os.environ["WS_AB_CUDA_START"]))
-    prof = None
-    if profiler:
-        from torch.profiler import profile, ProfilerActivity
-        activities = [ProfilerActivity.CUDA] if profiler == "cuda" else [ProfilerActivity.CPU, ProfilerActivity.CUDA]
-        prof = profile(activities=activities)
+    prof = new_profiler(profiler) if profiler else None
+    if prof:
         prof.__enter__()
     times = []
     for _ in range(steps):
@@ -86,12 +89,10 @@ def toggle_steps(train_step, block, cycles, profiler=False):
     """
     import json
     if profiler:
-        from torch.profiler import profile, ProfilerActivity
-        activities = [ProfilerActivity.CUDA] if profiler == "cuda" else [ProfilerActivity.CPU, ProfilerActivity.CUDA]
         current = []
 
         def start():
-            current.append(profile(activities=activities))
+            current.append(new_profiler(profiler))
             current[-1].__enter__()
 
         def stop():

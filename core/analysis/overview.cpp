@@ -306,8 +306,9 @@ DeviceOverview deviceOverview(const Session& s, const OverviewData& d, int id, i
     return out;
 }
 
-// The device's numbers over several pieces of the window (a capture's recorded spans): counts and
-// times summed, ratios weighted by the time they are of, the memory peak the highest.
+// The device's numbers over the pieces of the window (recordedPieces: the window itself, or a
+// capture's recorded spans in it): counts and times summed, ratios weighted by the time they are
+// of, the memory peak the highest.
 DeviceOverview deviceOverviewOver(const Session& s, const OverviewData& d, int id, const std::vector<RecordedSpan>& pieces) {
     if (pieces.size() == 1)
         return deviceOverview(s, d, id, pieces[0].start, pieces[0].end);
@@ -419,9 +420,8 @@ OverviewReport computeOverview(const Session& s, const OverviewData& d, const st
         for (const DeviceInfo& info : s.devices())
             ids.insert(info.id);
     for (int id : ids)
-        rep.devices.push_back(d.recorded.empty() || pieces.empty()
-                                  ? deviceOverview(s, d, id, rep.windowStart, rep.windowEnd)
-                                  : deviceOverviewOver(s, d, id, pieces));
+        rep.devices.push_back(pieces.empty() ? deviceOverview(s, d, id, rep.windowStart, rep.windowEnd)
+                                             : deviceOverviewOver(s, d, id, pieces));
     if (rep.valid)
         rep.recommendations = computeRecommendations(s, d, rep);
     return rep;
