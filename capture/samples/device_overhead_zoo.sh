@@ -62,6 +62,8 @@ for round in $(seq "$FIRST_ROUND" $(( FIRST_ROUND + ROUNDS - 1 ))); do
         tog_plain) cmd="$(togprogram $w plain)" ;;
         tog_default) cmd="$C -q $RANGE -o /tmp/oc -- $(togprogram $w plain)" ;;
         tog_kernel) cmd="$C -q $RANGE --activities kernel -o /tmp/oc -- $(togprogram $w plain)" ;;
+        # tog_act=LIST: toggled with only these activities, to split the default's cost by activity
+        tog_act=*) cmd="$C -q $RANGE --activities ${c#tog_act=} -o /tmp/oc -- $(togprogram $w plain)" ;;
         tog_pystacks) cmd="$C -q $RANGE --py-stacks -o /tmp/oc -- $(togprogram $w plain)" ;;
         tog_full) cmd="$C -q $RANGE --py-stacks --torch-ops -o /tmp/oc -- $(togprogram $w plain)" ;;
         tog_profiler) cmd="$(togprogram $w profiler)" ;;
