@@ -56,7 +56,7 @@ private:
     size_t readRaw(char* out, size_t n);
     size_t readGzip(char* out, size_t n);
     size_t readZstd(char* out, size_t n);
-    bool refill();
+    bool refill(size_t want = SIZE_MAX); // reads up to min(want, the buffer's size)
     long readFile(char* out, size_t n); // ::read, waiting for a growing file's bytes
 
     struct Codec;
@@ -67,6 +67,7 @@ private:
     uint64_t m_fileConsumed = 0;
     uint64_t m_textPos = 0;
     bool m_eof = false;
+    bool m_afterSeek = false; // skip() seeked far: the next refill reads only what is asked for
     bool m_finished = false;
     bool m_truncated = false;
     std::string m_error;

@@ -8,13 +8,17 @@ namespace ws {
 
 namespace {
 constexpr size_t kBlock = 64 * 1024;
+// The first read at an object after a far skip: most events fit in it, and an analysis that reads a
+// few events far apart then reads a page at each, not a block (InputStream::skip).
+constexpr size_t kFirstBlock = 4 * 1024;
 constexpr size_t kMaxObject = 64u << 20;
 } // namespace
 
 bool EventObjectReader::fill() {
     const size_t old = m_buf.size();
-    m_buf.resize(old + kBlock);
-    const size_t got = m_in.read(m_buf.data() + old, kBlock);
+    const size_t block = old == 0 ? kFirstBlock : kBlock;
+    m_buf.resize(old + block);
+    const size_t got = m_in.read(m_buf.data() + old, block);
     m_buf.resize(old + got);
     return got > 0;
 }

@@ -75,3 +75,30 @@ TEST(InputStream, EventTextOfCompressedSourcesMatchesPlain) {
         }
     }
 }
+
+// A reader that skips far between small reads (an analysis reading a few events' arguments spread
+// over a large trace) reads a page at each, not a full buffer; reading on fills the buffer again.
+TEST(InputStream, AFarSkipReadsOnlyWhatIsAskedFor) {
+    std::string text(8u << 20, '\0');
+    for (size_t i = 0; i < text.size(); ++i)
+        text[i] = static_cast<char>('a' + (i * 7 + i / 4096) % 26);
+    const std::string path = writeTemp("far_skip.txt", text);
+    InputStream in;
+    ASSERT_TRUE(in.open(path));
+    const uint64_t opened = in.fileBytesConsumed(); // the first buffer
+    ASSERT_GT(opened, 0u);
+    EXPECT_EQ(readN(in, 100), text.substr(0, 100));
+    ASSERT_TRUE(in.skip(3u << 20));
+    EXPECT_EQ(readN(in, 300), text.substr(100 + (3u << 20), 300));
+    EXPECT_LE(in.fileBytesConsumed() - opened, 4096u) << "a far skip's next read fills the whole buffer";
+    // Reading on: full buffers again.
+    const uint64_t before = in.fileBytesConsumed();
+    const size_t at = 400 + (3u << 20);
+    EXPECT_EQ(readN(in, 10000), text.substr(at, 10000));
+    EXPECT_GT(in.fileBytesConsumed() - before, 64u << 10);
+    // A near skip stays in the buffer.
+    const uint64_t buffered = in.fileBytesConsumed();
+    ASSERT_TRUE(in.skip(1000));
+    EXPECT_EQ(readN(in, 50), text.substr(at + 11000, 50));
+    EXPECT_EQ(in.fileBytesConsumed(), buffered);
+}
