@@ -120,18 +120,30 @@ std::optional<std::string> SessionLibrary::findFor(const std::string& tracePath,
         if (e.sourcePath != absolute || metaInt(e.meta, "source_size") != static_cast<int64_t>(size) ||
             metaInt(e.meta, "import_revision") != kImportRevision)
             continue; // another file, or derived by older importers: import again
-        // The file's modification time as stored, well before the session was made (so a change
-        // after the store would have moved it, even on a file system with coarse timestamps): the
-        // same file, without hashing it (as git trusts its index). Otherwise the content decides.
+        // The file's modification time as stored, well before the session was made or its content
+        // was last found unchanged (so a change after that would have moved it, even on a file
+        // system with coarse timestamps): the same file, without hashing it (as git trusts its
+        // index). Otherwise the content decides.
         const int64_t storedMtime = metaInt(e.meta, "source_mtime_ns");
-        if (mtimeNs >= 0 && e.meta.count("source_mtime_ns") && storedMtime == mtimeNs &&
-            metaInt(e.meta, "created_at_ns") - storedMtime > kMtimeTrustMarginNs)
+        const bool sameMtime = mtimeNs >= 0 && e.meta.count("source_mtime_ns") && storedMtime == mtimeNs;
+        const int64_t checkedNs = std::max(metaInt(e.meta, "created_at_ns"), metaInt(e.meta, "source_verified_ns"));
+        if (sameMtime && checkedNs - storedMtime > kMtimeTrustMarginNs)
             return e.path;
         if (e.meta.count("source_hash2")) {
             if (!fingerprint)
                 fingerprint = fingerprintFile(tracePath);
-            if (fingerprint && metaText(e.meta, "source_hash2") == fingerprint->hashHex())
+            if (fingerprint && metaText(e.meta, "source_hash2") == fingerprint->hashHex()) {
+                // A trace opened within the margin of its writing (a job's ranks imported as soon as
+                // they were written) was hashed at every reopen. Once its time is well past, as git
+                // refreshes a racily clean index entry, the session notes when the content was found
+                // unchanged, and the next reopen trusts the time again.
+                const int64_t nowNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::system_clock::now().time_since_epoch())
+                                          .count();
+                if (sameMtime && nowNs - storedMtime > kMtimeTrustMarginNs)
+                    SessionStore::writeMetaValue(e.path, "source_verified_ns", std::to_string(nowNs));
                 return e.path;
+            }
         } else if (e.meta.count("source_hash")) { // stored before ContentHasher: the first hash
             if (!legacyHash)
                 legacyHash = legacyContentHashHex(tracePath);

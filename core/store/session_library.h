@@ -54,7 +54,8 @@ public:
     std::vector<Entry> list() const;
     // The stored session made from `tracePath`, if the library has one that still matches it.
     // Same path and size, and the same modification time when that was more than
-    // kMtimeTrustMarginNs before the session was made, else the same content hash.
+    // kMtimeTrustMarginNs before the session was made or before its content was last found
+    // unchanged (meta "source_verified_ns", noted here), else the same content hash.
     std::optional<std::string> findFor(const std::string& tracePath) const;
     // The same among entries listed before (a job looks up all its ranks in one listing).
     static std::optional<std::string> findFor(const std::string& tracePath, const std::vector<Entry>& entries);

@@ -939,6 +939,18 @@ std::optional<std::map<std::string, std::string>> SessionStore::readMeta(const s
     return readMetaTable(db);
 }
 
+bool SessionStore::writeMetaValue(const std::string& path, const std::string& key, const std::string& value) {
+    SqliteDatabase db;
+    std::string error;
+    if (!db.open(path, SqliteDatabase::Mode::ReadWrite) || !checkHeader(db, &error))
+        return false;
+    SqliteStatement q(db, "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)");
+    q.bind(1, std::string_view(key));
+    q.bind(2, std::string_view(value));
+    q.step();
+    return q.ok();
+}
+
 std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string* error) {
     std::string ignored;
     if (!error)

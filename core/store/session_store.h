@@ -72,6 +72,8 @@ public:
     static std::shared_ptr<Session> read(const std::string& path, std::string* error);
     // The meta table alone (for the session library's listing); nullopt and *error when unreadable.
     static std::optional<std::map<std::string, std::string>> readMeta(const std::string& path, std::string* error);
+    // Sets one meta value of an existing session file (the library's "source_verified_ns").
+    static bool writeMetaValue(const std::string& path, const std::string& key, const std::string& value);
     // Whether the file is a SQLite database with Warpscope's application id.
     static bool isSessionFile(const std::string& path);
     // Moves a finished file (written under a temp name) to `path` or, when a file is there, to the

@@ -25,7 +25,7 @@ class SqliteStatement;
  */
 class SqliteDatabase {
 public:
-    enum class Mode { ReadOnly, ReadWriteCreate };
+    enum class Mode { ReadOnly, ReadWrite, ReadWriteCreate }; // ReadWrite: an existing file only
 
     SqliteDatabase() = default;
     SqliteDatabase(const SqliteDatabase&) = delete;

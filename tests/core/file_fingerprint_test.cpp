@@ -11,7 +11,11 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
+
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <random>
 
 namespace ws {
@@ -112,6 +116,51 @@ TEST(SessionLibrary, FindsSessionsStoredWithTheFirstHash) {
     rewrite(*legacy);
     EXPECT_EQ(library.findFor(trace), opened.sessionPath);
     rewrite("0123456789abcdef");
+    EXPECT_FALSE(library.findFor(trace).has_value());
+}
+
+// A trace stored as soon as it was written (its time within the margin of the store) is hashed at
+// a reopen; once its time is well past, the session notes that its content was found unchanged
+// then, and the next reopen trusts the time again instead of hashing (a job of ranks reopened).
+TEST(SessionLibrary, AFreshTraceFoundUnchangedIsTrustedByItsTimeAfterwards) {
+    const fs::path dir = test::tempDir() / "library_verified";
+    fs::remove_all(dir);
+    SessionLibrary library(dir.string());
+    const std::string text = traceText();
+    const std::string trace = test::writeTemp("verified_library_trace.json", text);
+    const auto opened = library.open(trace);
+    ASSERT_FALSE(opened.sessionPath.empty()) << opened.error << opened.storeError;
+    // The trace written 10 s ago and stored 1 s after that: within the margin, so not trusted.
+    const auto now = std::chrono::system_clock::now().time_since_epoch();
+    const int64_t mtimeNs = std::chrono::duration_cast<std::chrono::nanoseconds>(now).count() - 10'000'000'000;
+    auto setMtime = [&] {
+        const timespec times[2] = {{0, UTIME_OMIT}, {mtimeNs / 1'000'000'000, mtimeNs % 1'000'000'000}};
+        ASSERT_EQ(::utimensat(AT_FDCWD, trace.c_str(), times, 0), 0);
+    };
+    setMtime();
+    {
+        SqliteDatabase db;
+        ASSERT_TRUE(db.open(opened.sessionPath, SqliteDatabase::Mode::ReadWrite));
+        ASSERT_TRUE(db.exec("UPDATE meta SET value = '" + std::to_string(mtimeNs) + "' WHERE key = 'source_mtime_ns'"));
+        ASSERT_TRUE(db.exec("UPDATE meta SET value = '" + std::to_string(mtimeNs + 1'000'000'000) +
+                            "' WHERE key = 'created_at_ns'"));
+    }
+    EXPECT_EQ(library.findFor(trace), opened.sessionPath); // hashed: the same content
+    std::string error;
+    const auto meta = SessionStore::readMeta(opened.sessionPath, &error);
+    ASSERT_TRUE(meta) << error;
+    ASSERT_EQ(meta->count("source_verified_ns"), 1u) << "the unchanged content is not noted";
+    // Now the time decides: a change that kept the size and the time is not seen (as with git),
+    // which shows the file was not hashed again.
+    std::string changed = text;
+    changed[changed.size() / 2] = changed[changed.size() / 2] == ' ' ? '\t' : changed[changed.size() / 2];
+    changed.back() = changed.back() == '\n' ? ' ' : '\n';
+    test::writeTemp("verified_library_trace.json", changed);
+    setMtime();
+    EXPECT_EQ(library.findFor(trace), opened.sessionPath);
+    // A time that moved: the content decides again.
+    const timespec later[2] = {{0, UTIME_OMIT}, {0, UTIME_NOW}};
+    ASSERT_EQ(::utimensat(AT_FDCWD, trace.c_str(), later, 0), 0);
     EXPECT_FALSE(library.findFor(trace).has_value());
 }
 
