@@ -1,5 +1,6 @@
 #include "session_loader.h"
 
+#include "analysis/session_analyses.h"
 #include "import/job_files.h"
 #include "import/snapshot_beside_import.h"
 #include "import/trace_import.h"
@@ -131,10 +132,11 @@ bool SessionLoader::load(const QString& path, const QString& snapshotBeside) {
         first->elapsedMs = timer.elapsed();
         first->storedPath = QFile::decodeName(result.sessionPath.c_str());
         first->fromLibrary = result.fromLibrary;
+        first->analyses = std::make_shared<SessionAnalyses>(first->session);
         QMetaObject::invokeMethod(this, [this, s = std::shared_ptr<const LoadedSession>(first)] { emit shown(s); },
                                   Qt::QueuedConnection);
         auto full = std::make_shared<LoadedSession>(*first);
-        full->summary = summarizeSession(*full->session);
+        full->summary = *full->analyses->summary();
         full->summarized = true;
         const std::shared_ptr<const Session> session = full->session;
         QMetaObject::invokeMethod(this, [this, s = std::shared_ptr<const LoadedSession>(full)] {
@@ -144,7 +146,7 @@ bool SessionLoader::load(const QString& path, const QString& snapshotBeside) {
         if (!mustStore)
             return;
         std::string error;
-        if (auto stored = library.store(*session, storedName, &error, &m_cancel)) {
+        if (auto stored = library.store(*session, storedName, &error, &m_cancel, full->analyses)) {
             const QString storedPath = QFile::decodeName(stored->c_str());
             QMetaObject::invokeMethod(this, [this, path, storedPath] { emit this->stored(path, storedPath); },
                                       Qt::QueuedConnection);

@@ -14,6 +14,7 @@
 namespace ws {
 
 class Session;
+class SessionAnalyses;
 
 /* A session as the UI holds it: the immutable model plus what the session page shows. */
 struct LoadedSession {
@@ -24,6 +25,9 @@ struct LoadedSession {
     QString storedPath;        // the library's session file, when it was reopened from there
     bool fromLibrary = false; // reopened from the library instead of imported again
     bool summarized = false;  // false in `shown`: the summary is still being computed
+    // The session's analyses, made by the loader: the page's views and the library's store of the
+    // session share them, so what one computed the other does not compute again.
+    std::shared_ptr<SessionAnalyses> analyses;
 };
 
 /*

@@ -32,7 +32,10 @@
 namespace ws {
 
 SessionPage::SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* parent)
-    : QWidget(parent), m_session(std::move(session)), m_analyses(std::make_shared<SessionAnalyses>(m_session->session)),
+    : QWidget(parent), m_session(std::move(session)),
+      m_analyses(m_session->analyses && m_session->analyses->session() == m_session->session
+                     ? m_session->analyses
+                     : std::make_shared<SessionAnalyses>(m_session->session)),
       m_time(new TimeViewport(this)),
       m_search(new SearchBar(m_time, this)), m_timeline(new TimelineView(m_time, this)),
       m_bottomTabs(new QTabWidget(this)), m_details(new SliceDetailsView(m_time, this)),

@@ -43,6 +43,10 @@ std::shared_ptr<const OperatorTree> SessionAnalyses::operatorTree(bool withArgs,
     });
 }
 
+std::shared_ptr<const TraceSummary> SessionAnalyses::summary() {
+    return get(m_summary, [this] { return std::make_shared<const TraceSummary>(summarizeSession(*m_session)); });
+}
+
 std::shared_ptr<const SessionResults> SessionAnalyses::storedResults() {
     return get(m_stored, [this]() -> std::shared_ptr<const SessionResults> {
         auto decoded = decodeSessionResults(m_session->storedResults(), *m_session);

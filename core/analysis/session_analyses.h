@@ -2,6 +2,7 @@
 
 #include "analysis/operator_tree.h"
 #include "analysis/overview.h"
+#include "analysis/trace_summary.h"
 
 #include <atomic>
 #include <memory>
@@ -34,6 +35,8 @@ public:
     // once built, since the by-name grouping does not read them. Setting *cancel stops the
     // argument pass: null is returned and nothing is kept.
     std::shared_ptr<const OperatorTree> operatorTree(bool withArgs, const std::atomic<bool>* cancel = nullptr);
+    // The headline numbers (summarizeSession): the session page's, and the distributed block's.
+    std::shared_ptr<const TraceSummary> summary();
     // The results the session file carried (session_results.h), decoded once; null when it carried
     // none that describe this session (an imported trace, an older file, another version).
     std::shared_ptr<const SessionResults> storedResults();
@@ -59,6 +62,7 @@ private:
     Cell<OperatorTree> m_bareTree; // readArgs = false
     Cell<OperatorTree> m_fullTree; // readArgs = true
     Cell<SessionResults> m_stored;
+    Cell<TraceSummary> m_summary;
 };
 
 } // namespace ws

@@ -8,17 +8,21 @@
 #include "analysis/session_analyses.h"
 #include "model/session.h"
 
+#include <optional>
 #include <thread>
 
 namespace ws {
 
-SessionResults computeSessionResults(const Session& session) {
+SessionResults computeSessionResults(const Session& session, SessionAnalyses* shared) {
     SessionResults results;
     results.sliceCount = session.sliceCount();
     results.startNs = session.startNs();
     results.endNs = session.endNs();
     // Not owning the session (aliasing constructor): the analyses live only for this call.
-    SessionAnalyses analyses(std::shared_ptr<const Session>(std::shared_ptr<const Session>(), &session));
+    std::optional<SessionAnalyses> own;
+    if (!shared || shared->session().get() != &session)
+        own.emplace(std::shared_ptr<const Session>(std::shared_ptr<const Session>(), &session));
+    SessionAnalyses& analyses = own ? *own : *shared;
     // The kernel table and the distributed block on a second thread while the digest is made; the
     // block takes the Overview's step and role ranges (two passes over every slice) from the
     // analyses, whichever thread needs them first computing them.
@@ -28,7 +32,7 @@ SessionResults computeSessionResults(const Session& session) {
         results.kernelArgsLoaded = table.argsLoaded();
         const std::shared_ptr<const OverviewData> overview = analyses.overviewData();
         results.distributed = rankDistributedToJson(
-            summarizeRank(session, summarizeSession(session), overview->steps, overview->stepLabels, overview->roles));
+            summarizeRank(session, *analyses.summary(), overview->steps, overview->stepLabels, overview->roles));
     });
     results.run = digestRun(analyses, std::nullopt, {true, true, true}, true);
     kernels.join();

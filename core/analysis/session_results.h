@@ -12,6 +12,7 @@
 namespace ws {
 
 class Session;
+class SessionAnalyses;
 
 /*
  * SessionResults: the whole-session analyses a session file carries (issue #29), computed when the
@@ -49,7 +50,10 @@ struct SessionResults {
 };
 
 // Every cached analysis of the session, computed now (operators with arguments, all groupings).
-SessionResults computeSessionResults(const Session& session);
+// With `shared` (the analyses of the session as the app's views hold them), the Overview's data and
+// the operator tree come from there, computed there when no view asked for them yet: a session
+// stored while its first views are drawn computes them once, not once for each.
+SessionResults computeSessionResults(const Session& session, SessionAnalyses* shared = nullptr);
 
 /* What identifies the model results were computed from (a session file's meta has it too). */
 struct ResultsModelIdentity {

@@ -187,13 +187,15 @@ SessionLibrary::OpenResult SessionLibrary::openStored(const std::string& path) c
 }
 
 std::optional<std::string> SessionLibrary::store(const Session& session, const std::string& sourcePath, std::string* error,
-                                                 const std::atomic<bool>* cancel) const {
+                                                 const std::atomic<bool>* cancel,
+                                                 std::shared_ptr<SessionAnalyses> analyses) const {
     std::error_code ec;
     fs::create_directories(m_directory, ec);
     SessionWriteOptions options;
     options.name = fs::path(sourcePath).filename().string();
     options.cancel = cancel;
     options.keepExisting = true; // another process may store under the same name at the same moment
+    options.analyses = std::move(analyses);
     std::string written;
     options.writtenPath = &written;
     const bool ok = SessionStore::write(session, newSessionPath(sourcePath), options, error);

@@ -13,6 +13,7 @@
 namespace ws {
 
 class Session;
+class SessionAnalyses;
 
 /*
  * SessionLibrary: a directory of session files, one per import or capture (by default the XDG data
@@ -69,8 +70,10 @@ public:
     // (remote_import.h). Nothing is stored yet: store(*session, result.sourcePath) does that.
     OpenResult openRemote(const std::string& url, const ImportControl& control = {}) const;
     // The second half: stores an imported session in the library; returns the new session file.
+    // `analyses`: the session's analyses as the views hold them (SessionWriteOptions::analyses).
     std::optional<std::string> store(const Session& session, const std::string& sourcePath, std::string* error,
-                                     const std::atomic<bool>* cancel = nullptr) const;
+                                     const std::atomic<bool>* cancel = nullptr,
+                                     std::shared_ptr<SessionAnalyses> analyses = nullptr) const;
 
     bool rename(const std::string& sessionPath, const std::string& newName, std::string* error) const;
     bool remove(const std::string& sessionPath, std::string* error) const;

@@ -597,7 +597,7 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
     // The analyses' results (stored_results.h), computed alongside the columns' encoding.
     std::future<std::string> results;
     if (o.cacheResults)
-        results = std::async(std::launch::async, [&s] { return storedResultsBlobFor(s); });
+        results = std::async(std::launch::async, [&s, &o] { return storedResultsBlobFor(s, o.analyses.get()); });
 
     // meta
     std::map<std::string, std::string> meta;

@@ -10,6 +10,7 @@
 namespace ws {
 
 class Session;
+class SessionAnalyses;
 
 /* What a caller adds to a stored session beyond the model: a display name and how it was made. */
 struct SessionWriteOptions {
@@ -26,6 +27,9 @@ struct SessionWriteOptions {
     // Compute the analyses' results and keep them in the file (stored_results.h), so a reopen or a
     // Compare reads them instead of recomputing; false leaves them out (the file opens as before).
     bool cacheResults = true;
+    // The session's analyses as the app's views hold them: the results are computed through them
+    // (computeSessionResults), so what the views computed already is not computed again.
+    std::shared_ptr<SessionAnalyses> analyses = nullptr;
     // Never replace a file at the path: when one is there at the moment of the final move (another
     // process stored a session under the same name), this one takes PATH-2, PATH-3, ... instead.
     // The library stores with it, so two processes storing at once lose nothing.

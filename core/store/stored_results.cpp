@@ -18,12 +18,12 @@ const char kName[] = "analyses";
 
 } // namespace
 
-std::string storedResultsBlobFor(const Session& session) {
+std::string storedResultsBlobFor(const Session& session, SessionAnalyses* shared) {
     std::string encoded;
     if (!session.storedResults().empty() && decodeSessionResults(session.storedResults(), session))
         encoded = session.storedResults();
     else
-        encoded = encodeSessionResults(computeSessionResults(session));
+        encoded = encodeSessionResults(computeSessionResults(session, shared));
     return ColumnCodec::encode<char>(std::span<const char>(encoded.data(), encoded.size()));
 }
 

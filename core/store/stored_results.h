@@ -8,6 +8,7 @@
 namespace ws {
 
 class Session;
+class SessionAnalyses;
 class SqliteDatabase;
 
 /*
@@ -20,7 +21,7 @@ class SqliteDatabase;
 
 // The compressed results of `session`: its own stored ones when it was read from a session file
 // with valid results (re-storing copies them), else computed now (computeSessionResults).
-std::string storedResultsBlobFor(const Session& session);
+std::string storedResultsBlobFor(const Session& session, SessionAnalyses* shared = nullptr);
 // Creates the table and writes the blob into it; false with db.error() on failure.
 bool writeStoredResults(SqliteDatabase& db, const std::string& compressedBlob);
 // The encoded (decompressed) results, empty when the file has none or they are unreadable.

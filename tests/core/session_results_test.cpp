@@ -81,6 +81,33 @@ TEST(SessionResults, StoredResultsEqualThoseComputedOnTheReopenedModel) {
     EXPECT_FALSE(stored->kernelGroups.empty());
 }
 
+// The app stores a session while its views compute: the store's results come through the views'
+// analyses (SessionWriteOptions::analyses), so what either computed first the other takes, and the
+// results are those computed on their own.
+TEST(SessionResults, AStoreThroughTheViewsAnalysesSharesTheirWorkAndStoresTheSameResults) {
+    const ImportResult imported = importTraceFile(dataPath(kH100));
+    ASSERT_NE(imported.session, nullptr) << imported.error;
+    auto analyses = std::make_shared<SessionAnalyses>(imported.session);
+    const std::shared_ptr<const OverviewData> shown = analyses->overviewData(); // the Overview tab first
+    ASSERT_EQ(analyses->operatorTreeIfReady(true), nullptr);
+    const std::string alone = (test::tempDir() / "alone.warpscope").string();
+    const std::string shared = (test::tempDir() / "shared.warpscope").string();
+    std::string error;
+    ASSERT_TRUE(SessionStore::write(*imported.session, alone, {}, &error)) << error;
+    EXPECT_EQ(analyses->operatorTreeIfReady(true), nullptr) << "a store without them left the views' analyses alone";
+    SessionWriteOptions options;
+    options.analyses = analyses;
+    ASSERT_TRUE(SessionStore::write(*imported.session, shared, options, &error)) << error;
+    // The tree the results needed is the Operators tab's now, and the Overview's data was taken, not made again.
+    EXPECT_NE(analyses->operatorTreeIfReady(true), nullptr) << "the store computed the operator tree for itself only";
+    EXPECT_EQ(analyses->overviewDataIfReady(), shown);
+    // The same results either way.
+    const auto a = reopen(alone), b = reopen(shared);
+    ASSERT_TRUE(a && b);
+    EXPECT_EQ(a->storedResults(), b->storedResults());
+    EXPECT_FALSE(b->storedResults().empty());
+}
+
 TEST(SessionResults, ComparingStoredSessionsGivesWhatComparingTheTracesGives) {
     const ImportResult h100 = importTraceFile(dataPath(kH100)), mi300 = importTraceFile(dataPath(kMi300));
     ASSERT_NE(h100.session, nullptr);
