@@ -360,7 +360,6 @@ OverviewData prepareOverview(const Session& s) {
     });
     std::thread roles([&] { d.roles = collectStepRoleRanges(s); });
     collectDeviceData(s, d);
-    d.recorded = recordedSpans(s);
     steps.join();
     roles.join();
     return d;
@@ -403,8 +402,8 @@ OverviewReport computeOverview(const Session& s, const OverviewData& d, const st
     rep.valid = rep.windowEnd > rep.windowStart;
     rep.breakdown = computeStepBreakdown(d.roles, std::move(steps));
     rep.unrecordedSteps = d.steps.unrecordedSteps;
-    const std::vector<RecordedSpan> pieces = recordedPieces(d.recorded, rep.windowStart, rep.windowEnd);
-    if (!d.recorded.empty()) {
+    const std::vector<RecordedSpan> pieces = recordedPieces(d.steps.recorded, rep.windowStart, rep.windowEnd);
+    if (!d.steps.recorded.empty()) {
         rep.recordedPieces = pieces.size();
         rep.unrecordedNs = rep.windowEnd - rep.windowStart;
         for (const RecordedSpan& p : pieces)

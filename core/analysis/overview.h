@@ -75,7 +75,6 @@ struct OverviewData {
     std::map<int, OverviewDevice> devices;    // by device id
     std::vector<OverviewSpan> syncCalls;      // blocking runtime calls, by start
     std::vector<OverviewSpan> pageableCopies; // by start
-    std::vector<RecordedSpan> recorded;       // a capture that recorded only these (recorded_spans.h)
 };
 
 OverviewData prepareOverview(const Session& session);

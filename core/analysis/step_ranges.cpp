@@ -175,6 +175,7 @@ std::string_view stepNumberOfRangeName(std::string_view name) {
 
 StepRanges computeStepRanges(const Session& s) {
     StepRanges out;
+    out.recorded = recordedSpans(s);
     std::vector<HostStep> host;
     // Marked step ranges (`step N`) per track, used only when there is no ProfilerStep#N.
     std::unordered_map<uint32_t, std::vector<HostStep>> named;
@@ -304,9 +305,9 @@ StepRanges computeStepRanges(const Session& s) {
     std::stable_sort(host.begin(), host.end(), [](const HostStep& x, const HostStep& y) { return x.range.start < y.range.start; });
     // A capture that recorded only between cudaProfilerStart and Stop: a step that reaches outside one
     // recorded span holds unseen time (its pause), so it is no step (recorded_spans.h).
-    if (const std::vector<RecordedSpan> spans = recordedSpans(s); !spans.empty()) {
+    if (!out.recorded.empty()) {
         const size_t before = host.size();
-        std::erase_if(host, [&](const HostStep& h) { return !insideOneSpan(spans, h.range.start, h.range.end); });
+        std::erase_if(host, [&](const HostStep& h) { return !insideOneSpan(out.recorded, h.range.start, h.range.end); });
         out.unrecordedSteps = before - host.size();
     }
     // A capture's first step that is unlike the others is start-up, not a step (issue #25): the

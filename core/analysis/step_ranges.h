@@ -1,5 +1,7 @@
 #pragma once
 
+#include "analysis/recorded_spans.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -58,6 +60,9 @@ struct StepRanges {
     // Steps of a capture recorded only between cudaProfilerStart and Stop that reached outside one
     // recorded span (into a pause), left out (recorded_spans.h).
     size_t unrecordedSteps = 0;
+    // The spans such a capture recorded (recordedSpans), read once here for the steps and for the
+    // views that take their numbers over the recorded pieces; empty: recorded throughout.
+    std::vector<RecordedSpan> recorded;
     bool valid() const { return !steps.empty() && steps.back().end > steps.front().start; }
     int64_t start() const { return steps.front().start; }
     int64_t end() const { return steps.back().end; }

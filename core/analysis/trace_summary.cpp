@@ -139,7 +139,6 @@ TraceSummary summarizeSession(const Session& s) {
         out.memcpyBytes = memcpyBytes;
 
     const StepRanges steps = computeStepRanges(s);
-    const std::vector<RecordedSpan> recorded = recordedSpans(s);
     out.steps = steps.hostStepCount;
 
     std::map<int, DeviceSummary> devices;
@@ -179,7 +178,7 @@ TraceSummary summarizeSession(const Session& s) {
             continue;
         // Over the steps' window, or, for a capture recorded only between cudaProfilerStart and
         // Stop, over the recorded pieces of it, as the Overview takes them (recorded_spans.h).
-        const std::vector<RecordedSpan> window = recordedPieces(recorded, steps.start(), steps.end());
+        const std::vector<RecordedSpan> window = recordedPieces(steps.recorded, steps.start(), steps.end());
         int64_t busy = 0, length = 0;
         double efficiency = 0, efficiencyLength = 0;
         for (const RecordedSpan& w : window) {

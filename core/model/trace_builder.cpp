@@ -2,8 +2,8 @@
 #include "model/sort_on_threads.h"
 
 #include "model/column_scatter.h"
-#include "model/nearly_sorted.h"
 #include "model/json_numbers.h"
+#include "model/nearly_sorted.h"
 #include "model/release_memory.h"
 #include "model/run_on_threads.h"
 
