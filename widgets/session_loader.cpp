@@ -114,7 +114,7 @@ bool SessionLoader::load(const QString& path, const QString& snapshotBeside) {
             mustStore = !libraryDir.isEmpty() && !result.session && result.error.empty();
             if (!result.session && result.error.empty()) {
                 ImportControl storing = control;
-                storing.keepArgsSpans = mustStore; // the store below copies each event's args from where the import found them
+                storing.forStore = mustStore; // the import prepares the store below (its args packed, the file hashed)
                 ImportResult imported = importTraceFile(file, storing);
                 result.session = std::move(imported.session);
                 result.error = std::move(imported.error);

@@ -51,7 +51,7 @@ int runImport(const std::vector<std::string>& argv) {
     const auto begin = std::chrono::steady_clock::now();
     ImportResult result;
     ImportControl control;
-    control.keepArgsSpans = true; // stored right away
+    control.forStore = true; // stored right away
     if (!importForCli(path, result, control))
         return kExitFailure;
     const auto imported = std::chrono::steady_clock::now();
@@ -68,7 +68,7 @@ int runImport(const std::vector<std::string>& argv) {
         return kExitFailure;
     }
     const auto written = std::chrono::steady_clock::now();
-    result.session->dropArgsSpans();
+    result.session->dropStorePreparation();
     auto seconds = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
     std::error_code ec;
     std::printf("%s: %llu slices, import %.2f s, store %.2f s, %llu bytes\n", output->c_str(),

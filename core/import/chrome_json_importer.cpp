@@ -6,6 +6,8 @@
 #include "io/growing_file.h"
 #include "io/input_stream.h"
 #include "model/trace_builder.h"
+#include "store/event_args_pack.h"
+#include "store/file_fingerprint.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -45,9 +47,9 @@ struct Block {
  */
 class WorkerPool {
 public:
-    WorkerPool(unsigned n, size_t maxInFlight, bool keepArgsSpans) : m_maxInFlight(maxInFlight) {
+    WorkerPool(unsigned n, size_t maxInFlight, bool forStore) : m_maxInFlight(maxInFlight) {
         for (unsigned i = 0; i < n; ++i)
-            m_threads.emplace_back([this, i, keepArgsSpans] { run(i, keepArgsSpans); });
+            m_threads.emplace_back([this, i, forStore] { run(i, forStore); });
     }
     ~WorkerPool() {
         {
@@ -99,9 +101,9 @@ public:
     }
 
 private:
-    void run(unsigned worker, bool keepArgsSpans) {
+    void run(unsigned worker, bool forStore) {
         JsonEventParser parser(worker);
-        parser.setKeepArgsSpans(keepArgsSpans);
+        parser.setKeepArgsSpans(forStore);
         while (true) {
             std::unique_ptr<Block> b;
             {
@@ -114,6 +116,10 @@ private:
             }
             ChunkResult r;
             parser.parse(b->data, b->capacity + kPadding, b->spans, b->absOffset, b->seqBase, r);
+            // The block's args packed for the store here, where the text is in the cache and the
+            // parse threads run side by side (StorePreparation).
+            if (forStore)
+                r.packedArgs = packSpansArgs(r.argsSpans, b->data, b->len, b->absOffset, kArgsZstdLevel);
             const uint64_t index = b->index;
             recycle(std::move(b)); // reuse the buffer: fresh 4 MiB buffers would page-fault every time
             {
@@ -153,12 +159,22 @@ ImportResult importChromeJson(const std::string& path, const ImportControl& cont
     const size_t kBlockSize = control.blockBytes ? std::max<size_t>(control.blockBytes, 64) : kDefaultBlockSize;
     TraceBuilder builder(path, TraceFormat::ChromeJson);
     builder.setArgColumns(true); // JsonEventParser decodes them (arg_columns.h)
-    if (control.keepArgsSpans)
-        builder.keepArgsSpans();
+    // An import that is going to be stored hashes the file on its reads, for the session's
+    // fingerprint (a file still being downloaded is hashed by the store, once complete).
+    std::optional<FileFingerprint> identity;
+    std::optional<ContentHasher> hasher;
+    if (control.forStore) {
+        builder.prepareForStore(kArgsZstdLevel);
+        if (!control.growing && (identity = fileIdentity(path))) {
+            hasher.emplace(identity->size);
+            if (!in.observeFileBytes([&hasher](const char* p, size_t n) { hasher->update(p, n); }))
+                hasher.reset();
+        }
+    }
     JsonEventScanner scanner;
     uint64_t nextMerge = 0, nextIndex = 0, seq = 0;
     {
-        WorkerPool pool(threads, threads + 2, control.keepArgsSpans);
+        WorkerPool pool(threads, threads + 2, control.forStore);
         auto mergeReady = [&](bool wait) {
             ChunkResult r;
             while (nextMerge < nextIndex && pool.take(nextMerge, r, wait)) {
@@ -227,6 +243,12 @@ ImportResult importChromeJson(const std::string& path, const ImportControl& cont
     }
     if (result.cancelled)
         return result;
+    if (hasher && in.observedAll() && in.error().empty() && hasher->bytes() == identity->size) {
+        // Unchanged while read (same size and time), or the hash may mix two versions.
+        const std::optional<FileFingerprint> after = fileIdentity(path);
+        if (after && after->size == identity->size && after->mtimeNs == identity->mtimeNs)
+            builder.setSourceHash({identity->size, identity->mtimeNs, hasher->finish()});
+    }
 
     ImportReport& report = builder.report();
     builder.setTopLevelMembers(scanner.members());

@@ -57,10 +57,12 @@ struct ImportControl {
     // One process of an export that holds several (MPI ranks, torchrun workers under one nsys): only
     // that process's rows are imported, so the process is one rank of a job. -1: the whole file.
     int64_t process = -1;
-    // The session is going to be stored (SessionStore::write): a JSON import keeps where each
-    // event's args lie (Session::argsSpans) so that the store copies them rather than cutting every
-    // event object again. 12 bytes per event until Session::dropArgsSpans.
-    bool keepArgsSpans = false;
+    // The session is going to be stored (SessionStore::write): a JSON import prepares the store on
+    // its pass through the source (Session::storePreparation): it packs each event's args as the
+    // session file keeps them, on the parse threads, and hashes the file for its fingerprint, so
+    // that the store does not read the source again. About 25 bytes per event until
+    // Session::dropStorePreparation.
+    bool forStore = false;
 };
 
 struct ImportResult {

@@ -99,7 +99,19 @@ long InputStream::readFile(char* out, size_t n) {
         // A growing file's descriptor is shared (dup) with other readers: read at our own offset.
         got = m_growing ? ::pread(m_fd, out, n, static_cast<off_t>(m_fileConsumed)) : ::read(m_fd, out, n);
     } while (got < 0 && errno == EINTR);
+    if (got > 0 && m_observer)
+        m_observer(out, static_cast<size_t>(got));
     return static_cast<long>(got);
+}
+
+bool InputStream::observeFileBytes(std::function<void(const char*, size_t)> observer) {
+    // Only open()'s first read so far: its bytes are still in the buffer.
+    if (m_fd < 0 || m_fileConsumed != m_inLen)
+        return false;
+    m_observer = std::move(observer);
+    if (m_inLen > 0)
+        m_observer(m_in.get(), m_inLen);
+    return true;
 }
 
 bool InputStream::refill(size_t want) {
@@ -167,6 +179,7 @@ bool InputStream::restore(const Checkpoint& cp) {
     if (inflateCopy(&m_codec->zs, const_cast<z_stream*>(&cp.zs)) != Z_OK)
         return false;
     m_codec->zInit = true;
+    m_observer = nullptr; // the bytes are no longer read in order
     if (::lseek(m_fd, static_cast<off_t>(cp.filePos), SEEK_SET) < 0)
         return false;
     m_fileConsumed = cp.filePos;
@@ -275,6 +288,7 @@ bool InputStream::skip(uint64_t n) {
         }
         n -= buffered;
         m_inPos = m_inLen = 0;
+        m_observer = nullptr; // the bytes skipped are not read
         const off_t pos = ::lseek(m_fd, static_cast<off_t>(n), SEEK_CUR);
         m_textPos += buffered + n;
         m_afterSeek = n >= kFarSkip;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -46,6 +47,13 @@ public:
     // Resumes at the checkpoint's text position (the stream must be open on the same file).
     bool restore(const Checkpoint& cp);
 
+    // Calls `observer` with every byte read from the file (compressed as it is on disk), in order
+    // and from the first byte on, so that a caller can hash the file on the reads it makes anyway.
+    // False when bytes beyond the first buffer were read already. A seek (a far skip, a restore)
+    // ends the observation: observedAll() is then false.
+    bool observeFileBytes(std::function<void(const char*, size_t)> observer);
+    bool observedAll() const { return m_observer != nullptr; }
+
     Compression compression() const { return m_compression; }
     uint64_t fileSize() const { return m_fileSize; }
     uint64_t fileBytesConsumed() const { return m_fileConsumed; }
@@ -76,6 +84,7 @@ private:
     size_t m_inPos = 0;
     size_t m_inLen = 0;
     std::unique_ptr<Codec> m_codec;
+    std::function<void(const char*, size_t)> m_observer;
 };
 
 } // namespace ws

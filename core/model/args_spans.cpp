@@ -12,15 +12,16 @@ bool ArgsSpans::add(uint64_t ref, uint32_t offset, uint32_t length) {
     return true;
 }
 
-void ArgsSpans::append(const ArgsSpans& later) {
+bool ArgsSpans::append(const ArgsSpans& later) {
     if (later.empty())
-        return;
+        return true;
     // A block whose first ref does not follow this one's last (never, for blocks in file order)
     // keeps the order that lookups need: its spans are left out, and those events cut as before.
     if (!m_refs.empty() && later.m_refs.front() <= m_refs.back())
-        return;
+        return false;
     m_refs.insert(m_refs.end(), later.m_refs.begin(), later.m_refs.end());
     m_packed.insert(m_packed.end(), later.m_packed.begin(), later.m_packed.end());
+    return true;
 }
 
 void ArgsSpans::truncate(size_t size) {
@@ -37,8 +38,7 @@ std::optional<ArgsSpans::Span> ArgsSpans::Cursor::find(uint64_t ref) {
     m_next = at;
     if (at == refs.size() || refs[at] != ref)
         return std::nullopt;
-    const uint32_t packed = m_spans.m_packed[at];
-    return Span{ref + (packed & kMaxOffset), packed >> kOffsetBits};
+    return m_spans.at(at);
 }
 
 } // namespace ws

@@ -13,8 +13,8 @@ namespace ws {
  * spans it copies the bytes, instead of cutting each event object again to find its args member,
  * which was a third of the store's time.
  *
- * Kept only for an import that is going to be stored (ImportControl::keepArgsSpans), and dropped
- * after the store (Session::dropArgsSpans): 12 bytes per event with args. Refs are the events'
+ * Kept only for an import that is going to be stored (ImportControl::forStore, StorePreparation),
+ * and dropped after the store: 12 bytes per event with args. Refs are the events'
  * source offsets (their Track::argRef), added in ascending order; the value starts `offset` bytes
  * into its event. An event whose args start further in or run longer than the packing holds gets no
  * span, and the store cuts that one as before.
@@ -32,12 +32,16 @@ public:
 
     // False (and nothing kept) when the span does not fit the packing or ref does not ascend.
     bool add(uint64_t ref, uint32_t offset, uint32_t length);
-    // Appends another's spans, whose refs all follow this one's (the next block of the file).
-    void append(const ArgsSpans& later);
+    // Appends another's spans, whose refs all follow this one's (the next block of the file); false
+    // (nothing appended) when they do not.
+    bool append(const ArgsSpans& later);
     // Removes the spans from index `size` on (a parse group that is redone).
     void truncate(size_t size);
     size_t size() const { return m_refs.size(); }
     bool empty() const { return m_refs.empty(); }
+    // The refs in ascending order, and the span of the i-th.
+    const std::vector<uint64_t>& refs() const { return m_refs; }
+    Span at(size_t i) const { return Span{m_refs[i] + (m_packed[i] & kMaxOffset), m_packed[i] >> kOffsetBits}; }
     size_t memoryBytes() const { return m_refs.capacity() * sizeof(uint64_t) + m_packed.capacity() * sizeof(uint32_t); }
 
     // Looks refs up in ascending order, each from where the previous one was found.

@@ -1,10 +1,12 @@
 #pragma once
 
 #include "model/args_spans.h"
+#include "model/store_preparation.h"
 #include "model/id_value.h"
 #include "model/import_report.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -133,6 +135,8 @@ struct ChunkResult {
     std::vector<std::pair<uint32_t, uint64_t>> sliceReserve;
     // Where the block's events' args lie (JsonEventParser::setKeepArgsSpans), in file order.
     ArgsSpans argsSpans;
+    // Their args packed for the store (StorePreparation::packed), by the parse thread.
+    std::optional<StorePreparation::PackedArgs> packedArgs;
     uint64_t events = 0;
     // An event's argument-column value could not be kept (arg_columns.h): the session gets none.
     bool argColumnsLost = false;

@@ -32,8 +32,8 @@ size_t Session::memoryBytes() const {
     bytes += m_flows.capacity() * sizeof(Flow) + m_memoryEvents.capacity() * sizeof(MemoryEvent);
     bytes += m_flowsByEnd.capacity() * sizeof(uint32_t);
     bytes += m_endArgRefs.capacity() * sizeof(m_endArgRefs[0]);
-    if (m_argsSpans)
-        bytes += m_argsSpans->memoryBytes();
+    if (m_storePreparation)
+        bytes += m_storePreparation->memoryBytes();
     bytes += m_processes.capacity() * sizeof(ProcessInfo) + m_categories.capacity() * sizeof(Category);
     bytes += m_frames.size() * (sizeof(SourceFrame) + 32);
     for (const auto& [k, v] : m_metadata)

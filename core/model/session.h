@@ -1,7 +1,6 @@
 #pragma once
 
 #include "io/input_stream.h"
-#include "model/args_spans.h"
 #include "model/counter_series.h"
 #include "model/device_info.h"
 #include "model/event_kind.h"
@@ -12,6 +11,7 @@
 #include "model/memory_snapshot.h"
 #include "model/process_info.h"
 #include "model/source_frame.h"
+#include "model/store_preparation.h"
 #include "model/string_table.h"
 #include "model/trace_format.h"
 #include "model/track.h"
@@ -134,11 +134,12 @@ public:
     // not fill them (they read forEachArgValues as before).
     bool argColumns() const { return m_argColumns; }
 
-    // Where a JSON source's events' args lie (args_spans.h), kept by an import that is going to be
-    // stored (ImportControl::keepArgsSpans) for the store to copy them; null otherwise. Dropped
-    // once stored (12 bytes per event), by whoever stored it, while no other store of it runs.
-    const ArgsSpans* argsSpans() const { return m_argsSpans.get(); }
-    void dropArgsSpans() const { m_argsSpans.reset(); }
+    // What an import that is going to be stored (ImportControl::forStore) prepared for the store
+    // (store_preparation.h: where the args lie, the args packed, the source's hash); null otherwise.
+    // Dropped once stored (about 25 bytes per event), by whoever stored it, while no other store of
+    // it runs.
+    const StorePreparation* storePreparation() const { return m_storePreparation.get(); }
+    void dropStorePreparation() const { m_storePreparation.reset(); }
 
     // The analyses' results the session file carried (analysis/session_results.h decodes them):
     // computed when the session was stored, so a reopen shows them without recomputing. Empty for
@@ -191,7 +192,7 @@ private:
     std::unordered_map<StringId, SourceFrame> m_frames;
     uint64_t m_sourceEventCount = 0;
     bool m_argColumns = false;
-    mutable std::unique_ptr<ArgsSpans> m_argsSpans;
+    mutable std::unique_ptr<StorePreparation> m_storePreparation;
     std::string m_storedResults; // encoded, see storedResults()
     // Where event text comes from when it is not the JSON source file (a stored session).
     std::shared_ptr<const EventTextSource> m_eventText;

@@ -150,15 +150,23 @@ void TraceBuilder::addStrings(uint32_t worker, uint32_t first, const std::vector
         remap.push_back(m_session->m_strings.intern(str));
 }
 
-void TraceBuilder::keepArgsSpans() { m_session->m_argsSpans = std::make_unique<ArgsSpans>(); }
+void TraceBuilder::prepareForStore(int packedLevel) {
+    m_session->m_storePreparation = std::make_unique<StorePreparation>();
+    m_session->m_storePreparation->packedLevel = packedLevel;
+}
+
+void TraceBuilder::setSourceHash(const StorePreparation::SourceHash& hash) {
+    if (m_session->m_storePreparation)
+        m_session->m_storePreparation->sourceHash = hash;
+}
 
 void TraceBuilder::addChunk(ChunkResult& c) {
     Session& s = *m_session;
     s.m_report.merge(c.report);
     s.m_sourceEventCount += c.events;
     m_argColumnsLost = m_argColumnsLost || c.argColumnsLost;
-    if (s.m_argsSpans)
-        s.m_argsSpans->append(c.argsSpans);
+    if (s.m_storePreparation)
+        s.m_storePreparation->add(c.argsSpans, std::move(c.packedArgs));
     m_minTs = std::min(m_minTs, c.minTs);
     m_maxTs = std::max(m_maxTs, c.maxTs);
     addStrings(c.worker, c.firstNewString, c.newStrings);

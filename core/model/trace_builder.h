@@ -38,8 +38,11 @@ public:
     // The importer fills the argument columns (arg_columns.h) of every X slice it reads; the
     // session has them (Session::argColumns) unless a slice's arguments could not be kept there.
     void setArgColumns(bool on) { m_argColumns = on; }
-    // The session keeps the chunks' ArgsSpans (Session::argsSpans): the import is going to be stored.
-    void keepArgsSpans();
+    // The import is going to be stored: the session keeps what the chunks prepared for the store
+    // (Session::storePreparation), their args packed at zstd level `packedLevel`.
+    void prepareForStore(int packedLevel);
+    // The source's hash over every byte the import read (StorePreparation::sourceHash).
+    void setSourceHash(const StorePreparation::SourceHash& hash);
     // The allocator snapshot a PyTorch memory snapshot import read (memory_snapshot.h).
     void setMemorySnapshot(std::shared_ptr<const MemorySnapshot> snapshot);
 

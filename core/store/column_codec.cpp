@@ -93,6 +93,10 @@ std::string frame(uint8_t tag, uint64_t count, std::string_view payload, int lev
     if (context)
         compressionContexts().give(context);
     out.resize(ZSTD_isError(n) ? header : header + n);
+    // The bound is the payload's size: a blob that is kept (held columns, an import's packed args)
+    // would keep about that much memory for a twentieth of it.
+    if (out.capacity() > 2 * out.size() + 4096)
+        out.shrink_to_fit();
     return out;
 }
 

@@ -199,7 +199,7 @@ std::optional<std::string> SessionLibrary::store(const Session& session, const s
     std::string written;
     options.writtenPath = &written;
     const bool ok = SessionStore::write(session, newSessionPath(sourcePath), options, error);
-    session.dropArgsSpans(); // only the store reads them
+    session.dropStorePreparation(); // only the store reads it
     if (!ok)
         return std::nullopt;
     return written;
@@ -283,7 +283,7 @@ SessionLibrary::OpenResult SessionLibrary::open(const std::string& path, const I
     if (result.session || !result.error.empty())
         return result;
     ImportControl storing = control;
-    storing.keepArgsSpans = true; // stored below
+    storing.forStore = true; // stored below
     ImportResult imported = importTraceFile(path, storing);
     result.cancelled = imported.cancelled;
     result.error = imported.error;

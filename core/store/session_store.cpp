@@ -10,6 +10,7 @@
 #include "model/json_numbers.h"
 #include "model/session.h"
 #include "store/column_codec.h"
+#include "store/event_args_pack.h"
 #include "store/file_fingerprint.h"
 #include "store/snapshot_columns.h"
 #include "store/sqlite_database.h"
@@ -21,7 +22,9 @@
 #include <algorithm>
 #include <deque>
 #include <future>
+#include <iterator>
 #include <limits>
+#include <span>
 #include <thread>
 #include <cerrno>
 #include <chrono>
@@ -50,7 +53,7 @@ CREATE TABLE counters(idx INTEGER PRIMARY KEY, process INTEGER, name INTEGER, se
 CREATE TABLE frames(name INTEGER PRIMARY KEY, file INTEGER, line INTEGER, function INTEGER);
 CREATE TABLE columns(owner TEXT, idx INTEGER, name TEXT, chunk INTEGER, data BLOB NOT NULL,
                      PRIMARY KEY(owner, idx, name, chunk)) WITHOUT ROWID;
-CREATE TABLE event_args(chunk INTEGER PRIMARY KEY, lengths BLOB NOT NULL, text BLOB NOT NULL);
+CREATE TABLE event_args(first_rank INTEGER PRIMARY KEY, lengths BLOB NOT NULL, text BLOB NOT NULL);
 )sql";
 
 /* Writes the model's columns chunk by chunk through one prepared statement. */
@@ -266,9 +269,14 @@ std::string hostName() {
 }
 
 /*
- * Arguments go into event_args in source order: every distinct argRef of the session gets a rank
- * (its position in file order), chunks of kArgsPerChunk ranks are extracted with one sequential pass
- * over the source and compressed. Returns the map old argRef -> rank through `rankOf`.
+ * Arguments go into event_args: every distinct argRef of the session gets a rank, and the rows hold
+ * the args of consecutive ranks (event_args_pack.h). Ranks are one of two orders:
+ * - the import packed the args (StorePreparation::packed): its spans' refs in file order, then the
+ *   refs it had no span for, in file order, cut from the source here. The packed blocks are
+ *   inserted as they are: the source is not read again.
+ * - otherwise: file order. Chunks of kArgsPerChunk ranks are extracted with one sequential pass over
+ *   the source (or from the session's EventTextSource) and compressed.
+ * ranks() maps a track's argRefs to their ranks.
  */
 class ArgsWriter {
 public:
@@ -321,9 +329,28 @@ public:
             }
         }
         m_refs.erase(std::unique(m_refs.begin(), m_refs.end()), m_refs.end());
+
+        // The import's packed args are used when they are every span's, at this store's level, and
+        // no slice merges its E event's args into its own (packed are the B event's alone).
+        const StorePreparation* prepared = m_session.storePreparation();
+        m_packed = prepared && prepared->packedComplete && prepared->packedLevel == m_level &&
+                   m_session.format() == TraceFormat::ChromeJson &&
+                   std::none_of(m_refs.begin(), m_refs.end(),
+                                [this](uint64_t r) { return m_session.endArgRef(r) != Track::kNoArgs; })
+                       ? prepared
+                       : nullptr;
+        if (m_packed) {
+            const std::vector<uint64_t>& spanRefs = m_packed->spans.refs();
+            std::set_difference(m_refs.begin(), m_refs.end(), spanRefs.begin(), spanRefs.end(),
+                                std::back_inserter(m_unspanned));
+            m_refs.clear();
+            m_refs.shrink_to_fit();
+        }
     }
 
     bool write(std::string* error) {
+        if (m_packed)
+            return writePacked(error);
 
         // A trace imported from JSON is read back from its source text in one pass; any other
         // session (stored, Nsight Systems, nvprof, capture) asks its own EventTextSource.
@@ -354,30 +381,31 @@ public:
                     },
                     m_cancel);
         }
-        SqliteStatement insert(m_db, "INSERT INTO event_args(chunk, lengths, text) VALUES (?1, ?2, ?3)");
+        SqliteStatement insert(m_db, kInsertArgs);
         // Chunks being made, oldest first; one per core besides this thread. zstd is most of a
         // store's time, so chunks are compressed off this thread and inserted in order. A source
         // that reads in parallel (a capture's records) has its chunks read side by side too.
-        std::deque<std::future<std::pair<std::string, std::string>>> pending;
+        std::deque<std::future<StorePreparation::PackedArgs>> pending;
         const size_t inFlight = std::max(1u, std::thread::hardware_concurrency());
         const bool parallel = m_session.eventTextReadsInParallel();
         // Where the import found each event's args, when it kept that: copied, not cut again.
         std::optional<ArgsSpans::Cursor> spans;
-        if (fromSource && m_session.argsSpans())
-            spans.emplace(*m_session.argsSpans());
+        if (fromSource && m_session.storePreparation())
+            spans.emplace(m_session.storePreparation()->spans);
         for (size_t from = 0; from < m_refs.size(); from += SessionStore::kArgsPerChunk) {
             if (m_cancel && *m_cancel) {
                 *error = "cancelled";
                 return false;
             }
-            const size_t to = std::min(m_refs.size(), from + SessionStore::kArgsPerChunk);
+            const std::span<const uint64_t> refs =
+                std::span(m_refs).subspan(from, std::min<size_t>(SessionStore::kArgsPerChunk, m_refs.size() - from));
             if (parallel)
-                pending.push_back(std::async(std::launch::async, [this, from, to] {
-                    return compressChunk(readChunk(from, to, nullptr, {}, nullptr));
+                pending.push_back(std::async(std::launch::async, [this, refs] {
+                    return compressChunk(readChunk(refs, nullptr, {}, nullptr));
                 }));
             else
                 pending.push_back(std::async(std::launch::async,
-                                             [this, c = readChunk(from, to, fromSource ? &reader : nullptr, mergedArgs,
+                                             [this, c = readChunk(refs, fromSource ? &reader : nullptr, mergedArgs,
                                                                   spans ? &*spans : nullptr)] {
                                                  return compressChunk(c);
                                              }));
@@ -400,18 +428,14 @@ public:
     // The source's fingerprint when write() hashed it during its pass; nullopt otherwise.
     const std::optional<FileFingerprint>& fingerprint() const { return m_fingerprint; }
 
-    uint64_t rankOf(uint64_t ref) const {
-        if (ref == Track::kNoArgs)
-            return ref;
-        return static_cast<uint64_t>(std::lower_bound(m_refs.begin(), m_refs.end(), ref) - m_refs.begin());
-    }
-
     // A track's refs mostly ascend (its slices are in time order, and so is the file, mostly): each
     // is searched from the previous one's rank, galloping, rather than by a binary search over all
-    // refs, which missed the cache on every level for every slice.
+    // refs, which missed the cache on every level for every slice. With packed args, the few refs
+    // without a span rank after every spanned one.
     std::vector<uint64_t> ranks(const std::vector<uint64_t>& refs) const {
         std::vector<uint64_t> out(refs.size());
-        const size_t n = m_refs.size();
+        const std::vector<uint64_t>& ranked = m_packed ? m_packed->spans.refs() : m_refs;
+        const size_t n = ranked.size();
         size_t hint = 0;
         for (size_t i = 0; i < refs.size(); ++i) {
             const uint64_t r = refs[i];
@@ -419,10 +443,16 @@ public:
                 out[i] = r;
                 continue;
             }
-            const size_t rank = hint < n && m_refs[hint] <= r ? gallopLowerBound(m_refs, hint, r)
-                                                              : static_cast<size_t>(rankOf(r));
-            out[i] = rank;
-            hint = rank + 1;
+            const size_t rank = hint < n && ranked[hint] <= r
+                                    ? gallopLowerBound(ranked, hint, r)
+                                    : static_cast<size_t>(std::lower_bound(ranked.begin(), ranked.end(), r) - ranked.begin());
+            if (rank < n && ranked[rank] == r) {
+                out[i] = rank;
+                hint = rank + 1;
+            } else { // a packed session's ref without a span
+                out[i] = n + static_cast<uint64_t>(std::lower_bound(m_unspanned.begin(), m_unspanned.end(), r) -
+                                                   m_unspanned.begin());
+            }
         }
         return out;
     }
@@ -434,56 +464,84 @@ private:
         std::vector<int64_t> lengths;
     };
 
+    static constexpr const char* kInsertArgs = "INSERT INTO event_args(first_rank, lengths, text) VALUES (?1, ?2, ?3)";
+
+    // The import's packed blocks as they are, then the refs it had no span for, cut from the source.
+    bool writePacked(std::string* error) {
+        SqliteStatement insert(m_db, kInsertArgs);
+        for (const StorePreparation::PackedArgs& block : m_packed->packed) {
+            if (m_cancel && *m_cancel) {
+                *error = "cancelled";
+                return false;
+            }
+            if (!insertChunk(insert, block, error))
+                return false;
+        }
+        if (m_unspanned.empty())
+            return true;
+        EventTextReader reader;
+        const bool opened = reader.open(m_session.sourcePath());
+        for (size_t from = 0; from < m_unspanned.size(); from += SessionStore::kArgsPerChunk) {
+            const std::span<const uint64_t> refs = std::span(m_unspanned).subspan(
+                from, std::min<size_t>(SessionStore::kArgsPerChunk, m_unspanned.size() - from));
+            if (!insertChunk(insert, compressChunk(readChunk(refs, opened ? &reader : nullptr, {}, nullptr)), error))
+                return false;
+        }
+        return true;
+    }
+
     // From the JSON source through `reader` (merged: B/E pairs whose E has args; spans: where the
     // import found the others' args), or from the session's EventTextSource when reader is null.
-    ChunkText readChunk(size_t from, size_t to, EventTextReader* reader,
+    ChunkText readChunk(std::span<const uint64_t> refs, EventTextReader* reader,
                         const std::unordered_map<uint64_t, std::string>& merged, ArgsSpans::Cursor* spans) const {
         ChunkText c;
-        c.lengths.reserve(to - from);
+        c.lengths.reserve(refs.size());
         std::string object;
         std::vector<uint32_t> separators;
-        for (size_t i = from; i < to; ++i) {
+        for (const uint64_t ref : refs) {
             std::string_view args;
             if (!reader) {
-                object = m_session.eventJsonAt(m_refs[i]);
+                object = m_session.eventJsonAt(ref);
                 args = topLevelMember(object, "args");
-            } else if (const auto it = merged.find(m_refs[i]); it != merged.end()) {
+            } else if (const auto it = merged.find(ref); it != merged.end()) {
                 args = it->second;
-            } else if (const auto span = spans ? spans->find(m_refs[i]) : std::nullopt) {
+            } else if (const auto span = spans ? spans->find(ref) : std::nullopt) {
                 reader->bytesAt(span->begin, span->length, args, object);
-            } else if (std::string_view view; reader->objectViewAt(m_refs[i], view, object, &separators)) {
+            } else if (std::string_view view; reader->objectViewAt(ref, view, object, &separators)) {
                 args = EventTextReader::member(view, separators, "args");
             }
             const size_t before = c.text.size();
-            if (!args.empty()) {
-                c.text += "{\"args\":";
-                c.text += args;
-                c.text += '}';
-            }
+            appendStoredArgs(c.text, args);
             c.lengths.push_back(static_cast<int64_t>(c.text.size() - before));
         }
         return c;
     }
 
-    std::pair<std::string, std::string> compressChunk(const ChunkText& c) const {
-        return {ColumnCodec::encodeInt64(c.lengths, 3), ColumnCodec::encodeFixed(c.text.data(), c.text.size(), 1, m_level)};
+    StorePreparation::PackedArgs compressChunk(const ChunkText& c) const { return packStoredArgs(c.lengths, c.text, m_level); }
+
+    // Inserts one chunk of args; its first rank follows the previous chunk's last.
+    bool insertChunk(SqliteStatement& insert, const StorePreparation::PackedArgs& chunk, std::string* error) {
+        insert.reset();
+        insert.bind(1, static_cast<int64_t>(m_ranksInserted));
+        insert.bindBlob(2, chunk.lengths.data(), chunk.lengths.size());
+        insert.bindBlob(3, chunk.text.data(), chunk.text.size());
+        insert.step();
+        if (!insert.ok()) {
+            *error = insert.error();
+            return false;
+        }
+        m_ranksInserted += chunk.count;
+        return true;
     }
 
     // Inserts the compressed chunks in order until at most `keep` are still being compressed.
-    bool insertDone(std::deque<std::future<std::pair<std::string, std::string>>>& pending, size_t keep,
-                    SqliteStatement& insert, std::string* error) {
+    bool insertDone(std::deque<std::future<StorePreparation::PackedArgs>>& pending, size_t keep, SqliteStatement& insert,
+                    std::string* error) {
         while (pending.size() > keep) {
-            const auto [l, b] = pending.front().get();
+            const StorePreparation::PackedArgs chunk = pending.front().get();
             pending.pop_front();
-            insert.reset();
-            insert.bind(1, static_cast<int64_t>(m_chunksInserted++));
-            insert.bindBlob(2, l.data(), l.size());
-            insert.bindBlob(3, b.data(), b.size());
-            insert.step();
-            if (!insert.ok()) {
-                *error = insert.error();
+            if (!insertChunk(insert, chunk, error))
                 return false;
-            }
         }
         return true;
     }
@@ -491,9 +549,11 @@ private:
     const Session& m_session;
     SqliteDatabase& m_db;
     int m_level;
-    size_t m_chunksInserted = 0;
+    uint64_t m_ranksInserted = 0;
     const std::atomic<bool>* m_cancel;
-    std::vector<uint64_t> m_refs;
+    std::vector<uint64_t> m_refs;              // every distinct argRef, in file order (none when packed)
+    const StorePreparation* m_packed = nullptr; // the import's packed args, when they are used
+    std::vector<uint64_t> m_unspanned;         // packed: the refs without a span, in file order
     std::optional<FileFingerprint> m_fingerprint;
 };
 
@@ -585,6 +645,19 @@ bool encodeModelColumns(const Session& s, const ArgsWriter& args, ColumnWriter& 
             return false;
 
     return true;
+}
+
+// The source's fingerprint from the hash the import made on its reads (StorePreparation::sourceHash),
+// when the file still has the size and time it had then.
+std::optional<FileFingerprint> importHashed(const Session& s) {
+    const StorePreparation* prepared = s.storePreparation();
+    if (!prepared || !prepared->sourceHash)
+        return std::nullopt;
+    std::optional<FileFingerprint> fp = fileIdentity(s.sourcePath());
+    if (!fp || fp->size != prepared->sourceHash->size || fp->mtimeNs != prepared->sourceHash->mtimeNs)
+        return std::nullopt;
+    fp->hash = prepared->sourceHash->hash;
+    return fp;
 }
 
 bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& o, std::string* error) {
@@ -707,6 +780,8 @@ bool writeBody(const Session& s, SqliteDatabase& db, const SessionWriteOptions& 
     std::future<std::optional<FileFingerprint>> fingerprint;
     if (args.fingerprint())
         fingerprint = std::async(std::launch::deferred, [&args] { return args.fingerprint(); });
+    else if (const std::optional<FileFingerprint> hashed = importHashed(s))
+        fingerprint = std::async(std::launch::deferred, [hashed] { return hashed; });
     else if (s.format() != TraceFormat::WarpscopeSession)
         fingerprint = std::async(std::launch::async, [&s] { return fingerprintFile(s.sourcePath()); });
 

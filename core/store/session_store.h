@@ -1,5 +1,7 @@
 #pragma once
 
+#include "store/event_args_pack.h"
+
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -19,10 +21,9 @@ struct SessionWriteOptions {
     // Numeric columns. Level 1 rather than 3: on the 1 GB benchmark trace the columns grow from 12.6
     // to 16.7 MB (the file by 1 %) and the store takes 0.07 s less CPU of about 1.2 s.
     int zstdLevel = 1;
-    // Event arguments: most of the bytes. On Kineto JSON in 2 MB blocks (zstd -b, the ResNet-18
-    // trace of pytorch-h100) level 1 is both faster and smaller than 3: x14.8 at 1.36 GB/s against
-    // x14.0 at 1.10 GB/s; level 9 was 5-10 % smaller at a fifth of the speed.
-    int argsZstdLevel = 1;
+    // Event arguments: most of the bytes (event_args_pack.h says why level 1). A JSON import that
+    // is going to be stored packs them at that level already: at another, the store packs again.
+    int argsZstdLevel = kArgsZstdLevel;
     const std::atomic<bool>* cancel = nullptr; // set: the write stops and leaves no file
     // Compute the analyses' results and keep them in the file (stored_results.h), so a reopen or a
     // Compare reads them instead of recomputing; false leaves them out (the file opens as before).
@@ -51,9 +52,12 @@ struct SessionWriteOptions {
  *                                            a PyTorch memory snapshot's tables under owner
  *                                            "snapshot", its scalars in meta "memory_snapshot"
  *                                            (store/snapshot_columns.h)
- *   event_args(chunk, data)                  event arguments as JSON text, 4096 events per zstd
- *                                            blob, in source order; a stored slice's argRef is its
- *                                            rank in that order, read back lazily
+ *   event_args(first_rank, lengths, text)    event arguments as JSON text (event_args_pack.h), a
+ *                                            zstd blob per row of the ranks from first_rank on; a
+ *                                            stored slice's argRef is its rank, read back lazily.
+ *                                            Rows hold what an import's parse block packed, or
+ *                                            kArgsPerChunk ranks; in version 1 files, the row's
+ *                                            key is `chunk` and each holds kArgsPerChunk ranks
  *   sources(path, mtime, data)               copies of the source files the frames name
  *                                            (SourceArchive), zstd, read one at a time
  *   results(name, data)                      the analyses' results (stored_results.h); files
@@ -66,10 +70,11 @@ struct SessionWriteOptions {
  */
 class SessionStore {
 public:
-    static constexpr int kSchemaVersion = 1;
+    // 2: event_args rows keyed by their first rank, of any number of ranks (was 4096 per `chunk`).
+    static constexpr int kSchemaVersion = 2;
     static constexpr int32_t kApplicationId = 0x57537331; // "WSs1"
     static constexpr uint32_t kRowsPerChunk = 65536;
-    static constexpr uint32_t kArgsPerChunk = 4096;
+    static constexpr uint32_t kArgsPerChunk = 4096; // a row of args the store packs itself
 
     static bool write(const Session& session, const std::string& path, const SessionWriteOptions& options,
                       std::string* error);

@@ -11,9 +11,10 @@ namespace ws {
 
 /*
  * StoredEventText: the arguments of a stored session, read lazily from its event_args table. An
- * argRef is the event's rank; one chunk of SessionStore::kArgsPerChunk events is decompressed per
- * miss and kept, so stepping through neighbouring events costs one decompression. Thread-safe: the
- * details pane and analyses may ask from different threads.
+ * argRef is the event's rank; the row holding it (the last whose first rank is not after it) is
+ * decompressed per miss and kept, so stepping through neighbouring events costs one decompression.
+ * Reads version 1 files too, whose rows are kArgsPerChunk ranks each. Thread-safe: the details
+ * pane and analyses may ask from different threads.
  */
 class StoredEventText : public EventTextSource {
 public:
@@ -21,14 +22,15 @@ public:
     std::string eventJson(uint64_t argRef) const override;
 
 private:
-    bool loadChunk(int64_t chunk) const;
+    bool loadChunkOf(uint64_t rank) const;
 
     std::string m_path;
     mutable std::mutex m_mutex;
     mutable SqliteDatabase m_db;
-    mutable int64_t m_chunk = -1;
+    mutable bool m_rowsByChunk = false; // a version 1 file: rows keyed by rank / kArgsPerChunk
+    mutable uint64_t m_first = 0;        // the loaded row's first rank
     mutable std::string m_text;
-    mutable std::vector<size_t> m_offsets; // kArgsPerChunk + 1 boundaries into m_text
+    mutable std::vector<size_t> m_offsets; // the loaded row's ranks' boundaries into m_text; empty: none loaded
 };
 
 } // namespace ws
