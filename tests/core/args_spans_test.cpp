@@ -275,6 +275,13 @@ TEST(ArgsSpans, TheImportsPackedArgsAndHashSpareTheStoreASecondRead) {
     EXPECT_EQ(p->sourceHash->hash, original->hash);
     EXPECT_EQ(p->sourceHash->size, original->size);
 
+    // A compressed source is hashed as it lies on disk, as the store's own fingerprint does.
+    const std::string gz = test::dataPath("h100_gaunernst_bert-small-uncased__1016001.json.gz");
+    const ImportResult gzPrepared = importTraceFile(gz, prepare);
+    ASSERT_NE(gzPrepared.session, nullptr);
+    ASSERT_TRUE(gzPrepared.session->storePreparation()->sourceHash);
+    EXPECT_EQ(gzPrepared.session->storePreparation()->sourceHash->hash, fingerprintFile(gz)->hash);
+
     const std::string expected = (test::tempDir() / "packed_reference.warpscope").string();
     const std::string stored = (test::tempDir() / "packed_stored.warpscope").string();
     std::string error;
