@@ -9,6 +9,7 @@
 #include "format.h"
 #include "analysis/distributed.h"
 #include "analysis/session_analyses.h"
+#include "io/usable_cores.h"
 #include "store/session_library.h"
 #include "import/capture_importer.h"
 #include "import_report_banner.h"
@@ -216,7 +217,7 @@ void MainWindow::createActions() {
         auto* live = new LiveCapture(m_tabs, dialog);
         connect(dialog, &NewCaptureDialog::captureGrowing, live, [live, dialog](const QString& dir) {
             // A program profiled on this machine keeps its cores: the live view reads with a quarter.
-            live->setReaderThreads(dialog->capturesHere() ? std::max(1u, std::thread::hardware_concurrency() / 4) : 0);
+            live->setReaderThreads(dialog->capturesHere() ? std::max(1u, usableCores() / 4) : 0);
             live->follow(dir);
         });
         connect(dialog, &NewCaptureDialog::captureFinished, this, [this, live](const QString& dir) {

@@ -1,4 +1,5 @@
 #include "analysis/snapshot_timeline.h"
+#include "io/usable_cores.h"
 
 #include <algorithm>
 #include <bit>
@@ -263,7 +264,7 @@ SnapshotTimeline::Raster SnapshotTimeline::rasterize(int64_t from, int64_t to, i
         }
     };
     // Threads only where the lookups outweigh starting them and making one more tree (O(n)).
-    const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned hardware = usableCores();
     const size_t work = static_cast<size_t>(r.width) * static_cast<size_t>(r.height);
     const int runs = n >= 20000 && work >= 100000 ? static_cast<int>(std::min(hardware, 8u)) : 1;
     std::vector<std::thread> threads;

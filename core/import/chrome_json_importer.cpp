@@ -5,6 +5,7 @@
 #include "import/json_event_scanner.h"
 #include "io/growing_file.h"
 #include "io/input_stream.h"
+#include "io/usable_cores.h"
 #include "model/trace_builder.h"
 #include "store/event_args_pack.h"
 #include "store/file_fingerprint.h"
@@ -154,7 +155,7 @@ ImportResult importChromeJson(const std::string& path, const ImportControl& cont
         result.error = in.error();
         return result;
     }
-    unsigned threads = control.threads ? control.threads : std::thread::hardware_concurrency();
+    unsigned threads = control.threads ? control.threads : usableCores();
     threads = std::max(1u, threads);
     const size_t kBlockSize = control.blockBytes ? std::max<size_t>(control.blockBytes, 64) : kDefaultBlockSize;
     TraceBuilder builder(path, TraceFormat::ChromeJson);

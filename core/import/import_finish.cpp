@@ -1,4 +1,5 @@
 #include "import/import_finish.h"
+#include "io/usable_cores.h"
 
 #include "model/trace_builder.h"
 
@@ -9,7 +10,7 @@ namespace ws {
 
 void finishImport(TraceBuilder& builder, ImportResult& result, const ImportControl& control, const char* phase,
                   double phaseSeconds) {
-    const unsigned threads = std::max(1u, control.threads ? control.threads : std::thread::hardware_concurrency());
+    const unsigned threads = std::max(1u, control.threads ? control.threads : usableCores());
     result.session = builder.finish(threads);
     result.timings.emplace_back(phase, phaseSeconds);
     for (const auto& t : builder.timings())

@@ -4,6 +4,7 @@
 
 #include "format/wscapformat.h"
 #include "format/wscapreader.h"
+#include "io/usable_cores.h"
 #include "model/run_on_threads.h"
 
 #include <algorithm>
@@ -89,7 +90,7 @@ ImportResult LiveCaptureImport::update(const ImportControl& control) {
     // Each stream has its own reader, converter and device slots: the streams are read, and their
     // finished copies made, side by side. Reading is never cancelled halfway: a converter must see
     // every record once, in order.
-    const unsigned threads = std::max(1u, control.threads ? control.threads : std::thread::hardware_concurrency());
+    const unsigned threads = std::max(1u, control.threads ? control.threads : usableCores());
     // What each reader says before: its finished copy's report depends on where it stopped and why.
     auto state = [](const wscap::WscapReader& r) { return std::tuple(r.completeOffset(), r.truncated(), r.problem()); };
     std::vector<decltype(state(*m_streams[0]->reader))> before;

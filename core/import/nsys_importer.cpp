@@ -8,6 +8,7 @@
 #include "import/nsys_string_ids.h"
 #include "import/nsys_table_id.h"
 #include "import/stack_samples.h"
+#include "io/usable_cores.h"
 #include "model/run_on_threads.h"
 #include "model/session.h"
 #include "model/trace_builder.h"
@@ -924,7 +925,7 @@ ImportResult importNsightSqlite(const std::string& path, const ImportControl& co
         return result;
     }
     const unsigned threads =
-        control.threads ? control.threads : std::max(1u, std::thread::hardware_concurrency());
+        control.threads ? control.threads : usableCores();
     // Units of work: each table, big ones cut into rowid ranges, read on their own connections by a
     // small thread pool; SQLite decoding is most of the cost. Chunks merge in unit order, so the
     // session does not depend on the thread count.

@@ -3,6 +3,7 @@
 #include "import/chrome_json_importer.h"
 #include "io/growing_file.h"
 #include "io/input_stream.h"
+#include "io/usable_cores.h"
 
 #include <algorithm>
 #include <condition_variable>
@@ -56,7 +57,7 @@ ImportResult importRemoteTrace(const std::string& url, const ImportControl& cont
             streaming.growing = growing;
             // The download needs a core of its own (libcurl, and on loopback the server too).
             if (streaming.threads == 0)
-                streaming.threads = std::max(1u, std::thread::hardware_concurrency() - 1);
+                streaming.threads = std::max(1u, usableCores() - 1);
             result = importChromeJson(objectPath, streaming); // sources resolve to the finished file
             streamed = true;
         }

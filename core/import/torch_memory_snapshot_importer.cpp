@@ -6,6 +6,7 @@
 #include "io/input_stream.h"
 #include "io/read_ahead.h"
 #include "io/pickle_reader.h"
+#include "io/usable_cores.h"
 #include "model/trace_builder.h"
 
 #include <algorithm>
@@ -143,7 +144,7 @@ ImportResult importTorchMemorySnapshot(const std::string& path, const ImportCont
     NsysChunkWriter w;
     ImportReport& report = w.report();
     // The pairing runs beside the unpickler unless one thread is asked for (or there is one core).
-    const bool threaded = control.threads != 1 && std::thread::hardware_concurrency() > 1;
+    const bool threaded = control.threads != 1 && usableCores() > 1;
     SnapshotCollector collector(report, threaded);
     auto readerOwner = std::make_unique<pickle::Reader>();
     pickle::Reader& reader = *readerOwner;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "io/usable_cores.h"
 #include "model/run_on_threads.h"
 
 #include <cstddef>
@@ -18,7 +19,7 @@ namespace ws {
 inline void prefaultOnThreads(void* data, size_t bytes) {
     constexpr size_t kPage = 4096;
     constexpr size_t kWorthThreads = size_t(64) << 20;
-    const size_t threads = std::thread::hardware_concurrency();
+    const size_t threads = usableCores();
     if (data == nullptr || bytes < kWorthThreads || threads < 2)
         return;
     auto* raw = static_cast<volatile unsigned char*>(data);

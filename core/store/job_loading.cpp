@@ -2,6 +2,7 @@
 
 #include "analysis/distributed_json.h"
 #include "import/trace_import.h"
+#include "io/usable_cores.h"
 #include "model/run_on_threads.h"
 #include "store/session_library.h"
 #include "store/session_store.h"
@@ -22,7 +23,7 @@ namespace {
 
 // Runs work(i) for each item on up to one thread per core, this one included.
 template <typename Work> void forEachItem(size_t items, const Work& work) {
-    forEachIndexOnThreads(items, std::thread::hardware_concurrency(), work);
+    forEachIndexOnThreads(items, usableCores(), work);
 }
 
 std::string blockCachePath(const std::string& libraryDir, const std::string& sessionPath) {

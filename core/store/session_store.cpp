@@ -5,6 +5,7 @@
 
 #include "import/event_text_reader.h"
 #include "import/trace_import.h"
+#include "io/usable_cores.h"
 #include "model/gallop.h"
 #include "model/json_members.h"
 #include "model/json_numbers.h"
@@ -386,7 +387,7 @@ public:
         // store's time, so chunks are compressed off this thread and inserted in order. A source
         // that reads in parallel (a capture's records) has its chunks read side by side too.
         std::deque<std::future<StorePreparation::PackedArgs>> pending;
-        const size_t inFlight = std::max(1u, std::thread::hardware_concurrency());
+        const size_t inFlight = usableCores();
         const bool parallel = m_session.eventTextReadsInParallel();
         // Where the import found each event's args, when it kept that: copied, not cut again.
         std::optional<ArgsSpans::Cursor> spans;
