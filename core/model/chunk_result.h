@@ -1,9 +1,9 @@
 #pragma once
 
 #include "model/args_spans.h"
-#include "model/store_preparation.h"
 #include "model/id_value.h"
 #include "model/import_report.h"
+#include "model/store_preparation.h"
 
 #include <cstdint>
 #include <optional>

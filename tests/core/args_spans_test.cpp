@@ -47,23 +47,29 @@ const char kTraceWithComma[] = R"({"traceEvents": [
 ]})";
 
 // The same events without an E event's args (which the store merges into its B slice, so it packs
-// no args itself): the import's packed args are stored, and the store cuts only "number" (whose
-// args are not an object, so it has no span).
-const char kTraceWithoutEndArgs[] = R"({"traceEvents": [
-  {"ph": "X", "name": "last", "pid": 1, "tid": 1, "ts": 1, "dur": 5, "args": {"a": 1, "s": "x}, {y"}},
-  {"args" :
-     {"first": [1, {"n": "}"}]} ,
-   "ph": "X", "name": "first", "pid": 1, "tid": 1, "ts": 10, "dur": 5},
-  {"ph": "X", "name": "middle", "args": {"q": "\"}\\"}, "pid": 1, "tid": 2, "ts": 20, "dur": 5},
-  {"ph": "B", "name": "be", "pid": 1, "tid": 3, "ts": 30, "args": {"begin": 1}},
-  {"ph": "E", "pid": 1, "tid": 3, "ts": 40},
-  {"ph": "i", "name": "mark", "pid": 1, "tid": 1, "ts": 45, "s": "t", "args": {"i": 3}},
-  {"ph": "b", "name": "async", "cat": "c", "id": 7, "pid": 1, "tid": 1, "ts": 50, "args": {"b": 4}},
-  {"ph": "e", "name": "async", "cat": "c", "id": 7, "pid": 1, "tid": 1, "ts": 60, "args": {"e": 5}},
-  {"ph": "X", "name": "number", "pid": 1, "tid": 4, "ts": 70, "dur": 5, "args": 5},
-  {"ph": "X", "name": "empty", "pid": 1, "tid": 4, "ts": 80, "dur": 5, "args": {}},
-  {"ph": "X", "name": "none", "pid": 1, "tid": 4, "ts": 85, "dur": 5}
-]})";
+// no args itself), and with an async end's args: the import's packed args are stored, and the
+// store cuts only "number" (whose args are not an object, so it has no span).
+std::string traceWithoutEndArgs() {
+    std::string t = kTrace;
+    auto replace = [&t](std::string_view from, std::string_view to) {
+        const size_t at = t.find(from);
+        EXPECT_NE(at, std::string::npos) << from;
+        if (at != std::string::npos)
+            t.replace(at, from.size(), to);
+    };
+    replace(R"("ts": 40, "args": {"end": 2}})", R"("ts": 40})");
+    replace(R"("id": 7, "pid": 1, "tid": 1, "ts": 60})", R"("id": 7, "pid": 1, "tid": 1, "ts": 60, "args": {"e": 5}})");
+    return t;
+}
+
+// An import that is going to be stored (ImportControl::forStore), in blocks of blockBytes (0: the
+// default).
+ImportResult importForStore(const std::string& path, size_t blockBytes = 0) {
+    ImportControl control;
+    control.forStore = true;
+    control.blockBytes = blockBytes;
+    return importTraceFile(path, control);
+}
 
 // The refs of every slice and instant with args, as the store collects them.
 std::set<uint64_t> argRefs(const Session& s) {
@@ -211,15 +217,12 @@ TEST(ArgsSpans, AnImportToBeStoredKeepsWhereEachEventsArgsLie) {
 // library drops the preparation once stored.
 TEST(ArgsSpans, TheStoreWritesTheSameArgumentsFromThePreparationAsFromCutting) {
     const std::string synthetic = test::writeTemp("spans_store.json", kTrace);
-    const std::string withoutEnd = test::writeTemp("spans_store_no_end.json", kTraceWithoutEndArgs);
+    const std::string withoutEnd = test::writeTemp("spans_store_no_end.json", traceWithoutEndArgs());
     const std::string comma = test::writeTemp("spans_store_comma.json", kTraceWithComma);
     const std::string real = test::dataPath("h100_gaunernst_bert-small-uncased__1016001.json.gz");
     for (const std::string& source : {synthetic, withoutEnd, comma, real}) {
         for (const size_t blockBytes : {size_t(0), size_t(64)}) {
-            ImportControl prepare;
-            prepare.forStore = true;
-            prepare.blockBytes = blockBytes;
-            const ImportResult prepared = importTraceFile(source, prepare), without = importTraceFile(source);
+            const ImportResult prepared = importForStore(source, blockBytes), without = importTraceFile(source);
             ASSERT_NE(prepared.session, nullptr);
             ASSERT_NE(without.session, nullptr);
             const StorePreparation* p = prepared.session->storePreparation();
@@ -257,16 +260,14 @@ TEST(ArgsSpans, TheStoreWritesTheSameArgumentsFromThePreparationAsFromCutting) {
 // file on its reads; the store keeps that hash only while the file is the one that was read.
 TEST(ArgsSpans, TheImportsPackedArgsAndHashSpareTheStoreASecondRead) {
     // Without "number", whose args (not an object) have no span: the store would cut them.
-    std::string trace = kTraceWithoutEndArgs;
+    std::string trace = traceWithoutEndArgs();
     const size_t number = trace.find("  {\"ph\": \"X\", \"name\": \"number\"");
     ASSERT_NE(number, std::string::npos);
     trace.erase(number, trace.find('\n', number) + 1 - number);
     const std::string source = test::writeTemp("packed_source.json", trace);
     const std::optional<FileFingerprint> original = fingerprintFile(source);
     ASSERT_TRUE(original);
-    ImportControl prepare;
-    prepare.forStore = true;
-    const ImportResult prepared = importTraceFile(source, prepare), reference = importTraceFile(source);
+    const ImportResult prepared = importForStore(source), reference = importTraceFile(source);
     ASSERT_NE(prepared.session, nullptr);
     ASSERT_NE(reference.session, nullptr);
     const StorePreparation* p = prepared.session->storePreparation();
@@ -277,7 +278,7 @@ TEST(ArgsSpans, TheImportsPackedArgsAndHashSpareTheStoreASecondRead) {
 
     // A compressed source is hashed as it lies on disk, as the store's own fingerprint does.
     const std::string gz = test::dataPath("h100_gaunernst_bert-small-uncased__1016001.json.gz");
-    const ImportResult gzPrepared = importTraceFile(gz, prepare);
+    const ImportResult gzPrepared = importForStore(gz);
     ASSERT_NE(gzPrepared.session, nullptr);
     ASSERT_TRUE(gzPrepared.session->storePreparation()->sourceHash);
     EXPECT_EQ(gzPrepared.session->storePreparation()->sourceHash->hash, fingerprintFile(gz)->hash);
@@ -338,9 +339,7 @@ TEST_P(ArgsSpansShared, TheStoreWritesTheSameArgumentsFromThePreparationAsFromCu
     const std::string source = test::sharedPath(GetParam());
     if (!std::filesystem::exists(source))
         GTEST_SKIP() << "not present: " << source;
-    ImportControl prepare;
-    prepare.forStore = true;
-    const ImportResult prepared = importTraceFile(source, prepare), without = importTraceFile(source);
+    const ImportResult prepared = importForStore(source), without = importTraceFile(source);
     ASSERT_NE(prepared.session, nullptr) << prepared.error;
     ASSERT_NE(without.session, nullptr) << without.error;
     const std::string a = (test::tempDir() / "shared_prepared.warpscope").string();
