@@ -114,7 +114,9 @@ bool SessionLoader::load(const QString& path, const QString& snapshotBeside) {
             mustStore = !libraryDir.isEmpty() && !result.session && result.error.empty();
             if (!result.session && result.error.empty()) {
                 ImportControl storing = control;
-                storing.forStore = mustStore; // the import prepares the store below (its args packed, the file hashed)
+                // The page shows the import, then the store below follows: the import only notes
+                // where the args lie, so that the first view is not kept waiting for the store.
+                storing.forStore = mustStore ? ImportControl::StorePrep::Spans : ImportControl::StorePrep::None;
                 ImportResult imported = importTraceFile(file, storing);
                 result.session = std::move(imported.session);
                 result.error = std::move(imported.error);

@@ -51,7 +51,7 @@ int runImport(const std::vector<std::string>& argv) {
     const auto begin = std::chrono::steady_clock::now();
     ImportResult result;
     ImportControl control;
-    control.forStore = true; // stored right away
+    control.forStore = ImportControl::StorePrep::Packed; // stored right away
     if (!importForCli(path, result, control))
         return kExitFailure;
     const auto imported = std::chrono::steady_clock::now();

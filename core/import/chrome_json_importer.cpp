@@ -48,7 +48,7 @@ struct Block {
  */
 class WorkerPool {
 public:
-    WorkerPool(unsigned n, size_t maxInFlight, bool forStore) : m_maxInFlight(maxInFlight) {
+    WorkerPool(unsigned n, size_t maxInFlight, ImportControl::StorePrep forStore) : m_maxInFlight(maxInFlight) {
         for (unsigned i = 0; i < n; ++i)
             m_threads.emplace_back([this, i, forStore] { run(i, forStore); });
     }
@@ -102,9 +102,9 @@ public:
     }
 
 private:
-    void run(unsigned worker, bool forStore) {
+    void run(unsigned worker, ImportControl::StorePrep forStore) {
         JsonEventParser parser(worker);
-        parser.setKeepArgsSpans(forStore);
+        parser.setKeepArgsSpans(forStore != ImportControl::StorePrep::None);
         while (true) {
             std::unique_ptr<Block> b;
             {
@@ -119,7 +119,7 @@ private:
             parser.parse(b->data, b->capacity + kPadding, b->spans, b->absOffset, b->seqBase, r);
             // The block's args packed for the store here, where the text is in the cache and the
             // parse threads run side by side (StorePreparation).
-            if (forStore)
+            if (forStore == ImportControl::StorePrep::Packed)
                 r.packedArgs = packSpansArgs(r.argsSpans, b->data, b->len, b->absOffset, kArgsZstdLevel);
             const uint64_t index = b->index;
             recycle(std::move(b)); // reuse the buffer: fresh 4 MiB buffers would page-fault every time
@@ -160,12 +160,14 @@ ImportResult importChromeJson(const std::string& path, const ImportControl& cont
     const size_t kBlockSize = control.blockBytes ? std::max<size_t>(control.blockBytes, 64) : kDefaultBlockSize;
     TraceBuilder builder(path, TraceFormat::ChromeJson);
     builder.setArgColumns(true); // JsonEventParser decodes them (arg_columns.h)
-    // An import that is going to be stored hashes the file on its reads, for the session's
+    // An import that packs the store's args hashes the file on its reads too, for the session's
     // fingerprint (a file still being downloaded is hashed by the store, once complete).
     std::optional<FileFingerprint> identity;
     std::optional<ContentHasher> hasher;
-    if (control.forStore) {
-        builder.prepareForStore(kArgsZstdLevel);
+    const bool packs = control.forStore == ImportControl::StorePrep::Packed;
+    if (control.forStore != ImportControl::StorePrep::None)
+        builder.prepareForStore(packs ? std::optional<int>(kArgsZstdLevel) : std::nullopt);
+    if (packs) {
         if (!control.growing && (identity = fileIdentity(path))) {
             hasher.emplace(identity->size);
             if (!in.observeFileBytes([&hasher](const char* p, size_t n) { hasher->update(p, n); }))

@@ -135,7 +135,8 @@ public:
     bool argColumns() const { return m_argColumns; }
 
     // What an import that is going to be stored (ImportControl::forStore) prepared for the store
-    // (store_preparation.h: where the args lie, the args packed, the source's hash); null otherwise.
+    // (store_preparation.h: where the args lie; with StorePrep::Packed, the args packed and the
+    // source's hash); null otherwise.
     // Dropped once stored (about 25 bytes per event), by whoever stored it, while no other store of
     // it runs.
     const StorePreparation* storePreparation() const { return m_storePreparation.get(); }

@@ -12,15 +12,18 @@ namespace ws {
 
 /*
  * StorePreparation: what a JSON import that is going to be stored (ImportControl::forStore) does for
- * the store on its one pass through the source, so that storing does not read the source again.
- * On the 1 GB benchmark trace that second read, its hash, the copies of the args and their
- * compression were most of a store's time, on the critical path after the import:
- * - spans: where each event's args lie (ArgsSpans), by ref;
- * - packed: those args already in the form of the session file's event_args rows, compressed on the
- *   parse threads while the block's text is at hand, one block per parse block in file order;
- *   complete when they hold every span's args, in the spans' order;
- * - sourceHash: the source file's content hash over every byte the import read, with the size and
- *   modification time the file had when the import began (the store trusts it while they hold).
+ * the store on its one pass through the source:
+ * - spans: where each event's args lie (ArgsSpans), by ref: the store copies them from the source
+ *   rather than cutting each event object again;
+ * - with StorePrep::Packed, so that storing does not read the source again (on the 1 GB benchmark
+ *   trace that second read, its hash, the copies of the args and their compression were most of a
+ *   store's time):
+ *   - packed: the args already in the form of the session file's event_args rows, compressed on
+ *     the parse threads while the block's text is at hand, one block per parse block in file
+ *     order; complete when they hold every span's args, in the spans' order;
+ *   - sourceHash: the source file's content hash over every byte the import read, with the size
+ *     and modification time the file had when the import began (the store trusts it while they
+ *     hold).
  * Kept by the session until stored (Session::dropStorePreparation).
  */
 struct StorePreparation {
@@ -37,7 +40,7 @@ struct StorePreparation {
 
     ArgsSpans spans;
     std::vector<PackedArgs> packed;
-    bool packedComplete = true;
+    bool packedComplete = false; // set by an import that packs, until a block is not packed
     int packedLevel = 0; // the zstd level of `packed` (a store at another level packs again)
     std::optional<SourceHash> sourceHash;
 

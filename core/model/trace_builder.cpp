@@ -150,9 +150,10 @@ void TraceBuilder::addStrings(uint32_t worker, uint32_t first, const std::vector
         remap.push_back(m_session->m_strings.intern(str));
 }
 
-void TraceBuilder::prepareForStore(int packedLevel) {
+void TraceBuilder::prepareForStore(std::optional<int> packedLevel) {
     m_session->m_storePreparation = std::make_unique<StorePreparation>();
-    m_session->m_storePreparation->packedLevel = packedLevel;
+    m_session->m_storePreparation->packedComplete = packedLevel.has_value();
+    m_session->m_storePreparation->packedLevel = packedLevel.value_or(0);
 }
 
 void TraceBuilder::setSourceHash(const StorePreparation::SourceHash& hash) {

@@ -4,6 +4,7 @@
 #include "model/session.h"
 #include "model/trace_format.h"
 
+#include <optional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -39,8 +40,9 @@ public:
     // session has them (Session::argColumns) unless a slice's arguments could not be kept there.
     void setArgColumns(bool on) { m_argColumns = on; }
     // The import is going to be stored: the session keeps what the chunks prepared for the store
-    // (Session::storePreparation), their args packed at zstd level `packedLevel`.
-    void prepareForStore(int packedLevel);
+    // (Session::storePreparation): their spans, and their args packed at zstd level `packedLevel`
+    // (nullopt: the chunks do not pack them).
+    void prepareForStore(std::optional<int> packedLevel);
     // The source's hash over every byte the import read (StorePreparation::sourceHash).
     void setSourceHash(const StorePreparation::SourceHash& hash);
     // The allocator snapshot a PyTorch memory snapshot import read (memory_snapshot.h).

@@ -283,7 +283,7 @@ SessionLibrary::OpenResult SessionLibrary::open(const std::string& path, const I
     if (result.session || !result.error.empty())
         return result;
     ImportControl storing = control;
-    storing.forStore = true; // stored below
+    storing.forStore = ImportControl::StorePrep::Packed; // stored below, while the caller waits
     ImportResult imported = importTraceFile(path, storing);
     result.cancelled = imported.cancelled;
     result.error = imported.error;

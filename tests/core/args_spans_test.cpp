@@ -64,9 +64,10 @@ std::string traceWithoutEndArgs() {
 
 // An import that is going to be stored (ImportControl::forStore), in blocks of blockBytes (0: the
 // default).
-ImportResult importForStore(const std::string& path, size_t blockBytes = 0) {
+ImportResult importForStore(const std::string& path, size_t blockBytes = 0,
+                            ImportControl::StorePrep prep = ImportControl::StorePrep::Packed) {
     ImportControl control;
-    control.forStore = true;
+    control.forStore = prep;
     control.blockBytes = blockBytes;
     return importTraceFile(path, control);
 }
@@ -192,7 +193,7 @@ TEST(ArgsSpans, AnImportToBeStoredKeepsWhereEachEventsArgsLie) {
     const std::string commaPath = test::writeTemp("spans_comma.json", kTraceWithComma);
     for (const size_t blockBytes : {size_t(0), size_t(64)}) {
         ImportControl control;
-        control.forStore = true;
+        control.forStore = ImportControl::StorePrep::Packed;
         control.blockBytes = blockBytes;
         control.threads = 2;
         // Only the events whose args are not an object, or absent, are left to cut.
@@ -304,6 +305,32 @@ TEST(ArgsSpans, TheImportsPackedArgsAndHashSpareTheStoreASecondRead) {
     const std::optional<FileFingerprint> changed = fingerprintFile(source);
     ASSERT_TRUE(changed);
     EXPECT_EQ(metaHash(stored), changed->hashHex()) << "the file changed: hashed again";
+}
+
+// An import for the app (StorePrep::Spans) keeps only where the args lie: nothing packed, no hash,
+// so that its first view does not wait for the store's work. Its store cuts the args through the
+// spans and hashes the file itself, to the same args and fingerprint.
+TEST(ArgsSpans, AnImportForTheAppKeepsOnlyTheSpans) {
+    const std::string source = test::writeTemp("spans_only.json", traceWithoutEndArgs());
+    const ImportResult spansOnly = importForStore(source, 0, ImportControl::StorePrep::Spans);
+    const ImportResult packed = importForStore(source);
+    ASSERT_NE(spansOnly.session, nullptr);
+    ASSERT_NE(packed.session, nullptr);
+    const StorePreparation* p = spansOnly.session->storePreparation();
+    ASSERT_NE(p, nullptr);
+    EXPECT_GT(p->spans.size(), 0u);
+    EXPECT_TRUE(p->packed.empty());
+    EXPECT_FALSE(p->packedComplete);
+    EXPECT_FALSE(p->sourceHash);
+    EXPECT_TRUE(packed.session->storePreparation()->packedComplete);
+    const std::string a = (test::tempDir() / "spans_only.warpscope").string();
+    const std::string b = (test::tempDir() / "spans_packed.warpscope").string();
+    std::string error;
+    ASSERT_TRUE(SessionStore::write(*spansOnly.session, a, {}, &error)) << error;
+    ASSERT_TRUE(SessionStore::write(*packed.session, b, {}, &error)) << error;
+    EXPECT_EQ(storedArgs(a), storedArgs(b));
+    std::string why;
+    EXPECT_EQ(SessionStore::readMeta(a, &why)->at("source_hash2"), fingerprintFile(source)->hashHex());
 }
 
 // A version 1 file (rows of 4096 ranks keyed by `chunk`) reads the same args: the rows of a store
