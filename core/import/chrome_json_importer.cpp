@@ -162,17 +162,15 @@ ImportResult importChromeJson(const std::string& path, const ImportControl& cont
     builder.setArgColumns(true); // JsonEventParser decodes them (arg_columns.h)
     // An import that packs the store's args hashes the file on its reads too, for the session's
     // fingerprint (a file still being downloaded is hashed by the store, once complete).
-    std::optional<FileFingerprint> identity;
-    std::optional<ContentHasher> hasher;
+    std::optional<FingerprintOnReads> hashing;
     const bool packs = control.forStore == ImportControl::StorePrep::Packed;
     if (control.forStore != ImportControl::StorePrep::None)
         builder.prepareForStore(packs ? std::optional<int>(kArgsZstdLevel) : std::nullopt);
-    if (packs) {
-        if (!control.growing && (identity = fileIdentity(path))) {
-            hasher.emplace(identity->size);
-            if (!in.observeFileBytes([&hasher](const char* p, size_t n) { hasher->update(p, n); }))
-                hasher.reset();
-        }
+    if (packs && !control.growing) {
+        hashing.emplace(path);
+        if (!hashing->started() ||
+            !in.observeFileBytes([&hashing](const char* p, size_t n) { hashing->update(p, n); }))
+            hashing.reset();
     }
     JsonEventScanner scanner;
     uint64_t nextMerge = 0, nextIndex = 0, seq = 0;
@@ -246,12 +244,9 @@ ImportResult importChromeJson(const std::string& path, const ImportControl& cont
     }
     if (result.cancelled)
         return result;
-    if (hasher && in.observedAll() && in.error().empty() && hasher->bytes() == identity->size) {
-        // Unchanged while read (same size and time), or the hash may mix two versions.
-        const std::optional<FileFingerprint> after = fileIdentity(path);
-        if (after && after->size == identity->size && after->mtimeNs == identity->mtimeNs)
-            builder.setSourceHash({identity->size, identity->mtimeNs, hasher->finish()});
-    }
+    if (hashing && in.observedAll() && in.error().empty())
+        if (const std::optional<FileFingerprint> fp = hashing->finish())
+            builder.setSourceHash({fp->size, fp->mtimeNs, fp->hash});
 
     ImportReport& report = builder.report();
     builder.setTopLevelMembers(scanner.members());

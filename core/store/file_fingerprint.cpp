@@ -121,6 +121,25 @@ std::optional<FileFingerprint> fingerprintFile(const std::string& path) {
     return fp;
 }
 
+std::optional<FileFingerprint> unchangedIdentity(const std::string& path, uint64_t size, int64_t mtimeNs) {
+    std::optional<FileFingerprint> now = fileIdentity(path);
+    if (!now || now->size != size || now->mtimeNs != mtimeNs)
+        return std::nullopt;
+    return now;
+}
+
+FingerprintOnReads::FingerprintOnReads(const std::string& path)
+    : m_identity(fileIdentity(path)), m_hasher(m_identity ? m_identity->size : 0) {}
+
+std::optional<FileFingerprint> FingerprintOnReads::finish() const {
+    if (!m_identity || m_hasher.bytes() != m_identity->size)
+        return std::nullopt;
+    std::optional<FileFingerprint> fp = unchangedIdentity(m_identity->path, m_identity->size, m_identity->mtimeNs);
+    if (fp)
+        fp->hash = m_hasher.finish();
+    return fp;
+}
+
 std::optional<std::string> legacyContentHashHex(const std::string& path) {
     const std::optional<FileFingerprint> fp = fileIdentity(path);
     if (!fp)

@@ -13,8 +13,9 @@ namespace ws {
  * take 8 bytes each per 32-byte stripe with a multiply-xorshift mix, so the multiplies of the lanes
  * overlap where the single chain of the first hash (legacyContentHashHex) waited on every one: on
  * the 1 GB trace 1.5 % of an import+store's samples against 5 %. It is not cryptographic and need
- * not be: it only tells our own imports apart. Fed by whoever reads the file anyway: the session
- * store hashes the source during its pass over the events' arguments instead of reading it again.
+ * not be: it only tells our own imports apart. Fed by whoever reads the file anyway
+ * (FingerprintOnReads): a JSON import that is going to be stored, or the session store's pass over
+ * the events' arguments, instead of a read of its own.
  */
 class ContentHasher {
 public:
@@ -48,6 +49,28 @@ struct FileFingerprint {
 std::optional<FileFingerprint> fileIdentity(const std::string& path);
 // The identity and the content hash, reading the whole file.
 std::optional<FileFingerprint> fingerprintFile(const std::string& path);
+// The identity of the file at `path` when it still has this size and modification time; nullopt
+// when it changed (or is gone).
+std::optional<FileFingerprint> unchangedIdentity(const std::string& path, uint64_t size, int64_t mtimeNs);
+
+/*
+ * FingerprintOnReads: a file's fingerprint made from reads that a reader makes anyway (the JSON
+ * import's, or the store's pass over the arguments), not from a read of its own. Made before the
+ * first read, it takes the file's identity; update() is given every byte, in order; finish() gives
+ * the fingerprint when the bytes given were the whole file and the file still has the size and
+ * time it had at the start (otherwise the hash may mix two versions), nullopt else.
+ */
+class FingerprintOnReads {
+public:
+    explicit FingerprintOnReads(const std::string& path);
+    bool started() const { return m_identity.has_value(); } // false: not a regular file
+    void update(const char* data, size_t n) { m_hasher.update(data, n); }
+    std::optional<FileFingerprint> finish() const;
+
+private:
+    std::optional<FileFingerprint> m_identity;
+    ContentHasher m_hasher;
+};
 // The content hash of the first fingerprints (one multiply-xorshift chain over 8-byte words), as
 // 16 hex digits: what a session stored before "source_hash2" is matched against.
 std::optional<std::string> legacyContentHashHex(const std::string& path);

@@ -359,12 +359,12 @@ public:
         const bool fromSource = m_session.format() == TraceFormat::ChromeJson && reader.open(m_session.sourcePath());
         // That pass reads the whole source anyway: it hashes it for the fingerprint on the way
         // (a plain file; a compressed one is fingerprinted by the caller, reading it again).
-        std::optional<FileFingerprint> identity = fromSource ? fileIdentity(m_session.sourcePath()) : std::nullopt;
-        std::optional<ContentHasher> hasher;
-        if (identity) {
-            hasher.emplace(identity->size);
-            if (!reader.observeFileBytes([&hasher](const char* p, size_t n) { hasher->update(p, n); }))
-                hasher.reset();
+        std::optional<FingerprintOnReads> hashing;
+        if (fromSource) {
+            hashing.emplace(m_session.sourcePath());
+            if (!hashing->started() ||
+                !reader.observeFileBytes([&hashing](const char* p, size_t n) { hashing->update(p, n); }))
+                hashing.reset();
         }
         // Duration slices whose E event has args (Session::endArgRef) are stored with both merged,
         // as the session reads them; the pass below reads B events only, so those come first.
@@ -398,8 +398,7 @@ public:
                 *error = "cancelled";
                 return false;
             }
-            const std::span<const uint64_t> refs =
-                std::span(m_refs).subspan(from, std::min<size_t>(SessionStore::kArgsPerChunk, m_refs.size() - from));
+            const std::span<const uint64_t> refs = chunkAt(m_refs, from);
             if (parallel)
                 pending.push_back(std::async(std::launch::async, [this, refs] {
                     return compressChunk(readChunk(refs, nullptr, {}, nullptr));
@@ -415,14 +414,8 @@ public:
         }
         if (!insertDone(pending, 0, insert, error))
             return false;
-        if (hasher && reader.readToEnd() && hasher->bytes() == identity->size) {
-            // Unchanged while read (same size and time), or the hash may mix two versions.
-            const std::optional<FileFingerprint> after = fileIdentity(m_session.sourcePath());
-            if (after && after->size == identity->size && after->mtimeNs == identity->mtimeNs) {
-                m_fingerprint = identity;
-                m_fingerprint->hash = hasher->finish();
-            }
-        }
+        if (hashing && reader.readToEnd())
+            m_fingerprint = hashing->finish();
         return true;
     }
 
@@ -465,6 +458,11 @@ private:
         std::vector<int64_t> lengths;
     };
 
+    // The refs of the chunk that starts at `from`: kArgsPerChunk, or the rest.
+    static std::span<const uint64_t> chunkAt(const std::vector<uint64_t>& refs, size_t from) {
+        return std::span(refs).subspan(from, std::min<size_t>(SessionStore::kArgsPerChunk, refs.size() - from));
+    }
+
     static constexpr const char* kInsertArgs = "INSERT INTO event_args(first_rank, lengths, text) VALUES (?1, ?2, ?3)";
 
     // The import's packed blocks as they are, then the refs it had no span for, cut from the source.
@@ -483,8 +481,7 @@ private:
         EventTextReader reader;
         const bool opened = reader.open(m_session.sourcePath());
         for (size_t from = 0; from < m_unspanned.size(); from += SessionStore::kArgsPerChunk) {
-            const std::span<const uint64_t> refs = std::span(m_unspanned).subspan(
-                from, std::min<size_t>(SessionStore::kArgsPerChunk, m_unspanned.size() - from));
+            const std::span<const uint64_t> refs = chunkAt(m_unspanned, from);
             if (!insertChunk(insert, compressChunk(readChunk(refs, opened ? &reader : nullptr, {}, nullptr)), error))
                 return false;
         }
@@ -654,10 +651,10 @@ std::optional<FileFingerprint> importHashed(const Session& s) {
     const StorePreparation* prepared = s.storePreparation();
     if (!prepared || !prepared->sourceHash)
         return std::nullopt;
-    std::optional<FileFingerprint> fp = fileIdentity(s.sourcePath());
-    if (!fp || fp->size != prepared->sourceHash->size || fp->mtimeNs != prepared->sourceHash->mtimeNs)
-        return std::nullopt;
-    fp->hash = prepared->sourceHash->hash;
+    std::optional<FileFingerprint> fp =
+        unchangedIdentity(s.sourcePath(), prepared->sourceHash->size, prepared->sourceHash->mtimeNs);
+    if (fp)
+        fp->hash = prepared->sourceHash->hash;
     return fp;
 }
 
