@@ -261,15 +261,22 @@ void TraceBuilder::addChunk(ChunkResult& c) {
     constexpr size_t kLargeFlows = size_t(1) << 16, kFlowStep = size_t(1) << 21;
     if (const size_t want = m_flows.size() + c.flows.size(); want > m_flows.capacity() && want > kLargeFlows)
         m_flows.reserve(std::max({want, 2 * m_flows.capacity(), kFlowStep}));
+    // Zeroed first (a memset), then filled: GCC stores the bit-fields by reading their word first,
+    // and where a flow's word begins a fresh page, that read maps the zero page and the write right
+    // after faults again, with a TLB shootdown to the parse threads: 0.6 s of the merging thread's
+    // time on the 10 GB trace, one such double fault per page of m_flows.
+    const size_t firstFlow = m_flows.size();
+    m_flows.resize(firstFlow + c.flows.size());
+    PendingFlow* out = m_flows.data() + firstFlow;
     for (const auto& f : c.flows)
-        m_flows.push_back({.ts = f.ts,
-                           .id = f.idIsString ? remap[f.id] : f.id,
-                           .seq = f.seq,
-                           .ph = static_cast<uint8_t>(f.ph),
-                           .bindEnclosing = f.bindEnclosing,
-                           .idIsString = f.idIsString,
-                           .track = trackMap[f.track],
-                           .category = remap[f.cat]});
+        *out++ = {.ts = f.ts,
+                  .id = f.idIsString ? remap[f.id] : f.id,
+                  .seq = f.seq,
+                  .ph = static_cast<uint8_t>(f.ph),
+                  .bindEnclosing = f.bindEnclosing,
+                  .idIsString = f.idIsString,
+                  .track = trackMap[f.track],
+                  .category = remap[f.cat]};
     for (const auto& a : c.asyncs)
         m_asyncs.push_back({a.ts, a.seq, a.idIsString ? remap[a.id] : a.id, a.argRef, processFor(globalId(a.pid, remap)),
                             remap[a.cat], remap[a.name], a.ph, a.idIsString});
