@@ -1,38 +1,42 @@
 #pragma once
 
+#include "model/column_memory.h"
 #include "model/huge_pages.h"
 #include "model/release_memory.h"
+#include "model/scratch_buffer.h"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace ws {
 
 /*
  * scatterColumn: reorders a column so that element i goes to dest[i] (dest a permutation of
- * 0..n-1); with giveBack, in about the column's own memory.
+ * 0..n-1), in the column's own buffer.
  *
- * A plain reordering into a second vector needs the column twice at once: on a 10 M-slice track
- * 80 MB beside an 8-byte column, most of an import's peak memory above its model. With giveBack the
- * elements go, in the column's order, to an uninitialized scratch buffer (whose pages the kernel
- * provides as they are first written), and each 2 MB of the column already read is given back to
- * the kernel (releasePages); then the scratch is copied back in order, giving back each 2 MB of it
- * already copied. Resident memory stays near one copy of the column. The cost is a second pass and
- * the page faults of touching every page again (fewer with huge pages, which both buffers ask for):
- * about 1.5x the plain reordering's time, so the caller asks for it only where the copy would be a
- * large share of the peak. Reading in order and writing to the few positions dest advances (one per
- * row of a track) keeps the passes streaming.
+ * The elements go, in the column's order, to the caller's scratch and are then copied back. The
+ * scratch is one per thread, kept over a thread's tracks and columns (scratch_buffer.h): a new
+ * buffer per column was a fresh mapping each time on the 10 GB trace, and its page faults were
+ * most of that import's track phase. Reading in order and writing to the few positions dest
+ * advances (one per row of a track) keeps the passes streaming.
  *
- * Without giveBack a column without slack is still copied back into its own buffer rather than
- * swapped with a new one: a builder thread reordering tracks the main thread filled would otherwise leave each
- * old buffer as a hole in the main thread's heap and hold the new one in its own arena (110 MB
- * more resident on the 525 MB XSpace).
+ * A small column with growth slack (a heap buffer, below ownMappingBytes) is instead reordered
+ * into a new exactly sized vector that replaces it: that is the copy its shrink_to_fit would make
+ * anyway, one pass fewer.
+ *
+ * With giveBack (a large track whose copy would be a large share of the import's peak: a 525 MB
+ * XSpace's 10 M-slice line) resident memory stays near one copy of the column: the scratch is a
+ * fresh buffer whose pages the kernel provides as they are first written, each 2 MB of the column
+ * already read is given back (releasePages), and each 2 MB of the scratch already copied back is
+ * given back too. The cost is the page faults of touching every page again (fewer with huge pages,
+ * which both buffers ask for).
  */
 template <typename T>
-void scatterColumn(std::vector<T>& column, const std::vector<uint32_t>& dest, bool giveBack) {
+void scatterColumn(std::vector<T>& column, std::span<const uint32_t> dest, bool giveBack, ScratchBuffer& scratch) {
     const size_t n = column.size();
     if (n == 0)
         return;
@@ -42,11 +46,7 @@ void scatterColumn(std::vector<T>& column, const std::vector<uint32_t>& dest, bo
 #else
     giveBack = false;
 #endif
-    if (!giveBack && column.capacity() > n) {
-        // The column has growth slack, which the caller's shrink_to_fit would drop by copying it
-        // once more into a new buffer: the reordered copy is that buffer, exactly sized. (Two
-        // passes over fresh memory fewer: the 10 GB trace's two 8 M-slice threads took ~0.4 s
-        // each in scratch, copy back and shrink.)
+    if (!giveBack && column.capacity() > n && column.capacity() * sizeof(T) < kOwnMappingBytes) {
         std::vector<T> out(n);
         const T* const in = column.data();
         for (size_t i = 0; i < n; ++i)
@@ -55,10 +55,11 @@ void scatterColumn(std::vector<T>& column, const std::vector<uint32_t>& dest, bo
         return;
     }
     // new T[n] leaves a trivial type's elements unwritten: the kernel backs the pages on first write.
-    std::unique_ptr<T[]> scratch(new T[n]);
+    std::unique_ptr<T[]> fresh(giveBack ? new T[n] : nullptr);
+    T* const out = giveBack ? fresh.get() : scratch.as<T>(n).data();
     T* const v = column.data();
     if (giveBack) {
-        adviseHugePages(scratch.get(), n * sizeof(T));
+        adviseHugePages(out, n * sizeof(T));
         adviseHugePages(v, n * sizeof(T));
     }
     const size_t step = std::max<size_t>(1, kStepBytes / sizeof(T));
@@ -66,16 +67,16 @@ void scatterColumn(std::vector<T>& column, const std::vector<uint32_t>& dest, bo
     for (size_t begin = 0; begin < n; begin += step) {
         const size_t end = std::min(n, begin + step);
         for (size_t i = begin; i < end; ++i)
-            scratch[dest[i]] = v[i];
+            out[dest[i]] = v[i];
         if (giveBack)
             released = releasePages(released, v + end); // everything before `end` is read
     }
-    released = reinterpret_cast<uintptr_t>(scratch.get());
+    released = reinterpret_cast<uintptr_t>(out);
     for (size_t begin = 0; begin < n; begin += step) {
         const size_t end = std::min(n, begin + step);
-        std::copy(scratch.get() + begin, scratch.get() + end, v + begin);
+        std::copy(out + begin, out + end, v + begin);
         if (giveBack)
-            released = releasePages(released, scratch.get() + end);
+            released = releasePages(released, out + end);
     }
 }
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <vector>
+#include <span>
 
 namespace ws {
 
@@ -19,7 +19,7 @@ namespace ws {
  * 10 GB trace's 8 M-slice thread those no longer stayed in cache.
  */
 template <typename Less>
-void sortNearlySorted(std::vector<uint32_t>& order, const Less& before, size_t movesPerElement = 16) {
+void sortNearlySorted(std::span<uint32_t> order, const Less& before, size_t movesPerElement = 16) {
     const size_t n = order.size();
     const size_t budget = n * movesPerElement;
     size_t moves = 0;

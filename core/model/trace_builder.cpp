@@ -6,10 +6,12 @@
 #include "model/nearly_sorted.h"
 #include "model/release_memory.h"
 #include "model/run_on_threads.h"
+#include "model/scratch_buffer.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <climits>
 #include <cmath>
@@ -18,6 +20,7 @@
 #include <numeric>
 #include <optional>
 #include <queue>
+#include <span>
 #include <thread>
 
 namespace ws {
@@ -447,7 +450,13 @@ void TraceBuilder::pairAsync() {
  * a partial overlap tries the next lane (new lanes on demand). Then reorder the columns by
  * (row, start) so each row is a contiguous sorted range. O(n log n + n * lanes touched).
  */
-static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled) {
+// A finishing thread's temporaries, kept over its tracks (scratch_buffer.h): the destination of
+// each slice, the sorting order, and one column's reordered copy.
+struct TrackScratch {
+    ScratchBuffer dest, order, column;
+};
+
+static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled, TrackScratch& scratch) {
     const size_t n = t.start.size();
     if (base != 0) {
         for (auto& v : t.start)
@@ -466,7 +475,7 @@ static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled) {
     bool sorted = true;
     for (size_t i = 1; i < n && sorted; ++i)
         sorted = !before(static_cast<uint32_t>(i), static_cast<uint32_t>(i - 1));
-    std::vector<uint32_t> order(sorted ? 0 : n);
+    const std::span<uint32_t> order = scratch.order.as<uint32_t>(sorted ? 0 : n);
     if (!sorted) {
         std::iota(order.begin(), order.end(), 0u);
         sortNearlySorted(order, before); // a thread's ops come as they end: each moves back a little
@@ -484,7 +493,8 @@ static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled) {
     std::vector<uint32_t> laneMaxDepth;
     std::priority_queue<std::pair<int64_t, uint32_t>, std::vector<std::pair<int64_t, uint32_t>>, std::greater<>> flat;
     // lane stays empty (every slice in lane 0) until a slice spills: most tracks nest properly.
-    std::vector<uint32_t> lane, depth(n);
+    std::vector<uint32_t> lane;
+    const std::span<uint32_t> depth = scratch.dest.as<uint32_t>(n); // every slice's is written
     const auto setLane = [&](uint32_t idx, size_t l) {
         if (l > 0 && lane.empty())
             lane.assign(n, 0);
@@ -545,14 +555,13 @@ static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled) {
             t.rowDepth[laneBase[l] + d] = d;
             t.rowLane[laneBase[l] + d] = static_cast<uint32_t>(l);
         }
-    // Counting sort by row keeps the (start, end desc) order within each row. Every array no longer
-    // needed is freed (releaseMemory: `v = {}` keeps the buffer) before the next one is made, the
-    // slices' rows are overwritten in place by their destinations, and each column is moved there in
-    // about its own memory where the track is large (column_scatter.h): beside the columns, the
-    // reordering needs this one array of 4 bytes a slice (it was the order, lane, depth and
-    // permutation arrays and a column's copy: up to 32 bytes a slice, on a 10 M-slice XSpace line
-    // the import's peak).
-    std::vector<uint32_t>& dest = depth;
+    // Counting sort by row keeps the (start, end desc) order within each row. The slices' rows are
+    // overwritten in place by their destinations. On a track large enough to give its columns' pages
+    // back while they move (below), every other array is freed first (releaseMemory: `v = {}` keeps
+    // the buffer), so that beside the columns the reordering needs this one array of 4 bytes a slice
+    // (it was the order, lane, depth and permutation arrays and a column's copy: up to 32 bytes a
+    // slice, on a 10 M-slice XSpace line the import's peak).
+    const std::span<uint32_t> dest = depth;
     if (!lane.empty())
         for (uint32_t idx = 0; idx < n; ++idx)
             dest[idx] += laneBase[lane[idx]];
@@ -569,28 +578,31 @@ static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled) {
         dest[idx] = at;
         identity = identity && at == idx;
     });
-    releaseMemory(order);
     releaseMemory(fill);
     // A track of 8 M slices and more (64 MB in an 8-byte column) gives the pages of its columns back
     // while they are reordered (column_scatter.h): its copy would be a large share of the import's
     // peak (a 525 MB XSpace's 10 M-slice line). Smaller ones skip that and its page faults (the
     // 10 GB Kineto trace's track phase took 1.6x as long when every column over 16 MB gave back).
     const bool giveBack = n >= (size_t(8) << 20);
-    if (!identity) { // a stream's kernels in order on one row need no reordering
-        scatterColumn(t.start, dest, giveBack);
-        scatterColumn(t.dur, dest, giveBack);
-        scatterColumn(t.names, dest, giveBack);
-        scatterColumn(t.category, dest, giveBack);
-        scatterColumn(t.argRef, dest, giveBack);
-        scatterColumn(t.correlation, dest, giveBack);
-        scatterColumn(t.externalId, dest, giveBack);
-        scatterColumn(t.bytes, dest, giveBack);
-        scatterColumn(t.blocksPerSm, dest, giveBack);
-        scatterColumn(t.occupancy, dest, giveBack);
-        scatterColumn(t.launchArgs, dest, giveBack);
-        scatterColumn(t.opArgs, dest, giveBack);
+    if (giveBack) {
+        scratch.order.release();
+        scratch.column.release();
     }
-    releaseMemory(dest);
+    if (!identity) { // a stream's kernels in order on one row need no reordering
+        const auto scatter = [&](auto& column) { scatterColumn(column, dest, giveBack, scratch.column); };
+        scatter(t.start);
+        scatter(t.dur);
+        scatter(t.names);
+        scatter(t.category);
+        scatter(t.argRef);
+        scatter(t.correlation);
+        scatter(t.externalId);
+        scatter(t.bytes);
+        scatter(t.blocksPerSm);
+        scatter(t.occupancy);
+        scatter(t.launchArgs);
+        scatter(t.opArgs);
+    }
     if (rows == 0)
         t.rowBegin.assign(1, 0);
 
@@ -605,7 +617,7 @@ static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled) {
         permute(t.instantCategory, io);
         permute(t.instantArgRef, io);
     }
-    auto shrink = [](auto& v) { v.shrink_to_fit(); };
+    auto shrink = [](auto& v) { fitColumn(v); };
     shrink(t.start);
     shrink(t.dur);
     shrink(t.names);
@@ -633,8 +645,12 @@ void TraceBuilder::finalizeTracks(unsigned threads) {
     std::iota(todo.begin(), todo.end(), size_t(0));
     std::sort(todo.begin(), todo.end(),
               [&](size_t a, size_t b) { return s.m_tracks[a].start.size() > s.m_tracks[b].start.size(); });
-    forEachIndexOnThreads(todo.size(), threads,
-                          [&](size_t k) { finalizeTrack(s.m_tracks[todo[k]], base, spilled[todo[k]]); });
+    std::atomic<size_t> next{0};
+    runOnThreads(std::min<size_t>(todo.size(), std::max(1u, threads)), [&] {
+        TrackScratch scratch; // this thread's, freed when its last track is done
+        for (size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < todo.size();)
+            finalizeTrack(s.m_tracks[todo[k]], base, spilled[todo[k]], scratch);
+    });
     for (size_t i = 0; i < spilled.size(); ++i)
         if (spilled[i])
             s.m_report.addNote("overlapping slices moved to extra lanes",

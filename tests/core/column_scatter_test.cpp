@@ -1,5 +1,6 @@
 // scatterColumn (model/column_scatter.h) and releaseMemory (model/release_memory.h), which the
 // TraceBuilder's track reordering uses to stay near the model's own memory (issue #29).
+#include "model/column_memory.h"
 #include "model/column_scatter.h"
 #include "model/release_memory.h"
 
@@ -39,7 +40,8 @@ void expectScattered(size_t n, uint32_t rows, uint32_t seed, bool giveBack = tru
     std::vector<T> expected(n);
     for (size_t i = 0; i < n; ++i)
         expected[dest[i]] = column[i];
-    scatterColumn(column, dest, giveBack);
+    ScratchBuffer scratch;
+    scatterColumn(column, dest, giveBack, scratch);
     ASSERT_EQ(column.size(), n);
     EXPECT_TRUE(column == expected) << "n " << n << ", rows " << rows;
 }
@@ -50,7 +52,8 @@ TEST(ColumnScatter, SmallColumnsGoWhereDestSays) {
     expectScattered<uint16_t>(4097, 5, 3);
     expectScattered<int64_t>(3'000'001, 4, 8, false); // the plain way
     std::vector<int64_t> empty;
-    scatterColumn(empty, {}, true);
+    ScratchBuffer scratch;
+    scatterColumn(empty, {}, true, scratch);
     EXPECT_TRUE(empty.empty());
 }
 
@@ -62,6 +65,75 @@ TEST(ColumnScatter, LargeColumnsGoWhereDestSaysWhileTheirPagesAreGivenBack) {
     expectScattered<uint32_t>(5'000'003, 2, 5);
     expectScattered<uint16_t>(9'000'011, 7, 6);
     expectScattered<float>(4'200'007, 1, 7); // one row: the identity permutation
+}
+
+// One scratch serves a thread's columns one after another, whatever the previous one left in it,
+// and a column of its own mapping with slack (over kOwnMappingBytes) is reordered in its own buffer.
+TEST(ColumnScatter, OneScratchServesColumnsOfEveryTypeInTurn) {
+    ScratchBuffer scratch;
+    for (uint32_t seed = 1; seed <= 3; ++seed) {
+        const size_t n = 200'000 + seed;
+        const std::vector<uint32_t> dest = rowsDestination(n, 3 + seed, seed);
+        std::vector<int64_t> wide(n);
+        std::vector<uint16_t> narrow(n);
+        std::vector<float> real(n);
+        for (size_t i = 0; i < n; ++i) {
+            wide[i] = static_cast<int64_t>(i) * 7 - 3;
+            narrow[i] = static_cast<uint16_t>(i * 31);
+            real[i] = static_cast<float>(i) / 4;
+        }
+        auto expected = [&](const auto& column) {
+            auto out = column;
+            for (size_t i = 0; i < n; ++i)
+                out[dest[i]] = column[i];
+            return out;
+        };
+        const auto wantWide = expected(wide);
+        const auto wantNarrow = expected(narrow);
+        const auto wantReal = expected(real);
+        scatterColumn(wide, dest, false, scratch);
+        scatterColumn(narrow, dest, false, scratch);
+        scatterColumn(real, dest, false, scratch);
+        EXPECT_TRUE(wide == wantWide) << seed;
+        EXPECT_TRUE(narrow == wantNarrow) << seed;
+        EXPECT_TRUE(real == wantReal) << seed;
+    }
+    const size_t n = 3'000'000;
+    const std::vector<uint32_t> dest = rowsDestination(n, 5, 9);
+    std::vector<int64_t> large;
+    large.reserve(kOwnMappingBytes / sizeof(int64_t) + 1000);
+    for (size_t i = 0; i < n; ++i)
+        large.push_back(static_cast<int64_t>(i) * 3);
+    const size_t capacity = large.capacity();
+    std::vector<int64_t> want(n);
+    for (size_t i = 0; i < n; ++i)
+        want[dest[i]] = large[i];
+    scatterColumn(large, dest, false, scratch);
+    EXPECT_TRUE(large == want);
+    EXPECT_EQ(large.capacity(), capacity); // not copied into an exact buffer
+}
+
+// A complete column of its own mapping keeps its capacity and counts its elements' pages; a heap
+// column is shrunk and counts its capacity.
+TEST(ColumnMemory, ALargeColumnKeepsItsCapacityAndCountsItsElements) {
+    std::vector<int64_t> large;
+    large.reserve(kOwnMappingBytes / sizeof(int64_t) * 2);
+    large.assign(1'000'001, 5);
+    const size_t capacity = large.capacity();
+    fitColumn(large);
+    EXPECT_EQ(large.capacity(), capacity);
+    EXPECT_EQ(large.size(), 1'000'001u);
+    EXPECT_EQ(large.back(), 5);
+    EXPECT_EQ(columnBytes(large), (1'000'001u * 8 + 4095) / 4096 * 4096);
+    large.push_back(6); // the tail given back still takes elements
+    EXPECT_EQ(large.back(), 6);
+
+    std::vector<int64_t> small;
+    small.reserve(1000);
+    small.assign(10, 1);
+    fitColumn(small);
+    EXPECT_EQ(small.capacity(), 10u);
+    EXPECT_EQ(columnBytes(small), 80u);
 }
 
 TEST(ReleaseMemory, GivesTheBufferBackWhereAssigningBracesKeepsIt) {
