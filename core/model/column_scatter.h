@@ -1,6 +1,6 @@
 #pragma once
 
-#include "model/column_memory.h"
+#include "model/vector_slack.h"
 #include "model/huge_pages.h"
 #include "model/release_memory.h"
 #include "model/scratch_buffer.h"

@@ -3,6 +3,7 @@
 #include "io/input_stream.h"
 #include "model/end_args_merge.h"
 #include "model/event_object_reader.h"
+#include "model/vector_slack.h"
 
 #include <nlohmann/json.hpp>
 
@@ -28,8 +29,8 @@ size_t Session::memoryBytes() const {
     for (const Track& t : m_tracks)
         bytes += t.memoryBytes();
     for (const CounterSeries& c : m_counters)
-        bytes += sizeof(c) + c.ts.capacity() * sizeof(int64_t) + c.value.capacity() * sizeof(double);
-    bytes += m_flows.capacity() * sizeof(Flow) + m_memoryEvents.capacity() * sizeof(MemoryEvent);
+        bytes += sizeof(c) + residentBytes(c.ts) + residentBytes(c.value); // vector_slack.h
+    bytes += residentBytes(m_flows) + residentBytes(m_memoryEvents);
     bytes += m_flowsByEnd.capacity() * sizeof(uint32_t);
     bytes += m_endArgRefs.capacity() * sizeof(m_endArgRefs[0]);
     if (m_storePreparation)

@@ -7,6 +7,7 @@
 #include "model/release_memory.h"
 #include "model/run_on_threads.h"
 #include "model/scratch_buffer.h"
+#include "model/vector_slack.h"
 
 #include <nlohmann/json.hpp>
 
@@ -617,7 +618,7 @@ static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled, TrackScratc
         permute(t.instantCategory, io);
         permute(t.instantArgRef, io);
     }
-    auto shrink = [](auto& v) { fitColumn(v); };
+    auto shrink = [](auto& v) { releaseSlack(v); };
     shrink(t.start);
     shrink(t.dur);
     shrink(t.names);
@@ -1085,7 +1086,7 @@ std::shared_ptr<Session> TraceBuilder::finish(unsigned threads) {
     bindFlows(threads);
     bindCorrelationFlows(threads);
     if (flows) {
-        s.m_flows.shrink_to_fit();
+        releaseSlack(s.m_flows);
         s.rebuildFlowIndex();
     }
     lap("flows");
@@ -1119,13 +1120,13 @@ std::shared_ptr<Session> TraceBuilder::finish(unsigned threads) {
         s.m_endNs = hi;
     }
     // Growth slack of the session-wide tables is pure waste once the session is immutable.
-    s.m_memoryEvents.shrink_to_fit();
-    s.m_flows.shrink_to_fit();
+    releaseSlack(s.m_memoryEvents);
+    releaseSlack(s.m_flows);
     s.m_processes.shrink_to_fit();
     s.m_categories.shrink_to_fit();
     for (CounterSeries& c : s.m_counters) {
-        c.ts.shrink_to_fit();
-        c.value.shrink_to_fit();
+        releaseSlack(c.ts);
+        releaseSlack(c.value);
     }
     lap("extent");
     s.m_argColumns = m_argColumns && !m_argColumnsLost && s.m_endArgRefs.empty();

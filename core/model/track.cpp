@@ -1,5 +1,5 @@
 #include "model/track.h"
-#include "model/column_memory.h"
+#include "model/vector_slack.h"
 
 #include <algorithm>
 
@@ -119,7 +119,7 @@ uint32_t Track::nextSliceStartingAt(int64_t ts) const {
 }
 
 size_t Track::memoryBytes() const {
-    auto cap = [](const auto& v) { return columnBytes(v); }; // column_memory.h
+    auto cap = [](const auto& v) { return residentBytes(v); }; // vector_slack.h
     return sizeof(Track) + cap(start) + cap(dur) + cap(names) + cap(category) + cap(argRef) +
            cap(correlation) + cap(externalId) + cap(bytes) + cap(blocksPerSm) + cap(occupancy) +
            cap(launchArgs) + cap(opArgs) +

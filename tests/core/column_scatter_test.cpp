@@ -1,6 +1,6 @@
 // scatterColumn (model/column_scatter.h) and releaseMemory (model/release_memory.h), which the
 // TraceBuilder's track reordering uses to stay near the model's own memory (issue #29).
-#include "model/column_memory.h"
+#include "model/vector_slack.h"
 #include "model/column_scatter.h"
 #include "model/release_memory.h"
 
@@ -120,20 +120,20 @@ TEST(ColumnMemory, ALargeColumnKeepsItsCapacityAndCountsItsElements) {
     large.reserve(kOwnMappingBytes / sizeof(int64_t) * 2);
     large.assign(1'000'001, 5);
     const size_t capacity = large.capacity();
-    fitColumn(large);
+    releaseSlack(large);
     EXPECT_EQ(large.capacity(), capacity);
     EXPECT_EQ(large.size(), 1'000'001u);
     EXPECT_EQ(large.back(), 5);
-    EXPECT_EQ(columnBytes(large), (1'000'001u * 8 + 4095) / 4096 * 4096);
+    EXPECT_EQ(residentBytes(large), (1'000'001u * 8 + 4095) / 4096 * 4096);
     large.push_back(6); // the tail given back still takes elements
     EXPECT_EQ(large.back(), 6);
 
     std::vector<int64_t> small;
     small.reserve(1000);
     small.assign(10, 1);
-    fitColumn(small);
+    releaseSlack(small);
     EXPECT_EQ(small.capacity(), 10u);
-    EXPECT_EQ(columnBytes(small), 80u);
+    EXPECT_EQ(residentBytes(small), 80u);
 }
 
 TEST(ReleaseMemory, GivesTheBufferBackWhereAssigningBracesKeepsIt) {
