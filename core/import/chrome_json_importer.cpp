@@ -186,7 +186,7 @@ ImportResult importChromeJson(const std::string& path, const ImportControl& cont
         };
         auto block = pool.acquire(kBlockSize);
         bool eof = false;
-        bool reserved = false;
+        uint64_t reserveAtBytes = in.fileSize() / 16; // then at an 8th, a quarter, a half
         constexpr uint64_t kReserveFromBytes = uint64_t(256) << 20;
         while (!eof && !scanner.failed()) {
             if (control.cancel && control.cancel->load()) {
@@ -225,11 +225,13 @@ ImportResult importChromeJson(const std::string& path, const ImportControl& cont
             block = std::move(next);
             mergeReady(false);
             // Once a 16th of a large file is in, its tracks' final sizes are known well enough to
-            // reserve them (TraceBuilder::reserveForShare); the blocks still being parsed make the
-            // share read a little high, which the margin covers.
-            if (!reserved && in.fileSize() >= kReserveFromBytes && in.fileBytesConsumed() * 16 >= in.fileSize()) {
+            // reserve them (TraceBuilder::reserveForShare). Again at an 8th, a quarter and a half,
+            // for what began later in the file (the 10 GB trace's second-largest thread has no slice
+            // in its first 16th).
+            if (in.fileSize() >= kReserveFromBytes && reserveAtBytes > 0 && reserveAtBytes <= in.fileSize() / 2 &&
+                in.fileBytesConsumed() >= reserveAtBytes) {
                 builder.reserveForShare(static_cast<double>(in.fileBytesConsumed()) / static_cast<double>(in.fileSize()));
-                reserved = true;
+                reserveAtBytes *= 2;
             }
             if (control.progress && in.fileSize() > 0)
                 control.progress(0.9 * static_cast<double>(in.fileBytesConsumed()) / static_cast<double>(in.fileSize()));

@@ -1001,11 +1001,17 @@ void TraceBuilder::reserveMemoryEvents(size_t more) {
 void TraceBuilder::reserveForShare(double share) {
     if (share <= 0 || share >= 1)
         return;
+    const auto reserve = [share](auto& v, size_t count) {
+        if (const auto projected = static_cast<size_t>(static_cast<double>(count) / share); projected > v.capacity())
+            v.reserve(2 * projected);
+    };
+    reserve(m_flows, m_flows.size());
+    reserve(m_session->m_memoryEvents, m_session->m_memoryEvents.size());
     for (Track& t : m_session->m_tracks) {
-        const auto want = static_cast<size_t>(static_cast<double>(t.start.size()) / share * 1.1);
-        auto room = [want](auto& col, bool always) {
+        const size_t count = t.start.size();
+        auto room = [count, &reserve](auto& col, bool always) {
             if (always || !col.empty())
-                col.reserve(want);
+                reserve(col, count);
         };
         room(t.start, true);
         room(t.dur, true);

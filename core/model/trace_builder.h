@@ -53,10 +53,12 @@ public:
     void reserveFlows(size_t more) { m_flows.reserve(m_flows.size() + more); }
     // The same for allocator records (a memory snapshot knows its count before feeding them).
     void reserveMemoryEvents(size_t more);
-    // Room in every track's columns for what the whole source will give, when `share` (0..1] of
-    // it has been added: each track's count so far over share, with a margin. A column of millions
-    // of slices grown by doubling is copied each time and touches about twice its final memory,
-    // a large part of a 10 GB import; room that stays unused is never touched, so costs no memory.
+    // Room in every track's columns, the pending flows and the memory events for what the whole
+    // source will give, when `share` (0..1] of it has been added. A column of millions of slices
+    // grown by doubling is copied each time and touches about twice its final memory, a large part
+    // of a 10 GB import. Room that stays unused is never touched, so costs no memory, and a finished
+    // vector gives it back (vector_slack.h): where a count over share is more than the room, twice
+    // that is reserved, so that a later call at a larger share seldom copies again.
     void reserveForShare(double share);
 
     // Flows from the correlation column (Track::correlation): after the tracks are final, the
