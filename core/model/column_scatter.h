@@ -24,9 +24,9 @@ namespace ws {
  * most of that import's track phase. Reading in order and writing to the few positions dest
  * advances (one per row of a track) keeps the passes streaming.
  *
- * A small column with growth slack (a heap buffer, below ownMappingBytes) is instead reordered
- * into a new exactly sized vector that replaces it: that is the copy its shrink_to_fit would make
- * anyway, one pass fewer.
+ * A small column with growth slack (a heap buffer, below kOwnMappingBytes: vector_slack.h) is
+ * reordered instead into a new exactly sized vector that replaces it: that is the copy its
+ * shrink_to_fit would make anyway, one pass fewer.
  *
  * With giveBack (a large track whose copy would be a large share of the import's peak: a 525 MB
  * XSpace's 10 M-slice line) resident memory stays near one copy of the column: the scratch is a
