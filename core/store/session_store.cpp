@@ -1218,6 +1218,9 @@ std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string
             ids.size() != n)
             return damaged("flows");
         auto validSlice = [&](uint32_t t, uint32_t i) { return t < s->m_tracks.size() && i < s->m_tracks[t].sliceCount(); };
+        // Exactly sized: grown by doubling, the 10 GB session's 8 M flows were copied into new
+        // mappings again and again (their page faults are a large share of a reopen).
+        s->m_flows.reserve(s->m_flows.size() + n);
         for (size_t i = 0; i < n; ++i) {
             if (!validSlice(fromTrack[i], fromSlice[i]) || !validSlice(toTrack[i], toSlice[i]))
                 return damaged("flows");
@@ -1240,6 +1243,7 @@ std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string
         if (!ok || addr.size() != n || bytes.size() != n || allocated.size() != n || reserved.size() != n ||
             track.size() != n || deviceType.size() != n || deviceId.size() != n)
             return damaged("memory events");
+        s->m_memoryEvents.reserve(s->m_memoryEvents.size() + n); // as the flows
         for (size_t i = 0; i < n; ++i)
             s->m_memoryEvents.push_back({ts[i], addr[i], bytes[i], allocated[i], reserved[i], track[i], deviceType[i], deviceId[i]});
     }
