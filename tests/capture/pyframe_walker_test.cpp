@@ -111,11 +111,12 @@ if sys.version_info < (3, 11) or sys.version_info >= (3, 14):
     sys.exit(0)
 print("sampling:", probe.wscap_probe_sampling().decode())
 stop = threading.Event()
+stopping = False  # a plain flag: stop.is_set() is a Python call, which a sample could catch innermost
 ids = {}
 def busy_loop():
     ids["busy"] = threading.get_native_id()
     x = 0
-    while not stop.is_set():
+    while not stopping:
         for i in range(1000):
             x += i * i
 def waiting_room():
@@ -128,6 +129,7 @@ lines = []
 for _ in range(50):
     lines += sample(2000).decode().splitlines()
     time.sleep(0.001)
+stopping = True
 stop.set()
 for t in threads: t.join()
 busy = [l for l in lines if l.startswith(str(ids["busy"]) + " ")]
