@@ -228,7 +228,7 @@ ImportResult importChromeJson(const std::string& path, const ImportControl& cont
             // reserve them (TraceBuilder::reserveForShare). Again at an 8th, a quarter and a half,
             // for what began later in the file (the 10 GB trace's second-largest thread has no slice
             // in its first 16th).
-            if (in.fileSize() >= kReserveFromBytes && reserveAtBytes > 0 && reserveAtBytes <= in.fileSize() / 2 &&
+            if (in.fileSize() >= kReserveFromBytes && reserveAtBytes <= in.fileSize() / 2 &&
                 in.fileBytesConsumed() >= reserveAtBytes) {
                 builder.reserveForShare(static_cast<double>(in.fileBytesConsumed()) / static_cast<double>(in.fileSize()));
                 reserveAtBytes *= 2;

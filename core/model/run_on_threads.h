@@ -18,14 +18,23 @@ template <typename Work> void runOnThreads(size_t threads, const Work& work) {
         t.join();
 }
 
-// Runs work(i) once for every i in [0, n) on up to `threads` threads (the calling one among them);
-// each thread takes the next index as it finishes one, so unequal items balance.
-template <typename Work> void forEachIndexOnThreads(size_t n, size_t threads, const Work& work) {
+// Runs work(state, i) once for every i in [0, n) on up to `threads` threads (the calling one among
+// them); each thread takes the next index as it finishes one, so unequal items balance. Each thread
+// has its own State, made when it starts and freed when it has no item left: scratch memory reused
+// over that thread's items.
+template <typename State, typename Work> void forEachIndexOnThreadsWith(size_t n, size_t threads, const Work& work) {
     std::atomic<size_t> next{0};
     runOnThreads(std::min(n, std::max<size_t>(1, threads)), [&] {
+        State state;
         for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;)
-            work(i);
+            work(state, i);
     });
+}
+
+// The same without a state: work(i).
+template <typename Work> void forEachIndexOnThreads(size_t n, size_t threads, const Work& work) {
+    struct NoState {};
+    forEachIndexOnThreadsWith<NoState>(n, threads, [&](NoState&, size_t i) { work(i); });
 }
 
 } // namespace ws

@@ -41,8 +41,6 @@ public:
         m_bytes = 0;
     }
 
-    size_t capacityBytes() const { return m_bytes; }
-
 private:
     std::unique_ptr<std::byte[]> m_data;
     size_t m_bytes = 0;

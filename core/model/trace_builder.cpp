@@ -618,23 +618,22 @@ static void finalizeTrack(Track& t, int64_t base, uint64_t& spilled, TrackScratc
         permute(t.instantCategory, io);
         permute(t.instantArgRef, io);
     }
-    auto shrink = [](auto& v) { releaseSlack(v); };
-    shrink(t.start);
-    shrink(t.dur);
-    shrink(t.names);
-    shrink(t.category);
-    shrink(t.argRef);
-    shrink(t.correlation);
-    shrink(t.externalId);
-    shrink(t.bytes);
-    shrink(t.blocksPerSm);
-    shrink(t.occupancy);
-    shrink(t.launchArgs);
-    shrink(t.opArgs);
-    shrink(t.instantTs);
-    shrink(t.instantNames);
-    shrink(t.instantCategory);
-    shrink(t.instantArgRef);
+    releaseSlack(t.start);
+    releaseSlack(t.dur);
+    releaseSlack(t.names);
+    releaseSlack(t.category);
+    releaseSlack(t.argRef);
+    releaseSlack(t.correlation);
+    releaseSlack(t.externalId);
+    releaseSlack(t.bytes);
+    releaseSlack(t.blocksPerSm);
+    releaseSlack(t.occupancy);
+    releaseSlack(t.launchArgs);
+    releaseSlack(t.opArgs);
+    releaseSlack(t.instantTs);
+    releaseSlack(t.instantNames);
+    releaseSlack(t.instantCategory);
+    releaseSlack(t.instantArgRef);
 }
 
 void TraceBuilder::finalizeTracks(unsigned threads) {
@@ -646,11 +645,8 @@ void TraceBuilder::finalizeTracks(unsigned threads) {
     std::iota(todo.begin(), todo.end(), size_t(0));
     std::sort(todo.begin(), todo.end(),
               [&](size_t a, size_t b) { return s.m_tracks[a].start.size() > s.m_tracks[b].start.size(); });
-    std::atomic<size_t> next{0};
-    runOnThreads(std::min<size_t>(todo.size(), std::max(1u, threads)), [&] {
-        TrackScratch scratch; // this thread's, freed when its last track is done
-        for (size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < todo.size();)
-            finalizeTrack(s.m_tracks[todo[k]], base, spilled[todo[k]], scratch);
+    forEachIndexOnThreadsWith<TrackScratch>(todo.size(), threads, [&](TrackScratch& scratch, size_t k) {
+        finalizeTrack(s.m_tracks[todo[k]], base, spilled[todo[k]], scratch);
     });
     for (size_t i = 0; i < spilled.size(); ++i)
         if (spilled[i])

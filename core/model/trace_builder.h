@@ -4,8 +4,8 @@
 #include "model/session.h"
 #include "model/trace_format.h"
 
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
