@@ -186,7 +186,7 @@ ImportResult importChromeJson(const std::string& path, const ImportControl& cont
         };
         auto block = pool.acquire(kBlockSize);
         bool eof = false;
-        uint64_t reserveAtBytes = in.fileSize() / 16; // then at an 8th, a quarter, a half
+        uint64_t reserveAtBytes = in.fileSize() / 64; // then at a 32nd, a 16th, ..., a half
         constexpr uint64_t kReserveFromBytes = uint64_t(256) << 20;
         while (!eof && !scanner.failed()) {
             if (control.cancel && control.cancel->load()) {

@@ -995,19 +995,31 @@ void TraceBuilder::reserveMemoryEvents(size_t more) {
 }
 
 void TraceBuilder::reserveForShare(double share) {
-    if (share <= 0 || share >= 1)
+    if (share <= m_reservedAtShare || share >= 1)
         return;
-    const auto reserve = [share](auto& v, size_t count) {
-        if (const auto projected = static_cast<size_t>(static_cast<double>(count) / share); projected > v.capacity())
+    const double since = share - m_reservedAtShare;
+    const auto project = [&](size_t count, size_t before) { // the larger of the rate overall and lately
+        const double recent = static_cast<double>(count - std::min(before, count)) / since;
+        const double overall = static_cast<double>(count) / share;
+        return count + static_cast<size_t>(std::max(recent, overall) * (1 - share));
+    };
+    const auto reserve = [](auto& v, size_t projected) {
+        if (projected > v.capacity())
             v.reserve(2 * projected);
     };
-    reserve(m_flows, m_flows.size());
-    reserve(m_session->m_memoryEvents, m_session->m_memoryEvents.size());
-    for (Track& t : m_session->m_tracks) {
-        const size_t count = t.start.size();
-        auto room = [count, &reserve](auto& col, bool always) {
+    reserve(m_flows, project(m_flows.size(), m_flowsAtReserve));
+    reserve(m_session->m_memoryEvents, project(m_session->m_memoryEvents.size(), m_memoryEventsAtReserve));
+    m_flowsAtReserve = m_flows.size();
+    m_memoryEventsAtReserve = m_session->m_memoryEvents.size();
+    m_reservedAtShare = share;
+    m_slicesAtReserve.resize(m_session->m_tracks.size(), 0); // a track new since the last call had none
+    for (size_t i = 0; i < m_session->m_tracks.size(); ++i) {
+        Track& t = m_session->m_tracks[i];
+        const size_t projected = project(t.start.size(), m_slicesAtReserve[i]);
+        m_slicesAtReserve[i] = t.start.size();
+        auto room = [projected, &reserve](auto& col, bool always) {
             if (always || !col.empty())
-                reserve(col, count);
+                reserve(col, projected);
         };
         room(t.start, true);
         room(t.dur, true);

@@ -57,8 +57,11 @@ public:
     // source will give, when `share` (0..1] of it has been added. A column of millions of slices
     // grown by doubling is copied each time and touches about twice its final memory, a large part
     // of a 10 GB import. Room that stays unused is never touched, so costs no memory, and a finished
-    // vector gives it back (vector_slack.h): where a count over share is more than the room, twice
-    // that is reserved, so that a later call at a larger share seldom copies again.
+    // vector gives it back (vector_slack.h): where the projection is more than the room, twice it is
+    // reserved, so that a later call at a larger share seldom copies again. A vector's projection is
+    // its count plus the rest of the source at the rate it grew since the previous call, where that
+    // is more than its rate over the whole share: a thread that begins late in the file (the 10 GB
+    // trace's largest, 7.2 M slices, after a 16th) is not projected over the share before it.
     void reserveForShare(double share);
 
     // Flows from the correlation column (Track::correlation): after the tracks are final, the
@@ -153,6 +156,12 @@ private:
     std::unordered_map<CounterKey, uint32_t, CounterKeyHash> m_counterIndex;
     std::vector<PendingBE> m_beginEnds;
     std::vector<PendingFlow> m_flows;
+    // reserveForShare's previous call: its share, and the counts then (slices by track, flow ends,
+    // memory events).
+    double m_reservedAtShare = 0;
+    std::vector<size_t> m_slicesAtReserve;
+    size_t m_flowsAtReserve = 0;
+    size_t m_memoryEventsAtReserve = 0;
     std::vector<PendingAsync> m_asyncs;
     std::vector<ChunkResult::Meta> m_metas;
     std::string m_correlationFlowCategory; // setCorrelationFlows; empty: none
