@@ -163,8 +163,8 @@ private:
     friend class TraceBuilder;
     friend class SessionStore;
 
-    // Sorts the flow ends for flowsOf(); called once the flows are final.
-    void rebuildFlowIndex();
+    // Sorts the flow ends for flowsOf(), on up to `threads` threads; called once the flows are final.
+    void rebuildFlowIndex(unsigned threads);
     // The event object at argRef in the JSON source, as read (no E args merged).
     std::string sourceObjectAt(uint64_t argRef) const;
     // For forEachEventJson: the E event texts of the requested slices that have one (endArgRef),

@@ -1101,7 +1101,7 @@ std::shared_ptr<Session> TraceBuilder::finish(unsigned threads) {
     bindCorrelationFlows(threads);
     if (flows) {
         releaseSlack(s.m_flows);
-        s.rebuildFlowIndex();
+        s.rebuildFlowIndex(threads);
     }
     lap("flows");
     buildFrames();

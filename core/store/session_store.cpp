@@ -1269,7 +1269,7 @@ std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string
             return damaged("memory snapshot");
         s->m_memorySnapshot = std::move(snapshot);
     }
-    s->rebuildFlowIndex();
+    s->rebuildFlowIndex(usableCores());
     s->m_eventText = std::make_shared<StoredEventText>(path);
     return s;
 }
