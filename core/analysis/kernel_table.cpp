@@ -167,7 +167,6 @@ void readLaunchArgs(const Session& session, std::vector<KernelRow>& rows, const 
 // goes to the operator's longest kernel (see KernelRow).
 void readOperatorInputs(const Session& session, std::vector<KernelRow>& rows, const std::atomic<bool>* cancel,
                         bool argColumns, std::vector<KernelTable::InputTexts>& inputs) {
-    std::unordered_map<uint64_t, uint32_t> opIndex; // (track, slice) -> index into ops
     struct Op {
         uint32_t track, slice;
         uint32_t longestRow;
@@ -176,18 +175,28 @@ void readOperatorInputs(const Session& session, std::vector<KernelRow>& rows, co
     };
     std::vector<Op> ops;
     std::vector<uint32_t> rowOp(rows.size(), KernelRow::kNoInputs);
+    // (track, slice) -> index into ops: an array over the slices of each operator's track. The rows
+    // come in time order, so they visit a track's operators nearly in slice order (a row of a track
+    // is in time order), where a hash map of the 10 GB trace's 2.7 M operators missed the cache on
+    // nearly every one (0.25 s of its 0.84 s table). 4 bytes a slice of those tracks, for the build.
+    std::vector<std::vector<uint32_t>> opOfSlice(session.tracks().size());
     for (uint32_t r = 0; r < rows.size(); ++r) {
         const KernelRow& row = rows[r];
-        if (row.opTrack == 0xffffffffu)
+        if (row.opTrack >= opOfSlice.size() || row.opSlice >= session.tracks()[row.opTrack].sliceCount())
             continue;
-        const uint64_t key = uint64_t(row.opTrack) << 32 | row.opSlice;
-        auto [it, fresh] = opIndex.try_emplace(key, static_cast<uint32_t>(ops.size()));
-        if (fresh)
+        std::vector<uint32_t>& index = opOfSlice[row.opTrack];
+        if (index.empty())
+            index.assign(session.tracks()[row.opTrack].sliceCount(), KernelRow::kNoInputs);
+        uint32_t& op = index[row.opSlice];
+        if (op == KernelRow::kNoInputs) {
+            op = static_cast<uint32_t>(ops.size());
             ops.push_back({row.opTrack, row.opSlice, r, KernelRow::kNoInputs, OpCost{}});
-        else if (row.dur > rows[ops[it->second].longestRow].dur)
-            ops[it->second].longestRow = r;
-        rowOp[r] = it->second;
+        } else if (row.dur > rows[ops[op].longestRow].dur) {
+            ops[op].longestRow = r;
+        }
+        rowOp[r] = op;
     }
+    opOfSlice = {};
     std::vector<uint64_t> refs(ops.size());
     for (size_t i = 0; i < ops.size(); ++i) {
         const Track& track = session.tracks()[ops[i].track];
