@@ -1,5 +1,4 @@
 #include "analysis/operator_tree.h"
-#include "model/huge_pages.h"
 #include "model/prefault.h"
 #include "model/saturating.h"
 
@@ -221,7 +220,6 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
                 candidates += k == EventKind::CpuOp || k == EventKind::UserAnnotation;
             }
     tree.m_nodes.reserve(candidates);
-    adviseHugePages(tree.m_nodes.data(), candidates * sizeof(OperatorNode)); // ~700 MB at 10 GB: its page faults
     prefaultOnThreads(tree.m_nodes.data(), candidates * sizeof(OperatorNode));
 
     // Per-slice scratch of one host track, reused track after track (fresh pages are a large share

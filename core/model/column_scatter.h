@@ -1,7 +1,6 @@
 #pragma once
 
 #include "model/vector_slack.h"
-#include "model/huge_pages.h"
 #include "model/release_memory.h"
 #include "model/scratch_buffer.h"
 
@@ -32,15 +31,14 @@ namespace ws {
  * XSpace's 10 M-slice line) resident memory stays near one copy of the column: the scratch is a
  * fresh buffer whose pages the kernel provides as they are first written, each 2 MB of the column
  * already read is given back (releasePages), and each 2 MB of the scratch already copied back is
- * given back too. The cost is the page faults of touching every page again (fewer with huge pages,
- * which both buffers ask for).
+ * given back too. The cost is the page faults of touching every page again.
  */
 template <typename T>
 void scatterColumn(std::vector<T>& column, std::span<const uint32_t> dest, bool giveBack, ScratchBuffer& scratch) {
     const size_t n = column.size();
     if (n == 0)
         return;
-    constexpr size_t kStepBytes = size_t(2) << 20; // a huge page
+    constexpr size_t kStepBytes = size_t(2) << 20; // given back in steps of 2 MB
 #if defined(__linux__) && defined(MADV_DONTNEED)
     giveBack = giveBack && n * sizeof(T) >= 2 * kStepBytes;
 #else
@@ -58,10 +56,6 @@ void scatterColumn(std::vector<T>& column, std::span<const uint32_t> dest, bool 
     std::unique_ptr<T[]> fresh(giveBack ? new T[n] : nullptr);
     T* const out = giveBack ? fresh.get() : scratch.as<T>(n).data();
     T* const v = column.data();
-    if (giveBack) {
-        adviseHugePages(out, n * sizeof(T));
-        adviseHugePages(v, n * sizeof(T));
-    }
     const size_t step = std::max<size_t>(1, kStepBytes / sizeof(T));
     uintptr_t released = reinterpret_cast<uintptr_t>(v);
     for (size_t begin = 0; begin < n; begin += step) {
