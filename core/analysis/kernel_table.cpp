@@ -174,6 +174,7 @@ void readOperatorInputs(const Session& session, std::vector<KernelRow>& rows, co
         OpCost cost;
     };
     std::vector<Op> ops;
+    ops.reserve(rows.size()); // at most one a row: never copied as it grows (untouched room is not resident)
     std::vector<uint32_t> rowOp(rows.size(), KernelRow::kNoInputs);
     // (track, slice) -> index into ops: an array over the slices of each operator's track. The rows
     // come in time order, so they visit a track's operators nearly in slice order (a row of a track
