@@ -224,10 +224,10 @@ ImportResult importChromeJson(const std::string& path, const ImportControl& cont
             }
             block = std::move(next);
             mergeReady(false);
-            // Once a 16th of a large file is in, its tracks' final sizes are known well enough to
-            // reserve them (TraceBuilder::reserveForShare). Again at an 8th, a quarter and a half,
-            // for what began later in the file (the 10 GB trace's second-largest thread has no slice
-            // in its first 16th).
+            // Once a 64th of a large file is in, its tracks' final sizes are known well enough to
+            // reserve them (TraceBuilder::reserveForShare). Again at a 32nd, a 16th, ..., a half,
+            // for what began later in the file or grew faster (the 10 GB trace's second-largest
+            // thread has no slice in its first 16th).
             if (in.fileSize() >= kReserveFromBytes && reserveAtBytes <= in.fileSize() / 2 &&
                 in.fileBytesConsumed() >= reserveAtBytes) {
                 builder.reserveForShare(static_cast<double>(in.fileBytesConsumed()) / static_cast<double>(in.fileSize()));

@@ -61,7 +61,7 @@ public:
     // reserved, so that a later call at a larger share seldom copies again. A vector's projection is
     // its count plus the rest of the source at the rate it grew since the previous call, where that
     // is more than its rate over the whole share: a thread that begins late in the file (the 10 GB
-    // trace's largest, 7.2 M slices, after a 16th) is not projected over the share before it.
+    // trace's second largest, 7.2 M slices, after a 16th) is not projected over the share before it.
     void reserveForShare(double share);
 
     // Flows from the correlation column (Track::correlation): after the tracks are final, the
