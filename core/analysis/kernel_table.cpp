@@ -183,11 +183,14 @@ void readOperatorInputs(const Session& session, std::vector<KernelRow>& rows, co
     std::vector<std::vector<uint32_t>> opOfSlice(session.tracks().size());
     for (uint32_t r = 0; r < rows.size(); ++r) {
         const KernelRow& row = rows[r];
-        if (row.opTrack >= opOfSlice.size() || row.opSlice >= session.tracks()[row.opTrack].sliceCount())
+        if (row.opTrack >= opOfSlice.size())
+            continue;
+        const size_t slices = session.tracks()[row.opTrack].sliceCount();
+        if (row.opSlice >= slices)
             continue;
         std::vector<uint32_t>& index = opOfSlice[row.opTrack];
         if (index.empty())
-            index.assign(session.tracks()[row.opTrack].sliceCount(), KernelRow::kNoInputs);
+            index.assign(slices, KernelRow::kNoInputs);
         uint32_t& op = index[row.opSlice];
         if (op == KernelRow::kNoInputs) {
             op = static_cast<uint32_t>(ops.size());

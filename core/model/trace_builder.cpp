@@ -1133,9 +1133,9 @@ std::shared_ptr<Session> TraceBuilder::finish(unsigned threads) {
         s.m_startNs = lo;
         s.m_endNs = hi;
     }
-    // Growth slack of the session-wide tables is pure waste once the session is immutable.
+    // Growth slack of the session-wide tables is pure waste once the session is immutable (the
+    // flows' went above, before their index).
     releaseSlack(s.m_memoryEvents);
-    releaseSlack(s.m_flows);
     s.m_processes.shrink_to_fit();
     s.m_categories.shrink_to_fit();
     for (CounterSeries& c : s.m_counters) {
