@@ -27,6 +27,10 @@ namespace ws {
  *   WARPSCOPE_STACK_DEPTH   frames per native launch stack ("stacks" activity), 1..32, default 32
  *   WARPSCOPE_PY_STACK_DEPTH Python frames per stack ("pystacks" activity), 1..64, default 48
  *   WARPSCOPE_PY_SAMPLE_HZ   Python stack samples per second ("pysample" activity), 1..10000, default 1000
+ *   WARPSCOPE_BENCH_CALLBACKS diagnostics: when recording starts, time this many simulated launches
+ *                           through the launch callbacks (into a recorder of their own, not the
+ *                           capture) and as many clock reads; reported on stderr and as an Info
+ *                           record. 0 (default) = off
  */
 struct InjectConfig {
     std::string outputDir = ".";
@@ -43,6 +47,7 @@ struct InjectConfig {
     uint32_t stackDepth = 32;
     uint32_t pythonStackDepth = 48;
     uint32_t pySampleHz = 1000;
+    uint32_t benchCallbacks = 0;
 
     static InjectConfig fromEnvironment(std::vector<std::string>* warnings);
     // WARPSCOPE_CAPTURE_RANGE=cudaProfilerApi alone, for what must know it before the tracer starts.

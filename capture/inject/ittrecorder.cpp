@@ -1,6 +1,6 @@
 #include "inject/ittrecorder.h"
 
-#include "inject/cuptitime.h"
+#include "inject/hostticks.h"
 
 #include "format/wscapcodec.h"
 
@@ -14,7 +14,7 @@ using namespace wscap;
 
 namespace {
 
-uint64_t now() { return cuptiNow(); }
+uint64_t now() { return HostTicks::now(); }
 
 struct Open {
     uint64_t start; // 0: begun while not recording, ended silently
@@ -105,18 +105,18 @@ void IttRecorder::end(const Domain*) {
 }
 
 void IttRecorder::take(uint32_t processId, const std::function<uint32_t(std::string_view, std::string&)>& intern,
-                       std::string& out) {
+                       const TickLine& ticks, std::string& out) {
     auto nameId = [&](const void* key, const char* text) {
         auto [it, added] = m_nameIds.emplace(key, 0);
         if (added)
             it->second = intern(text ? text : "", out);
         return it->second;
     };
-    m_buffers.drain([&](uint32_t threadId, const std::vector<Range>& ranges) {
+    m_buffers.drain([&](uint32_t threadId, std::span<const Range> ranges) {
         for (const Range& range : ranges) {
             NvtxRangeRecord o;
-            o.start = range.start;
-            o.end = range.end;
+            o.start = ticks.toNs(range.start);
+            o.end = ticks.toNs(range.end);
             o.nameId = nameId(range.name, range.name->strA);
             o.domainId = range.domain ? nameId(range.domain, range.domain->nameA) : 0;
             o.processId = processId;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "inject/threadbuffers.h"
+#include "inject/tickline.h"
 
 #include <atomic>
 #include <cstdint>
@@ -26,8 +27,8 @@ namespace ws {
  * ittrecorder.cpp) and records here.
  *
  * Per operator: a string handle found in a thread-local cache (the name's pointer, checked with one
- * strcmp), a timestamp pushed on the thread's stack, and at the end one 24-byte range into the
- * thread's buffer under its own lock. The writer thread turns them into NvtxRange records of the
+ * strcmp), a timestamp pushed on the thread's stack, and at the end one 32-byte range into the
+ * thread's own lock-free buffer (ThreadBuffers). The writer thread turns them into NvtxRange records of the
  * domain "PyTorch" (names interned once per handle), which the importer reads as operators.
  *
  * The ITT part loads the collector at its first task, after PyTorch created its domain, so the
@@ -64,13 +65,14 @@ public:
     // Whether a task began here: the ITT part of the process loaded this library as its collector.
     bool tasksSeen() const { return m_tasksSeen.load(std::memory_order_relaxed); }
     // Writer thread: the finished tasks as NvtxRange records appended to out; intern gives the String
-    // id of a name (appending its String record to out when new).
+    // id of a name (appending its String record to out when new); ticks turns their HostTicks times
+    // into CUPTI's clock.
     void take(uint32_t processId, const std::function<uint32_t(std::string_view, std::string&)>& intern,
-              std::string& out);
+              const TickLine& ticks, std::string& out);
 
 private:
     struct Range {
-        uint64_t start;
+        uint64_t start; // HostTicks
         uint64_t end;
         const StringHandle* name;
         const Domain* domain;

@@ -1,13 +1,15 @@
 #include "inject/launchcallbacks.h"
 
-#include "inject/cuptitime.h"
 #include "inject/cudacallwatch.h"
+#include "inject/hostticks.h"
 
 #include "inject/launchrecorder.h"
 #include "inject/ncclrecorder.h"
 #include "inject/operatorwindows.h"
 #include "inject/stackrecorder.h"
 
+#include <chrono>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -126,7 +128,7 @@ thread_local uint32_t t_depthGeneration = 0;
 thread_local uint32_t t_driverCbid = 0;
 thread_local uint64_t t_driverStart = 0;
 
-uint64_t now() { return cuptiNow(); }
+uint64_t now() { return HostTicks::now(); }
 
 } // namespace
 
@@ -218,6 +220,27 @@ bool LaunchCallbacks::start(LaunchRecorder* launches, StackRecorder* stacks, boo
         CudaCallWatch::activate();
     }
     return true;
+}
+
+double LaunchCallbacks::benchLaunches(LaunchRecorder* launches, uint32_t n) {
+    auto callbacks = std::make_unique<LaunchCallbacks>();
+    callbacks->m_launches.store(launches);
+    callbacks->m_driverRole[CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel].store(kLaunch | kStack | kRecord);
+    CUpti_CallbackData data{};
+    data.functionName = "cuLaunchKernel";
+    data.symbolName = "kernel";
+    CUresult result = CUDA_SUCCESS;
+    data.functionReturnValue = &result;
+    const auto start = std::chrono::steady_clock::now();
+    for (uint32_t i = 0; i < n; ++i) {
+        data.correlationId = i + 1;
+        data.callbackSite = CUPTI_API_ENTER;
+        onCallback(callbacks.get(), CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &data);
+        data.callbackSite = CUPTI_API_EXIT;
+        onCallback(callbacks.get(), CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &data);
+    }
+    const std::chrono::duration<double, std::nano> spent = std::chrono::steady_clock::now() - start;
+    return n ? spent.count() / n : 0;
 }
 
 void CUPTIAPI LaunchCallbacks::onCallback(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,

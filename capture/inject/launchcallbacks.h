@@ -50,6 +50,11 @@ public:
     // launch nothing of ours; false enables them again. Not on a callback's thread.
     void setPaused(bool paused);
 
+    // Diagnostics (WARPSCOPE_BENCH_CALLBACKS): ns per launch that the callbacks' own work costs a
+    // driver launch, CUPTI's dispatch left out: n launches' entry and exit, made as CUPTI makes them,
+    // through an instance that never subscribes and records into launches.
+    static double benchLaunches(LaunchRecorder* launches, uint32_t n);
+
 private:
     bool subscribe(std::string* why);
     void enable(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);

@@ -15,15 +15,15 @@ void LaunchRecorder::add(const Launch& launch) {
 }
 
 void LaunchRecorder::take(uint32_t processId, const std::function<uint32_t(uint32_t, std::string&)>& apiName,
-                          std::string& out) {
-    m_buffers.drain([&](uint32_t threadId, const std::vector<Launch>& launches) {
+                          const TickLine& ticks, std::string& out) {
+    m_buffers.drain([&](uint32_t threadId, std::span<const Launch> launches) {
         for (const Launch& l : launches) {
             ApiRecord o;
             o.domain = static_cast<uint8_t>(ApiDomain::Driver);
             o.cbid = l.cbid;
             o.nameId = apiName(l.cbid, out);
-            o.start = l.start;
-            o.end = l.end;
+            o.start = ticks.toNs(l.start);
+            o.end = ticks.toNs(l.end);
             o.processId = processId;
             o.threadId = threadId;
             o.correlationId = l.correlationId;

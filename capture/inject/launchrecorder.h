@@ -1,6 +1,7 @@
 #pragma once
 
 #include "inject/threadbuffers.h"
+#include "inject/tickline.h"
 
 #include <atomic>
 #include <cstdint>
@@ -19,8 +20,8 @@ namespace ws {
  * API call their kernels have no thread, no flow, no operator and no Python line; but the whole
  * driver domain costs 10-30 % of a PyTorch step (issue #13), since CUPTI then intercepts every
  * driver call PyTorch makes. Here only the launch calls are intercepted (LaunchCallbacks), and a
- * launch costs two timestamps and a push into the calling thread's own buffer under that buffer's
- * uncontended lock, as NvtxRecorder does for ranges. The writer thread takes the buffers at each
+ * launch costs two timestamps and a push into the calling thread's own lock-free buffer
+ * (ThreadBuffers). The writer thread takes the buffers at each
  * flush and encodes Api records (domain driver), so the importer sees what it sees with `driver`.
  *
  * Without the `runtime` activity (the default), every launch is recorded here, the runtime's too
@@ -32,7 +33,7 @@ namespace ws {
 class LaunchRecorder {
 public:
     struct Launch {
-        uint64_t start;
+        uint64_t start; // HostTicks
         uint64_t end;
         uint32_t cbid;
         uint32_t correlationId;
@@ -44,9 +45,10 @@ public:
     // Application threads, from LaunchCallbacks at a driver launch's exit.
     void add(const Launch& launch);
     // Writer thread: the finished launches as Api records appended to out; apiName gives the String id
-    // of a driver call's name (appending its String record to out when new).
+    // of a driver call's name (appending its String record to out when new); ticks turns their
+    // HostTicks times into CUPTI's clock.
     void take(uint32_t processId, const std::function<uint32_t(uint32_t cbid, std::string&)>& apiName,
-              std::string& out);
+              const TickLine& ticks, std::string& out);
 
 private:
     std::atomic<bool> m_recording{false};

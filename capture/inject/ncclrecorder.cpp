@@ -117,7 +117,7 @@ void NcclRecorder::take(const std::function<uint32_t(std::string_view, std::stri
             it->second = text.empty() ? 0 : intern(text, out);
         return it->second;
     };
-    m_buffers.drain([&](uint32_t threadId, const std::vector<Call>& calls) {
+    m_buffers.drain([&](uint32_t threadId, std::span<const Call> calls) {
         for (const Call& c : calls) {
             CollectiveRecord r;
             r.start = c.start;

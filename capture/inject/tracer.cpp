@@ -3,6 +3,7 @@
 #include "format/activitylist.h"
 #include "format/wscapcodec.h"
 #include "inject/apifilter.h"
+#include "inject/hostticks.h"
 #include "inject/ittrecorder.h"
 #include "inject/operatorwindows.h"
 #include "inject/ncclrecorder.h"
@@ -191,6 +192,14 @@ bool Tracer::initialize() {
         report(ErrorSeverity::Warning, "nvml", 0, nvmlWhy);
 
     check(cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM), "cuptiSetThreadIdType", false);
+    // The counter is chosen before anything records, and the line starts before the first launch.
+    HostTicks::choose();
+    {
+        std::lock_guard<std::mutex> encoding(m_encoderMutex);
+        HostTicks::calibrate(m_tickLine);
+    }
+    if (m_config.benchCallbacks)
+        benchCallbacks(m_config.benchCallbacks);
     check(cuptiActivityRegisterCallbacks(&Tracer::bufferRequested, &Tracer::bufferCompleted),
           "cuptiActivityRegisterCallbacks", true);
     if (!m_stopRequested) {
@@ -230,6 +239,34 @@ bool Tracer::initialize() {
                    });
     }
     return true;
+}
+
+void Tracer::benchCallbacks(uint32_t n) {
+    using Clock = std::chrono::steady_clock;
+    auto nsPerRead = [n](auto read) {
+        uint64_t sum = 0;
+        const auto start = Clock::now();
+        for (uint32_t i = 0; i < n; ++i)
+            sum += read();
+        const std::chrono::duration<double, std::nano> spent = Clock::now() - start;
+        __asm__ volatile("" : : "r"(sum) : "memory"); // the reads are used: not optimized away
+        return spent.count() / n;
+    };
+    double launchNs = 0;
+    {
+        LaunchRecorder scratch; // the simulated launches stay out of the capture
+        scratch.setRecording(true);
+        launchNs = LaunchCallbacks::benchLaunches(&scratch, n);
+    }
+    const double ticksNs = nsPerRead([] { return HostTicks::now(); });
+    const double cuptiNs = nsPerRead([] { return cuptiNow(); });
+    char message[256];
+    std::snprintf(message, sizeof message,
+                  "launch callbacks: %.1f ns per launch (entry and exit, without CUPTI's dispatch); clock read: "
+                  "%.1f ns (%s), cuptiGetTimestamp %.1f ns; %u of each",
+                  launchNs, ticksNs, HostTicks::counting() ? "hardware counter" : "CUPTI's clock", cuptiNs, n);
+    report(ErrorSeverity::Info, "callback bench", 0, message);
+    std::fprintf(stderr, "[warpscope] %s\n", message);
 }
 
 bool Tracer::enableActivities() {
@@ -351,7 +388,8 @@ void Tracer::writeThreadRecords(bool final) {
         std::lock_guard<std::mutex> lock(m_encoderMutex);
         const auto intern = [this](std::string_view name, std::string& out) { return m_encoder.intern(name, out); };
         NvtxRecorder::instance().take(static_cast<uint32_t>(m_pid), intern, chunk[0]);
-        IttRecorder::instance().take(static_cast<uint32_t>(m_pid), intern, chunk[0]);
+        HostTicks::calibrate(m_tickLine); // before the takes: their ticks are (nearly all) inside the line
+        IttRecorder::instance().take(static_cast<uint32_t>(m_pid), intern, m_tickLine, chunk[0]);
         NcclRecorder::instance().take(intern, chunk[0]);
         OperatorWindows::instance().take(static_cast<uint32_t>(m_pid), final, chunk[0]);
         m_launches.take(
@@ -359,7 +397,7 @@ void Tracer::writeThreadRecords(bool final) {
             [this](uint32_t cbid, std::string& out) {
                 return m_encoder.apiName(static_cast<uint8_t>(ApiDomain::Driver), cbid, out);
             },
-            chunk[0]);
+            m_tickLine, chunk[0]);
     }
     if (!chunk[0].empty())
         writeQueued(std::move(chunk));

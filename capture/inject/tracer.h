@@ -12,6 +12,7 @@
 #include "inject/pmsampler.h"
 #include "inject/pysampler.h"
 #include "inject/stackrecorder.h"
+#include "inject/tickline.h"
 
 #include <cupti.h>
 
@@ -66,6 +67,7 @@ private:
     bool check(CUptiResult result, const char* where, bool fatal);
     void report(wscap::ErrorSeverity severity, const std::string& where, int code, const std::string& message);
     bool enableActivities();
+    void benchCallbacks(uint32_t n); // WARPSCOPE_BENCH_CALLBACKS: the launch callbacks' and clocks' own cost
     void startCallbacks(); // the launch callbacks of the "launches", "stacks" and "pystacks" activities
     void disableActivities();
     // --capture-range=cudaProfilerApi: the program's cuProfilerStart/Stop (any thread) ask, the writer
@@ -100,6 +102,7 @@ private:
     StackRecorder m_stacks;     // the "stacks" and "pystacks" activities (opt-in)
     LaunchRecorder m_launches;  // the "launches" activity: driver-API launches
     LaunchCallbacks m_callbacks; // the one CUPTI subscriber, feeding both
+    TickLine m_tickLine;         // HostTicks to CUPTI's clock for launches and operator ranges (under m_encoderMutex)
     std::thread m_writerThread;
 
     std::atomic<bool> m_collecting{false};    // activity kinds are enabled
