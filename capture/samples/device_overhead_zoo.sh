@@ -6,6 +6,8 @@
 # Prints `round R WORKLOAD CONFIG RESULT {...median_ms...}` lines; overhead_table.py reads them.
 #   WORKLOADS="gpt resnet18 transformer" ROUNDS=5 bash capture/samples/device_overhead_zoo.sh
 # FIRST_ROUND numbers the rounds of a later call on from an earlier one's, so that their logs merge.
+# BASE_C names a second warpscope-capture (an earlier build): a configuration written base:NAME runs
+# NAME with it, interleaved with the build under test, e.g. CONFIGS="tog_default base:tog_default".
 set -u
 OUT=${OUT:-/tmp/out}; B=/tmp/b; S=capture/samples; C=$B/warpscope-capture
 WORKLOADS=${WORKLOADS:-gpt resnet18 transformer}; ROUNDS=${ROUNDS:-5}; FIRST_ROUND=${FIRST_ROUND:-1}
@@ -41,35 +43,37 @@ for round in $(seq "$FIRST_ROUND" $(( FIRST_ROUND + ROUNDS - 1 ))); do
     for i in $(seq 0 $(( ${#configs[@]} - 1 ))); do
       c=${configs[$(( (i + round) % ${#configs[@]} ))]}
       rm -rf /tmp/oc
-      case $c in
+      cap=$C; cfg=$c
+      case $c in base:*) cap=${BASE_C:?BASE_C names the base build}; cfg=${c#base:} ;; esac
+      case $cfg in
         plain) cmd="$(program $w plain)" ;;
         profiler) cmd="$(program $w profiler)" ;;
         profiler_cuda) cmd="$(program $w profiler_cuda)" ;;
         # act=LIST: the capture with only these activities (act=kernel,memcpy,memset,runtime)
-        act=*) cmd="$C -q --activities ${c#act=} -o /tmp/oc -- $(program $w plain)" ;;
-        default) cmd="$C -q -o /tmp/oc -- $(program $w plain)" ;;
-        pystacks) cmd="$C -q --py-stacks -o /tmp/oc -- $(program $w plain)" ;;
-        pysample) cmd="$C -q --py-sample -o /tmp/oc -- $(program $w plain)" ;;
-        pysample100) cmd="$C -q --py-sample=100 -o /tmp/oc -- $(program $w plain)" ;;
-        ops_pystacks) cmd="$C -q --py-stacks --torch-ops -o /tmp/oc -- $(program $w plain)" ;;
-        ops_pystacks_nvtx) cmd="env WARPSCOPE_TORCH_OPS_VIA=nvtx $C -q --py-stacks --torch-ops -o /tmp/oc -- $(program $w plain)" ;;
-        ops) cmd="$C -q --torch-ops -o /tmp/oc -- $(program $w plain)" ;;
+        act=*) cmd="$cap -q --activities ${cfg#act=} -o /tmp/oc -- $(program $w plain)" ;;
+        default) cmd="$cap -q -o /tmp/oc -- $(program $w plain)" ;;
+        pystacks) cmd="$cap -q --py-stacks -o /tmp/oc -- $(program $w plain)" ;;
+        pysample) cmd="$cap -q --py-sample -o /tmp/oc -- $(program $w plain)" ;;
+        pysample100) cmd="$cap -q --py-sample=100 -o /tmp/oc -- $(program $w plain)" ;;
+        ops_pystacks) cmd="$cap -q --py-stacks --torch-ops -o /tmp/oc -- $(program $w plain)" ;;
+        ops_pystacks_nvtx) cmd="env WARPSCOPE_TORCH_OPS_VIA=nvtx $cap -q --py-stacks --torch-ops -o /tmp/oc -- $(program $w plain)" ;;
+        ops) cmd="$cap -q --torch-ops -o /tmp/oc -- $(program $w plain)" ;;
         # idle_*: the capture waits for a cudaProfilerStart that never comes: what being there costs
         # with nothing recorded (CUPTI loaded, the profiler API watched, NVML sampling unless off)
-        idle_default) cmd="$C -q $RANGE -o /tmp/oc -- $(program $w plain)" ;;
-        idle_nonvml) cmd="$C -q $RANGE --sample-hz 0 -o /tmp/oc -- $(program $w plain)" ;;
-        idle_kernel) cmd="$C -q $RANGE --activities kernel --sample-hz 0 -o /tmp/oc -- $(program $w plain)" ;;
+        idle_default) cmd="$cap -q $RANGE -o /tmp/oc -- $(program $w plain)" ;;
+        idle_nonvml) cmd="$cap -q $RANGE --sample-hz 0 -o /tmp/oc -- $(program $w plain)" ;;
+        idle_kernel) cmd="$cap -q $RANGE --activities kernel --sample-hz 0 -o /tmp/oc -- $(program $w plain)" ;;
         tog_plain) cmd="$(togprogram $w plain)" ;;
-        tog_default) cmd="$C -q $RANGE -o /tmp/oc -- $(togprogram $w plain)" ;;
-        tog_kernel) cmd="$C -q $RANGE --activities kernel -o /tmp/oc -- $(togprogram $w plain)" ;;
+        tog_default) cmd="$cap -q $RANGE -o /tmp/oc -- $(togprogram $w plain)" ;;
+        tog_kernel) cmd="$cap -q $RANGE --activities kernel -o /tmp/oc -- $(togprogram $w plain)" ;;
         # tog_act=LIST: toggled with only these activities, to split the default's cost by activity
-        tog_act=*) cmd="$C -q $RANGE --activities ${c#tog_act=} -o /tmp/oc -- $(togprogram $w plain)" ;;
-        tog_pystacks) cmd="$C -q $RANGE --py-stacks -o /tmp/oc -- $(togprogram $w plain)" ;;
-        tog_full) cmd="$C -q $RANGE --py-stacks --torch-ops -o /tmp/oc -- $(togprogram $w plain)" ;;
+        tog_act=*) cmd="$cap -q $RANGE --activities ${cfg#tog_act=} -o /tmp/oc -- $(togprogram $w plain)" ;;
+        tog_pystacks) cmd="$cap -q $RANGE --py-stacks -o /tmp/oc -- $(togprogram $w plain)" ;;
+        tog_full) cmd="$cap -q $RANGE --py-stacks --torch-ops -o /tmp/oc -- $(togprogram $w plain)" ;;
         tog_profiler) cmd="$(togprogram $w profiler)" ;;
         ab_plain) cmd="$(abprogram $w plain)" ;;
-        ab_default) cmd="$C -q --delay $AB_S -o /tmp/oc -- $(abprogram $w plain)" ;;
-        ab_pystacks) cmd="$C -q --py-stacks --delay $AB_S -o /tmp/oc -- $(abprogram $w plain)" ;;
+        ab_default) cmd="$cap -q --delay $AB_S -o /tmp/oc -- $(abprogram $w plain)" ;;
+        ab_pystacks) cmd="$cap -q --py-stacks --delay $AB_S -o /tmp/oc -- $(abprogram $w plain)" ;;
         # PyTorch's ranges alone, no capture: what RecordFunction and the range calls cost by themselves
         itt_ranges) cmd="python3 $S/with_ranges.py itt $(program $w plain | cut -d' ' -f2-)" ;;
         nvtx_ranges) cmd="python3 $S/with_ranges.py nvtx $(program $w plain | cut -d' ' -f2-)" ;;

@@ -27,6 +27,11 @@ for _, c in runs:
         configs.append(c)
 
 
+def bare(c):
+    """A configuration's name without the base: prefix of device_overhead_zoo.sh's second build."""
+    return c.split(":", 1)[-1]
+
+
 def ratio(r, plain, key):
     per_round = [r[k][key] / plain[k][key] for k in r if k in plain and key in r[k] and plain[k].get(key, 0) > 0]
     return (statistics.median(per_round), min(per_round), max(per_round)) if per_round else None
@@ -44,7 +49,7 @@ for w in workloads:
     print("  %-20s %9s  %-16s %-16s %6s  %6s" % ("configuration", "median", "x median (pooled)", "spread", "x p10", "x cpu"))
     for c in configs:
         r = runs.get((w, c))
-        if not r or c.startswith("tog_"):
+        if not r or bare(c).startswith("tog_"):
             continue
         medians = [f["median_ms"] for f in r.values()]
         pooled = statistics.median(medians) / statistics.median(f["median_ms"] for f in plain.values()) if plain else float("nan")
@@ -55,7 +60,7 @@ for w in workloads:
 
 for w in workloads:
     drift = runs.get((w, "ab_plain"), {})
-    rows = [(c, runs[(w, c)]) for c in configs if (w, c) in runs and c.startswith("ab_")]
+    rows = [(c, runs[(w, c)]) for c in configs if (w, c) in runs and bare(c).startswith("ab_")]
     if not rows:
         continue
     print("%s, one process before and after the switch" % w)
@@ -65,10 +70,10 @@ for w in workloads:
         if ratios:
             print("  %-20s after/before %5.3fx (%.3f-%.3f, %d rounds)%s" % (
                 c, statistics.median(ratios), min(ratios), max(ratios), len(ratios),
-                "  over ab_plain %5.3fx (%.3f-%.3f)" % (statistics.median(net), min(net), max(net)) if net and c != "ab_plain" else ""))
+                "  over ab_plain %5.3fx (%.3f-%.3f)" % (statistics.median(net), min(net), max(net)) if net and bare(c) != "ab_plain" else ""))
 
 for w in workloads:
-    rows = [(c, runs[(w, c)]) for c in configs if (w, c) in runs and c.startswith("tog_")]
+    rows = [(c, runs[(w, c)]) for c in configs if (w, c) in runs and bare(c).startswith("tog_")]
     if not rows:
         continue
     print("%s, one process switching recording on and off (toggle_steps)" % w)
