@@ -86,14 +86,16 @@ TEST(LaunchPatternSteps, UnmarkedTrainingLoopsGetTheirIterations) {
 
 // Issue #25: the first iteration of an unmarked program carries its start-up (lazy CUDA module
 // loading, cuBLAS/cuDNN handles, cuDNN autotuning): 0.75 s (ResNet-18) and 2.4 s (transformer) in the
-// H200 recordings of session 16, against steps of 18-35 ms. It used to be step 0 and set GPU utilization at 17.6 % and 1.2 %.
+// H200 recordings of session 16, 0.51 s each in the H100 recordings of session 23, against steps of
+// 15-35 ms. It used to be step 0 and set GPU utilization at 17.6 % and 1.2 % (session 16's recordings);
+// the steady steps read 85.8 % and 8.8 % in session 23's.
 TEST(LaunchPatternSteps, StepsStartAfterStartUp) {
     struct Case {
         const char* file;
         double minUtilization, maxUtilization; // of the steady steps, from their kernel time
     };
-    for (const Case& c : {Case{"captures/resnet18_plain.wscap.gz", 0.65, 0.85},
-                          Case{"captures/transformer_plain.wscap.gz", 0.05, 0.09}}) {
+    for (const Case& c : {Case{"captures/resnet18_plain.wscap.gz", 0.65, 0.92},
+                          Case{"captures/transformer_plain.wscap.gz", 0.05, 0.12}}) {
         ImportResult r = importTraceFile(dataPath(c.file));
         ASSERT_TRUE(r.session) << r.error;
         const StepRanges steps = computeStepRanges(*r.session);

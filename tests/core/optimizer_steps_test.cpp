@@ -259,17 +259,21 @@ TEST(OptimizerSteps, TheTorchCompileCaptureGetsItsIterations) {
     const StepRanges steps = computeStepRanges(*r.session);
     EXPECT_TRUE(steps.optimizerSteps);
     EXPECT_FALSE(steps.patternSteps);
-    // 27 iterations; the first (compilation, 17.9 s) is start-up.
+    // 27 iterations; the first (compilation, 18.5 s in session 23's recording) is start-up.
     ASSERT_TRUE(steps.startup);
     EXPECT_GT(steps.startup->end - steps.startup->start, 10'000'000'000);
     ASSERT_EQ(steps.steps.size(), 26u);
     EXPECT_EQ(steps.labels.front(), "1");
     EXPECT_EQ(steps.labels.back(), "26");
-    for (const StepRange& st : steps.steps) {
+    for (const StepRange& st : steps.steps)
         EXPECT_GT(st.end - st.start, 8'000'000);
-        EXPECT_LT(st.end - st.start, 30'000'000);
-    }
     const OverviewReport o = computeOverview(*r.session);
+    // Each step is one iteration: the same GPU work (5.9 ms of kernels), however long the host took
+    // (12-38 ms: one step of the recording waited 24 ms on the host).
+    ASSERT_EQ(o.breakdown.steps.size(), 26u);
+    const double kernels0 = static_cast<double>(o.breakdown.steps[0].cost[static_cast<size_t>(StepRole::Kernel)]);
+    for (const StepCosts& st : o.breakdown.steps)
+        EXPECT_NEAR(static_cast<double>(st.cost[static_cast<size_t>(StepRole::Kernel)]), kernels0, 0.02 * kernels0);
     ASSERT_EQ(o.devices.size(), 1u);
     ASSERT_TRUE(o.devices[0].gpuUtilization);
     EXPECT_GT(*o.devices[0].gpuUtilization, 0.30);
