@@ -225,7 +225,11 @@ bool LaunchCallbacks::start(LaunchRecorder* launches, StackRecorder* stacks, boo
 double LaunchCallbacks::benchLaunches(LaunchRecorder* launches, uint32_t n) {
     auto callbacks = std::make_unique<LaunchCallbacks>();
     callbacks->m_launches.store(launches);
-    callbacks->m_driverRole[CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel].store(kLaunch | kStack | kRecord);
+    // As a launch's role, but the operator windows (--torch-ops) must not see launches that never
+    // happened: with them attached, their part of a launch is left out of the figure.
+    const bool windows = OperatorWindows::instance().attached();
+    callbacks->m_driverRole[CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel].store(windows ? kStack | kRecord
+                                                                                  : kLaunch | kStack | kRecord);
     CUpti_CallbackData data{};
     data.functionName = "cuLaunchKernel";
     data.symbolName = "kernel";

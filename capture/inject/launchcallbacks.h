@@ -52,7 +52,8 @@ public:
 
     // Diagnostics (WARPSCOPE_BENCH_CALLBACKS): ns per launch that the callbacks' own work costs a
     // driver launch, CUPTI's dispatch left out: n launches' entry and exit, made as CUPTI makes them,
-    // through an instance that never subscribes and records into launches.
+    // through an instance that never subscribes and records into launches (the operator windows'
+    // part left out when they are attached, so that they never see these launches).
     static double benchLaunches(LaunchRecorder* launches, uint32_t n);
 
 private:

@@ -11,9 +11,12 @@ namespace ws {
  * both (HostTicks::calibrate), piecewise linearly: a tick count between two pairs lies on the line
  * through them, one before the first or after the last on the line through the nearest two. A
  * conversion inside a segment is as good as the two pairs, however long the segment, so a clock
- * slewed by NTP stays right; a step of the other clock between two pairs is spread over their
- * segment. Pairs come in increasing order of both; with fewer than two, ticks are taken as
- * nanoseconds offset from the one pair (or unchanged without any).
+ * slewed by NTP stays right; a step forward of the other clock between two pairs is spread over
+ * their segment. A pair that does not come after the last in both (the other clock stepped back)
+ * is dropped, and the last segment is extended until the clock has passed its end again: the
+ * records CUPTI times go back at such a step, these do not. With fewer than two pairs, ticks are
+ * taken as nanoseconds offset from the one pair (or unchanged without any); the tracer pairs once
+ * at the start and again before every conversion.
  *
  * A pair that comes less than minSpacingNs after the previous one replaces it rather than adding a
  * point, so the line's end follows the latest reading at every take while its length grows by at
