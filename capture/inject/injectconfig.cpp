@@ -62,6 +62,7 @@ InjectConfig InjectConfig::fromEnvironment(std::vector<std::string>* warnings) {
     c.pySampleHz = static_cast<uint32_t>(number("WARPSCOPE_PY_SAMPLE_HZ", c.pySampleHz, 1, 10000, warnings));
     c.benchCallbacks =
         static_cast<uint32_t>(number("WARPSCOPE_BENCH_CALLBACKS", 0, 0, 100'000'000, warnings));
+    c.timeCallbacks = number("WARPSCOPE_TIME_CALLBACKS", 0, 0, 1, warnings) != 0;
     if (const char* name = std::getenv("WARPSCOPE_NAME"))
         c.name = name;
     if (c.sampleHz == 0)

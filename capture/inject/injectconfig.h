@@ -48,6 +48,7 @@ struct InjectConfig {
     uint32_t pythonStackDepth = 48;
     uint32_t pySampleHz = 1000;
     uint32_t benchCallbacks = 0;
+    bool timeCallbacks = false; // WARPSCOPE_TIME_CALLBACKS=1: report the callbacks' own time at exit
 
     static InjectConfig fromEnvironment(std::vector<std::string>* warnings);
     // WARPSCOPE_CAPTURE_RANGE=cudaProfilerApi alone, for what must know it before the tracer starts.

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -130,7 +131,47 @@ thread_local uint64_t t_driverStart = 0;
 
 uint64_t now() { return HostTicks::now(); }
 
+// WARPSCOPE_TIME_CALLBACKS: each thread's time in the callbacks, on the heap so that the totals
+// outlive the threads; only the owning thread writes its counts.
+struct SelfTime {
+    std::atomic<uint64_t> ticks{0};
+    std::atomic<uint64_t> calls{0};
+};
+bool s_selfTiming = false;
+std::mutex s_selfTimesMutex;
+std::vector<SelfTime*> s_selfTimes;
+thread_local SelfTime* t_selfTime = nullptr;
+
+struct SelfTimer {
+    uint64_t start; // 0: not timing
+    ~SelfTimer() {
+        if (!start)
+            return;
+        SelfTime* s = t_selfTime;
+        if (!s) {
+            s = new SelfTime;
+            std::lock_guard<std::mutex> lock(s_selfTimesMutex);
+            s_selfTimes.push_back(s);
+            t_selfTime = s;
+        }
+        s->ticks.store(s->ticks.load(std::memory_order_relaxed) + (now() - start), std::memory_order_relaxed);
+        s->calls.store(s->calls.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    }
+};
+
 } // namespace
+
+void LaunchCallbacks::setSelfTiming(bool on) { s_selfTiming = on; }
+
+std::pair<uint64_t, uint64_t> LaunchCallbacks::selfTime() {
+    std::lock_guard<std::mutex> lock(s_selfTimesMutex);
+    uint64_t ticks = 0, calls = 0;
+    for (const SelfTime* s : s_selfTimes) {
+        ticks += s->ticks.load(std::memory_order_relaxed);
+        calls += s->calls.load(std::memory_order_relaxed);
+    }
+    return {ticks, calls};
+}
 
 bool LaunchCallbacks::subscribe(std::string* why) {
     if (m_subscribed)
@@ -249,6 +290,7 @@ double LaunchCallbacks::benchLaunches(LaunchRecorder* launches, uint32_t n) {
 
 void CUPTIAPI LaunchCallbacks::onCallback(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                           const void* data) {
+    const SelfTimer timer{s_selfTiming ? now() : 0};
     auto* self = static_cast<LaunchCallbacks*>(userdata);
     const auto* cb = static_cast<const CUpti_CallbackData*>(data);
     if (!cb)

@@ -55,6 +55,11 @@ public:
     // through an instance that never subscribes and records into launches (the operator windows'
     // part left out when they are attached, so that they never see these launches).
     static double benchLaunches(LaunchRecorder* launches, uint32_t n);
+    // Diagnostics (WARPSCOPE_TIME_CALLBACKS): the callbacks' own time inside the running program, where
+    // the program's work between launches leaves caches cold, unlike benchLaunches' loop. Switched on
+    // before any callback; selfTime() sums every thread's (HostTicks, callbacks) so far.
+    static void setSelfTiming(bool on);
+    static std::pair<uint64_t, uint64_t> selfTime();
 
 private:
     bool subscribe(std::string* why);

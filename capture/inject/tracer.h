@@ -61,13 +61,16 @@ private:
     static void CUPTIAPI bufferCompleted(CUcontext ctx, uint32_t streamId, uint8_t* buffer, size_t size,
                                          size_t validSize);
     void onBufferCompleted(CUcontext ctx, uint32_t streamId, uint8_t* buffer, size_t validSize);
-    void releaseBuffer(uint8_t* buffer);
+    // A buffer back from CUPTI: zeroed into the pool (writer thread), or freed.
+    void releaseBuffer(uint8_t* buffer, bool zero);
+    void fillBufferPool(); // writer thread: zeroed buffers ready for CUPTI's next requests
     void encodeCompletedBuffers();
 
     bool check(CUptiResult result, const char* where, bool fatal);
     void report(wscap::ErrorSeverity severity, const std::string& where, int code, const std::string& message);
     bool enableActivities();
     void benchCallbacks(uint32_t n); // WARPSCOPE_BENCH_CALLBACKS: the launch callbacks' and clocks' own cost
+    void reportCallbackTime();       // WARPSCOPE_TIME_CALLBACKS: their own time in the program, at exit
     void startCallbacks(); // the launch callbacks of the "launches", "stacks" and "pystacks" activities
     void disableActivities();
     // --capture-range=cudaProfilerApi: the program's cuProfilerStart/Stop (any thread) ask, the writer
@@ -129,6 +132,7 @@ private:
 
     std::mutex m_bufferMutex;
     std::vector<std::pair<uint8_t*, size_t>> m_completedBuffers; // CUPTI buffers awaiting encoding
+    static constexpr size_t kPoolBuffers = 8; // zeroed, for CUPTI's requests (a few per launching thread)
     std::mutex m_poolMutex;
     std::vector<uint8_t*> m_pool;
 };

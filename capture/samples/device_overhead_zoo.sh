@@ -8,6 +8,7 @@
 # FIRST_ROUND numbers the rounds of a later call on from an earlier one's, so that their logs merge.
 # BASE_C names a second warpscope-capture (an earlier build): a configuration written base:NAME runs
 # NAME with it, interleaved with the build under test, e.g. CONFIGS="tog_default base:tog_default".
+# VAR=VALUE@NAME runs NAME with VAR set, e.g. CONFIGS="tog_default WARPSCOPE_FLUSH_MS=5000@tog_default".
 set -u
 OUT=${OUT:-/tmp/out}; B=/tmp/b; S=capture/samples; C=$B/warpscope-capture
 WORKLOADS=${WORKLOADS:-gpt resnet18 transformer}; ROUNDS=${ROUNDS:-5}; FIRST_ROUND=${FIRST_ROUND:-1}
@@ -19,7 +20,7 @@ ls $C > /dev/null || exit 1
 # The zoo's workloads run with zoo.py; resnet18 and transformer are the issue #13 table's (overhead_step.py).
 program() {
   case $1 in
-    resnet18|transformer) echo "python3 $S/overhead_step.py $1 $2" ;;
+    resnet18|transformer|tiny|tinymm|tinybwd) echo "python3 $S/overhead_step.py $1 $2" ;;
     *) echo "python3 $S/zoo.py $1 $2" ;;
   esac
 }
@@ -43,8 +44,10 @@ for round in $(seq "$FIRST_ROUND" $(( FIRST_ROUND + ROUNDS - 1 ))); do
     for i in $(seq 0 $(( ${#configs[@]} - 1 ))); do
       c=${configs[$(( (i + round) % ${#configs[@]} ))]}
       rm -rf /tmp/oc
-      cap=$C; cfg=$c
-      case $c in base:*) cap=${BASE_C:?BASE_C names the base build}; cfg=${c#base:} ;; esac
+      cap=$C; cfg=$c; env=""
+      # VAR=VALUE@NAME runs NAME with that environment, e.g. WARPSCOPE_FLUSH_MS=5000@tog_default
+      case $cfg in *@*) env="env ${cfg%%@*}"; cfg=${cfg#*@} ;; esac
+      case $cfg in base:*) cap=${BASE_C:?BASE_C names the base build}; cfg=${cfg#base:} ;; esac
       case $cfg in
         plain) cmd="$(program $w plain)" ;;
         profiler) cmd="$(program $w profiler)" ;;
@@ -83,8 +86,12 @@ for round in $(seq "$FIRST_ROUND" $(( FIRST_ROUND + ROUNDS - 1 ))); do
         rf_record) cmd="python3 $S/rf_observer.py record $(program $w plain | cut -d' ' -f2-)" ;;
       esac
       # PIN (e.g. PIN=2-9) runs every configuration on the same cores, away from the machine's others.
+      [ -n "$env" ] && cmd="$env $cmd"
       [ -n "${PIN:-}" ] && cmd="taskset -c $PIN $cmd"
-      echo "round $round $w $c $($cmd 2>&1 | grep RESULT)"
+      out=$($cmd 2>&1)
+      echo "round $round $w $c $(echo "$out" | grep RESULT)"
+      # The capture's diagnostics (WARPSCOPE_TIME_CALLBACKS, WARPSCOPE_BENCH_CALLBACKS) on lines of their own
+      echo "$out" | grep -E "^\[warpscope\] (launch callbacks|callback)" | sed "s/^/note $round $w $c /"
     done
   done
 done
