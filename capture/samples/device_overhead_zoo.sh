@@ -17,10 +17,12 @@ export WS_STEPS=${WS_STEPS:-60} WS_WARMUP=${WS_WARMUP:-10}
 mkdir -p "$OUT"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
 [ -x $C ] || { cmake -S capture -B $B -DCMAKE_BUILD_TYPE=Release > /dev/null && cmake --build $B -j16 2>&1 | grep -E "warning|error"; }
 ls $C > /dev/null || exit 1
-# The zoo's workloads run with zoo.py; resnet18 and transformer are the issue #13 table's (overhead_step.py).
+# The zoo's workloads run with zoo.py; resnet18 and transformer are the issue #13 table's (overhead_step.py);
+# tiny, tinymm and tinybwd are launches alone (launch_steps.py).
 program() {
   case $1 in
-    resnet18|transformer|tiny|tinymm|tinybwd) echo "python3 $S/overhead_step.py $1 $2" ;;
+    resnet18|transformer) echo "python3 $S/overhead_step.py $1 $2" ;;
+    tiny|tinymm|tinybwd) echo "python3 $S/launch_steps.py $1 $2" ;;
     *) echo "python3 $S/zoo.py $1 $2" ;;
   esac
 }

@@ -3,9 +3,6 @@ no markers, nothing Warpscope-specific.
 
   python overhead_step.py resnet18 plain        # ResNet-18, batch 64, SGD, fp32
   python overhead_step.py transformer plain     # launch-bound transformer, bf16 autocast, AdamW
-  python overhead_step.py tiny plain            # 600 tiny kernels through PyTorch: launch cost alone
-  python overhead_step.py tinymm plain          # 400 small bf16 matmuls (cuBLASLt, cuLaunchKernelEx)
-  python overhead_step.py tinybwd plain         # a small MLP's forward and backward, 8 times
   python overhead_step.py WORKLOAD profiler     # the same under torch.profiler (CPU + CUDA)
 
 WS_STEPS (default 110) steps; the first 10 (half of fewer) are warm-up. Prints one line
@@ -46,34 +43,6 @@ elif WORKLOAD == "transformer":
             loss = torch.nn.functional.cross_entropy(head(model(x)).reshape(-1, 1000), y)
         loss.backward()
         opt.step()
-elif WORKLOAD == "tiny":
-    # What a launch costs in a PyTorch program, with nothing else in the step: three small kernels of
-    # three kinds, 200 times, each through the dispatcher (the Python and C++ between launches leave
-    # the launch path's caches as cold as a model does).
-    x = torch.zeros(4096, device="cuda")
-
-    def train_step():
-        for _ in range(200):
-            x.add_(1.0)
-            x.mul_(0.5)
-            x.relu_()
-elif WORKLOAD == "tinymm":
-    # The same through cuBLASLt: 400 small bf16 matmuls (launched with cuLaunchKernelEx).
-    a = torch.randn(128, 128, device="cuda", dtype=torch.bfloat16)
-    b = torch.randn(128, 128, device="cuda", dtype=torch.bfloat16)
-    c = torch.empty(128, 128, device="cuda", dtype=torch.bfloat16)
-
-    def train_step():
-        for _ in range(400):
-            torch.mm(a, b, out=c)
-elif WORKLOAD == "tinybwd":
-    # The same through autograd: a small MLP's forward on this thread, its backward on autograd's.
-    net = torch.nn.Sequential(*[torch.nn.Linear(64, 64) for _ in range(8)]).cuda()
-    inp = torch.randn(32, 64, device="cuda")
-
-    def train_step():
-        for _ in range(8):
-            net(inp).sum().backward()
 else:
     sys.exit("unknown workload " + WORKLOAD)
 
