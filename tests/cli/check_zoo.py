@@ -2,14 +2,15 @@
 the same programs: every workload's kernels get torch.profiler's operator, those launched from Python
 have a Python line, and the Overview finds steps and computes occupancy; the DDP job's two captured
 ranks give the communication table of its two traced ranks (sizes and group, from NCCL's profiler
-plugin in the capture, from record_param_comms in the trace).
+plugin in the capture, from record_param_comms in the trace); no activity buffer request keeps a
+thread waiting more than 100 µs.
 
   python3 check_zoo.py WARPSCOPE_CLI WSCAP_DUMP ZOO_DIR
 
 Uses capture/samples/zoo_compare.py and zoo_python_lines.py, the scripts the GPU-machine runs use.
 Exits 1 naming every workload that misses a goal.
 """
-import json, os, subprocess, sys
+import gzip, json, os, re, subprocess, sys, tempfile
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "capture", "samples"))
@@ -52,6 +53,30 @@ def all_reduces(paths):
     return {o["rank"]: (o["calls"], o.get("avg_bytes"), o.get("group_size")) for o in ops
             if o["collective"] == "all_reduce"}
 
+
+def buffer_requests_us(path):
+    """Durations in µs of CUPTI's ACTIVITY_BUFFER_REQUEST overhead records: the time a thread, most often
+    the program's inside a launch, waited for an activity buffer."""
+    with tempfile.NamedTemporaryFile(suffix=".wscap") as tmp:
+        tmp.write(gzip.open(path).read())
+        tmp.flush()
+        out = subprocess.run([dump, "-n", "-1", tmp.name], check=True, capture_output=True, text=True).stdout
+    waits = []
+    for m in re.finditer(r" Overhead overheadKind=(\d+) .*? start=(\d+) end=(\d+)", out):
+        if int(m.group(1)) == 7 << 16:  # CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST
+            waits.append((int(m.group(3)) - int(m.group(2))) / 1e3)
+    return waits
+
+
+# The injection library hands CUPTI zeroed buffers from a pool the writer thread keeps, so a request
+# costs a launch microseconds; when CUPTI zeroed each buffer itself, 4 MB took 0.4-2.8 ms of the
+# program's launch at every flush (issue #25). The single-process workloads were recorded with it.
+for name in ("gpt", "compile", "graph", "resnet50", "loader"):
+    waits = buffer_requests_us(os.path.join(zoo, name + ".wscap.gz"))
+    print("%-9s %d activity buffer requests, the longest %.0f us" % (name, len(waits), max(waits, default=0)))
+    if not waits or max(waits) > 100:
+        failures.append("%s: activity buffer requests took up to %.0f us (%d requests)" % (name, max(waits, default=0),
+                                                                                         len(waits)))
 
 ranks = ["ddp_rank0", "ddp_rank1"]
 captured = all_reduces([os.path.join(zoo, r + ".wscap.gz") for r in ranks])
