@@ -70,8 +70,8 @@ def buffer_requests_us(path):
 
 # The injection library hands CUPTI zeroed buffers from a pool the writer thread keeps, so a request
 # costs a launch microseconds; when CUPTI zeroed each buffer itself, 4 MB took 0.4-2.8 ms of the
-# program's launch at every flush (issue #25). The single-process workloads were recorded with it.
-for name in ("gpt", "compile", "graph", "resnet50", "loader"):
+# program's launch at every flush (issue #25). Every capture of the zoo but gpt_pm was recorded with it.
+for name in ("gpt", "compile", "graph", "resnet50", "loader", "ddp_rank0", "ddp_rank1"):
     waits = buffer_requests_us(os.path.join(zoo, name + ".wscap.gz"))
     print("%-9s %d activity buffer requests, the longest %.0f us" % (name, len(waits), max(waits, default=0)))
     if not waits or max(waits) > 100:
