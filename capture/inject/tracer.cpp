@@ -470,34 +470,34 @@ void Tracer::releaseBuffer(uint8_t* buffer, bool zero) {
     if (!buffer)
         return;
     m_outstandingBytes -= m_config.bufferBytes;
-    if (zero) {
-        // CUPTI takes our buffers as zeroed (CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER): the
-        // writer thread zeroes them, where CUPTI would zero each at its request, inside the program's
-        // next launch (0.4 ms for 4 MB, per launching thread at every flush, issue #25).
-        std::memset(buffer, 0, m_config.bufferBytes);
-        std::lock_guard<std::mutex> lock(m_poolMutex);
-        if (m_pool.size() < kPoolBuffers) {
-            m_pool.push_back(buffer);
-            return;
-        }
-    }
-    std::free(buffer);
+    if (zero && poolHasRoom())
+        addZeroedToPool(buffer);
+    else
+        std::free(buffer);
+}
+
+bool Tracer::poolHasRoom() {
+    std::lock_guard<std::mutex> lock(m_poolMutex);
+    return m_pool.size() < kPoolBuffers;
+}
+
+void Tracer::addZeroedToPool(uint8_t* buffer) {
+    // CUPTI takes our buffers as zeroed (CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER): the writer
+    // thread zeroes them, where CUPTI would zero each at its request, inside the program's next launch
+    // (0.4 ms for 4 MB, per launching thread at every flush, issue #25). One thread adds at a time
+    // (the writer, or finalize() after it ended), so the room poolHasRoom() saw is still there.
+    std::memset(buffer, 0, m_config.bufferBytes);
+    std::lock_guard<std::mutex> lock(m_poolMutex);
+    m_pool.push_back(buffer);
 }
 
 void Tracer::fillBufferPool() {
-    for (;;) {
-        {
-            std::lock_guard<std::mutex> lock(m_poolMutex);
-            if (m_pool.size() >= kPoolBuffers)
-                return;
-        }
-        // Zeroed by touching every page here, on the writer thread, not by CUPTI's first records.
+    while (poolHasRoom()) {
+        // Zeroed by touching every page here, not by CUPTI's first records in a launch.
         auto* b = static_cast<uint8_t*>(std::malloc(m_config.bufferBytes));
         if (!b)
             return;
-        std::memset(b, 0, m_config.bufferBytes);
-        std::lock_guard<std::mutex> lock(m_poolMutex);
-        m_pool.push_back(b);
+        addZeroedToPool(b);
     }
 }
 

@@ -64,6 +64,8 @@ private:
     // A buffer back from CUPTI: zeroed into the pool (writer thread), or freed.
     void releaseBuffer(uint8_t* buffer, bool zero);
     void fillBufferPool(); // writer thread: zeroed buffers ready for CUPTI's next requests
+    bool poolHasRoom();
+    void addZeroedToPool(uint8_t* buffer); // writer thread
     void encodeCompletedBuffers();
 
     bool check(CUptiResult result, const char* where, bool fatal);

@@ -11,14 +11,19 @@ torch.profiler. A kernel "has a line" when its launch's Python stack holds a fra
 import collections, gzip, re, subprocess, sys, tempfile
 
 
+def dump_records(dump, path):
+    """The stream's records as `wscap-dump -n -1` prints them (a .gz stream is unpacked first)."""
+    with tempfile.NamedTemporaryFile(suffix=".wscap") as tmp:
+        if path.endswith(".gz"):
+            tmp.write(gzip.open(path).read())
+            tmp.flush()
+            path = tmp.name
+        return subprocess.run([dump, "-n", "-1", path], check=True, capture_output=True, text=True).stdout
+
+
 def python_lines(dump, path):
     """(kernels, kernels launched from Python threads, those with a Python line, kernels by thread)."""
-    if path.endswith(".gz"):
-        tmp = tempfile.NamedTemporaryFile(suffix=".wscap")
-        tmp.write(gzip.open(path).read())
-        tmp.flush()
-        path = tmp.name
-    out = subprocess.run([dump, "-n", "-1", path], check=True, capture_output=True, text=True).stdout
+    out = dump_records(dump, path)
 
     kernels = []  # correlation ids
     launch = {}   # correlation -> (thread, python stack id)

@@ -10,12 +10,12 @@ thread waiting more than 100 µs.
 Uses capture/samples/zoo_compare.py and zoo_python_lines.py, the scripts the GPU-machine runs use.
 Exits 1 naming every workload that misses a goal.
 """
-import gzip, json, os, re, subprocess, sys, tempfile
+import json, os, re, subprocess, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "capture", "samples"))
 from zoo_compare import compare  # noqa: E402
-from zoo_python_lines import python_lines  # noqa: E402
+from zoo_python_lines import dump_records, python_lines  # noqa: E402
 
 cli, dump, zoo = sys.argv[1:4]
 # The workloads and how many steps the Overview must find at least (a capture records warm-up and
@@ -57,12 +57,8 @@ def all_reduces(paths):
 def buffer_requests_us(path):
     """Durations in µs of CUPTI's ACTIVITY_BUFFER_REQUEST overhead records: the time a thread, most often
     the program's inside a launch, waited for an activity buffer."""
-    with tempfile.NamedTemporaryFile(suffix=".wscap") as tmp:
-        tmp.write(gzip.open(path).read())
-        tmp.flush()
-        out = subprocess.run([dump, "-n", "-1", tmp.name], check=True, capture_output=True, text=True).stdout
     waits = []
-    for m in re.finditer(r" Overhead overheadKind=(\d+) .*? start=(\d+) end=(\d+)", out):
+    for m in re.finditer(r" Overhead overheadKind=(\d+) .*? start=(\d+) end=(\d+)", dump_records(dump, path)):
         if int(m.group(1)) == 7 << 16:  # CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST
             waits.append((int(m.group(3)) - int(m.group(2))) / 1e3)
     return waits
