@@ -91,6 +91,15 @@ bool CaptureOptions::parse(const std::vector<std::string>& args, CaptureOptions*
                 return false;
             }
             o.torchOps = hasInline ? 2 : 1;
+        } else if (arg == "--graph-trace") {
+            std::string mode;
+            if (!takeValue(&mode))
+                return false;
+            if (mode != "node" && mode != "graph") {
+                *error = "--graph-trace takes node or graph, not '" + mode + "'";
+                return false;
+            }
+            o.graphTrace = mode == "graph" ? 2 : 1;
         } else if (arg == "-q" || arg == "--quiet") {
             o.quiet = true;
         } else if (arg == "-o" || arg == "--output") {
@@ -172,7 +181,7 @@ bool CaptureOptions::parse(const std::vector<std::string>& args, CaptureOptions*
     if (!wscap::parseActivities(o.activities, &o.activityBits, &bad)) {
         *error = "unknown activity '" + bad + "' (known: kernel, memcpy, memset, runtime, launches, driver, api, "
                  "sync, memory, nvtx, overhead, nvml, pm, extcorr, allapi, stacks, pystacks, pysample, host, collectives, "
-                 "default, all, "
+                 "graphs, graphtrace, default, all, "
                  "none)";
         return false;
     }
@@ -184,6 +193,10 @@ bool CaptureOptions::parse(const std::vector<std::string>& args, CaptureOptions*
         o.activityBits |= wscap::ActPySample;
     if (o.torchOps > 0 || !o.stepFunction.empty())
         o.activityBits |= wscap::ActNvtx; // operators and marked steps arrive as NVTX ranges
+    if (o.graphTrace == 2)
+        o.activityBits |= wscap::ActGraphTrace;
+    else if (o.graphTrace == 1)
+        o.activityBits &= ~wscap::ActGraphTrace;
     if (o.stream && !o.host.empty()) {
         *error = "--stream is the host side of --host; give one of them";
         return false;
@@ -257,6 +270,11 @@ std::string CaptureOptions::usage(const std::string& program) {
            "                         a qualified name like Trainer.step) as a training step\n"
            "                         (adds 'nvtx'); without it steps come from optimizer steps\n"
            "                         or the repeating launch pattern\n"
+           "      --graph-trace=node|graph  CUDA graph replays: node (default) records every\n"
+           "                         kernel, copy and set of a replay, each with the operator and\n"
+           "                         Python line that captured it ('graphs'); graph records each\n"
+           "                         replay as one span and none of its nodes (less per replay,\n"
+           "                         no time per kernel inside graphs)\n"
            "      --sample-hz N      NVML and host sampling rate (GPU power, clocks, utilization;\n"
            "                         'host': CPU use of the program and its children, memory\n"
            "                         from /proc, under 1 ms per sample), 0 = off\n"

@@ -32,6 +32,7 @@ struct CaptureOptions {
     bool pythonStacks = false; // --py-stacks: adds the "pystacks" activity
     int pySampleHz = 0;        // --py-sample[=HZ]: adds the "pysample" activity; 0: not asked (default 1000)
     std::string stepFunction;  // --step-function NAME: its calls are steps; adds "nvtx"
+    int graphTrace = 0;        // --graph-trace=node|graph: 1 node (each replayed node), 2 graph (a replay as one span); 0 not given
     // Remote capture (issue #26): --host HOST runs the capture there over SSH and writes the streams
     // into OUT here as they arrive; --stream is the host side of that; --check-host answers the
     // client's pre-flight check.

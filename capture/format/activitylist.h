@@ -22,6 +22,7 @@ inline constexpr ActivityName kActivityNames[] = {
     {"nvml", ActNvml},       {"pm", ActPmSampling},     {"extcorr", ActExternalCorrelation},
     {"allapi", ActChattyApi}, {"stacks", ActStacks}, {"host", ActHost}, {"pystacks", ActPyStacks},
     {"launches", ActLaunches}, {"collectives", ActCollectives}, {"pysample", ActPySample},
+    {"graphs", ActGraphs},   {"graphtrace", ActGraphTrace},
     {"api", ActRuntime | ActDriver},
 };
 
@@ -38,9 +39,12 @@ inline constexpr ActivityName kActivityNames[] = {
 // driver directly), with the driver's copy, set, allocation and wait calls, intercepting those
 // calls only; `runtime` adds the runtime's own calls (LaunchCallbacks). "collectives" makes
 // the library NCCL's profiler plugin: a few hundred ns per NCCL call, so a job's collectives carry
-// their sizes as in a torch.profiler trace.
+// their sizes as in a torch.profiler trace. "graphs" watches CUDA graphs being built (once per graph,
+// nothing per replay), so a replayed kernel gets the operator and line that captured it (issue #48).
+// "graphtrace" (--graph-trace=graph) records each replay as one span instead of its nodes: not in
+// "all", which records the nodes.
 inline constexpr uint32_t kDefaultActivities = ActKernel | ActMemcpy | ActMemset | ActMemory | ActNvtx | ActOverhead |
-                                               ActNvml | ActHost | ActLaunches | ActCollectives;
+                                               ActNvml | ActHost | ActLaunches | ActCollectives | ActGraphs;
 inline constexpr uint32_t kAllActivities = kDefaultActivities | ActRuntime | ActDriver | ActSync | ActPmSampling |
                                            ActExternalCorrelation | ActChattyApi | ActStacks | ActPyStacks | ActPySample;
 

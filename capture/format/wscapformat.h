@@ -47,7 +47,9 @@ inline constexpr uint16_t kVersionMajor = 1;
 // 1.4: Python stack samples (PySample records; ActPySample).
 // 1.5: operator windows (OpsWindow records); PySample's CUDA call in progress (cudaDomain, cudaCbid).
 // 1.6: recorded spans of a capture that follows cudaProfilerStart/Stop (Recording records).
-inline constexpr uint16_t kVersionMinor = 6;
+// 1.7: CUDA graphs: what each node was made from (GraphNode, GraphExec records), graph-level replays
+//      (GraphTrace records, --graph-trace=graph).
+inline constexpr uint16_t kVersionMinor = 7;
 inline constexpr size_t kFileHeaderSize = 16;
 inline constexpr size_t kRecordHeaderSize = 8;
 // Sanity bound for one payload: anything larger is treated as corruption, not as a record.
@@ -87,8 +89,11 @@ enum class RecordType : uint16_t {
     PySample = 29,
     OpsWindow = 30,
     Recording = 31,
+    GraphNode = 32,
+    GraphExec = 33,
+    GraphTrace = 34,
 };
-inline constexpr uint16_t kMaxKnownRecordType = 31;
+inline constexpr uint16_t kMaxKnownRecordType = 34;
 
 inline const char* recordTypeName(uint16_t t) {
     static const char* const names[] = {"?",          "StreamHeader",     "Device",       "Context",
@@ -98,7 +103,8 @@ inline const char* recordTypeName(uint16_t t) {
                                         "MetricSample", "Error",          "Flush",        "Footer",
                                         "ExternalCorrelation", "MetricDevice", "Module", "StackDef",
                                         "CallStack",  "Symbol", "PyFrame", "PyStack",
-                                        "Collective", "PySample", "OpsWindow", "Recording"};
+                                        "Collective", "PySample", "OpsWindow", "Recording",
+                                        "GraphNode",  "GraphExec", "GraphTrace"};
     return t <= kMaxKnownRecordType ? names[t] : "Unknown";
 }
 
@@ -123,6 +129,8 @@ enum ActivityBit : uint32_t {
     ActLaunches = 1u << 16,  // driver-API kernel and graph launches as Api records, without the rest of the driver domain
     ActCollectives = 1u << 17, // NCCL's collective calls as its profiler plugin reports them (Collective records)
     ActPySample = 1u << 18,    // every Python thread's stack sampled at a fixed rate (PySample records)
+    ActGraphs = 1u << 19,      // what each CUDA graph node was made from (GraphNode, GraphExec records)
+    ActGraphTrace = 1u << 20,  // a graph replay as one record (GraphTrace), its nodes not traced (--graph-trace=graph)
 };
 
 enum class ApiDomain : uint8_t { Runtime = 0, Driver = 1 };
@@ -707,6 +715,78 @@ struct RecordingRecord {
     uint64_t start = 0;
     uint64_t end = 0;
     template <class S, class V> static void fields(S& s, V& v) { v("start", s.start); v("end", s.end); }
+};
+
+/*
+ * CUDA graphs (format 1.7, activity "graphs", issue #48). A replayed graph's kernels carry the
+ * correlation of the graph launch, not of the call that put each kernel into the graph, so nothing
+ * in a replay says which operator or Python line a node came from. The injection library watches
+ * CUPTI's resource callbacks while graphs are built (stream capture, cudaGraphAdd*Node,
+ * instantiation, cloning) and writes:
+ *   - GraphNode: a node as it is made. originalNodeId 0: created, inside the call with correlationId
+ *     (the launch, copy or set captured on a stream; 0 when that call was not recorded, e.g. a paused
+ *     capture or an explicit cudaGraphAdd*Node), on threadId at timestamp, with the stacks taken
+ *     there (stackId: a StackDef, pyStackId: a PyStack; 0 none). originalNodeId set: a clone of that
+ *     node (instantiation into an executable graph, graphExecId set; or cudaGraphClone). A replay's
+ *     kernel, memcpy and memset records carry the node id of the clone in the executable graph
+ *     (graphNodeId); following originalNodeId leads to the node that was created.
+ *   - GraphExec: an executable graph instantiated from graphId, with the stacks at cudaGraphInstantiate.
+ * These are recorded while a capture is paused too (--capture-range): graphs are built once, often
+ * long before the replays that are recorded.
+ */
+struct GraphNodeRecord {
+    static constexpr RecordType kType = RecordType::GraphNode;
+    uint64_t nodeId = 0;
+    uint64_t originalNodeId = 0;
+    uint32_t graphId = 0;     // the graph holding the node (0 unknown)
+    uint32_t graphExecId = 0; // the executable graph a clone belongs to (0: none)
+    uint32_t nodeType = 0;    // CUgraphNodeType: 0 kernel, 1 memcpy, 2 memset, ...
+    uint64_t timestamp = 0;
+    uint32_t processId = 0;
+    uint32_t threadId = 0; // OS thread id
+    uint32_t correlationId = 0;
+    uint32_t stackId = 0;
+    uint32_t pyStackId = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("nodeId", s.nodeId); v("originalNodeId", s.originalNodeId); v("graphId", s.graphId);
+        v("graphExecId", s.graphExecId); v("nodeType", s.nodeType); v("timestamp", s.timestamp);
+        v("processId", s.processId); v("threadId", s.threadId); v("correlationId", s.correlationId);
+        v("stackId", s.stackId); v("pyStackId", s.pyStackId);
+    }
+};
+
+struct GraphExecRecord {
+    static constexpr RecordType kType = RecordType::GraphExec;
+    uint32_t graphExecId = 0;
+    uint32_t graphId = 0; // the graph it was instantiated from (0 unknown)
+    uint64_t timestamp = 0;
+    uint32_t processId = 0;
+    uint32_t threadId = 0;
+    uint32_t stackId = 0;
+    uint32_t pyStackId = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("graphExecId", s.graphExecId); v("graphId", s.graphId); v("timestamp", s.timestamp);
+        v("processId", s.processId); v("threadId", s.threadId); v("stackId", s.stackId); v("pyStackId", s.pyStackId);
+    }
+};
+
+// A graph replay as CUPTI's GRAPH_TRACE reports it (--graph-trace=graph): the span from its first
+// node's start to its last node's end; its nodes are not traced. correlationId is the graph launch's.
+struct GraphTraceRecord {
+    static constexpr RecordType kType = RecordType::GraphTrace;
+    uint64_t start = 0;
+    uint64_t end = 0;
+    uint32_t deviceId = 0;
+    uint32_t contextId = 0;
+    uint32_t streamId = 0;
+    uint32_t correlationId = 0;
+    uint32_t graphId = 0;
+    uint32_t endDeviceId = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v("start", s.start); v("end", s.end); v("deviceId", s.deviceId); v("contextId", s.contextId);
+        v("streamId", s.streamId); v("correlationId", s.correlationId); v("graphId", s.graphId);
+        v("endDeviceId", s.endDeviceId);
+    }
 };
 
 // True for the objects whose frames sit between the application and the GPU in every launch stack

@@ -117,6 +117,9 @@ std::string RecordPrinter::format(const RawRecord& r) {
     case RecordType::PySample: { PySampleRecord x; return formatAs(r, m_strings, &x); }
     case RecordType::OpsWindow: { OpsWindowRecord x; return formatAs(r, m_strings, &x); }
     case RecordType::Recording: { RecordingRecord x; return formatAs(r, m_strings, &x); }
+    case RecordType::GraphNode: { GraphNodeRecord x; return formatAs(r, m_strings, &x); }
+    case RecordType::GraphExec: { GraphExecRecord x; return formatAs(r, m_strings, &x); }
+    case RecordType::GraphTrace: { GraphTraceRecord x; return formatAs(r, m_strings, &x); }
     }
     return "Unknown type=" + std::to_string(r.type) + " size=" + std::to_string(r.payload.size());
 }

@@ -262,6 +262,20 @@ void ActivityEncoder::encodeRecord(const CUpti_Activity* r, std::string& out) {
         appendRecord(out, ExternalCorrelationRecord{static_cast<uint32_t>(e.externalKind), e.externalId, e.correlationId});
         break;
     }
+    case CUPTI_ACTIVITY_KIND_GRAPH_TRACE: {
+        const auto& g = as<CUpti_ActivityGraphTrace2>(r);
+        GraphTraceRecord o;
+        o.start = g.start;
+        o.end = g.end;
+        o.deviceId = g.deviceId;
+        o.contextId = g.contextId;
+        o.streamId = g.streamId;
+        o.correlationId = g.correlationId;
+        o.graphId = g.graphId;
+        o.endDeviceId = g.endDeviceId;
+        appendRecord(out, o);
+        break;
+    }
     default:
         --m_records; // kinds we did not ask for are not counted
         break;

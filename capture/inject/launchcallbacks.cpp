@@ -1,6 +1,7 @@
 #include "inject/launchcallbacks.h"
 
 #include "inject/cudacallwatch.h"
+#include "inject/graphrecorder.h"
 #include "inject/hostticks.h"
 
 #include "inject/launchrecorder.h"
@@ -203,6 +204,21 @@ bool LaunchCallbacks::watchProfilerApi(void (*onRange)(bool start), std::string*
     return true;
 }
 
+bool LaunchCallbacks::watchGraphs(GraphRecorder* graphs, std::string* why) {
+    if (!subscribe(why))
+        return false;
+    m_graphs.store(graphs);
+    for (CUpti_CallbackId id : {CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED, CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED,
+                                CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED})
+        if (const CUptiResult r = cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_RESOURCE, id); r != CUPTI_SUCCESS) {
+            const char* text = nullptr;
+            cuptiGetResultString(r, &text);
+            *why = std::string("cuptiEnableCallback(RESOURCE graph callbacks) failed: ") + (text ? text : "unknown error");
+            return false;
+        }
+    return true;
+}
+
 void LaunchCallbacks::setPaused(bool paused) {
     if (paused == m_paused || !m_subscribed)
         return;
@@ -292,6 +308,11 @@ void CUPTIAPI LaunchCallbacks::onCallback(void* userdata, CUpti_CallbackDomain d
                                           const void* data) {
     const SelfTimer timer{s_selfTiming ? now() : 0};
     auto* self = static_cast<LaunchCallbacks*>(userdata);
+    if (domain == CUPTI_CB_DOMAIN_RESOURCE) { // graphs being built: a CUpti_ResourceData, not a call
+        if (GraphRecorder* graphs = self->m_graphs.load(std::memory_order_relaxed))
+            graphs->onResource(cbid, static_cast<const CUpti_ResourceData*>(data));
+        return;
+    }
     const auto* cb = static_cast<const CUpti_CallbackData*>(data);
     if (!cb)
         return;
@@ -313,8 +334,11 @@ void CUPTIAPI LaunchCallbacks::onCallback(void* userdata, CUpti_CallbackDomain d
         if (!entry) {
             if (t_runtimeDepth > 0)
                 --t_runtimeDepth;
-            if (blocking && t_runtimeDepth == 0)
-                CudaCallWatch::leave();
+            if (t_runtimeDepth == 0) {
+                GraphRecorder::leaveCall();
+                if (blocking)
+                    CudaCallWatch::leave();
+            }
             return;
         }
         if (blocking && t_runtimeDepth == 0)
@@ -326,6 +350,7 @@ void CUPTIAPI LaunchCallbacks::onCallback(void* userdata, CUpti_CallbackDomain d
         }
         // NCCL launches through the driver; a runtime launch at the outermost level counts too.
         if (t_runtimeDepth++ == 0) {
+            GraphRecorder::enterCall(cb->correlationId); // a node made inside it (stream capture) is its
             if (NcclRecorder::launchOpen())
                 NcclRecorder::instance().onLaunch(cb->correlationId);
             OperatorWindows::onLaunch(cb->symbolName, cbid);
@@ -343,6 +368,8 @@ void CUPTIAPI LaunchCallbacks::onCallback(void* userdata, CUpti_CallbackDomain d
     if (entry) {
         if (blocking)
             CudaCallWatch::enter(1, cbid);
+        if (role & (kLaunch | kStack | kRecord)) // a node made inside it (stream capture) is its
+            GraphRecorder::enterCall(cb->correlationId);
         if (role & kLaunch) {
             if (NcclRecorder::launchOpen()) // NCCL's kernel: the collectives it carries out get its correlation
                 NcclRecorder::instance().onLaunch(cb->correlationId);
@@ -359,6 +386,8 @@ void CUPTIAPI LaunchCallbacks::onCallback(void* userdata, CUpti_CallbackDomain d
     }
     if (blocking)
         CudaCallWatch::leave();
+    if (role & (kLaunch | kStack | kRecord))
+        GraphRecorder::leaveCall();
     if (!record || t_driverStart == 0 || t_driverCbid != cbid)
         return;
     LaunchRecorder::Launch l;

@@ -9,6 +9,7 @@
 
 namespace ws {
 
+class GraphRecorder;
 class LaunchRecorder;
 class StackRecorder;
 
@@ -46,6 +47,10 @@ public:
     // cudaProfilerStart and torch.cuda.profiler.start() call) and onRange(false) after each
     // cuProfilerStop, on the calling thread. Only these two calls are intercepted for it.
     bool watchProfilerApi(void (*onRange)(bool start), std::string* why);
+    // The "graphs" activity: CUPTI's resource callbacks for graph nodes being created and cloned and
+    // executable graphs being instantiated, into graphs (GraphRecorder). They stay on through pauses:
+    // a program builds its graphs once, often before the range it records.
+    bool watchGraphs(GraphRecorder* graphs, std::string* why);
     // Disables every callback start() enabled (the profiler API's stay), so a paused capture costs a
     // launch nothing of ours; false enables them again. Not on a callback's thread.
     void setPaused(bool paused);
@@ -82,6 +87,7 @@ private:
     std::atomic<bool> m_watchCalls{false};
     std::atomic<LaunchRecorder*> m_launches{nullptr};
     std::atomic<StackRecorder*> m_stacks{nullptr};
+    std::atomic<GraphRecorder*> m_graphs{nullptr};
 };
 
 } // namespace ws

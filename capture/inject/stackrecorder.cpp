@@ -116,31 +116,51 @@ bool StackRecorder::covered(uint64_t address) const {
     return it != m_modules.begin() && address < std::prev(it)->end;
 }
 
-void StackRecorder::record(uint8_t domain, uint32_t cbid, uint32_t correlationId) {
+bool StackRecorder::takeStacks(uint32_t* native, uint32_t* python, std::string& pythonRecords) {
     // Reading Python frames can run a finalizer that launches work on this same thread: that inner
     // call gets no stack rather than re-entering the locks below.
     thread_local bool busy = false;
+    *native = *python = 0;
     if (busy)
-        return;
+        return false;
     busy = true;
     struct Reset {
         ~Reset() { busy = false; }
     } reset;
-    const uint32_t native = m_depth > 0 ? nativeStack() : 0;
-    uint32_t python = 0;
-    std::string pythonRecords;
+    *native = m_depth > 0 ? nativeStack() : 0;
     // try_lock: a finalizer that releases the GIL while this thread reads frames could let another
     // Python thread launch and wait here for a lock whose holder waits for the GIL. Such a call (rare)
     // goes without a Python stack instead.
     std::unique_lock<std::mutex> pythonLock(m_pythonMutex, std::defer_lock);
     if (m_pythonDepth > 0 && pythonLock.try_lock())
-        python = m_python.capture(m_pythonDepth, pythonRecords);
-    if (native == 0 && python == 0)
+        *python = m_python.capture(m_pythonDepth, pythonRecords);
+    return true;
+}
+
+void StackRecorder::record(uint8_t domain, uint32_t cbid, uint32_t correlationId) {
+    uint32_t native = 0, python = 0;
+    std::string pythonRecords;
+    if (!takeStacks(&native, &python, pythonRecords) || (native == 0 && python == 0))
         return;
     std::lock_guard<std::mutex> lock(m_mutex);
     m_pending += pythonRecords; // definitions before the CallStack that names them
     appendRecord(m_pending, CallStackRecord{correlationId, native, domain, cbid, threadId(), python});
     m_launches.fetch_add(1, std::memory_order_relaxed);
+}
+
+void StackRecorder::stacksNow(uint32_t* native, uint32_t* python) {
+    *native = *python = 0;
+    if (!m_configured)
+        return;
+    try {
+        std::string pythonRecords;
+        if (!takeStacks(native, python, pythonRecords))
+            return;
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_pending += pythonRecords;
+    } catch (...) {
+        *native = *python = 0; // out of memory: no stack; nothing may escape into CUDA
+    }
 }
 
 uint32_t StackRecorder::nativeStack() {

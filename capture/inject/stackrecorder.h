@@ -49,6 +49,11 @@ public:
     // At the entry of a launch (domain 0 runtime, 1 driver; a runtime launch's inner driver call is
     // not passed) or of a runtime memory call, on the calling thread (LaunchCallbacks).
     void onCall(uint8_t domain, uint32_t cbid, uint32_t correlationId);
+    // The calling thread's stacks now, whether or not recording (GraphRecorder: graphs are built once,
+    // often while a capture is paused): their ids, defining what is new; 0 for a kind not configured,
+    // or when the thread is already inside one of these calls. Needs configure().
+    void stacksNow(uint32_t* native, uint32_t* python);
+    bool configured() const { return m_configured; }
     // Moves the encoded records (Module, StackDef, PyFrame, PyStack, CallStack) gathered so far to
     // the end of out.
     void take(std::string& out);
@@ -64,6 +69,9 @@ private:
     };
 
     void record(uint8_t domain, uint32_t cbid, uint32_t correlationId);
+    // Takes both stacks (0: none) and appends the Python definitions to pythonRecords; false when this
+    // thread is inside a take already (a finalizer launching while frames are read).
+    bool takeStacks(uint32_t* native, uint32_t* python, std::string& pythonRecords);
     static std::vector<Module> scanModules();
     bool covered(uint64_t address) const;
     void mergeModules(std::vector<Module>&& scanned);

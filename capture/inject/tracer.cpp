@@ -43,6 +43,8 @@ constexpr KindChoice kKinds[] = {
     {ActNvtx, CUPTI_ACTIVITY_KIND_MARKER_DATA},
     {ActOverhead, CUPTI_ACTIVITY_KIND_OVERHEAD},
     {ActExternalCorrelation, CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION},
+    // With it CUPTI traces each replay as one record and none of its nodes (--graph-trace=graph).
+    {ActGraphTrace, CUPTI_ACTIVITY_KIND_GRAPH_TRACE},
 };
 
 std::string cuptiMessage(CUptiResult r) {
@@ -212,6 +214,8 @@ bool Tracer::initialize() {
           "cuptiActivityRegisterCallbacks", true);
     if (!m_stopRequested) {
         check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DEVICE), "cuptiActivityEnable(DEVICE)", false);
+        if (m_config.activities & ActGraphs)
+            watchGraphs();
         check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONTEXT), "cuptiActivityEnable(CONTEXT)", false);
         if (m_config.profilerApiRange) {
             std::string why;
@@ -321,9 +325,7 @@ void Tracer::startCallbacks() {
     const bool watchCalls = m_config.activities & ActPySample;
     if (!launches && !stacks && !collectives && !watchCalls)
         return;
-    if (stacks)
-        m_stacks.configure((m_config.activities & ActStacks) ? static_cast<int>(m_config.stackDepth) : 0,
-                           (m_config.activities & ActPyStacks) ? static_cast<int>(m_config.pythonStackDepth) : 0);
+    configureStacks();
     // Optional: the kernels are recorded without them, so a refusal is a warning (and said in it).
     std::string why;
     // Without the runtime's records, every launch is found at the driver (LaunchCallbacks).
@@ -342,6 +344,23 @@ void Tracer::startCallbacks() {
     m_launches.setRecording(launches);
     if (stacks)
         m_stacks.start();
+}
+
+bool Tracer::configureStacks() {
+    if (!(m_config.activities & (ActStacks | ActPyStacks)))
+        return false;
+    m_stacks.configure((m_config.activities & ActStacks) ? static_cast<int>(m_config.stackDepth) : 0,
+                       (m_config.activities & ActPyStacks) ? static_cast<int>(m_config.pythonStackDepth) : 0);
+    return true;
+}
+
+void Tracer::watchGraphs() {
+    // A node's stacks are taken when it is made, also while recording is paused (GraphRecorder).
+    m_graphs.configure(configureStacks() ? &m_stacks : nullptr);
+    std::string why;
+    if (!m_callbacks.watchGraphs(&m_graphs, &why))
+        report(ErrorSeverity::Warning, "graphs", 0,
+               why + "; a replayed CUDA graph's kernels get no operator or Python line of their own");
 }
 
 void Tracer::disableActivities() {
@@ -416,6 +435,7 @@ void Tracer::writeThreadRecords(bool final) {
         IttRecorder::instance().take(static_cast<uint32_t>(m_pid), intern, m_tickLine, chunk[0]);
         NcclRecorder::instance().take(intern, chunk[0]);
         OperatorWindows::instance().take(static_cast<uint32_t>(m_pid), final, chunk[0]);
+        m_graphs.take(static_cast<uint32_t>(m_pid), m_tickLine, chunk[0]);
         m_launches.take(
             static_cast<uint32_t>(m_pid),
             [this](uint32_t cbid, std::string& out) {

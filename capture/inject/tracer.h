@@ -4,6 +4,7 @@
 #include "format/wscapwriter.h"
 #include "inject/activityencoder.h"
 #include "inject/chunkqueue.h"
+#include "inject/graphrecorder.h"
 #include "inject/injectconfig.h"
 #include "inject/hostsampler.h"
 #include "inject/launchcallbacks.h"
@@ -74,6 +75,8 @@ private:
     void benchCallbacks(uint32_t n); // WARPSCOPE_BENCH_CALLBACKS: the launch callbacks' and clocks' own cost
     void reportCallbackTime();       // WARPSCOPE_TIME_CALLBACKS: their own time in the program, at exit
     void startCallbacks(); // the launch callbacks of the "launches", "stacks" and "pystacks" activities
+    bool configureStacks(); // the stacks' depths, once stacks are wanted; false when they are not
+    void watchGraphs();     // the "graphs" activity: on from the start, through pauses
     void disableActivities();
     // --capture-range=cudaProfilerApi: the program's cuProfilerStart/Stop (any thread) ask, the writer
     // thread switches.
@@ -106,6 +109,7 @@ private:
     PySampler m_pySampler;      // the "pysample" activity (opt-in)
     StackRecorder m_stacks;     // the "stacks" and "pystacks" activities (opt-in)
     LaunchRecorder m_launches;  // the "launches" activity: driver-API launches
+    GraphRecorder m_graphs;     // the "graphs" activity: what each graph node was made from
     LaunchCallbacks m_callbacks; // the one CUPTI subscriber, feeding both
     TickLine m_tickLine;         // HostTicks to CUPTI's clock for launches and operator ranges (under m_encoderMutex)
     std::thread m_writerThread;

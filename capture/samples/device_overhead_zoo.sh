@@ -23,6 +23,7 @@ program() {
   case $1 in
     resnet18|transformer) echo "python3 $S/overhead_step.py $1 $2" ;;
     tiny|tinymm|tinybwd) echo "python3 $S/launch_steps.py $1 $2" ;;
+    decode_*) echo "python3 $S/graph_decode.py ${1#decode_} $2" ;; # issue #48: decode_eager, decode_graph, ...
     *) echo "python3 $S/zoo.py $1 $2" ;;
   esac
 }
@@ -74,7 +75,11 @@ for round in $(seq "$FIRST_ROUND" $(( FIRST_ROUND + ROUNDS - 1 ))); do
         # tog_act=LIST: toggled with only these activities, to split the default's cost by activity
         tog_act=*) cmd="$cap -q $RANGE --activities ${cfg#tog_act=} -o /tmp/oc -- $(togprogram $w plain)" ;;
         tog_pystacks) cmd="$cap -q $RANGE --py-stacks -o /tmp/oc -- $(togprogram $w plain)" ;;
+        tog_ops) cmd="$cap -q $RANGE --torch-ops -o /tmp/oc -- $(togprogram $w plain)" ;;
         tog_full) cmd="$cap -q $RANGE --py-stacks --torch-ops -o /tmp/oc -- $(togprogram $w plain)" ;;
+        # CUDA graphs (issue #48): each replay as one span; the default without watching graphs being built
+        tog_graphtrace) cmd="$cap -q $RANGE --graph-trace=graph -o /tmp/oc -- $(togprogram $w plain)" ;;
+        tog_nographs) cmd="$cap -q $RANGE --activities default,-graphs -o /tmp/oc -- $(togprogram $w plain)" ;;
         tog_profiler) cmd="$(togprogram $w profiler)" ;;
         ab_plain) cmd="$(abprogram $w plain)" ;;
         ab_default) cmd="$cap -q --delay $AB_S -o /tmp/oc -- $(abprogram $w plain)" ;;

@@ -187,7 +187,7 @@ TEST(CaptureCli, StacksOptionSetsTheActivityAndDepth) {
                              seen + "'");
     EXPECT_EQ(r.code, 0) << r.err;
     const std::string env = wstest::readFile(seen);
-    EXPECT_NE(env.find("WARPSCOPE_ACTIVITIES=kernel,memcpy,memset,memory,nvtx,overhead,nvml,stacks,host,launches,collectives\n"),
+    EXPECT_NE(env.find("WARPSCOPE_ACTIVITIES=kernel,memcpy,memset,memory,nvtx,overhead,nvml,stacks,host,launches,collectives,graphs\n"),
               std::string::npos)
         << env;
     EXPECT_NE(env.find("WARPSCOPE_STACK_DEPTH=12\n"), std::string::npos) << env;

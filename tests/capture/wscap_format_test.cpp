@@ -54,6 +54,9 @@ std::string allRecords(std::vector<std::string>* payloads) {
     add(filled<PySampleRecord>(2900));
     add(filled<OpsWindowRecord>(3000));
     add(filled<RecordingRecord>(3100));
+    add(filled<GraphNodeRecord>(3200));
+    add(filled<GraphExecRecord>(3300));
+    add(filled<GraphTraceRecord>(3400));
     return bytes;
 }
 
@@ -139,6 +142,9 @@ TEST(WscapFormat, EveryRecordTypeRoundTripsThroughAFile) {
     expectRoundTrip<PySampleRecord>(got[28], 2900);
     expectRoundTrip<OpsWindowRecord>(got[29], 3000);
     expectRoundTrip<RecordingRecord>(got[30], 3100);
+    expectRoundTrip<GraphNodeRecord>(got[31], 3200);
+    expectRoundTrip<GraphExecRecord>(got[32], 3300);
+    expectRoundTrip<GraphTraceRecord>(got[33], 3400);
     std::remove(path.c_str());
 }
 
@@ -178,7 +184,7 @@ TEST(WscapFormat, CutAtEveryByteOfTheLastRecordKeepsAllCompleteRecords) {
         } else {
             EXPECT_EQ(end, WscapReader::Status::Truncated) << "cut at " << cut;
             ASSERT_EQ(got.size(), payloads.size() - 1) << "cut at " << cut;
-            expectRoundTrip<OpsWindowRecord>(got.back(), 3000); // the record before the last (Recording)
+            expectRoundTrip<GraphExecRecord>(got.back(), 3300); // the record before the last (GraphTrace)
         }
     }
 }
