@@ -22,5 +22,6 @@ int runDiff(const std::vector<std::string>& args);
 int runExport(const std::vector<std::string>& args);
 int runFlame(const std::vector<std::string>& args);
 int runGaps(const std::vector<std::string>& args);
+int runGraphs(const std::vector<std::string>& args);
 
 } // namespace ws::cli

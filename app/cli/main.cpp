@@ -47,6 +47,8 @@ const Command kCommands[] = {
      ws::cli::runFlame},
     {"gaps", "gaps FILE [--threshold-us N] [--csv|--lines-csv] [--from NS --to NS] [--bench]   why the GPU waits: idle gaps by cause",
      ws::cli::runGaps},
+    {"graphs", "graphs FILE [--csv|--nodes-csv] [--top N] [--from NS --to NS] [--bench]   CUDA graph replays by graph, slowest nodes",
+     ws::cli::runGraphs},
 };
 
 void printHelp(FILE* out) {

@@ -1,4 +1,5 @@
 #include "analysis/call_stack.h"
+#include "analysis/launch_flows.h"
 
 #include <string_view>
 
@@ -75,13 +76,11 @@ CallStack callStackFor(const Session& s, uint32_t track, uint32_t slice) {
     if (isGpuActivity(selectedKind)) {
         out.frames.push_back(sliceFrame(s, track, slice, StackFrameKind::Kernel));
         cpuTrack = Track::kNoId;
-        for (uint32_t fi : s.flowsOf(track, slice)) {
-            const Flow& fl = s.flows()[fi];
-            if (fl.toTrack == track && fl.toSlice == slice) {
-                cpuTrack = fl.fromTrack;
-                cpuSlice = fl.fromSlice;
-                break;
-            }
+        // A replayed graph node's stack is where it was captured (LaunchFlows::Follow::Attribution).
+        if (const uint32_t fi = LaunchFlows::flowOfSlice(s, track, slice, LaunchFlows::Follow::Attribution);
+            fi != LaunchFlows::kNone) {
+            cpuTrack = s.flows()[fi].fromTrack;
+            cpuSlice = s.flows()[fi].fromSlice;
         }
         if (cpuTrack == Track::kNoId) return out; // no launch known: the GPU activity alone
         out.frames.push_back(sliceFrame(s, cpuTrack, cpuSlice, StackFrameKind::Launch));

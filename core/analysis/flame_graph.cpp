@@ -1,4 +1,5 @@
 #include "analysis/flame_graph.h"
+#include "analysis/launch_flows.h"
 
 #include "analysis/memory_allocations.h"
 #include "model/saturating.h"
@@ -388,14 +389,9 @@ void resolveStacks(const Session& s, FlameGraphBuilder& b, std::vector<Sample>& 
 }
 
 void buildGpu(const Session& s, FlameGraphBuilder& b, const FlameOptions& o) {
-    // The flow ending at each kernel: its launch (the first, as the kernel table's attribution).
-    std::unordered_map<uint64_t, uint32_t> launchOf;
-    for (uint32_t fi = 0; fi < s.flows().size(); ++fi) {
-        const Flow& f = s.flows()[fi];
-        if (f.toTrack < s.tracks().size() && f.fromTrack < s.tracks().size() &&
-            f.fromSlice < s.tracks()[f.fromTrack].sliceCount())
-            launchOf.try_emplace((uint64_t(f.toTrack) << 32) | f.toSlice, fi);
-    }
+    // The flow each kernel is attributed by, as in the kernel table (a replayed graph node: where it
+    // was captured).
+    const LaunchFlows launchOf = LaunchFlows::build(s, LaunchFlows::Follow::Attribution);
     std::vector<Sample> samples;
     int64_t noStack = 0;
     uint64_t noStackCount = 0;
@@ -404,13 +400,13 @@ void buildGpu(const Session& s, FlameGraphBuilder& b, const FlameOptions& o) {
         if (!t.gpu) continue;
         for (uint32_t i = 0; i < t.sliceCount(); ++i) {
             if (s.kindOf(t, i) != EventKind::Kernel || !inside(o, t.start[i])) continue;
-            auto it = launchOf.find((uint64_t(ti) << 32) | i);
-            if (it == launchOf.end()) {
+            const uint32_t fi = launchOf.flowOf(ti, i);
+            if (fi == LaunchFlows::kNone) {
                 addSaturating(noStack, t.dur[i]);
                 ++noStackCount;
                 continue;
             }
-            const Flow& f = s.flows()[it->second];
+            const Flow& f = s.flows()[fi];
             const Track& lt = s.tracks()[f.fromTrack];
             samples.push_back({f.fromTrack, lt.start[f.fromSlice], f.fromSlice, t.dur[i]});
         }

@@ -586,8 +586,10 @@ private:
         const auto& tracks = m_s.tracks();
         for (uint32_t fi : m_s.flowsOf(track, slice)) {
             const Flow& f = m_s.flows()[fi];
+            // The call that launched it (a replay's graph launch), not where a graph node was captured.
             if (f.toTrack == track && f.toSlice == slice && f.fromTrack < tracks.size() && !tracks[f.fromTrack].gpu &&
-                f.fromSlice < tracks[f.fromTrack].sliceCount())
+                f.fromSlice < tracks[f.fromTrack].sliceCount() &&
+                m_s.kindOf(tracks[f.fromTrack], f.fromSlice) != EventKind::GraphNode)
                 return {f.fromTrack, f.fromSlice};
         }
         // No flow: the runtime or driver call with the same correlation id.

@@ -3,7 +3,9 @@
 #include "model/saturating.h"
 
 #include "analysis/cuda_occupancy.h"
+#include "analysis/graph_replays.h"
 #include "analysis/key_order.h"
+#include "analysis/launch_flows.h"
 #include "analysis/op_cost.h"
 #include "model/arg_columns.h"
 #include "model/session.h"
@@ -27,7 +29,7 @@ const char* const kColumnNames[kKernelColumnCount] = {
     "kernel",    "operator", "layer",  "direction", "input_shapes", "input_types", "duration_ns",
     "start_ns",  "device",   "stream", "grid",      "block",
     "registers_per_thread", "shared_memory_bytes", "blocks_per_sm", "est_achieved_occupancy_pct",
-    "tensor_cores", "flops", "bytes", "achieved_tflops", "achieved_gbps",
+    "tensor_cores", "flops", "bytes", "achieved_tflops", "achieved_gbps", "graph", "graph_node",
 };
 
 char lowerAscii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
@@ -80,40 +82,13 @@ std::string countText(float v) {
     return buf;
 }
 
-/*
- * The flow that launched each kernel: for every GPU track, per slice, the flow whose "to" end it is
- * (Track::kNoId if none), found in one pass over the flows. Where several flows end at one slice it
- * is the one Session::flowsOf lists first (a flow from the slice to itself, then the lowest index),
- * as a per-kernel flowsOf search did; that search was a binary search over all flow ends per kernel.
- */
-std::vector<std::vector<uint32_t>> launchFlows(const Session& session) {
-    const std::vector<Track>& tracks = session.tracks();
-    std::vector<std::vector<uint32_t>> out(tracks.size());
-    const std::vector<Flow>& flows = session.flows();
-    for (uint32_t f = 0; f < flows.size(); ++f) {
-        const Flow& flow = flows[f];
-        if (flow.toTrack >= tracks.size() || !tracks[flow.toTrack].gpu || flow.toSlice >= tracks[flow.toTrack].sliceCount())
-            continue;
-        std::vector<uint32_t>& slot = out[flow.toTrack];
-        if (slot.empty())
-            slot.assign(tracks[flow.toTrack].sliceCount(), Track::kNoId);
-        uint32_t& first = slot[flow.toSlice];
-        auto selfLoop = [&](uint32_t g) {
-            return flows[g].fromTrack == flows[g].toTrack && flows[g].fromSlice == flows[g].toSlice;
-        };
-        if (first == Track::kNoId || (selfLoop(f) && !selfLoop(first)))
-            first = f;
-    }
-    return out;
-}
-
 // Launching operator, layer and direction from the stack around the runtime call.
 // `finders`: one per track; the kernels come in time order, so each thread's launches mostly ascend.
-void attribute(const Session& session, const std::vector<std::vector<uint32_t>>& launches, KernelRow& row,
-               std::vector<uint32_t>& stack, std::vector<EnclosingSliceFinder>& finders) {
-    const std::vector<uint32_t>& slot = launches[row.track];
-    const uint32_t f = slot.empty() ? Track::kNoId : slot[row.slice];
-    if (f == Track::kNoId)
+// A replayed graph node is attributed where it was captured (LaunchFlows::Follow::Attribution).
+void attribute(const Session& session, const LaunchFlows& launches, KernelRow& row, std::vector<uint32_t>& stack,
+               std::vector<EnclosingSliceFinder>& finders) {
+    const uint32_t f = launches.flowOf(row.track, row.slice);
+    if (f == LaunchFlows::kNone)
         return;
     const Flow& flow = session.flows()[f];
     if (flow.fromTrack >= session.tracks().size())
@@ -493,7 +468,7 @@ KernelTable KernelTable::build(const Session& session, const KernelTableOptions&
     // Kineto writes negative occupancy when CUDA's calculator failed (FORMATS.md 2.10): absent.
     std::unordered_map<StringId, uint32_t> nameIndex;
     std::unordered_map<StringId, bool> tensorCores;
-    const std::vector<std::vector<uint32_t>> launches = launchFlows(session);
+    const LaunchFlows launches = LaunchFlows::build(session, LaunchFlows::Follow::Attribution);
     std::vector<uint32_t> stack;
     std::vector<EnclosingSliceFinder> finders(tracks.size());
     table.m_argsLoaded = options.readArgs;
@@ -515,6 +490,13 @@ KernelTable KernelTable::build(const Session& session, const KernelTableOptions&
         row.tensorCores = tc->second;
         attribute(session, launches, row, stack, finders);
     }
+    if (const GraphReplays graphs = GraphReplays::build(session, {.describe = false, .cancel = options.cancel});
+        !graphs.graphs().empty())
+        for (KernelRow& row : table.m_rows)
+            if (const auto node = graphs.nodeOf(row.track, row.slice)) {
+                row.graph = graphs.graphs()[node->first].number;
+                row.graphNode = node->second + 1;
+            }
     if (table.m_argsLoaded) {
         readLaunchArgs(session, table.m_rows, options.cancel, options.argColumns);
         readOperatorInputs(session, table.m_rows, options.cancel, options.argColumns, table.m_inputs);
@@ -565,6 +547,8 @@ std::vector<uint32_t> KernelTable::sortedOrder(KernelColumn column, bool descend
         case KernelColumn::Bytes: return floatKey(r.bytes);
         case KernelColumn::Tflops: return floatKey(ratePerNs(r.flops, r.dur));
         case KernelColumn::GBps: return floatKey(ratePerNs(r.bytes, r.dur));
+        case KernelColumn::Graph: return r.graph == 0 ? kMissing : int64_t(r.graph);
+        case KernelColumn::GraphNode: return r.graph == 0 ? kMissing : int64_t(r.graph) << 32 | r.graphNode;
         }
         return kMissing;
     };
@@ -616,6 +600,8 @@ std::string KernelTable::text(const Session& session, size_t index, KernelColumn
     case KernelColumn::Bytes: return countText(r.bytes);
     case KernelColumn::Tflops: return floatText(ratePerNs(r.flops, r.dur) / 1000.0f); // GFLOP/s -> TFLOP/s
     case KernelColumn::GBps: return floatText(ratePerNs(r.bytes, r.dur));           // B/ns = GB/s
+    case KernelColumn::Graph: return r.graph == 0 ? std::string() : std::to_string(r.graph);
+    case KernelColumn::GraphNode: return r.graph == 0 ? std::string() : std::to_string(r.graphNode);
     }
     return {};
 }

@@ -43,8 +43,10 @@ enum class KernelColumn : uint8_t {
     Bytes,
     Tflops, // achieved TFLOP/s = Flops / Duration
     GBps,   // achieved GB/s = Bytes / Duration
+    Graph,     // the CUDA graph it was replayed from: its number in the Graphs view (graph_replays.h)
+    GraphNode, // its node in that graph (1-based, as the Graphs view numbers them)
 };
-inline constexpr size_t kKernelColumnCount = 21;
+inline constexpr size_t kKernelColumnCount = 23;
 
 // Stable CSV header name of a column (snake_case, e.g. "duration_ns").
 const char* kernelColumnName(KernelColumn column);
@@ -55,7 +57,10 @@ enum class KernelDirection : uint8_t { Unknown, Forward, Backward };
  * KernelRow: one kernel call with its attribution. Absent values are kept distinguishable from
  * zero: kNoId / kEmptyString for ids and names, -1 for device, stream, registers and shared
  * memory, grid/block all zero, NaN for blocksPerSm/occupancy/flops/bytes, kNoInputs for inputs.
- * 128 bytes per row.
+ * 136 bytes per row.
+ *
+ * A kernel replayed from a CUDA graph is attributed where its node was captured (graph_node flows,
+ * model/graph_flows.h) and carries its graph and node numbers (graph_replays.h).
  *
  * Input shapes and dtypes are the launching operator's ("Input Dims", "Input type" of a trace
  * recorded with record_shapes). FLOPs and bytes are the operator's estimate (op_cost.h); an
@@ -87,6 +92,8 @@ struct KernelRow {
     uint32_t inputs = kNoInputs; // index into KernelTable::inputTexts()
     float flops = std::numeric_limits<float>::quiet_NaN();
     float bytes = std::numeric_limits<float>::quiet_NaN();
+    uint32_t graph = 0;     // GraphRow::number of the graph it was replayed from; 0: not a graph replay
+    uint32_t graphNode = 0; // GraphNodeRow::index + 1 in it
 };
 
 /*

@@ -1,4 +1,5 @@
 #include "analysis/line_totals.h"
+#include "analysis/launch_flows.h"
 #include "model/saturating.h"
 
 #include "model/session.h"
@@ -58,14 +59,21 @@ LineTotals LineTotals::compute(const Session& s) {
         int64_t dur;
     };
     std::vector<Launch> launches;
-    for (const Flow& f : s.flows()) {
-        if (f.toTrack >= s.tracks().size() || f.fromTrack >= s.tracks().size())
+    // Each kernel once, through the flow it is attributed by (a replayed graph node: where it was captured).
+    const LaunchFlows attribution = LaunchFlows::build(s, LaunchFlows::Follow::Attribution);
+    for (uint32_t ti = 0; ti < s.tracks().size(); ++ti) {
+        const Track& to = s.tracks()[ti];
+        if (!to.gpu)
             continue;
-        const Track& to = s.tracks()[f.toTrack];
-        if (!to.gpu || f.toSlice >= to.sliceCount() || s.kindOf(to, f.toSlice) != EventKind::Kernel ||
-            f.fromSlice >= s.tracks()[f.fromTrack].sliceCount())
-            continue;
-        launches.push_back({f.fromTrack, f.fromSlice, to.dur[f.toSlice]});
+        for (uint32_t i = 0; i < to.sliceCount(); ++i) {
+            if (s.kindOf(to, i) != EventKind::Kernel)
+                continue;
+            const uint32_t fi = attribution.flowOf(ti, i);
+            if (fi == LaunchFlows::kNone)
+                continue;
+            const Flow& f = s.flows()[fi];
+            launches.push_back({f.fromTrack, f.fromSlice, to.dur[i]});
+        }
     }
     auto chargeKernel = [](int64_t dur) {
         return [dur](LineCost& c) {

@@ -205,6 +205,18 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
 
     // GPU slices already attributed (a kernel reached by two flows counts once), per GPU track.
     std::vector<std::vector<bool>> attributed(tracks.size());
+    // Replayed graph nodes belong to the operator that captured them (model/graph_flows.h): their
+    // graph_node flow counts, not the graph launch's.
+    std::vector<std::vector<bool>> capturedNode(tracks.size());
+    for (const Flow& f : flows)
+        if (f.fromTrack < tracks.size() && f.toTrack < tracks.size() && f.fromSlice < tracks[f.fromTrack].sliceCount() &&
+            f.toSlice < tracks[f.toTrack].sliceCount() &&
+            session.kindOf(tracks[f.fromTrack], f.fromSlice) == EventKind::GraphNode) {
+            std::vector<bool>& marks = capturedNode[f.toTrack];
+            if (marks.empty())
+                marks.assign(tracks[f.toTrack].sliceCount(), false);
+            marks[f.toSlice] = true;
+        }
     tree.m_launches.reserve(flowsByTrack.size()); // at most one launch per flow: no regrowth copies
     prefaultOnThreads(tree.m_launches.data(), tree.m_launches.capacity() * sizeof(Launch));
     std::unordered_map<StringId, bool> tensorCores;
@@ -313,11 +325,16 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
         // Device work launched from this track's runtime calls.
         for (uint32_t k = flowBegin[t]; k < flowBegin[t + 1]; ++k) {
             const Flow& f = flows[flowsByTrack[k]];
-            if (f.fromSlice >= n || f.toTrack >= tracks.size() || !isCall(session.kindOf(track, f.fromSlice)))
+            if (f.fromSlice >= n || f.toTrack >= tracks.size())
+                continue;
+            const EventKind from = session.kindOf(track, f.fromSlice);
+            if (!isCall(from) && from != EventKind::GraphNode)
                 continue;
             const Track& gpu = tracks[f.toTrack];
             if (f.toSlice >= gpu.sliceCount())
                 continue;
+            if (from != EventKind::GraphNode && !capturedNode[f.toTrack].empty() && capturedNode[f.toTrack][f.toSlice])
+                continue; // the graph launch's flow to a node attributed where it was captured
             const EventKind gk = session.kindOf(gpu, f.toSlice);
             if (!isGpuActivity(gk))
                 continue;

@@ -250,8 +250,10 @@ std::string CaptureEventText::eventJson(uint64_t argRef) const {
             a.add("src device", r.srcDeviceId);
             a.add("dst device", r.dstDeviceId);
         }
-        if (r.graphId)
+        if (r.graphId) {
             a.add("graph id", r.graphId);
+            a.add("graph node id", r.graphNodeId);
+        }
         break;
     }
     case RecordType::Memset: {
@@ -265,6 +267,54 @@ std::string CaptureEventText::eventJson(uint64_t argRef) const {
         a.add("bytes", r.bytes);
         a.add("value", r.value);
         a.add("memory kind", capture::memoryKindName(r.memoryKind));
+        if (r.graphId) {
+            a.add("graph id", r.graphId);
+            a.add("graph node id", r.graphNodeId);
+        }
+        break;
+    }
+    case RecordType::GraphNode: { // where a CUDA graph node was made (linkGraphNodes)
+        GraphNodeRecord r;
+        if (!decodeRecord(p.data(), p.size(), &r))
+            return {};
+        a.add("graph id", r.graphId);
+        a.add("graph node id", r.nodeId);
+        a.add("node type", r.nodeType);
+        if (r.correlationId)
+            a.add("captured call correlation", r.correlationId);
+        a.add("tid", r.threadId);
+        // The stacks taken as the node was made, else those of the captured call.
+        if (s.stacks) {
+            const std::string* stack = s.stacks->forGraphNode(r.nodeId);
+            if (!stack && r.correlationId)
+                stack = s.stacks->forCorrelation(r.correlationId);
+            if (stack)
+                a.add("Call stack", *stack);
+        }
+        break;
+    }
+    case RecordType::GraphTrace: {
+        GraphTraceRecord r;
+        if (!decodeRecord(p.data(), p.size(), &r))
+            return {};
+        a.add("device", r.deviceId);
+        a.add("context", r.contextId);
+        a.add("stream", r.streamId);
+        a.add("correlation", r.correlationId);
+        a.add("graph id", r.graphId);
+        a.add("recorded", "as one span (--graph-trace=graph): the nodes of this replay were not traced");
+        break;
+    }
+    case RecordType::GraphExec: {
+        GraphExecRecord r;
+        if (!decodeRecord(p.data(), p.size(), &r))
+            return {};
+        a.add("graph exec id", r.graphExecId);
+        a.add("graph id", r.graphId);
+        a.add("tid", r.threadId);
+        if (s.stacks)
+            if (const std::string* stack = s.stacks->forGraphNode(CaptureStacks::kGraphExecKey | r.graphExecId))
+                a.add("Call stack", *stack);
         break;
     }
     case RecordType::Api: {

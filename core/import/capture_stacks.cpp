@@ -59,6 +59,11 @@ void CaptureStacks::addPyFrame(PyFrameRecord f) {
 
 void CaptureStacks::addPyStack(PyStackRecord s) { m_pyStacks[s.stackId] = std::move(s.frameIds); }
 
+void CaptureStacks::addGraphNode(uint64_t nodeId, uint32_t stackId, uint32_t pyStackId) {
+    if (stackId || pyStackId)
+        m_graphNodes[nodeId] = pairKey(stackId, pyStackId);
+}
+
 void CaptureStacks::addSymbol(SymbolRecord s) {
     auto& list = m_symbols[{s.moduleId, s.offset}];
     list.push_back(std::move(s));
@@ -158,27 +163,39 @@ void CaptureStacks::finish() {
     std::stable_sort(m_byStart.begin(), m_byStart.end(),
                      [](const ModuleRecord* a, const ModuleRecord* b) { return a->start < b->start; });
     m_text.clear();
-    for (const auto& [correlation, key] : m_launches) {
-        if (m_text.count(key))
-            continue;
-        const auto native = static_cast<uint32_t>(key >> 32);
-        const auto python = static_cast<uint32_t>(key);
-        const auto addresses = m_addresses.find(native);
-        std::string text = addresses == m_addresses.end() ? std::string() : format(addresses->second, python != 0);
-        const std::string py = python ? formatPython(python) : std::string();
-        if (!text.empty() && !py.empty())
-            text += ';';
-        text += py;
-        m_text.emplace(key, std::move(text));
-    }
+    for (const auto& [correlation, key] : m_launches)
+        formatPair(key);
+    for (const auto& [node, key] : m_graphNodes)
+        formatPair(key);
+}
+
+void CaptureStacks::formatPair(uint64_t key) {
+    if (m_text.count(key))
+        return;
+    const auto native = static_cast<uint32_t>(key >> 32);
+    const auto python = static_cast<uint32_t>(key);
+    const auto addresses = m_addresses.find(native);
+    std::string text = addresses == m_addresses.end() ? std::string() : format(addresses->second, python != 0);
+    const std::string py = python ? formatPython(python) : std::string();
+    if (!text.empty() && !py.empty())
+        text += ';';
+    text += py;
+    m_text.emplace(key, std::move(text));
+}
+
+const std::string* CaptureStacks::textOf(uint64_t key) const {
+    const auto text = m_text.find(key);
+    return text == m_text.end() || text->second.empty() ? nullptr : &text->second;
+}
+
+const std::string* CaptureStacks::forGraphNode(uint64_t nodeId) const {
+    const auto node = m_graphNodes.find(nodeId);
+    return node == m_graphNodes.end() ? nullptr : textOf(node->second);
 }
 
 const std::string* CaptureStacks::forCorrelation(uint32_t correlationId) const {
     const auto launch = m_launches.find(correlationId);
-    if (launch == m_launches.end())
-        return nullptr;
-    const auto text = m_text.find(launch->second);
-    return text == m_text.end() || text->second.empty() ? nullptr : &text->second;
+    return launch == m_launches.end() ? nullptr : textOf(launch->second);
 }
 
 void CaptureStacks::setOperatorStack(uint64_t rangeOffset, uint32_t launchCorrelation) {
@@ -188,10 +205,7 @@ void CaptureStacks::setOperatorStack(uint64_t rangeOffset, uint32_t launchCorrel
 
 const std::string* CaptureStacks::forOperator(uint64_t rangeOffset) const {
     const auto op = m_operators.find(rangeOffset);
-    if (op == m_operators.end())
-        return nullptr;
-    const auto text = m_text.find(op->second);
-    return text == m_text.end() || text->second.empty() ? nullptr : &text->second;
+    return op == m_operators.end() ? nullptr : textOf(op->second);
 }
 
 } // namespace ws

@@ -40,11 +40,23 @@ public:
     void addSymbol(wscap::SymbolRecord s);
     void addPyFrame(wscap::PyFrameRecord f);
     void addPyStack(wscap::PyStackRecord s);
+    // The stacks taken where a CUDA graph node was made (GraphNode record, format 1.7) or an
+    // executable graph instantiated (GraphExec: graphExecId with the top bit set).
+    void addGraphNode(uint64_t nodeId, uint32_t stackId, uint32_t pyStackId);
+    static constexpr uint64_t kGraphExecKey = uint64_t(1) << 63;
     // Formats every stack; call once after the last record.
     void finish();
 
     // The `Call stack` text of the launch call with this correlation id; nullptr when it has none.
     const std::string* forCorrelation(uint32_t correlationId) const;
+    // The `Call stack` text of a graph node's (or, with kGraphExecKey, an executable graph's) own
+    // stacks; nullptr when none was taken.
+    const std::string* forGraphNode(uint64_t nodeId) const;
+    // The same as a key (as stackKeyFor), 0: none.
+    uint64_t stackKeyForGraphNode(uint64_t nodeId) const {
+        const auto it = m_graphNodes.find(nodeId);
+        return it == m_graphNodes.end() ? 0 : it->second;
+    }
     // The launch call's (native, Python) stack pair as one key, equal for equal stacks; 0: none.
     uint64_t stackKeyFor(uint32_t correlationId) const {
         const auto it = m_launches.find(correlationId);
@@ -65,19 +77,24 @@ public:
     size_t stacks() const { return m_addresses.size(); }
     size_t pythonStacks() const { return m_pyStacks.size(); }
     bool symbolized() const { return !m_symbols.empty(); }
-    bool empty() const { return m_addresses.empty() && m_pyStacks.empty() && m_launches.empty(); }
+    bool empty() const {
+        return m_addresses.empty() && m_pyStacks.empty() && m_launches.empty() && m_graphNodes.empty();
+    }
 
 private:
     const wscap::ModuleRecord* moduleOf(uint64_t address) const;
     // Native frames as text; with stopAtPython, only those above the first interpreter frame.
     std::string format(const std::vector<uint64_t>& addresses, bool stopAtPython) const;
     std::string formatPython(uint32_t pyStackId) const;
+    void formatPair(uint64_t key); // into m_text, once per key
+    const std::string* textOf(uint64_t key) const;
     static uint64_t pairKey(uint32_t native, uint32_t python) { return (uint64_t(native) << 32) | python; }
 
     std::map<uint32_t, wscap::ModuleRecord> m_modules;
     std::vector<const wscap::ModuleRecord*> m_byStart; // built by finish()
     std::unordered_map<uint32_t, std::vector<uint64_t>> m_addresses; // stack id -> return addresses
     std::unordered_map<uint32_t, uint64_t> m_launches;               // correlation -> pairKey(native, python)
+    std::unordered_map<uint64_t, uint64_t> m_graphNodes;             // graph node id -> pairKey
     std::unordered_map<uint32_t, wscap::PyFrameRecord> m_pyFrames;   // frame id -> frame
     std::unordered_map<uint32_t, std::vector<uint64_t>> m_pyStacks;  // Python stack id -> frame ids
     std::map<std::pair<uint32_t, uint64_t>, std::vector<wscap::SymbolRecord>> m_symbols; // (module, offset)

@@ -6,6 +6,7 @@
 
 #include "import/capture_event_text.h"
 #include "import/capture_names.h"
+#include "model/graph_flows.h"
 #include "model/json_object_writer.h"
 
 #include "format/wscapcodec.h"
@@ -52,6 +53,9 @@ CaptureStreamConverter::CaptureStreamConverter(uint32_t streamIndex) : m_stream(
     m_catCpuOp = intern("cpu_op");
     m_catOverhead = intern("overhead");
     m_catFlow = intern("ac2g");
+    m_catGraphNode = intern("graph_node");
+    m_catGraphFlow = intern(std::string(kGraphNodeFlowCategory));
+    m_catGraph = intern("cuda_graph");
 }
 
 uint32_t CaptureStreamConverter::intern(const std::string& s) {
@@ -326,6 +330,8 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         }
         m_gpuSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
         m_read->gpuCorr.insert(r.correlationId);
+        if (r.graphNodeId)
+            m_graphActivities.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.graphNodeId);
         return;
     }
     case RecordType::Memcpy: {
@@ -341,6 +347,8 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         s.have |= ChunkResult::kCorr | ChunkResult::kBytes;
         m_gpuSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
         m_read->gpuCorr.insert(r.correlationId);
+        if (r.graphNodeId)
+            m_graphActivities.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.graphNodeId);
         return;
     }
     case RecordType::Memset: {
@@ -355,6 +363,8 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         s.have |= ChunkResult::kCorr | ChunkResult::kBytes;
         m_gpuSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
         m_read->gpuCorr.insert(r.correlationId);
+        if (r.graphNodeId)
+            m_graphActivities.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.graphNodeId);
         return;
     }
     case RecordType::Api: {
@@ -637,6 +647,39 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
                                     static_cast<int64_t>(std::min<uint64_t>(r.end, INT64_MAX / 2)));
         return;
     }
+    case RecordType::GraphNode: {
+        GraphNodeRecord r;
+        if (decode(&r) && r.nodeId) {
+            m_stacks->addGraphNode(r.nodeId, r.stackId, r.pyStackId);
+            m_graphNodes.emplace_back(r, offset);
+        }
+        return;
+    }
+    case RecordType::GraphExec: {
+        GraphExecRecord r;
+        if (decode(&r) && r.graphExecId) {
+            m_stacks->addGraphNode(CaptureStacks::kGraphExecKey | r.graphExecId, r.stackId, r.pyStackId);
+            m_graphExecs.emplace_back(r, offset);
+        }
+        return;
+    }
+    case RecordType::GraphTrace: { // a replay as one span (--graph-trace=graph): its nodes were not traced
+        GraphTraceRecord r;
+        if (!decode(&r))
+            return;
+        auto ctx = m_read->contextDevice.find(r.contextId);
+        const uint32_t device = ctx != m_read->contextDevice.end() ? ctx->second : r.deviceId;
+        if (badDevice(device))
+            return;
+        addSlice(gpuTrack(cudaSlot(device), r.streamId, false), r.start, r.end,
+                 intern("CUDA graph " + std::to_string(r.graphId)), m_catGraph, offset);
+        ChunkResult::Slice& s = m_chunk.slices.back();
+        s.corr = r.correlationId;
+        s.have |= ChunkResult::kCorr;
+        m_gpuSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
+        m_read->gpuCorr.insert(r.correlationId);
+        return;
+    }
     case RecordType::Flush: return;
     }
     m_chunk.report.add("unknown capture record types (skipped)", "type " + std::to_string(type) + " " + offsetText(offset));
@@ -668,6 +711,123 @@ void CaptureStreamConverter::linkOperatorStacks() {
     }
 }
 
+namespace {
+
+const char* graphNodeTypeName(uint32_t type) {
+    // CUgraphNodeType
+    static const char* const kNames[] = {"kernel",      "memcpy",     "memset",      "host",
+                                         "graph",       "empty",      "wait event",  "event record",
+                                         "signal",      "wait",       "mem alloc",   "mem free",
+                                         "batch memop", "conditional"};
+    return type < std::size(kNames) ? kNames[type] : "node";
+}
+
+} // namespace
+
+void CaptureStreamConverter::linkGraphNodes() {
+    // Each node id to its record; a clone leads to its original, the created node at the end.
+    // Instantiation reports each node of the executable graph twice, as created (in the executable
+    // graph's own graph, whose id is the executable graph's) and as a clone of the captured node
+    // under the same id (CUDA 13.0 driver 580): the clone says where it came from, so it wins.
+    std::unordered_set<uint32_t> execGraphs;
+    for (const auto& [r, offset] : m_graphExecs)
+        execGraphs.insert(r.graphExecId);
+    std::unordered_map<uint64_t, size_t> byId;
+    byId.reserve(m_graphNodes.size());
+    for (size_t i = 0; i < m_graphNodes.size(); ++i)
+        if (m_graphNodes[i].first.originalNodeId == 0)
+            byId.try_emplace(m_graphNodes[i].first.nodeId, i);
+    for (size_t i = 0; i < m_graphNodes.size(); ++i)
+        if (m_graphNodes[i].first.originalNodeId != 0)
+            byId[m_graphNodes[i].first.nodeId] = i;
+    // A node made by the program: created, not an executable graph's copy of one.
+    auto madeByProgram = [&](size_t i) {
+        const GraphNodeRecord& r = m_graphNodes[i].first;
+        return r.originalNodeId == 0 && byId[r.nodeId] == i && !execGraphs.count(r.graphId);
+    };
+    auto createdOf = [&](uint64_t nodeId) -> size_t {
+        // Clone chains are short (instantiation, maybe a cudaGraphClone before); the bound stops a cycle.
+        for (int hop = 0; hop < 16; ++hop) {
+            const auto it = byId.find(nodeId);
+            if (it == byId.end())
+                return SIZE_MAX;
+            const GraphNodeRecord& r = m_graphNodes[it->second].first;
+            if (r.originalNodeId == 0)
+                return madeByProgram(it->second) ? it->second : SIZE_MAX;
+            nodeId = r.originalNodeId;
+        }
+        return SIZE_MAX;
+    };
+    // Each replayed activity's created node, and each node's first replayed activity.
+    std::vector<size_t> createdOfActivity(m_graphActivities.size(), SIZE_MAX);
+    std::vector<uint32_t> firstActivity(m_graphNodes.size(), UINT32_MAX);
+    size_t unknown = 0;
+    for (size_t k = 0; k < m_graphActivities.size(); ++k) {
+        const size_t created = createdOf(m_graphActivities[k].second);
+        createdOfActivity[k] = created;
+        if (created == SIZE_MAX)
+            ++unknown;
+        else if (firstActivity[created] == UINT32_MAX)
+            firstActivity[created] = m_graphActivities[k].first;
+    }
+    // A slice where each node was made, on its thread, inside the call that made it, named by what
+    // its replays run (the driver's node type at creation says 0, kernel, for copies and sets too).
+    std::vector<uint32_t> sliceOf(m_graphNodes.size(), UINT32_MAX);
+    std::unordered_map<std::string, uint32_t> names;
+    for (size_t i = 0; i < m_graphNodes.size(); ++i) {
+        const auto& [r, offset] = m_graphNodes[i];
+        if (!madeByProgram(i))
+            continue;
+        std::string what = graphNodeTypeName(r.nodeType);
+        if (firstActivity[i] != UINT32_MAX) {
+            const uint32_t cat = m_chunk.slices[firstActivity[i]].cat;
+            what = cat == m_catMemcpy ? "memcpy" : cat == m_catMemset ? "memset" : "kernel";
+        }
+        auto [name, added] = names.try_emplace(what, 0);
+        if (added)
+            name->second = intern("graph node: " + what);
+        const IdValue pid = hostPid(r.processId);
+        sliceOf[i] = static_cast<uint32_t>(m_chunk.slices.size());
+        addSlice(track(pid, number(r.threadId ? r.threadId : pid.number)), r.timestamp, r.timestamp, name->second,
+                 m_catGraphNode, offset);
+    }
+    const uint32_t instantiated = m_graphExecs.empty() ? 0 : intern("graph instantiated");
+    const uint32_t execCategory = m_graphExecs.empty() ? 0 : intern("graph_exec");
+    for (const auto& [r, offset] : m_graphExecs) {
+        const IdValue pid = hostPid(r.processId);
+        addSlice(track(pid, number(r.threadId ? r.threadId : pid.number)), r.timestamp, r.timestamp, instantiated,
+                 execCategory, offset);
+    }
+    // The attribution flows: from the created node's slice to each replayed activity of it.
+    std::vector<bool> started(m_graphNodes.size(), false);
+    for (size_t k = 0; k < m_graphActivities.size(); ++k) {
+        const size_t created = createdOfActivity[k];
+        if (created == SIZE_MAX)
+            continue;
+        const uint32_t slice = m_graphActivities[k].first;
+        const uint64_t id = uint64_t(m_stream) << 32 | created;
+        if (!started[created]) {
+            started[created] = true;
+            const ChunkResult::Slice& from = m_chunk.slices[sliceOf[created]];
+            m_chunk.flows.push_back({from.ts, m_seq++, id, from.track, m_catGraphFlow, 's', false, false});
+            // The captured call's own correlation has no GPU work: operator inference learns it as the
+            // node's activity, the same launch as when it ran eagerly.
+            if (const uint32_t corr = m_graphNodes[created].first.correlationId; corr && !m_read->gpuCorr.count(corr))
+                m_capturedActivity.try_emplace(corr, m_chunk.slices[slice].name);
+        }
+        const ChunkResult::Slice& to = m_chunk.slices[slice];
+        // Bound to the slice starting there, not the one around it: adjacent nodes overlap by a few ns
+        // on CUPTI's clock, and the one around would be the node before (ac2g flows below alike).
+        m_chunk.flows.push_back({to.ts, m_seq++, id, to.track, m_catGraphFlow, 'f', false, false});
+    }
+    // Only when the capture watched graphs being built: an older capture, or one with `-graphs`, has
+    // graph kernels and no nodes, as expected.
+    if (unknown && !m_graphNodes.empty())
+        m_chunk.report.addNote("replayed graph kernels, copies and sets whose node was made before the capture "
+                               "watched (they keep the graph launch's attribution)",
+                               "pid " + std::to_string(m_header.pid), unknown);
+}
+
 void CaptureStreamConverter::inferOperators() {
     // The GPU activity of each correlation; a graph launch (several) is left out: torch.profiler gives
     // a replay's kernels no operator, and its first kernel's context would be the captured launch's.
@@ -678,6 +838,8 @@ void CaptureStreamConverter::inferOperators() {
             it->second = 0;
     }
     std::erase_if(activityOf, [](const auto& entry) { return entry.second == 0; });
+    for (const auto& [corr, name] : m_capturedActivity)
+        activityOf.try_emplace(corr, name);
     // Each thread's operator ranges, for the innermost one around each launch.
     std::unordered_map<uint32_t, std::vector<uint32_t>> opsOf;
     for (uint32_t i = 0; i < m_chunk.slices.size(); ++i)
@@ -806,6 +968,30 @@ void CaptureStreamConverter::inferOperators() {
                            inferred);
 }
 
+void CaptureStreamConverter::clipToRecordedSpans() {
+    // CUPTI's record of GPU work still running when recording paused ends when recording resumed
+    // (a CUDA graph replay in flight at cudaProfilerStop: its nodes "ran" 150 ms, into the next range).
+    // Its true end is unseen: it ends at the pause, as everything else the capture shows.
+    std::vector<std::pair<int64_t, int64_t>> spans = m_recorded;
+    std::sort(spans.begin(), spans.end());
+    size_t clipped = 0;
+    for (const auto& [slice, corr] : m_gpuSlices) {
+        ChunkResult::Slice& s = m_chunk.slices[slice];
+        auto after = std::upper_bound(spans.begin(), spans.end(), std::make_pair(s.ts, INT64_MAX));
+        if (after == spans.begin())
+            continue;
+        const int64_t spanEnd = (after - 1)->second;
+        if (s.ts <= spanEnd && s.ts + s.dur > spanEnd) {
+            s.dur = spanEnd - s.ts;
+            ++clipped;
+        }
+    }
+    if (clipped)
+        m_chunk.report.addNote("GPU activities still running when recording paused (--capture-range; shown ending at "
+                               "the pause)",
+                               "pid " + std::to_string(m_header.pid), clipped);
+}
+
 void CaptureStreamConverter::finishStream(const WscapReader& reader) {
     const std::string who = "pid " + std::to_string(m_header.pid);
     if (reader.truncated()) {
@@ -837,6 +1023,8 @@ void CaptureStreamConverter::finishStream(const WscapReader& reader) {
 
     if (m_stacks->pythonStacks() > 0)
         linkOperatorStacks();
+    if (!m_graphNodes.empty() || !m_graphExecs.empty())
+        linkGraphNodes();
     if (!m_opsWindowsOf.empty())
         inferOperators();
     if (!m_pySamples.empty()) {
@@ -853,6 +1041,9 @@ void CaptureStreamConverter::finishStream(const WscapReader& reader) {
         });
     }
 
+    if (!m_recorded.empty())
+        clipToRecordedSpans();
+
     // Flows: each API call with GPU work to each of its activities, by correlation id.
     auto flowId = [&](uint32_t corr) { return uint64_t(m_stream) << 32 | corr; };
     for (const auto& [slice, corr] : m_apiSlices)
@@ -863,7 +1054,7 @@ void CaptureStreamConverter::finishStream(const WscapReader& reader) {
     for (const auto& [slice, corr] : m_gpuSlices)
         if (corr && m_read->apiCorr.count(corr)) {
             const ChunkResult::Slice& s = m_chunk.slices[slice];
-            m_chunk.flows.push_back({s.ts, m_seq++, flowId(corr), s.track, m_catFlow, 'f', true, false});
+            m_chunk.flows.push_back({s.ts, m_seq++, flowId(corr), s.track, m_catFlow, 'f', false, false});
         }
 
     // Memory events in time order with running totals per device, on the process's main thread.

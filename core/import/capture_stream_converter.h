@@ -145,6 +145,11 @@ private:
     void addMeta(ChunkResult::MetaKind kind, IdValue pid, IdValue tid, uint32_t str);
     // Gives each PyTorch operator range the Python stack of the first stacked API call inside it.
     void linkOperatorStacks();
+    // CUDA graphs (GraphNode, GraphExec records): a graph_node slice where each node was made, and an
+    // attribution flow from it to every replayed kernel, copy and set of the node (linkGraphNodes).
+    void linkGraphNodes();
+    // GPU activities that run past the end of the recorded span they began in end there (Recording records).
+    void clipToRecordedSpans();
     // Launches outside the operator windows (OpsWindow records) take the operator of their launch
     // context (OperatorInference) as a cpu_op slice around the launch call.
     void inferOperators();
@@ -191,6 +196,14 @@ private:
     std::vector<std::pair<uint32_t, uint32_t>> m_apiSlices; // (slice index, correlation)
     std::vector<std::pair<uint32_t, uint32_t>> m_gpuSlices;
     std::vector<uint64_t> m_openRanges; // slice indices of NVTX ranges that never ended
+    // CUDA graphs: the GraphNode and GraphExec records with their offsets, and the GPU slices of
+    // replayed nodes (slice index, graph node id of the record).
+    std::vector<std::pair<wscap::GraphNodeRecord, uint64_t>> m_graphNodes;
+    std::vector<std::pair<wscap::GraphExecRecord, uint64_t>> m_graphExecs;
+    std::vector<std::pair<uint32_t, uint64_t>> m_graphActivities;
+    // Correlation of a captured call (no GPU work of its own) -> the name of its node's replayed
+    // activity, so that operator inference learns it as the same launch run eagerly (linkGraphNodes).
+    std::unordered_map<uint32_t, uint32_t> m_capturedActivity;
     std::unordered_map<uint32_t, uint32_t> m_callNames;
     // Operator windows (OpsWindow records) by track: the thread's [start, end] in which its
     // operators were recorded.
@@ -209,7 +222,7 @@ private:
     // Recorded without the runtime: launches, copies and waits were recorded at the driver.
     bool m_callsAtDriver = false;
     uint32_t m_catKernel = 0, m_catMemcpy = 0, m_catMemset = 0, m_catRuntime = 0, m_catDriver = 0, m_catSync = 0,
-             m_catUser = 0, m_catCpuOp = 0, m_catOverhead = 0, m_catFlow = 0;
+             m_catUser = 0, m_catCpuOp = 0, m_catOverhead = 0, m_catFlow = 0, m_catGraphNode = 0, m_catGraphFlow = 0, m_catGraph = 0;
 };
 
 } // namespace ws

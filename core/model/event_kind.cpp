@@ -43,6 +43,8 @@ EventKind eventKindForCategory(std::string_view category) {
         {"trace", EventKind::Trace},
         {"overhead", EventKind::Overhead},
         {"cpu_instant_event", EventKind::Instant},
+        {"graph_node", EventKind::GraphNode},
+        {"cuda_graph", EventKind::GpuGraph},
     };
     for (const Entry& e : kMap)
         if (c == e.cat)
@@ -51,10 +53,10 @@ EventKind eventKindForCategory(std::string_view category) {
 }
 
 const char* eventKindName(EventKind kind) {
-    static const std::array<const char*, 15> kNames = {
+    static const std::array<const char*, 17> kNames = {
         "other",  "cpu_op", "user_annotation",     "python_function", "runtime",
         "driver", "kernel", "memcpy",              "memset",          "gpu_user_annotation",
-        "sync",   "event",  "trace",               "overhead",        "instant"};
+        "sync",   "event",  "trace",               "overhead",        "instant", "graph_node", "cuda_graph"};
     return kNames[static_cast<size_t>(kind)];
 }
 

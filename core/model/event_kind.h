@@ -25,6 +25,12 @@ enum class EventKind : uint8_t {
     Trace,
     Overhead,
     Instant,
+    // Where a CUDA graph node was made (a capture's GraphNode record, issue #48): the slice that a
+    // replayed node's attribution flow starts from. Appended: stored sessions keep the numbers.
+    GraphNode,
+    // A CUDA graph replay recorded as one span (CUPTI's GRAPH_TRACE, --graph-trace=graph): GPU work
+    // whose nodes were not traced, so busy for the whole span in no kernel's name.
+    GpuGraph,
 };
 
 EventKind eventKindForCategory(std::string_view category);

@@ -281,7 +281,7 @@ TEST(KernelCsv, RowsAndHeader) {
     EXPECT_EQ(csv.substr(0, csv.find('\n')),
               "kernel,operator,layer,direction,input_shapes,input_types,duration_ns,start_ns,device,stream,grid,block,"
               "registers_per_thread,shared_memory_bytes,blocks_per_sm,est_achieved_occupancy_pct,tensor_cores,flops,"
-              "bytes,achieved_tflops,achieved_gbps");
+              "bytes,achieved_tflops,achieved_gbps,graph,graph_node");
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5);
     EXPECT_NE(csv.find("\"void at::native::vectorized_elementwise_kernel<4, relu, \"\"x\"\">\",aten::relu,"
                        "encoder.layer0,fwd,\"[[64,16]]\",\"[\"\"float\"\"]\",10000,"),
