@@ -877,6 +877,155 @@
     </message>
 </context>
 <context>
+    <name>ws::GraphNodeModel</name>
+    <message>
+        <source>%1 (%2, line %3)</source>
+        <translation>%1（%2，第 %3 行）</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Kernel, copy or set</source>
+        <translation>内核、拷贝或置值</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Captured at line</source>
+        <translation>捕获所在行</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>调用次数</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>总计</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>最小</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>最大</translation>
+    </message>
+    <message>
+        <source>Share of graph</source>
+        <translation>占图比例</translation>
+    </message>
+</context>
+<context>
+    <name>ws::GraphTableModel</name>
+    <message>
+        <source>%1, line %2</source>
+        <translation>%1，第 %2 行</translation>
+    </message>
+    <message>
+        <source>graph %1 (no capture recorded)</source>
+        <translation>图 %1（未记录捕获）</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>图</translation>
+    </message>
+    <message>
+        <source>Captured at</source>
+        <translation>捕获位置</translation>
+    </message>
+    <message>
+        <source>Replays</source>
+        <translation>重放次数</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>节点数</translation>
+    </message>
+    <message>
+        <source>Mean replay</source>
+        <translation>平均重放</translation>
+    </message>
+    <message>
+        <source>Fastest replay</source>
+        <translation>最快重放</translation>
+    </message>
+    <message>
+        <source>Slowest replay</source>
+        <translation>最慢重放</translation>
+    </message>
+    <message>
+        <source>GPU time</source>
+        <translation>GPU 时间</translation>
+    </message>
+    <message>
+        <source>Nodes with capture</source>
+        <translation>有捕获信息的节点</translation>
+    </message>
+</context>
+<context>
+    <name>ws::GraphsView</name>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>No CUDA graph replays were launched in the selected range.</source>
+        <translation>所选范围内没有启动 CUDA 图重放。</translation>
+    </message>
+    <message>
+        <source>No CUDA graph replays in this session. Programs that replay CUDA graphs (torch.cuda.graph, torch.compile with mode=&quot;reduce-overhead&quot;, vLLM, SGLang) show each graph here with its replays and slowest nodes.</source>
+        <translation>此会话中没有 CUDA 图重放。重放 CUDA 图的程序（torch.cuda.graph、mode=&quot;reduce-overhead&quot; 的 torch.compile、vLLM、SGLang）会在此列出每个图及其重放和最慢的节点。</translation>
+    </message>
+    <message>
+        <source>%1 graphs, %2 replays, %3 replayed kernels, copies and sets taking %4 of GPU time.</source>
+        <translation>%1 个图，%2 次重放，%3 个重放的内核、拷贝和置值，占用 %4 GPU 时间。</translation>
+    </message>
+    <message>
+        <source>%1 of them carry the operator and line of the launch that captured them.</source>
+        <translation>其中 %1 带有捕获它们的启动所在的算子和代码行。</translation>
+    </message>
+    <message>
+        <source>Where each node was captured is not in this trace (a Warpscope capture records it): nodes are known by their place in the replay.</source>
+        <translation>此跟踪未记录各节点的捕获位置（Warpscope 捕获会记录）：节点按其在重放中的位置识别。</translation>
+    </message>
+    <message>
+        <source>Nodes of graph %1, slowest first (double-click a node to show it on the timeline, its line to open the source)</source>
+        <translation>图 %1 的节点，最慢的在前（双击节点在时间线上显示，双击其代码行打开源码）</translation>
+    </message>
+    <message>
+        <source>The graphs are not computed yet.</source>
+        <translation>图尚未计算。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+    <message>
+        <source>Writing %1 failed.</source>
+        <translation>写入 %1 失败。</translation>
+    </message>
+    <message>
+        <source>Export Graph Nodes as CSV</source>
+        <translation>将图节点导出为 CSV</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+</context>
+<context>
     <name>ws::HeadlineDiffModel</name>
     <message>
         <source>n/a</source>
@@ -1277,6 +1426,14 @@ B：%2</translation>
     <message>
         <source>GB/s</source>
         <translation>GB/s</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>图</translation>
+    </message>
+    <message>
+        <source>Graph node</source>
+        <translation>图节点</translation>
     </message>
 </context>
 <context>
@@ -3411,6 +3568,10 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     <message>
         <source>Flame Graph</source>
         <translation>火焰图</translation>
+    </message>
+    <message>
+        <source>Graphs</source>
+        <translation>图</translation>
     </message>
 </context>
 <context>

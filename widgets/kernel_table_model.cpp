@@ -133,6 +133,8 @@ QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, 
     case KernelColumn::Bytes: return tr("Bytes");
     case KernelColumn::Tflops: return tr("TFLOP/s");
     case KernelColumn::GBps: return tr("GB/s");
+    case KernelColumn::Graph: return tr("Graph");
+    case KernelColumn::GraphNode: return tr("Graph node");
     }
     return {};
 }

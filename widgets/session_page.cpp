@@ -3,6 +3,7 @@
 #include "analysis/session_analyses.h"
 #include "bookmark_model.h"
 #include "flame_graph_view.h"
+#include "graphs_view.h"
 #include "kernel_table_view.h"
 #include "memory_view.h"
 #include "model/session.h"
@@ -77,6 +78,7 @@ SessionPage::SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* 
     m_bottomTabs->addTab(createAnalysisTab(QStringLiteral("flame")), tr("Flame Graph"));
     m_bottomTabs->addTab(createBookmarksTab(), tr("Bookmarks"));
     m_bottomTabs->addTab(createAnalysisTab(QStringLiteral("kernels")), tr("Kernels"));
+    m_bottomTabs->addTab(createAnalysisTab(QStringLiteral("graphs")), tr("Graphs"));
     m_bottomTabs->addTab(createAnalysisTab(QStringLiteral("operators")), tr("Operators"));
     m_bottomTabs->addTab(createAnalysisTab(QStringLiteral("memory")), tr("Memory"));
     // Untranslated keys for --tab and tests.
@@ -172,6 +174,16 @@ QWidget* SessionPage::createAnalysisTab(const QString& key) {
         });
         tab = view;
         compute = [view] { view->computeNow(); };
+    } else if (key == QLatin1String("graphs")) {
+        auto* view = new GraphsView(m_time, m_session->session, this);
+        connect(view, &GraphsView::revealRequested, m_timeline, &TimelineView::revealSlice);
+        connect(view, &GraphsView::sourceRequested, this, [this](const QString& file, int line, bool editor) {
+            m_stackSource->showSource(file, line, editor);
+            if (!editor)
+                m_bottomTabs->setCurrentWidget(m_stackSource);
+        });
+        tab = view;
+        compute = [view] { view->computeNow(); };
     } else {
         return nullptr;
     }
@@ -198,7 +210,7 @@ void SessionPage::setSession(std::shared_ptr<const LoadedSession> session) {
     m_stackSource->setSession(s);
     m_summary->setSession(m_session);
     m_staleTabs = {QStringLiteral("overview"), QStringLiteral("kernels"), QStringLiteral("operators"),
-                   QStringLiteral("memory"), QStringLiteral("flame")};
+                   QStringLiteral("memory"), QStringLiteral("flame"), QStringLiteral("graphs")};
     refreshStaleTab();
 }
 
