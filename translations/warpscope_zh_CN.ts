@@ -985,10 +985,6 @@
         <translation>此会话中没有 CUDA 图重放。重放 CUDA 图的程序（torch.cuda.graph、mode=&quot;reduce-overhead&quot; 的 torch.compile、vLLM、SGLang）会在此列出每个图及其重放和最慢的节点。</translation>
     </message>
     <message>
-        <source>%1 graphs, %2 replays, %3 replayed kernels, copies and sets taking %4 of GPU time.</source>
-        <translation>%1 个图，%2 次重放，%3 个重放的内核、拷贝和置值，占用 %4 GPU 时间。</translation>
-    </message>
-    <message>
         <source>%1 of them carry the operator and line of the launch that captured them.</source>
         <translation>其中 %1 带有捕获它们的启动所在的算子和代码行。</translation>
     </message>
@@ -1023,6 +1019,10 @@
     <message>
         <source>Export failed</source>
         <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Graphs: %1. Replays: %2. Replayed kernels, copies and sets: %3, taking %4 of GPU time.</source>
+        <translation>图：%1。重放：%2。重放的内核、拷贝和置值：%3，占用 %4 GPU 时间。</translation>
     </message>
 </context>
 <context>

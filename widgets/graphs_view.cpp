@@ -18,6 +18,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <fstream>
 
 namespace ws {
@@ -135,6 +136,8 @@ void GraphsView::rebuild() {
     m_replays = std::make_shared<const GraphReplays>(GraphReplays::build(*m_session, options));
     m_graphModel->setReplays(m_replays);
     m_graphTable->sortByColumn(GraphTableModel::Busy, Qt::DescendingOrder);
+    m_graphTable->resizeColumnsToContents();
+    m_graphTable->setColumnWidth(GraphTableModel::CapturedAt, std::max(300, m_graphTable->columnWidth(GraphTableModel::CapturedAt)));
     uint64_t replays = 0;
     for (const GraphRow& g : m_replays->graphs())
         replays += g.replays;
@@ -148,7 +151,7 @@ void GraphsView::rebuild() {
         const double attributed = m_replays->replayedActivities()
                                       ? static_cast<double>(m_replays->attributedActivities()) / m_replays->replayedActivities()
                                       : 0.0;
-        QString text = tr("%1 graphs, %2 replays, %3 replayed kernels, copies and sets taking %4 of GPU time.")
+        QString text = tr("Graphs: %1. Replays: %2. Replayed kernels, copies and sets: %3, taking %4 of GPU time.")
                            .arg(formatCount(m_replays->graphs().size()), formatCount(replays),
                                 formatCount(m_replays->replayedActivities()), formatDuration(m_replays->replayedNs()));
         text += QLatin1Char(' ');

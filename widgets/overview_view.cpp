@@ -310,7 +310,10 @@ void OverviewView::rebuildDevices() {
         };
         const QString noKernels = d.kernelCount == 0 ? tr("no kernels in this range") : absent;
         addCard(0, tr("GPU Utilization"), d.gpuUtilization ? percentText(*d.gpuUtilization * 100) : noKernels,
-                tr("kernel busy time / steps time"));
+                d.graphSpanNs > 0 ? tr("kernel busy time / steps time, leaving out %1 of CUDA graph replays recorded "
+                                       "as one span each (--graph-trace=graph: what ran inside them is not traced)")
+                                        .arg(formatDuration(d.graphSpanNs))
+                                  : tr("kernel busy time / steps time"));
         if (d.amd) {
             addCard(1, tr("Est. CU Efficiency"), d.smEfficiency ? percentText(*d.smEfficiency * 100) : absent,
                     d.smEfficiency ? tr("from workgroups per compute unit") : tr("needs grid and block kernel args"));

@@ -67,6 +67,10 @@ void printText(const Session& session, const OverviewReport& r) {
         std::printf("    kernels: %llu, %s ms\n", static_cast<unsigned long long>(d.kernelCount),
                     ms(static_cast<double>(d.kernelNs)).c_str());
         std::printf("    GPU Utilization: %s\n", pct(d.gpuUtilization).c_str());
+        if (d.graphSpanNs > 0)
+            std::printf("    (leaving out %s ms of CUDA graph replays recorded as one span each, --graph-trace=graph: "
+                        "what ran inside them is not traced)\n",
+                        ms(static_cast<double>(d.graphSpanNs)).c_str());
         std::printf(d.amd ? "    Est. CU Efficiency: %s\n" : "    Est. SM Efficiency: %s\n", pct(d.smEfficiency).c_str());
         if (d.achievedOccupancy)
             std::printf("    Est. Achieved Occupancy: %.2f %%%s\n", *d.achievedOccupancy,

@@ -1,6 +1,7 @@
 #include "analysis/graph_replays.h"
 
 #include "analysis/launch_flows.h"
+#include "analysis/program_frames.h"
 #include "model/saturating.h"
 #include "model/session.h"
 
@@ -14,13 +15,6 @@ namespace ws {
 namespace {
 
 constexpr uint32_t kNone = GraphNodeRow::kNone;
-
-// PyTorch's, Inductor's generated and Triton's own frames: a graph or node is named by the first
-// frame outside them, the program's line (the frames inside say how torch got there, not where).
-bool libraryFrame(const std::string& file) {
-    return file.empty() || file[0] == '<' || file.find("/torch/") != std::string::npos ||
-           file.find("torchinductor_") != std::string::npos || file.find("/triton/") != std::string::npos;
-}
 
 bool isGraphLaunchName(std::string_view name) { return name.find("GraphLaunch") != std::string_view::npos; }
 
@@ -43,7 +37,7 @@ std::vector<StackFrameText> framesOf(const Session& s, uint32_t track, uint32_t 
 // The innermost frame outside the libraries, else the innermost; nullptr for none.
 const StackFrameText* programFrame(const std::vector<StackFrameText>& frames) {
     for (const StackFrameText& f : frames)
-        if (!libraryFrame(f.file))
+        if (!isLibraryFrame(f.file))
             return &f;
     return frames.empty() ? nullptr : &frames.front();
 }

@@ -63,7 +63,8 @@ LaunchPatternSteps findLaunchPatternSteps(const Session& s) {
     for (const Flow& f : s.flows()) {
         const Track& from = s.tracks()[f.fromTrack];
         const Track& to = s.tracks()[f.toTrack];
-        if (from.gpu || !to.gpu || s.kindOf(to, f.toSlice) != EventKind::Kernel)
+        // A graph replay recorded as one span (--graph-trace=graph) is its launch's GPU work too.
+        if (from.gpu || !to.gpu || (s.kindOf(to, f.toSlice) != EventKind::Kernel && s.kindOf(to, f.toSlice) != EventKind::GpuGraph))
             continue;
         const EventKind k = s.kindOf(from, f.fromSlice);
         if (k != EventKind::Runtime && k != EventKind::Driver)

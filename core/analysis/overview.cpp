@@ -152,6 +152,12 @@ void collectDeviceData(const Session& s, OverviewData& d) {
             const int device = s.processes()[t.process].deviceId;
             for (uint32_t i = 0; i < t.sliceCount(); ++i) {
                 const EventKind k = s.kindOf(t, i);
+                if (k == EventKind::GpuGraph) { // busy, in no kernel we can see
+                    OverviewDevice& dev = d.devices[device];
+                    dev.gpuBusy.push_back({t.start[i], t.end(i)});
+                    dev.graphSpans.push_back({t.start[i], t.end(i)});
+                    continue;
+                }
                 if (!isGpuActivity(k))
                     continue;
                 OverviewDevice& dev = d.devices[device];
@@ -207,6 +213,7 @@ void collectDeviceData(const Session& s, OverviewData& d) {
         sortRuns(dev.kernels, byStart); // streams are sorted already: merging them is cheap
         mergeIntervals(dev.kernelBusy);
         mergeIntervals(dev.gpuBusy);
+        mergeIntervals(dev.graphSpans);
         // Blocks-per-SM edges: the starts come sorted with the kernels, the ends nearly so; merged,
         // with starts before ends at equal times (FORMATS.md 3.6).
         std::vector<SmEdge> starts, ends;
@@ -278,7 +285,12 @@ DeviceOverview deviceOverview(const Session& s, const OverviewData& d, int id, i
                 occDur += static_cast<double>(c);
             }
         }
-        out.gpuUtilization = static_cast<double>(lengthWithin(dev.kernelBusy, lo, hi)) / static_cast<double>(hi - lo);
+        // Graph replays recorded as spans hide what the GPU did inside them: utilization is the
+        // kernels' share of the rest of the window, not the spans counted as one long kernel.
+        out.graphSpanNs = lengthWithin(dev.graphSpans, lo, hi);
+        if (hi - lo > out.graphSpanNs)
+            out.gpuUtilization = static_cast<double>(lengthWithin(dev.kernelBusy, lo, hi)) /
+                                 static_cast<double>(hi - lo - out.graphSpanNs);
         out.smEfficiency = smEfficiency(dev.smEdges, lo, hi);
         if (occDur > 0)
             out.achievedOccupancy = occSum / occDur;
@@ -338,6 +350,7 @@ DeviceOverview deviceOverviewOver(const Session& s, const OverviewData& d, int i
         if (one.peakAllocatedBytes)
             out.peakAllocatedBytes = std::max(out.peakAllocatedBytes.value_or(INT64_MIN), *one.peakAllocatedBytes);
         out.occupancyComputed = out.occupancyComputed || one.occupancyComputed;
+        addSaturating(out.graphSpanNs, one.graphSpanNs);
     }
     out.gpuUtilization = utilization.value();
     out.smEfficiency = efficiency.value();
@@ -464,6 +477,8 @@ std::string overviewToJson(const Session& s, const OverviewReport& r) {
         dj["est_achieved_occupancy"] = opt(d.achievedOccupancy);
         dj["tensor_core_kernel_share"] = opt(d.tensorCoreShare);
         dj["occupancy_computed"] = d.occupancyComputed;
+        if (d.graphSpanNs > 0)
+            dj["graph_span_ns"] = d.graphSpanNs;
         dj["measured_sm_active_pct"] = opt(d.measuredValue(MeasuredCounter::SmActive));
         dj["measured_tensor_active_pct"] = opt(d.measuredValue(MeasuredCounter::TensorActive));
         dj["measured_dram_bandwidth_pct"] = opt(d.measuredValue(MeasuredCounter::DramBandwidth));

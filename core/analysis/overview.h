@@ -61,7 +61,8 @@ struct OverviewDevice {
     std::vector<OverviewKernel> kernels; // sorted by start
     int64_t maxKernelNs = 0;             // to find the kernels overlapping a window by binary search
     IntervalList kernelBusy;             // union of kernels (GPU utilization)
-    IntervalList gpuBusy;                // union of kernels, copies and memsets (idle gaps)
+    IntervalList gpuBusy;                // union of kernels, copies, memsets and graph spans (idle gaps)
+    IntervalList graphSpans;             // union of graph replays recorded as one span (--graph-trace=graph)
     std::vector<SmEdge> smEdges;         // empty: no kernel has "blocks per SM"
     bool occupancyComputed = false;      // some kernels' occupancy came from their launch geometry
     // Index into Session::counters() of each measured counter of the device, -1 when not recorded.
@@ -101,7 +102,10 @@ struct DeviceOverview {
     std::optional<int> computeMinor;
     uint64_t kernelCount = 0; // kernels overlapping the window
     int64_t kernelNs = 0;     // their time clipped to the window
-    std::optional<double> gpuUtilization;    // 0..1, FORMATS.md 3.5
+    std::optional<double> gpuUtilization;    // 0..1, FORMATS.md 3.5; over the time outside graphSpanNs
+    // CUDA graph replays recorded as one span each (EventKind::GpuGraph): what ran inside them is not
+    // traced, so they are neither idle time nor kernel time, and GPU utilization leaves them out.
+    int64_t graphSpanNs = 0;
     std::optional<double> smEfficiency;      // 0..1, FORMATS.md 3.6
     std::optional<double> achievedOccupancy; // percent, FORMATS.md 3.7
     std::optional<double> tensorCoreShare;   // 0..1 of kernelNs, Tensor Core kernels by name

@@ -70,6 +70,11 @@ public:
 
     // A Python stack's frame ids, innermost first; nullptr for an unknown id.
     const std::vector<uint64_t>* pyStack(uint32_t pyStackId) const;
+    // A Python frame's record; nullptr for an unknown id.
+    const wscap::PyFrameRecord* pyFrame(uint32_t frameId) const {
+        const auto it = m_pyFrames.find(frameId);
+        return it == m_pyFrames.end() ? nullptr : &it->second;
+    }
     // A Python frame as "file(line): function", the name of a python_function slice.
     std::string pyFrameText(uint32_t frameId) const;
 

@@ -6,6 +6,7 @@
 
 #include "import/capture_event_text.h"
 #include "import/capture_names.h"
+#include "analysis/program_frames.h"
 #include "model/graph_flows.h"
 #include "model/json_object_writer.h"
 
@@ -724,6 +725,86 @@ const char* graphNodeTypeName(uint32_t type) {
 
 } // namespace
 
+void CaptureStreamConverter::nameGraphLaunches() {
+    // Each executable graph by the line that captured it, as GraphReplays names it: the innermost
+    // frame outside torch that the Python stacks of all its nodes share (the line inside `with
+    // torch.cuda.graph(g):` that ran the model), else its cudaGraphInstantiate's.
+    std::unordered_map<uint64_t, size_t> created; // node id -> created record
+    for (size_t i = 0; i < m_graphNodes.size(); ++i)
+        if (m_graphNodes[i].first.originalNodeId == 0)
+            created.try_emplace(m_graphNodes[i].first.nodeId, i);
+    std::unordered_map<uint32_t, std::vector<uint64_t>> shared; // exec -> common outer frame ids, outermost first
+    std::unordered_set<uint32_t> seen;
+    for (const auto& [r, offset] : m_graphNodes) {
+        if (r.originalNodeId == 0)
+            continue;
+        const auto c = created.find(r.originalNodeId);
+        const std::vector<uint64_t>* frames =
+            c == created.end() ? nullptr : m_stacks->pyStack(m_graphNodes[c->second].first.pyStackId);
+        if (!frames)
+            continue;
+        const std::vector<uint64_t> outer(frames->rbegin(), frames->rend());
+        if (seen.insert(r.graphId).second) {
+            shared[r.graphId] = outer;
+            continue;
+        }
+        std::vector<uint64_t>& common = shared[r.graphId];
+        size_t k = 0;
+        while (k < common.size() && k < outer.size() && common[k] == outer[k])
+            ++k;
+        common.resize(k);
+    }
+    auto label = [&](const std::vector<uint64_t>& innermostFirst) -> std::string {
+        const wscap::PyFrameRecord* chosen = nullptr;
+        for (uint64_t id : innermostFirst)
+            if (const wscap::PyFrameRecord* f = m_stacks->pyFrame(static_cast<uint32_t>(id)); f && f->line > 0) {
+                if (!chosen)
+                    chosen = f;
+                if (!isLibraryFrame(f->file)) {
+                    chosen = f;
+                    break;
+                }
+            }
+        if (!chosen)
+            return {};
+        const size_t slash = chosen->file.find_last_of('/');
+        return chosen->function + " (" + (slash == std::string::npos ? chosen->file : chosen->file.substr(slash + 1)) +
+               ":" + std::to_string(chosen->line) + ")";
+    };
+    std::unordered_map<uint32_t, std::string> labels;
+    for (const auto& [exec, outer] : shared)
+        if (std::string text = label(std::vector<uint64_t>(outer.rbegin(), outer.rend())); !text.empty())
+            labels[exec] = std::move(text);
+    for (const auto& [r, offset] : m_graphExecs)
+        if (!labels.count(r.graphExecId))
+            if (const std::vector<uint64_t>* frames = m_stacks->pyStack(r.pyStackId))
+                if (std::string text = label(*frames); !text.empty())
+                    labels[r.graphExecId] = std::move(text);
+    if (labels.empty())
+        return;
+    // A replay's activities are nodes of the executable graph whose id their clone records carry:
+    // its launch call (same correlation) is named after it, the one range that stands for the replay.
+    std::unordered_map<uint64_t, uint32_t> execOfNode;
+    for (const auto& [r, offset] : m_graphNodes)
+        if (r.originalNodeId != 0 && labels.count(r.graphId))
+            execOfNode[r.nodeId] = r.graphId;
+    std::unordered_map<uint32_t, uint32_t> execOfLaunch; // correlation -> executable graph
+    for (const auto& [slice, nodeId] : m_graphActivities)
+        if (const auto e = execOfNode.find(nodeId); e != execOfNode.end())
+            execOfLaunch.try_emplace(m_chunk.slices[slice].corr, e->second);
+    std::unordered_map<uint64_t, uint32_t> renamed; // (exec, API name) -> local string
+    for (const auto& [slice, corr] : m_apiSlices) {
+        const auto e = execOfLaunch.find(corr);
+        if (e == execOfLaunch.end())
+            continue;
+        ChunkResult::Slice& s = m_chunk.slices[slice];
+        auto [name, added] = renamed.try_emplace(uint64_t(e->second) << 32 | s.name, 0);
+        if (added)
+            name->second = intern(localString(s.name) + ": " + labels[e->second]);
+        s.name = name->second;
+    }
+}
+
 void CaptureStreamConverter::linkGraphNodes() {
     // Each node id to its record; a clone leads to its original, the created node at the end.
     // Instantiation reports each node of the executable graph twice, as created (in the executable
@@ -798,6 +879,7 @@ void CaptureStreamConverter::linkGraphNodes() {
         addSlice(track(pid, number(r.threadId ? r.threadId : pid.number)), r.timestamp, r.timestamp, instantiated,
                  execCategory, offset);
     }
+    nameGraphLaunches();
     // The attribution flows: from the created node's slice to each replayed activity of it.
     std::vector<bool> started(m_graphNodes.size(), false);
     for (size_t k = 0; k < m_graphActivities.size(); ++k) {

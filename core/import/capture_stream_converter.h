@@ -148,6 +148,8 @@ private:
     // CUDA graphs (GraphNode, GraphExec records): a graph_node slice where each node was made, and an
     // attribution flow from it to every replayed kernel, copy and set of the node (linkGraphNodes).
     void linkGraphNodes();
+    // A graph replay's launch call named after its graph: "cuGraphLaunch: decode_step (decode.py:41)".
+    void nameGraphLaunches();
     // GPU activities that run past the end of the recorded span they began in end there (Recording records).
     void clipToRecordedSpans();
     // Launches outside the operator windows (OpsWindow records) take the operator of their launch

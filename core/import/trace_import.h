@@ -27,9 +27,11 @@ class Session;
  * of their process; stored sessions keep their source format. 5: AMD devices carry their vendor.
  * 6: Chrome JSON edge cases (issue #30, import/FORMAT_NOTES.md): trailing commas, quoted counter
  * values, E args merged into their slices, a missing tid read as the pid. 7: Chrome JSON keeps the
- * kernel launch and operator arguments as columns (model/arg_columns.h, issue #29).
+ * kernel launch and operator arguments as columns (model/arg_columns.h, issue #29). 8: captures'
+ * CUDA graph nodes (graph_node slices and flows, replays' launches named by graph, issue #48), GPU
+ * flow ends bound to the slice starting there, activities clipped to the recorded spans.
  */
-inline constexpr int kImportRevision = 7;
+inline constexpr int kImportRevision = 8;
 
 TraceFormat detectFormat(const std::string& path);
 // Whether text (a file's first bytes, decompressed) starts like a JSON trace: '{' or '[' after

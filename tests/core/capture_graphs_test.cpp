@@ -110,7 +110,7 @@ TEST(CaptureGraphs, TheGraphLaunchStaysWhatLaunchedTheReplay) {
             ++replayed;
             const Flow& l = s->flows()[lf];
             const Flow& a = s->flows()[af];
-            EXPECT_EQ(s->str(s->tracks()[l.fromTrack].names[l.fromSlice]), "cuGraphLaunch");
+            EXPECT_EQ(s->str(s->tracks()[l.fromTrack].names[l.fromSlice]), "cuGraphLaunch: decode_step (graph_decode.py:107)");
             EXPECT_EQ(s->kindOf(s->tracks()[a.fromTrack], a.fromSlice), EventKind::GraphNode);
             // Captured before the replay, on the same thread.
             EXPECT_LT(s->tracks()[a.fromTrack].start[a.fromSlice], s->tracks()[l.fromTrack].start[l.fromSlice]);

@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Independent reference for the CUDA graph replays of a capture (core/analysis/graph_replays.h), from
+the stream's raw records as `wscap-dump -n -1` prints them.
+
+A replay: the Kernel, Memcpy and Memset records with a graphNodeId, grouped by their correlation (the
+graph launch's). A graph: the replays of one executable graph (the records' graphId); its nodes: the
+distinct graphNodeIds. Per graph, one CSV line: replays, nodes, and the summed span (first start to
+last end of each replay) and busy time (durations) in ns; per node: calls and total ns. Prints
+
+  graph replays nodes span_ns busy_ns
+  node calls total_ns ...           (one line per node, heaviest first, ties by calls)
+
+for each graph in the order of its first replay, the same figures `warpscope-cli graphs --csv` and
+`--nodes-csv` give (graph_replays.h). Usage: reference_graphs.py WSCAP_DUMP CAPTURE.wscap[.gz]
+"""
+import collections, gzip, re, subprocess, sys, tempfile
+
+
+def records(dump, path):
+    with tempfile.NamedTemporaryFile(suffix=".wscap") as tmp:
+        if path.endswith(".gz"):
+            tmp.write(gzip.open(path).read())
+            tmp.flush()
+            path = tmp.name
+        return subprocess.run([dump, "-n", "-1", path], check=True, capture_output=True, text=True).stdout
+
+
+def main():
+    dump, path = sys.argv[1:3]
+    replays = collections.defaultdict(list)  # correlation -> [(start, end, graphId, nodeId)]
+    for line in records(dump, path).splitlines():
+        parts = line.split(" ", 2)
+        if len(parts) < 3 or parts[1] not in ("Kernel", "Memcpy", "Memset"):
+            continue
+        f = dict(re.findall(r"(\w+)=(\d+)", parts[2]))
+        node = int(f.get("graphNodeId", 0))
+        if node:
+            replays[int(f["correlationId"])].append((int(f["start"]), int(f["end"]), int(f["graphId"]), node))
+    graphs = collections.OrderedDict()
+    for corr, acts in sorted(replays.items(), key=lambda kv: min(a[0] for a in kv[1])):
+        g = graphs.setdefault(acts[0][2], {"replays": 0, "span": 0, "busy": 0, "nodes": collections.Counter(),
+                                           "time": collections.Counter()})
+        g["replays"] += 1
+        g["span"] += max(a[1] for a in acts) - min(a[0] for a in acts)
+        for start, end, _, node in acts:
+            g["busy"] += end - start
+            g["nodes"][node] += 1
+            g["time"][node] += end - start
+    for g in graphs.values():
+        print("graph", g["replays"], len(g["nodes"]), g["span"], g["busy"])
+        for node in sorted(g["nodes"], key=lambda n: (-g["time"][n], -g["nodes"][n])):
+            print("node", g["nodes"][node], g["time"][node])
+
+
+if __name__ == "__main__":
+    main()
