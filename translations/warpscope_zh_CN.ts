@@ -3310,6 +3310,10 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
             <numerusform> · 仅在 cudaProfilerStart 与 cudaProfilerStop 之间记录：已略去记录区间之间未观测到的 %1，以及延伸到其中的 %n 个步骤</numerusform>
         </translation>
     </message>
+    <message>
+        <source>kernel busy time / steps time, leaving out %1 of CUDA graph replays recorded as one span each (--graph-trace=graph: what ran inside them is not traced)</source>
+        <translation>内核忙碌时间 / 步时间，不含 %1 以单个区间记录的 CUDA 图重放（--graph-trace=graph：其中执行的内容未被跟踪）</translation>
+    </message>
 </context>
 <context>
     <name>ws::RangeSummaryModel</name>

@@ -14,7 +14,7 @@ most frequent non-torch file) rather than under CUDAGraph.replay.
 """
 import collections, json, subprocess, sys
 
-from zoo_compare import by_name_from_end, kernels, short
+from zoo_compare import kernels, pair_from_end, short
 
 
 def flame_shares(cli, capture, code_file):
@@ -36,15 +36,7 @@ def flame_shares(cli, capture, code_file):
 
 def compare(cli, capture, trace, code_file):
     cap, ref = kernels(cli, capture), kernels(cli, trace)
-    cap_by = by_name_from_end(cap)
-    pairs, missing = [], collections.Counter()
-    for name, refs in by_name_from_end(ref).items():
-        caps = cap_by.get(name, [])
-        for i, r in enumerate(refs):
-            if i < len(caps):
-                pairs.append((r, caps[i]))
-            else:
-                missing[short(name)] += 1
+    pairs, missing = pair_from_end(ref, cap)
     replayed = [(r, c) for r, c in pairs if c.get("graph")]
     matched = [(r, c) for r, c in replayed if r["operator"] == c["operator"]]
     wrong = collections.Counter((r["operator"] or "(none)", c["operator"] or "(none)", short(r["kernel"]))

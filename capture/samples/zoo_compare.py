@@ -34,19 +34,26 @@ def short(name, n=60):
     return name if len(name) <= n else name[: n - 1] + "…"
 
 
-def compare(cli, capture, trace):
-    """The comparison as a dict (see the keys below)."""
-    cap, ref = kernels(cli, capture), kernels(cli, trace)
+def pair_from_end(ref, cap):
+    """(trace row, capture row) pairs by name and occurrence from the end, and the trace's kernels
+    left without a capture kernel, counted by short name."""
     cap_by = by_name_from_end(cap)
-    pairs, missing, missing_names = [], 0, collections.Counter()
+    pairs, missing_names = [], collections.Counter()
     for name, refs in by_name_from_end(ref).items():
         caps = cap_by.get(name, [])
         for i, r in enumerate(refs):
             if i < len(caps):
                 pairs.append((r, caps[i]))
             else:
-                missing += 1
                 missing_names[short(name)] += 1
+    return pairs, missing_names
+
+
+def compare(cli, capture, trace):
+    """The comparison as a dict (see the keys below)."""
+    cap, ref = kernels(cli, capture), kernels(cli, trace)
+    pairs, missing_names = pair_from_end(ref, cap)
+    missing = sum(missing_names.values())
     matched = sum(1 for r, c in pairs if r["operator"] == c["operator"])
     time_total = sum(int(r["duration_ns"] or 0) for r, _ in pairs) or 1
     wrong = collections.Counter()

@@ -185,6 +185,17 @@ void CaptureStreamConverter::addSlice(uint32_t trackIndex, uint64_t start, uint6
     m_chunk.slices.push_back(s);
 }
 
+void CaptureStreamConverter::markGpuWork(uint32_t correlationId, uint64_t graphNodeId) {
+    const auto slice = static_cast<uint32_t>(m_chunk.slices.size() - 1);
+    ChunkResult::Slice& s = m_chunk.slices[slice];
+    s.corr = correlationId;
+    s.have |= ChunkResult::kCorr;
+    m_gpuSlices.emplace_back(slice, correlationId);
+    m_read->gpuCorr.insert(correlationId);
+    if (graphNodeId)
+        m_graphActivities.emplace_back(slice, graphNodeId);
+}
+
 void CaptureStreamConverter::addMeta(ChunkResult::MetaKind kind, IdValue pid, IdValue tid, uint32_t str) {
     ChunkResult::Meta m;
     m.kind = kind;
@@ -321,18 +332,13 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         addSlice(gpuTrack(slot, r.streamId, false), r.start, r.end, it->second, m_catKernel, offset);
         ChunkResult::Slice& s = m_chunk.slices.back();
         s.launchArgs = launchArgs(r);
-        s.corr = r.correlationId;
-        s.have |= ChunkResult::kCorr;
         const CaptureDeviceRef& ref = m_refs[slot];
         if (ref.device && ref.device->smCount > 0) {
             const double blocks = double(std::max(r.gridX, 0)) * std::max(r.gridY, 0) * std::max(r.gridZ, 0);
             s.bps = static_cast<float>(blocks / ref.device->smCount);
             s.have |= ChunkResult::kBps;
         }
-        m_gpuSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
-        m_read->gpuCorr.insert(r.correlationId);
-        if (r.graphNodeId)
-            m_graphActivities.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.graphNodeId);
+        markGpuWork(r.correlationId, r.graphNodeId);
         return;
     }
     case RecordType::Memcpy: {
@@ -343,13 +349,9 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
                            capture::memoryKindName(r.srcKind) + " -> " + capture::memoryKindName(r.dstKind) + ")";
         addSlice(gpuTrack(cudaSlot(r.deviceId), r.streamId, false), r.start, r.end, intern(name), m_catMemcpy, offset);
         ChunkResult::Slice& s = m_chunk.slices.back();
-        s.corr = r.correlationId;
         s.bytes = static_cast<int64_t>(std::min<uint64_t>(r.bytes, INT64_MAX));
-        s.have |= ChunkResult::kCorr | ChunkResult::kBytes;
-        m_gpuSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
-        m_read->gpuCorr.insert(r.correlationId);
-        if (r.graphNodeId)
-            m_graphActivities.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.graphNodeId);
+        s.have |= ChunkResult::kBytes;
+        markGpuWork(r.correlationId, r.graphNodeId);
         return;
     }
     case RecordType::Memset: {
@@ -359,13 +361,9 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         const std::string name = std::string("Memset (") + capture::memoryKindName(r.memoryKind) + ")";
         addSlice(gpuTrack(cudaSlot(r.deviceId), r.streamId, false), r.start, r.end, intern(name), m_catMemset, offset);
         ChunkResult::Slice& s = m_chunk.slices.back();
-        s.corr = r.correlationId;
         s.bytes = static_cast<int64_t>(std::min<uint64_t>(r.bytes, INT64_MAX));
-        s.have |= ChunkResult::kCorr | ChunkResult::kBytes;
-        m_gpuSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
-        m_read->gpuCorr.insert(r.correlationId);
-        if (r.graphNodeId)
-            m_graphActivities.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.graphNodeId);
+        s.have |= ChunkResult::kBytes;
+        markGpuWork(r.correlationId, r.graphNodeId);
         return;
     }
     case RecordType::Api: {
@@ -414,11 +412,7 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
         const bool noStream = r.streamId == kNoStream;
         addSlice(gpuTrack(cudaSlot(ctx->second), r.streamId, noStream), r.start, r.end,
                  intern(capture::syncTypeName(r.type)), m_catSync, offset);
-        ChunkResult::Slice& s = m_chunk.slices.back();
-        s.corr = r.correlationId;
-        s.have |= ChunkResult::kCorr;
-        m_gpuSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
-        m_read->gpuCorr.insert(r.correlationId);
+        markGpuWork(r.correlationId, 0);
         return;
     }
     case RecordType::Memory: {
@@ -674,11 +668,7 @@ void CaptureStreamConverter::handle(uint16_t type, const std::vector<uint8_t>& p
             return;
         addSlice(gpuTrack(cudaSlot(device), r.streamId, false), r.start, r.end,
                  intern("CUDA graph " + std::to_string(r.graphId)), m_catGraph, offset);
-        ChunkResult::Slice& s = m_chunk.slices.back();
-        s.corr = r.correlationId;
-        s.have |= ChunkResult::kCorr;
-        m_gpuSlices.emplace_back(static_cast<uint32_t>(m_chunk.slices.size() - 1), r.correlationId);
-        m_read->gpuCorr.insert(r.correlationId);
+        markGpuWork(r.correlationId, 0);
         return;
     }
     case RecordType::Flush: return;

@@ -143,6 +143,8 @@ private:
     IdValue hostPid(uint32_t pid) const;
     void addSlice(uint32_t track, uint64_t start, uint64_t end, uint32_t name, uint32_t cat, uint64_t offset);
     void addMeta(ChunkResult::MetaKind kind, IdValue pid, IdValue tid, uint32_t str);
+    // The slice just added is GPU work of this correlation (its flows), maybe a replayed graph node's.
+    void markGpuWork(uint32_t correlationId, uint64_t graphNodeId);
     // Gives each PyTorch operator range the Python stack of the first stacked API call inside it.
     void linkOperatorStacks();
     // CUDA graphs (GraphNode, GraphExec records): a graph_node slice where each node was made, and an

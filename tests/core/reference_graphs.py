@@ -13,22 +13,16 @@ last end of each replay) and busy time (durations) in ns; per node: calls and to
 for each graph in the order of its first replay, the same figures `warpscope-cli graphs --csv` and
 `--nodes-csv` give (graph_replays.h). Usage: reference_graphs.py WSCAP_DUMP CAPTURE.wscap[.gz]
 """
-import collections, gzip, re, subprocess, sys, tempfile
+import collections, os, re, sys
 
-
-def records(dump, path):
-    with tempfile.NamedTemporaryFile(suffix=".wscap") as tmp:
-        if path.endswith(".gz"):
-            tmp.write(gzip.open(path).read())
-            tmp.flush()
-            path = tmp.name
-        return subprocess.run([dump, "-n", "-1", path], check=True, capture_output=True, text=True).stdout
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "capture", "samples"))
+from zoo_python_lines import dump_records  # noqa: E402  (wscap-dump's text of a stream, .gz unpacked)
 
 
 def main():
     dump, path = sys.argv[1:3]
     replays = collections.defaultdict(list)  # correlation -> [(start, end, graphId, nodeId)]
-    for line in records(dump, path).splitlines():
+    for line in dump_records(dump, path).splitlines():
         parts = line.split(" ", 2)
         if len(parts) < 3 or parts[1] not in ("Kernel", "Memcpy", "Memset"):
             continue
