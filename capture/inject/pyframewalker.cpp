@@ -125,13 +125,19 @@ int PyFrameWalker::walkFrom(const void* frame, Frame* out, int max, const Frame*
     const char* f = static_cast<const char*>(frame);
     int n = 0, seen = 0; // previous[seen...]: where the next frame can be (both walks go outwards)
     for (int guard = 0; f && n < max && guard < 4 * kMaxDepth && span <= static_cast<int>(sizeof block); ++guard) {
-        if (window && f >= window->lo && f + span <= window->hi)
-            std::memcpy(block, window->data + (f - window->lo), static_cast<size_t>(span));
-        else if (!M::read(f, block, static_cast<size_t>(span)))
-            break;
-        const char* code = load<const char*>(block, m_frameCode);
-        const char* instr = load<const char*>(block, m_frameInstr);
-        const bool shim = m_frameOwner >= 0 && load<char>(block, m_frameOwner) == kOwnedByCStack;
+        // The calling thread's own frames are read in place: a copy of each frame first cost a
+        // variable-length memcpy per frame, at every launch (issue #48: the eager decode loop).
+        const char* fields = f;
+        if constexpr (foreign) {
+            if (window && f >= window->lo && f + span <= window->hi)
+                std::memcpy(block, window->data + (f - window->lo), static_cast<size_t>(span));
+            else if (!M::read(f, block, static_cast<size_t>(span)))
+                break;
+            fields = block;
+        }
+        const char* code = load<const char*>(fields, m_frameCode);
+        const char* instr = load<const char*>(fields, m_frameInstr);
+        const bool shim = m_frameOwner >= 0 && load<char>(fields, m_frameOwner) == kOwnedByCStack;
         if (!shim && code) {
             Frame out1{code, -1, f, 0};
             bool isCode = false;
@@ -158,7 +164,7 @@ int PyFrameWalker::walkFrom(const void* frame, Frame* out, int max, const Frame*
                 break; // another thread's frame that is no longer one: what follows is not to be trusted
             }
         }
-        f = load<const char*>(block, m_framePrevious);
+        f = load<const char*>(fields, m_framePrevious);
     }
     return n;
 }
@@ -226,12 +232,21 @@ bool PyFrameWalker::describeWith(const void* code, std::string* function, std::s
 }
 
 template <class M> uint64_t PyFrameWalker::fingerprintWith(const void* code) const {
-    const int lo = std::min(m_codeQualname, m_codeFile), hi = std::max(m_codeQualname, m_codeFile) + 8;
-    char block[256] = {};
-    if (hi - lo > static_cast<int>(sizeof block) || !M::read(static_cast<const char*>(code) + lo, block, static_cast<size_t>(hi - lo)))
-        return 0;
-    const auto a = load<uint64_t>(block, m_codeQualname - lo);
-    const auto b = load<uint64_t>(block, m_codeFile - lo);
+    uint64_t a = 0, b = 0;
+    if constexpr (std::is_same_v<M, DirectMemory>) {
+        // A live frame's code object: its two fields read in place (every frame of every launch; a
+        // zeroed 256-byte block and a copy into it were most of a walk's time).
+        a = load<uint64_t>(code, m_codeQualname);
+        b = load<uint64_t>(code, m_codeFile);
+    } else {
+        const int lo = std::min(m_codeQualname, m_codeFile), hi = std::max(m_codeQualname, m_codeFile) + 8;
+        char block[256];
+        if (hi - lo > static_cast<int>(sizeof block) ||
+            !M::read(static_cast<const char*>(code) + lo, block, static_cast<size_t>(hi - lo)))
+            return 0;
+        a = load<uint64_t>(block, m_codeQualname - lo);
+        b = load<uint64_t>(block, m_codeFile - lo);
+    }
     return (a * 0x9e3779b97f4a7c15ull) ^ (b + 0x632be59bd9b4e019ull + (a << 6));
 }
 

@@ -283,7 +283,8 @@ uint32_t PythonStacks::capture(int depth, std::string& out) {
     int n = 0;
     const int limit = std::clamp(depth, 1, kMaxFrames);
     if (g_walking) {
-        PyFrameWalker::Frame frames[PyFrameWalker::kMaxDepth];
+        // Per thread, not on the stack: Frame's member initializers would zero 4 KB at every launch.
+        thread_local PyFrameWalker::Frame frames[PyFrameWalker::kMaxDepth];
         const int walked = g_walker.walk(frames, std::min(limit, PyFrameWalker::kMaxDepth));
         uint64_t key[3 * PyFrameWalker::kMaxDepth];
         uint64_t hash = 0xcbf29ce484222325ull ^ static_cast<uint64_t>(walked);
