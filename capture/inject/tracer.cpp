@@ -43,8 +43,6 @@ constexpr KindChoice kKinds[] = {
     {ActNvtx, CUPTI_ACTIVITY_KIND_MARKER_DATA},
     {ActOverhead, CUPTI_ACTIVITY_KIND_OVERHEAD},
     {ActExternalCorrelation, CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION},
-    // With it CUPTI traces each replay as one record and none of its nodes (--graph-trace=graph).
-    {ActGraphTrace, CUPTI_ACTIVITY_KIND_GRAPH_TRACE},
 };
 
 std::string cuptiMessage(CUptiResult r) {
@@ -216,6 +214,13 @@ bool Tracer::initialize() {
         check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DEVICE), "cuptiActivityEnable(DEVICE)", false);
         if (m_config.activities & ActGraphs)
             watchGraphs();
+        // --graph-trace=graph: CUPTI traces each replay as one record and none of its nodes. Enabled
+        // once, before any graph is instantiated, and never switched with the recording: enabled after
+        // a graph's instantiation (a capture paused by --capture-range at start-up), its replays
+        // crashed the process (SIGSEGV, CUDA 13.0 driver 580, H200). The importer keeps the replays
+        // inside the recorded spans.
+        if (m_config.activities & ActGraphTrace)
+            check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_GRAPH_TRACE), "cuptiActivityEnable(GRAPH_TRACE)", false);
         check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONTEXT), "cuptiActivityEnable(CONTEXT)", false);
         if (m_config.profilerApiRange) {
             std::string why;

@@ -1050,9 +1050,15 @@ void CaptureStreamConverter::clipToRecordedSpans() {
     for (const auto& [slice, corr] : m_gpuSlices) {
         ChunkResult::Slice& s = m_chunk.slices[slice];
         auto after = std::upper_bound(spans.begin(), spans.end(), std::make_pair(s.ts, INT64_MAX));
+        const int64_t spanEnd = after == spans.begin() ? INT64_MIN : (after - 1)->second;
+        // Graph-level replays are traced through pauses too (tracer.cpp): those outside every span
+        // are not of the recording, and take no time.
+        if (s.cat == m_catGraph && s.ts > spanEnd) {
+            s.dur = 0;
+            continue;
+        }
         if (after == spans.begin())
             continue;
-        const int64_t spanEnd = (after - 1)->second;
         if (s.ts <= spanEnd && s.ts + s.dur > spanEnd) {
             s.dur = spanEnd - s.ts;
             ++clipped;
