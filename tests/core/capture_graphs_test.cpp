@@ -225,6 +225,22 @@ TEST(CaptureGraphs, GraphLevelRecordingShowsEachReplayAsOneSpan) {
     EXPECT_EQ(r.graphs()[0].nodes[0].kind, EventKind::GpuGraph);
 }
 
+TEST(CaptureGraphs, GraphLevelReplaysOutsideTheRecordedRangesAreNotCounted) {
+    // GRAPH_TRACE stays on through the pauses of --capture-range: its records of the replays between
+    // the ranges take no time, and have no launch recorded.
+    auto s = graphCapture("graph_trace_range.wscap.gz");
+    ASSERT_TRUE(s);
+    EXPECT_EQ(countKind(*s, EventKind::GpuGraph), 1024u);
+    size_t inside = 0;
+    for (const Track& t : s->tracks())
+        for (size_t i = 0; i < t.sliceCount(); ++i)
+            inside += s->kindOf(t, i) == EventKind::GpuGraph && t.dur[i] > 0;
+    EXPECT_EQ(inside, 3u * 5u * 32u);
+    const GraphReplays r = GraphReplays::build(*s);
+    ASSERT_EQ(r.graphs().size(), 1u);
+    EXPECT_EQ(r.graphs()[0].replays, 3u * 5u * 32u);
+}
+
 TEST(CaptureGraphs, KinetoReplaysGroupByTheirNodesInOrder) {
     // torch.profiler's trace of the same graphed program: no node ids, no capture phase.
     auto s = graphCapture("graph.pt.trace.json.gz");
