@@ -2571,6 +2571,14 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <source>Capture &amp;range:</source>
         <translation>采集区间(&amp;R):</translation>
     </message>
+    <message>
+        <source>CUDA graphs: where each node was captured, so every replay has its operators and lines</source>
+        <translation>CUDA 图：记录每个节点的捕获位置，使每次重放都带有其算子和代码行</translation>
+    </message>
+    <message>
+        <source>CUDA graph replays as one span each, without their nodes (less per replay)</source>
+        <translation>每次 CUDA 图重放记录为一个区间，不含其节点（每次重放开销更小）</translation>
+    </message>
 </context>
 <context>
     <name>ws::OpenUrlDialog</name>

@@ -157,6 +157,8 @@ NewCaptureDialog::NewCaptureDialog(QWidget* parent) : QDialog(parent) {
                         "read from a thread of its own)")},
         {"host", tr("Host CPU and memory (the program and its DataLoader workers, from /proc at the metric rate)")},
         {"collectives", tr("NCCL collectives: sizes, data types and communicators (NCCL 2.28 or newer)")},
+        {"graphs", tr("CUDA graphs: where each node was captured, so every replay has its operators and lines")},
+        {"graphtrace", tr("CUDA graph replays as one span each, without their nodes (less per replay)")},
     };
     // The nine common kinds in a 3x3 grid, the longer opt-in ones below, one per row.
     int cell = 0, wideRow = 3;

@@ -354,3 +354,14 @@ TEST_F(NewCaptureDialogTest, TheDefaultRecordsLaunchesAtTheDriverAndNotTheRuntim
     dialog.resize(900, 700);
     dialog.grab().save(QStringLiteral("/tmp/new_capture_dialog.png"));
 }
+
+// Issue #48: the dialog's captures watch CUDA graphs being built, as warpscope-capture's default
+// does; graph-level replays are opt-in.
+TEST_F(NewCaptureDialogTest, TheDefaultWatchesGraphsBeingBuilt) {
+    NewCaptureDialog dialog;
+    auto* graphs = dialog.findChild<QCheckBox*>(QStringLiteral("activity_graphs"));
+    auto* graphTrace = dialog.findChild<QCheckBox*>(QStringLiteral("activity_graphtrace"));
+    ASSERT_TRUE(graphs && graphTrace);
+    EXPECT_TRUE(graphs->isChecked());
+    EXPECT_FALSE(graphTrace->isChecked());
+}
