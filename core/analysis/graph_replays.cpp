@@ -6,6 +6,7 @@
 #include "model/session.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <numeric>
 #include <unordered_map>
@@ -120,11 +121,15 @@ GraphReplays GraphReplays::build(const Session& s, const GraphReplaysOptions& o)
     GraphReplays out;
     const std::vector<Track>& tracks = s.tracks();
     const uint32_t graphCategory = LaunchFlows::graphNodeCategory(s);
-    if (graphCategory == LaunchFlows::kNone) { // most sessions replay no graph: no pass over their flows
-        bool named = false;
-        for (StringId id = 1; id < s.strings().size() && !named; ++id)
-            named = isGraphLaunchName(s.str(id));
-        if (!named)
+    if (graphCategory == LaunchFlows::kNone) {
+        // Most sessions replay no graph: no pass over their flows. The graph launch calls as the
+        // formats name them (Kineto, Nsight Systems, nvprof, rocprofiler; captures rename theirs only
+        // when they have graph_node flows), looked up whole: O(1), not a scan of every string.
+        static const char* const kLaunchNames[] = {
+            "cudaGraphLaunch", "cudaGraphLaunch_ptsz", "cudaGraphLaunch_v10000", "cudaGraphLaunch_ptsz_v10000",
+            "cuGraphLaunch",   "cuGraphLaunch_ptsz",   "hipGraphLaunch",         "hipGraphLaunch_spt"};
+        if (std::none_of(std::begin(kLaunchNames), std::end(kLaunchNames),
+                         [&](const char* n) { return s.strings().find(n) != StringTable::kNotFound; }))
             return out;
     }
     const LaunchFlows launches = LaunchFlows::build(s, LaunchFlows::Follow::Launch);
