@@ -52,7 +52,6 @@ void GraphRecorder::onResource(CUpti_CallbackId cbid, const CUpti_ResourceData* 
                 m_stacks->stacksNow(&n.stackId, &n.pyStackId);
             std::lock_guard<std::mutex> lock(m_mutex);
             m_nodes.push_back(n);
-            ++m_nodeCount;
             return;
         }
         case CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED: {
@@ -97,11 +96,6 @@ void GraphRecorder::take(uint32_t processId, const TickLine& ticks, std::string&
     for (const Exec& e : execs)
         appendRecord(out, GraphExecRecord{e.graphExecId, e.graphId, ticks.toNs(e.ticks), processId, e.threadId,
                                           e.stackId, e.pyStackId});
-}
-
-uint64_t GraphRecorder::nodes() const {
-    std::lock_guard<std::mutex> lock(m_mutex);
-    return m_nodeCount;
 }
 
 } // namespace ws

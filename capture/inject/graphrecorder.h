@@ -21,7 +21,7 @@ class StackRecorder;
  * CUPTI's resource callbacks (LaunchCallbacks::watchGraphs) report, on the thread that builds the
  * graph and inside the call that builds it:
  *   - a node created (CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED): during stream capture that call is the
- *     captured launch, copy or set, whose correlation LaunchCallbacks left in callCorrelation(); its
+ *     captured launch, copy or set, whose correlation LaunchCallbacks left by enterCall(); its
  *     thread, time and stacks (StackRecorder::stacksNow) are taken here, so they exist even when the
  *     call itself was not recorded (a capture paused by --capture-range while the program builds its
  *     graphs at start-up, as vLLM and SGLang do);
@@ -46,9 +46,6 @@ public:
     // entry and cleared at its exit: a node created inside it came from it. 0: none.
     static void enterCall(uint32_t correlationId) { t_callCorrelation = correlationId; }
     static void leaveCall() { t_callCorrelation = 0; }
-    static uint32_t callCorrelation() { return t_callCorrelation; }
-
-    uint64_t nodes() const;
 
 private:
     struct Node {
@@ -65,10 +62,9 @@ private:
 
     static thread_local uint32_t t_callCorrelation;
     StackRecorder* m_stacks = nullptr;
-    mutable std::mutex m_mutex;
+    std::mutex m_mutex;
     std::vector<Node> m_nodes;
     std::vector<Exec> m_execs;
-    uint64_t m_nodeCount = 0;
 };
 
 } // namespace ws

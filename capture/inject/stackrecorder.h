@@ -53,7 +53,6 @@ public:
     // often while a capture is paused): their ids, defining what is new; 0 for a kind not configured,
     // or when the thread is already inside one of these calls. Needs configure().
     void stacksNow(uint32_t* native, uint32_t* python);
-    bool configured() const { return m_configured; }
     // Moves the encoded records (Module, StackDef, PyFrame, PyStack, CallStack) gathered so far to
     // the end of out.
     void take(std::string& out);

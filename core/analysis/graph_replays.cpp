@@ -35,12 +35,10 @@ std::vector<StackFrameText> framesOf(const Session& s, uint32_t track, uint32_t 
     return out;
 }
 
-// The innermost frame outside the libraries, else the innermost; nullptr for none.
-const StackFrameText* programFrame(const std::vector<StackFrameText>& frames) {
-    for (const StackFrameText& f : frames)
-        if (!isLibraryFrame(f.file))
-            return &f;
-    return frames.empty() ? nullptr : &frames.front();
+// programFrame() of frames with a file and line (framesOf), nullptr for none.
+const StackFrameText* programFrameOf(const std::vector<StackFrameText>& frames) {
+    const auto it = programFrame(frames.begin(), frames.end(), [](const StackFrameText& f) { return std::string_view(f.file); });
+    return it == frames.end() ? nullptr : &*it;
 }
 
 bool sameFrame(const StackFrameText& a, const StackFrameText& b) {
@@ -75,7 +73,7 @@ void describe(const Session& s, GraphRow& g, const std::atomic<bool>* cancel) {
             continue;
         n.op = operatorAround(s, n.originTrack, n.originSlice);
         const std::vector<StackFrameText> frames = framesOf(s, n.originTrack, n.originSlice);
-        if (const StackFrameText* f = programFrame(frames)) {
+        if (const StackFrameText* f = programFrameOf(frames)) {
             n.file = f->file;
             n.line = f->line;
             n.function = f->function;
@@ -97,7 +95,7 @@ void describe(const Session& s, GraphRow& g, const std::atomic<bool>* cancel) {
     std::vector<StackFrameText> shared(common.rbegin(), common.rend()); // innermost first
     if (shared.empty() && g.launchTrack != kNone)
         shared = framesOf(s, g.launchTrack, g.launchSlice); // no capture known: the line that replays it
-    if (const StackFrameText* f = programFrame(shared)) {
+    if (const StackFrameText* f = programFrameOf(shared)) {
         g.file = f->file;
         g.line = f->line;
         g.function = f->function;
@@ -105,11 +103,6 @@ void describe(const Session& s, GraphRow& g, const std::atomic<bool>* cancel) {
 }
 
 } // namespace
-
-std::string shortLocation(const std::string& file, int32_t line) {
-    const size_t slash = file.find_last_of("/\\");
-    return (slash == std::string::npos ? file : file.substr(slash + 1)) + ":" + std::to_string(line);
-}
 
 std::string GraphRow::label() const {
     if (line <= 0)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/program_frames.h"
 #include "model/event_kind.h"
 #include "model/string_table.h"
 
@@ -103,8 +104,5 @@ private:
     uint64_t m_attributed = 0;
     int64_t m_replayedNs = 0;
 };
-
-// "file:line" of a frame's file with its directories dropped, for labels ("decode.py:41").
-std::string shortLocation(const std::string& file, int32_t line);
 
 } // namespace ws

@@ -1,4 +1,5 @@
 #include "analysis/operator_tree.h"
+#include "analysis/launch_flows.h"
 #include "model/prefault.h"
 #include "model/saturating.h"
 
@@ -205,18 +206,12 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
 
     // GPU slices already attributed (a kernel reached by two flows counts once), per GPU track.
     std::vector<std::vector<bool>> attributed(tracks.size());
-    // Replayed graph nodes belong to the operator that captured them (model/graph_flows.h): their
-    // graph_node flow counts, not the graph launch's.
-    std::vector<std::vector<bool>> capturedNode(tracks.size());
-    for (const Flow& f : flows)
-        if (f.fromTrack < tracks.size() && f.toTrack < tracks.size() && f.fromSlice < tracks[f.fromTrack].sliceCount() &&
-            f.toSlice < tracks[f.toTrack].sliceCount() &&
-            session.kindOf(tracks[f.fromTrack], f.fromSlice) == EventKind::GraphNode) {
-            std::vector<bool>& marks = capturedNode[f.toTrack];
-            if (marks.empty())
-                marks.assign(tracks[f.toTrack].sliceCount(), false);
-            marks[f.toSlice] = true;
-        }
+    // Replayed graph nodes belong to the operator that captured them (model/graph_flows.h): where a GPU
+    // slice is attributed through a graph_node flow, that flow counts and the graph launch's does not.
+    const uint32_t graphCategory = LaunchFlows::graphNodeCategory(session);
+    const LaunchFlows attribution = graphCategory == LaunchFlows::kNone
+                                        ? LaunchFlows()
+                                        : LaunchFlows::build(session, LaunchFlows::Follow::Attribution);
     tree.m_launches.reserve(flowsByTrack.size()); // at most one launch per flow: no regrowth copies
     prefaultOnThreads(tree.m_launches.data(), tree.m_launches.capacity() * sizeof(Launch));
     std::unordered_map<StringId, bool> tensorCores;
@@ -333,8 +328,11 @@ OperatorTree OperatorTree::build(const Session& session, const OperatorTreeOptio
             const Track& gpu = tracks[f.toTrack];
             if (f.toSlice >= gpu.sliceCount())
                 continue;
-            if (from != EventKind::GraphNode && !capturedNode[f.toTrack].empty() && capturedNode[f.toTrack][f.toSlice])
-                continue; // the graph launch's flow to a node attributed where it was captured
+            if (graphCategory != LaunchFlows::kNone) {
+                const uint32_t af = attribution.flowOf(f.toTrack, f.toSlice);
+                if (af != LaunchFlows::kNone && flows[af].category == graphCategory && af != flowsByTrack[k])
+                    continue; // the graph launch's flow to a node attributed where it was captured
+            }
             const EventKind gk = session.kindOf(gpu, f.toSlice);
             if (!isGpuActivity(gk))
                 continue;

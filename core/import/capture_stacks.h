@@ -52,11 +52,6 @@ public:
     // The `Call stack` text of a graph node's (or, with kGraphExecKey, an executable graph's) own
     // stacks; nullptr when none was taken.
     const std::string* forGraphNode(uint64_t nodeId) const;
-    // The same as a key (as stackKeyFor), 0: none.
-    uint64_t stackKeyForGraphNode(uint64_t nodeId) const {
-        const auto it = m_graphNodes.find(nodeId);
-        return it == m_graphNodes.end() ? 0 : it->second;
-    }
     // The launch call's (native, Python) stack pair as one key, equal for equal stacks; 0: none.
     uint64_t stackKeyFor(uint32_t correlationId) const {
         const auto it = m_launches.find(correlationId);

@@ -54,8 +54,6 @@ CaptureStreamConverter::CaptureStreamConverter(uint32_t streamIndex) : m_stream(
     m_catCpuOp = intern("cpu_op");
     m_catOverhead = intern("overhead");
     m_catFlow = intern("ac2g");
-    m_catGraphNode = intern("graph_node");
-    m_catGraphFlow = intern(std::string(kGraphNodeFlowCategory));
     m_catGraph = intern("cuda_graph");
 }
 
@@ -715,77 +713,63 @@ const char* graphNodeTypeName(uint32_t type) {
 
 } // namespace
 
-void CaptureStreamConverter::nameGraphLaunches() {
+void CaptureStreamConverter::nameGraphLaunches(const std::vector<size_t>& createdOfActivity,
+                                               const std::unordered_map<uint64_t, size_t>& byId) {
     // Each executable graph by the line that captured it, as GraphReplays names it: the innermost
     // frame outside torch that the Python stacks of all its nodes share (the line inside `with
-    // torch.cuda.graph(g):` that ran the model), else its cudaGraphInstantiate's.
-    std::unordered_map<uint64_t, size_t> created; // node id -> created record
-    for (size_t i = 0; i < m_graphNodes.size(); ++i)
-        if (m_graphNodes[i].first.originalNodeId == 0)
-            created.try_emplace(m_graphNodes[i].first.nodeId, i);
+    // torch.cuda.graph(g):` that ran the model), else its cudaGraphInstantiate's. A replayed
+    // activity's node is a clone in the executable graph, whose graph id is the executable graph's.
     std::unordered_map<uint32_t, std::vector<uint64_t>> shared; // exec -> common outer frame ids, outermost first
-    std::unordered_set<uint32_t> seen;
-    for (const auto& [r, offset] : m_graphNodes) {
-        if (r.originalNodeId == 0)
+    std::unordered_set<uint64_t> folded;                        // (exec, created node) already in shared
+    std::unordered_map<uint32_t, uint32_t> execOfLaunch;        // correlation -> executable graph
+    for (size_t k = 0; k < m_graphActivities.size(); ++k) {
+        const size_t created = createdOfActivity[k];
+        if (created == SIZE_MAX)
             continue;
-        const auto c = created.find(r.originalNodeId);
-        const std::vector<uint64_t>* frames =
-            c == created.end() ? nullptr : m_stacks->pyStack(m_graphNodes[c->second].first.pyStackId);
+        const auto& [slice, nodeId] = m_graphActivities[k];
+        const uint32_t exec = m_graphNodes[byId.at(nodeId)].first.graphId;
+        execOfLaunch.try_emplace(m_chunk.slices[slice].corr, exec);
+        if (!folded.insert(uint64_t(exec) << 32 | created).second)
+            continue;
+        const std::vector<uint64_t>* frames = m_stacks->pyStack(m_graphNodes[created].first.pyStackId);
         if (!frames)
             continue;
-        const std::vector<uint64_t> outer(frames->rbegin(), frames->rend());
-        if (seen.insert(r.graphId).second) {
-            shared[r.graphId] = outer;
+        std::vector<uint64_t> outer(frames->rbegin(), frames->rend());
+        auto [common, first] = shared.try_emplace(exec, std::move(outer));
+        if (first)
             continue;
-        }
-        std::vector<uint64_t>& common = shared[r.graphId];
-        size_t k = 0;
-        while (k < common.size() && k < outer.size() && common[k] == outer[k])
-            ++k;
-        common.resize(k);
+        size_t n = 0;
+        while (n < common->second.size() && n < frames->size() && common->second[n] == (*frames)[frames->size() - 1 - n])
+            ++n;
+        common->second.resize(n);
     }
-    auto label = [&](const std::vector<uint64_t>& innermostFirst) -> std::string {
-        const wscap::PyFrameRecord* chosen = nullptr;
-        for (uint64_t id : innermostFirst)
-            if (const wscap::PyFrameRecord* f = m_stacks->pyFrame(static_cast<uint32_t>(id)); f && f->line > 0) {
-                if (!chosen)
-                    chosen = f;
-                if (!isLibraryFrame(f->file)) {
-                    chosen = f;
-                    break;
-                }
-            }
-        if (!chosen)
+    auto label = [&](auto firstFrame, auto lastFrame) -> std::string { // frame ids, innermost first
+        std::vector<const wscap::PyFrameRecord*> frames;
+        for (auto id = firstFrame; id != lastFrame; ++id)
+            if (const wscap::PyFrameRecord* f = m_stacks->pyFrame(static_cast<uint32_t>(*id)); f && f->line > 0)
+                frames.push_back(f);
+        const auto chosen = programFrame(frames.begin(), frames.end(),
+                                         [](const wscap::PyFrameRecord* f) { return std::string_view(f->file); });
+        if (chosen == frames.end())
             return {};
-        const size_t slash = chosen->file.find_last_of('/');
-        return chosen->function + " (" + (slash == std::string::npos ? chosen->file : chosen->file.substr(slash + 1)) +
-               ":" + std::to_string(chosen->line) + ")";
+        return ((*chosen)->function.empty() ? std::string() : (*chosen)->function + " ") + "(" +
+               shortLocation((*chosen)->file, static_cast<int32_t>((*chosen)->line)) + ")";
     };
     std::unordered_map<uint32_t, std::string> labels;
     for (const auto& [exec, outer] : shared)
-        if (std::string text = label(std::vector<uint64_t>(outer.rbegin(), outer.rend())); !text.empty())
+        if (std::string text = label(outer.rbegin(), outer.rend()); !text.empty())
             labels[exec] = std::move(text);
     for (const auto& [r, offset] : m_graphExecs)
         if (!labels.count(r.graphExecId))
             if (const std::vector<uint64_t>* frames = m_stacks->pyStack(r.pyStackId))
-                if (std::string text = label(*frames); !text.empty())
+                if (std::string text = label(frames->begin(), frames->end()); !text.empty())
                     labels[r.graphExecId] = std::move(text);
-    if (labels.empty())
-        return;
-    // A replay's activities are nodes of the executable graph whose id their clone records carry:
-    // its launch call (same correlation) is named after it, the one range that stands for the replay.
-    std::unordered_map<uint64_t, uint32_t> execOfNode;
-    for (const auto& [r, offset] : m_graphNodes)
-        if (r.originalNodeId != 0 && labels.count(r.graphId))
-            execOfNode[r.nodeId] = r.graphId;
-    std::unordered_map<uint32_t, uint32_t> execOfLaunch; // correlation -> executable graph
-    for (const auto& [slice, nodeId] : m_graphActivities)
-        if (const auto e = execOfNode.find(nodeId); e != execOfNode.end())
-            execOfLaunch.try_emplace(m_chunk.slices[slice].corr, e->second);
+    // Each replay's launch call (same correlation) is named after its graph: the one range on the
+    // launching thread that stands for the replay.
     std::unordered_map<uint64_t, uint32_t> renamed; // (exec, API name) -> local string
     for (const auto& [slice, corr] : m_apiSlices) {
         const auto e = execOfLaunch.find(corr);
-        if (e == execOfLaunch.end())
+        if (e == execOfLaunch.end() || !labels.count(e->second))
             continue;
         ChunkResult::Slice& s = m_chunk.slices[slice];
         auto [name, added] = renamed.try_emplace(uint64_t(e->second) << 32 | s.name, 0);
@@ -796,6 +780,10 @@ void CaptureStreamConverter::nameGraphLaunches() {
 }
 
 void CaptureStreamConverter::linkGraphNodes() {
+    // Interned here, not with the other categories: a session without graph_node flows has no such
+    // string, and GraphReplays tells it has no graphs from that alone (no pass over its flows).
+    m_catGraphNode = intern("graph_node");
+    m_catGraphFlow = intern(std::string(kGraphNodeFlowCategory));
     // Each node id to its record; a clone leads to its original, the created node at the end.
     // Instantiation reports each node of the executable graph twice, as created (in the executable
     // graph's own graph, whose id is the executable graph's) and as a clone of the captured node
@@ -814,7 +802,7 @@ void CaptureStreamConverter::linkGraphNodes() {
     // A node made by the program: created, not an executable graph's copy of one.
     auto madeByProgram = [&](size_t i) {
         const GraphNodeRecord& r = m_graphNodes[i].first;
-        return r.originalNodeId == 0 && byId[r.nodeId] == i && !execGraphs.count(r.graphId);
+        return r.originalNodeId == 0 && byId.at(r.nodeId) == i && !execGraphs.count(r.graphId);
     };
     auto createdOf = [&](uint64_t nodeId) -> size_t {
         // Clone chains are short (instantiation, maybe a cudaGraphClone before); the bound stops a cycle.
@@ -869,7 +857,7 @@ void CaptureStreamConverter::linkGraphNodes() {
         addSlice(track(pid, number(r.threadId ? r.threadId : pid.number)), r.timestamp, r.timestamp, instantiated,
                  execCategory, offset);
     }
-    nameGraphLaunches();
+    nameGraphLaunches(createdOfActivity, byId);
     // The attribution flows: from the created node's slice to each replayed activity of it.
     std::vector<bool> started(m_graphNodes.size(), false);
     for (size_t k = 0; k < m_graphActivities.size(); ++k) {

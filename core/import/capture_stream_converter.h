@@ -151,7 +151,8 @@ private:
     // attribution flow from it to every replayed kernel, copy and set of the node (linkGraphNodes).
     void linkGraphNodes();
     // A graph replay's launch call named after its graph: "cuGraphLaunch: decode_step (decode.py:41)".
-    void nameGraphLaunches();
+    // From linkGraphNodes: each replayed activity's created node, and each node id's record.
+    void nameGraphLaunches(const std::vector<size_t>& createdOfActivity, const std::unordered_map<uint64_t, size_t>& byId);
     // GPU activities that run past the end of the recorded span they began in end there (Recording records).
     void clipToRecordedSpans();
     // Launches outside the operator windows (OpsWindow records) take the operator of their launch
