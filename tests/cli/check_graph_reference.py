@@ -1,8 +1,10 @@
-"""`warpscope-cli graphs --csv` and `--nodes-csv` of a capture against tests/core/reference_graphs.py,
-the independent count from the stream's raw records: per graph its replays, nodes, summed replay
-span and busy time, and per node its calls and time (the nodes compared as sorted lists).
+"""`warpscope-cli graphs --csv` and `--nodes-csv` of captures and Kineto traces against
+tests/core/reference_graphs.py, the independent count from a stream's raw records (or a trace's
+events): per graph its replays, nodes, summed replay span and busy time, and per node its calls and
+time (the nodes compared as sorted lists). A file that is not there (the shared test data is absent)
+is skipped with a note.
 
-  python3 check_graph_reference.py WARPSCOPE_CLI WSCAP_DUMP CAPTURE...
+  python3 check_graph_reference.py WARPSCOPE_CLI WSCAP_DUMP FILE...
 """
 import csv, io, os, subprocess, sys
 
@@ -11,8 +13,12 @@ reference = os.path.join(here, "..", "core", "reference_graphs.py")
 cli, dump = sys.argv[1:3]
 failed = False
 for capture in sys.argv[3:]:
+    if not os.path.exists(capture):
+        print("%s: absent, skipped" % capture)
+        continue
+    source = ["--kineto", capture] if ".json" in capture else [dump, capture]
     ref, graph = [], None
-    for line in subprocess.run([sys.executable, reference, dump, capture], check=True, capture_output=True,
+    for line in subprocess.run([sys.executable, reference, *source], check=True, capture_output=True,
                                text=True).stdout.splitlines():
         w = line.split()
         if w[0] == "graph":

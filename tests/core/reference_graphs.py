@@ -12,16 +12,26 @@ last end of each replay) and busy time (durations) in ns; per node: calls and to
 
 for each graph in the order of its first replay, the same figures `warpscope-cli graphs --csv` and
 `--nodes-csv` give (graph_replays.h). Usage: reference_graphs.py WSCAP_DUMP CAPTURE.wscap[.gz]
+
+A Kineto JSON trace (reference_graphs.py --kineto TRACE.json[.gz]) has no node ids: a replay is the
+kernels, copies and sets whose correlation is a *GraphLaunch* runtime call's (per process), its nodes
+are its activities in start order, and replays running the same names in the same order are one
+graph.
 """
-import collections, os, re, sys
+import collections, gzip, json, os, re, sys
+from decimal import Decimal, ROUND_HALF_UP
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "capture", "samples"))
 from zoo_python_lines import dump_records  # noqa: E402  (wscap-dump's text of a stream, .gz unpacked)
 
 
-def main():
-    dump, path = sys.argv[1:3]
-    replays = collections.defaultdict(list)  # correlation -> [(start, end, graphId, nodeId)]
+def ns(us):
+    return int((Decimal(str(us)) * 1000).to_integral_value(rounding=ROUND_HALF_UP))
+
+
+def capture_replays(dump, path):
+    """{correlation: [(start, end, graph key, node key)]} from a capture's records."""
+    replays = collections.defaultdict(list)
     for line in dump_records(dump, path).splitlines():
         parts = line.split(" ", 2)
         if len(parts) < 3 or parts[1] not in ("Kernel", "Memcpy", "Memset"):
@@ -30,6 +40,37 @@ def main():
         node = int(f.get("graphNodeId", 0))
         if node:
             replays[int(f["correlationId"])].append((int(f["start"]), int(f["end"]), int(f["graphId"]), node))
+    return replays
+
+
+def kineto_replays(path):
+    """The same for a Kineto trace: graph key the names in start order, node key the position."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        events = json.load(f)["traceEvents"]
+    launches = {(e.get("pid"), e["args"]["correlation"]) for e in events
+                if e.get("ph") == "X" and "GraphLaunch" in e.get("name", "") and "correlation" in e.get("args", {})}
+    by_corr = collections.defaultdict(list)
+    for e in events:
+        if e.get("ph") == "X" and e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset"):
+            corr = e.get("args", {}).get("correlation")
+            # GPU events carry their device as pid: the launch is matched on correlation within the trace.
+            if corr is not None and any((p, corr) in launches for p in {l[0] for l in launches}):
+                start = ns(e["ts"])
+                by_corr[corr].append((start, start + ns(e.get("dur", 0)), e["name"]))
+    replays = {}
+    for corr, acts in by_corr.items():
+        acts.sort()
+        key = tuple(a[2] for a in acts)
+        replays[corr] = [(s, e, key, i) for i, (s, e, _) in enumerate(acts)]
+    return replays
+
+
+def main():
+    if sys.argv[1] == "--kineto":
+        replays = kineto_replays(sys.argv[2])
+    else:
+        replays = capture_replays(sys.argv[1], sys.argv[2])
     graphs = collections.OrderedDict()
     for corr, acts in sorted(replays.items(), key=lambda kv: min(a[0] for a in kv[1])):
         g = graphs.setdefault(acts[0][2], {"replays": 0, "span": 0, "busy": 0, "nodes": collections.Counter(),
