@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/torch_frames.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -10,8 +12,7 @@ namespace ws {
 // graph or node is named by the first frame outside them, the program's line (the frames inside say
 // how torch got there, not where). Used by graph_replays.h and the capture importer's graph names.
 inline bool isLibraryFrame(std::string_view file) {
-    return file.empty() || file[0] == '<' || file.find("/torch/") != std::string_view::npos ||
-           file.find("torchinductor_") != std::string_view::npos || file.find("/triton/") != std::string_view::npos;
+    return file.empty() || file[0] == '<' || isTorchPackageFile(file);
 }
 
 // Of frames [first, last), innermost first: the innermost outside the libraries, else the innermost;

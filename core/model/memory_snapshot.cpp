@@ -1,5 +1,7 @@
 #include "model/memory_snapshot.h"
 
+#include "model/torch_frames.h"
+
 namespace ws {
 
 namespace {
@@ -41,7 +43,7 @@ int MemorySnapshot::userFrame(uint32_t stack) const {
         if (endsWith(file, ".py")) {
             // PyTorch's own modules (torch/nn/modules/...) say less about the allocation than the
             // user's line that called them.
-            if (file.find("/torch/") == std::string_view::npos)
+            if (!isTorchPackageFile(file))
                 return static_cast<int>(i);
             if (python < 0)
                 python = static_cast<int>(i);
