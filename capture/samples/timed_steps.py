@@ -16,7 +16,10 @@ cpu_times = []  # the process's CPU seconds (all threads) of each step of the la
 def new_profiler(profiler):
     """A torch.profiler recording CPU and CUDA, or the CUDA activity alone for profiler="cuda"."""
     from torch.profiler import profile, ProfilerActivity
-    return profile(activities=[ProfilerActivity.CUDA] if profiler == "cuda" else [ProfilerActivity.CPU, ProfilerActivity.CUDA])
+    # WS_PROFILE_SHAPES=1: input shapes and FLOPs too (record_shapes, with_flops), as issue #49's traces
+    shapes = os.environ.get("WS_PROFILE_SHAPES") == "1"
+    return profile(activities=[ProfilerActivity.CUDA] if profiler == "cuda" else [ProfilerActivity.CPU, ProfilerActivity.CUDA],
+                   record_shapes=shapes, with_flops=shapes)
 
 
 def timed_steps(train_step, steps, profiler=False, trace=None):

@@ -63,6 +63,33 @@ TEST(CaptureGraphs, EveryReplayedKernelCarriesTheOperatorAndLineThatCapturedIt) 
     EXPECT_EQ(table.text(*s, 0, KernelColumn::Graph), table.row(0).graph ? "1" : "");
 }
 
+TEST(CaptureGraphs, TransformersStaticCacheGenerateIsSeenThrough) {
+    // transformers' own generate(cache_implementation="static"): it compiles the decoding forward with
+    // mode="reduce-overhead", so each decoded token replays a CUDA graph tree (2 graphs of 151 nodes).
+    auto s = graphCapture("hf_static.wscap.gz");
+    ASSERT_TRUE(s);
+    const GraphReplays r = GraphReplays::build(*s);
+    ASSERT_EQ(r.graphs().size(), 2u);
+    EXPECT_EQ(r.attributedActivities(), r.replayedActivities());
+    for (const GraphRow& g : r.graphs()) {
+        EXPECT_EQ(g.nodes.size(), 151u);
+        // Named by transformers' frame that called the compiled forward, not by torch's frames around
+        // the recording: the GPU machine's virtual environment lies under /opt/torch/, which once made
+        // every installed package look like PyTorch's own.
+        EXPECT_NE(g.file.find("/transformers/"), std::string::npos) << g.label();
+        for (const GraphNodeRow& n : g.nodes)
+            EXPECT_FALSE(isTorchPackageFile(n.file)) << n.file;
+    }
+    const KernelTable table = KernelTable::build(*s);
+    size_t replayed = 0, withOp = 0;
+    for (const KernelRow& k : table.rows()) {
+        replayed += k.graph != 0;
+        withOp += k.graph != 0 && k.op != kEmptyString;
+    }
+    EXPECT_GT(replayed, 20000u);
+    EXPECT_EQ(withOp, replayed);
+}
+
 TEST(CaptureGraphs, ReplaysGroupIntoOneGraphNamedByTheLineThatCapturedIt) {
     auto s = graphCapture("graph.wscap.gz");
     ASSERT_TRUE(s);
