@@ -1,5 +1,8 @@
 #include "analysis/overview.h"
 #include "analysis/session_results.h"
+#include "analysis/inference_json.h"
+#include "analysis/inference_steps.h"
+#include "analysis/kernel_table.h"
 #include "cli_args.h"
 #include "commands.h"
 #include "import/trace_import.h"
@@ -128,6 +131,12 @@ void printText(const Session& session, const OverviewReport& r) {
     }
 }
 
+// The run's inference forwards (issue #49), as `warpscope-cli inference --json` gives them.
+std::vector<std::pair<std::string, std::string>> inferenceMember(const Session& session) {
+    const KernelTable table = KernelTable::build(session);
+    return {{"inference", inferenceToJson(session, table, InferenceSteps::build(session, table), false)}};
+}
+
 } // namespace
 
 int runOverview(const std::vector<std::string>& argv) {
@@ -169,7 +178,7 @@ int runOverview(const std::vector<std::string>& argv) {
     const double storedMs = msSince(t0);
     if (stored && !args.flag("bench")) {
         if (args.flag("json"))
-            std::printf("%s\n", overviewToJson(session, stored->run.overview).c_str());
+            std::printf("%s\n", overviewToJson(session, stored->run.overview, inferenceMember(session)).c_str());
         else
             printText(session, stored->run.overview);
         return kExitOk;
@@ -192,7 +201,7 @@ int runOverview(const std::vector<std::string>& argv) {
         return kExitOk;
     }
     if (args.flag("json"))
-        std::printf("%s\n", overviewToJson(session, report).c_str());
+        std::printf("%s\n", overviewToJson(session, report, inferenceMember(session)).c_str());
     else
         printText(session, report);
     return kExitOk;

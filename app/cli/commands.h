@@ -23,5 +23,6 @@ int runExport(const std::vector<std::string>& args);
 int runFlame(const std::vector<std::string>& args);
 int runGaps(const std::vector<std::string>& args);
 int runGraphs(const std::vector<std::string>& args);
+int runInference(const std::vector<std::string>& args);
 
 } // namespace ws::cli

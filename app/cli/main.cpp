@@ -49,6 +49,8 @@ const Command kCommands[] = {
      ws::cli::runGaps},
     {"graphs", "graphs FILE [--csv|--nodes-csv] [--top N] [--from NS --to NS] [--bench]   CUDA graph replays by graph, slowest nodes",
      ws::cli::runGraphs},
+    {"inference", "inference FILE [--json] [--csv] [--steps] [--bench]   LLM inference: prefill/decode, time to first token, per token",
+     ws::cli::runInference},
 };
 
 void printHelp(FILE* out) {

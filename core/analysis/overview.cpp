@@ -444,7 +444,8 @@ OverviewReport computeOverview(const Session& s) {
     return computeOverview(s, d);
 }
 
-std::string overviewToJson(const Session& s, const OverviewReport& r) {
+std::string overviewToJson(const Session& s, const OverviewReport& r,
+                           const std::vector<std::pair<std::string, std::string>>& extra) {
     using J = nlohmann::ordered_json;
     auto opt = [](const auto& o) -> J { return o ? J(*o) : J(nullptr); };
     J j;
@@ -529,6 +530,8 @@ std::string overviewToJson(const Session& s, const OverviewReport& r) {
         recs.push_back(std::move(rj));
     }
     j["recommendations"] = std::move(recs);
+    for (const auto& [key, json] : extra)
+        j[key] = J::parse(json);
     return j.dump(2);
 }
 

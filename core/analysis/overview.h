@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ws {
@@ -160,7 +161,9 @@ OverviewReport computeOverview(const Session& session, const OverviewData& data,
 // prepareOverview + computeOverview for the whole trace.
 OverviewReport computeOverview(const Session& session);
 
-// The report as one JSON object (warpscope-cli overview --json); absent values are null.
-std::string overviewToJson(const Session& session, const OverviewReport& report);
+// The report as one JSON object (warpscope-cli overview --json); absent values are null. extra:
+// members computed elsewhere, as (key, JSON text) pairs, appended after the report's own.
+std::string overviewToJson(const Session& session, const OverviewReport& report,
+                           const std::vector<std::pair<std::string, std::string>>& extra = {});
 
 } // namespace ws

@@ -1,0 +1,150 @@
+// Inference steps (issue #49): forwards cut at the LM head, prefill or decode, and the latencies of
+// real generate() loops recorded on an H200 (tests/data/inference/README.md and
+// tests/data/captures/graphs/README.md).
+
+#include "test_util.h"
+
+#include "analysis/inference_steps.h"
+#include "analysis/kernel_table.h"
+
+#include <string>
+
+namespace ws {
+namespace {
+
+struct AnalysedRun {
+    std::shared_ptr<const Session> session;
+    KernelTable table;
+    InferenceSteps steps;
+};
+
+AnalysedRun analyse(const std::string& relative) {
+    AnalysedRun r;
+    ImportResult imported = importTraceFile(test::dataPath(relative));
+    EXPECT_TRUE(imported.session) << relative << ": " << imported.error;
+    r.session = imported.session;
+    if (r.session) {
+        r.table = KernelTable::build(*r.session);
+        r.steps = InferenceSteps::build(*r.session, r.table);
+    }
+    return r;
+}
+
+// Every request of these programs: one prefill, then decodes of one token per sequence.
+void expectGenerations(const InferenceSteps& s, size_t requests, uint32_t stepsPerRequest, size_t firstFull = 0) {
+    ASSERT_EQ(s.requests().size(), requests);
+    for (size_t i = firstFull; i < requests; ++i) {
+        const InferenceRequest& r = s.requests()[i];
+        EXPECT_TRUE(r.hasPrefill) << i;
+        EXPECT_EQ(r.steps, stepsPerRequest) << i;
+        EXPECT_EQ(s.steps()[r.firstStep].phase, InferencePhase::Prefill) << i;
+        for (uint32_t k = 1; k < r.steps; ++k)
+            EXPECT_EQ(s.steps()[r.firstStep + k].phase, InferencePhase::Decode) << i << " step " << k;
+        EXPECT_GT(r.ttftNs(), 0);
+        EXPECT_LT(r.firstTokenEnd, r.end);
+    }
+}
+
+TEST(InferenceSteps, ATraceWithShapesIsCutAtTheVocabularyGemm) {
+    // transformers' generate(): 4 prompts of 64 tokens, 24 new tokens, 2 calls under torch.profiler.
+    const AnalysedRun r = analyse("inference/hf_eager_shapes.pt.trace.json.gz");
+    ASSERT_TRUE(r.session);
+    const InferenceSteps& s = r.steps;
+    EXPECT_EQ(s.source(), ForwardSource::HeadShapes);
+    EXPECT_EQ(s.phaseSource(), PhaseSource::AttentionShapes);
+    EXPECT_EQ(s.vocabulary(), 32000u);
+    ASSERT_EQ(s.steps().size(), 48u);
+    expectGenerations(s, 2, 24);
+    const InferenceStep& prefill = s.steps()[0];
+    EXPECT_EQ(prefill.tokens, 256u);
+    EXPECT_EQ(prefill.batch, 4u);
+    EXPECT_EQ(prefill.queryLength, 64u);
+    // The cache grows by one position a token: the k-th decode attends to 64 + k keys.
+    for (uint32_t k = 1; k < 24; ++k) {
+        EXPECT_EQ(s.steps()[k].queryLength, 1u);
+        EXPECT_EQ(s.steps()[k].tokens, 4u);
+        EXPECT_EQ(s.steps()[k].context, 64u + k);
+    }
+    EXPECT_EQ(s.requests()[0].promptTokens, 64u);
+    EXPECT_EQ(s.requests()[0].newTokens, 24u);
+    // A launch-bound eager decode: about 13-25 ms a token under the profiler, with the GPU mostly idle.
+    const LatencyStats tpot = s.timePerToken();
+    EXPECT_EQ(tpot.count, 46u);
+    EXPECT_GT(tpot.p50, 5'000'000);
+    EXPECT_LT(tpot.p50, 60'000'000);
+    const PhaseTotals decode = s.totals(InferencePhase::Decode);
+    EXPECT_LT(decode.busyNs * 4, decode.spanNs);
+    EXPECT_GT(s.tokensPerSecond(), 0);
+}
+
+TEST(InferenceSteps, ACaptureWithStacksIsCutAtTheHeadsLineAndToldApartByItsKernels) {
+    // The same generate() captured with --torch-ops --py-stacks: no shapes, 3 calls (1 warm-up).
+    const AnalysedRun r = analyse("inference/hf_eager_stacks.wscap.gz");
+    ASSERT_TRUE(r.session);
+    const InferenceSteps& s = r.steps;
+    EXPECT_EQ(s.source(), ForwardSource::HeadLine);
+    EXPECT_EQ(s.phaseSource(), PhaseSource::GemmKernels);
+    EXPECT_NE(s.headLabel().find("LlamaForCausalLM.forward"), std::string::npos) << s.headLabel();
+    ASSERT_EQ(s.steps().size(), 72u);
+    expectGenerations(s, 3, 24);
+}
+
+TEST(InferenceSteps, GraphReplaysAreDecodesBetweenEagerPrefills) {
+    // graph_decode.py: 3 eager warm-up decodes, then 6 steps of a prefill and 32 replayed decodes.
+    const AnalysedRun r = analyse("captures/graphs/graph.wscap.gz");
+    ASSERT_TRUE(r.session);
+    const InferenceSteps& s = r.steps;
+    ASSERT_EQ(s.steps().size(), 3u + 6u * 33u);
+    ASSERT_EQ(s.requests().size(), 7u);
+    EXPECT_FALSE(s.requests()[0].hasPrefill);
+    expectGenerations(s, 7, 33, 1);
+    // A replayed token takes about 0.58 ms on the GPU.
+    const LatencyStats tpot = s.timePerToken();
+    EXPECT_GT(tpot.p50, 400'000);
+    EXPECT_LT(tpot.p50, 800'000);
+}
+
+TEST(InferenceSteps, AKinetoTracesGraphReplaysAddTheirOwnHeads) {
+    // The graphed decoder under torch.profiler with shapes: the eager prefills' heads by shape, the
+    // replays' (no shapes under cudaGraphLaunch) by their costliest GEMM node.
+    const AnalysedRun r = analyse("inference/graph_shapes.pt.trace.json.gz");
+    ASSERT_TRUE(r.session);
+    ASSERT_EQ(r.steps.steps().size(), 2u * 33u);
+    expectGenerations(r.steps, 2, 33);
+}
+
+TEST(InferenceSteps, TransformersStaticCacheDecodesReplayCompiledGraphs) {
+    // generate(cache_implementation="static"): eager prefills, decodes from CUDA graph trees.
+    const AnalysedRun r = analyse("captures/graphs/hf_static.wscap.gz");
+    ASSERT_TRUE(r.session);
+    const InferenceSteps& s = r.steps;
+    size_t prefills = 0;
+    for (const InferenceStep& st : s.steps())
+        prefills += st.phase == InferencePhase::Prefill;
+    EXPECT_EQ(prefills, 7u); // 6 calls; the first call's prefill ran twice (compilation)
+    // The 4 measured calls: a prefill and 23 replayed decodes each, a few ms a token.
+    expectGenerations(s, s.requests().size(), 24, s.requests().size() - 4);
+    EXPECT_LT(s.timePerToken().p50, 5'000'000);
+}
+
+TEST(InferenceSteps, TrainingIsNotInference) {
+    const AnalysedRun r = analyse("captures/zoo/gpt.wscap.gz");
+    ASSERT_TRUE(r.session);
+    EXPECT_TRUE(r.steps.empty());
+    EXPECT_TRUE(r.steps.training());
+}
+
+TEST(InferenceSteps, LatencyPercentilesAreNearestRank) {
+    const LatencyStats s = latencyStats({5, 1, 4, 2, 3, 10, 6, 7, 8, 9});
+    EXPECT_EQ(s.count, 10u);
+    EXPECT_EQ(s.min, 1);
+    EXPECT_EQ(s.p50, 5);
+    EXPECT_EQ(s.p90, 9);
+    EXPECT_EQ(s.p99, 10);
+    EXPECT_EQ(s.max, 10);
+    EXPECT_DOUBLE_EQ(s.mean, 5.5);
+    EXPECT_EQ(latencyStats({}).count, 0u);
+}
+
+} // namespace
+} // namespace ws
