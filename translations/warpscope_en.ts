@@ -29,6 +29,16 @@
     </message>
 </context>
 <context>
+    <name>ws::InferencePanel</name>
+    <message numerus="yes">
+        <source>%n forward(s) in %1 request(s) on GPU %2, cut at the LM head (%3)</source>
+        <translation>
+            <numerusform>%n forward in %1 request(s) on GPU %2, cut at the LM head (%3)</numerusform>
+            <numerusform>%n forwards in %1 request(s) on GPU %2, cut at the LM head (%3)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ws::JobPage</name>
     <message numerus="yes">
         <source>%1 (%n rank(s))</source>

@@ -1082,6 +1082,75 @@
     </message>
 </context>
 <context>
+    <name>ws::InferencePanel</name>
+    <message>
+        <source>Phase</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Forwards</source>
+        <translation>前向次数</translation>
+    </message>
+    <message>
+        <source>Tokens per forward</source>
+        <translation>每次前向的 token 数</translation>
+    </message>
+    <message>
+        <source>p50 (ms)</source>
+        <translation>p50（毫秒）</translation>
+    </message>
+    <message>
+        <source>p90 (ms)</source>
+        <translation>p90（毫秒）</translation>
+    </message>
+    <message>
+        <source>p99 (ms)</source>
+        <translation>p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>GPU busy</source>
+        <translation>GPU 忙碌</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n forward(s) in %1 request(s) on GPU %2, cut at the LM head (%3)</source>
+        <translation>
+            <numerusform>GPU %2 上 %1 个请求共 %n 次前向，按 LM head（%3）切分</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>time to first token %1 ms (p50)</source>
+        <translation>首 token 延迟 %1 毫秒（p50）</translation>
+    </message>
+    <message>
+        <source>time per output token %1 ms (p50), %2 ms (p99)</source>
+        <translation>每个输出 token 耗时 %1 毫秒（p50），%2 毫秒（p99）</translation>
+    </message>
+    <message>
+        <source>%1 tokens/s</source>
+        <translation>%1 token/秒</translation>
+    </message>
+    <message>
+        <source>%1 tokens/s per sequence (no shapes give the batch)</source>
+        <translation>每个序列 %1 token/秒（没有形状信息给出批大小）</translation>
+    </message>
+    <message>
+        <source>Prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <source>Decode</source>
+        <translation>解码</translation>
+    </message>
+    <message>
+        <source>Slowest prefill (forward %1)</source>
+        <translation>最慢的预填充（第 %1 次前向）</translation>
+    </message>
+    <message>
+        <source>Slowest decode (forward %1)</source>
+        <translation>最慢的解码（第 %1 次前向）</translation>
+    </message>
+</context>
+<context>
     <name>ws::JobLoader</name>
     <message>
         <source>no rank could be loaded</source>
@@ -3321,6 +3390,10 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     <message>
         <source>kernel busy time / steps time, leaving out %1 of CUDA graph replays recorded as one span each (--graph-trace=graph: what ran inside them is not traced)</source>
         <translation>内核忙碌时间 / 步时间，不含 %1 以单个区间记录的 CUDA 图重放（--graph-trace=graph：其中执行的内容未被跟踪）</translation>
+    </message>
+    <message>
+        <source>Inference</source>
+        <translation>推理</translation>
     </message>
 </context>
 <context>

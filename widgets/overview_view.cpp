@@ -1,5 +1,7 @@
 #include "overview_view.h"
 
+#include "inference_panel.h"
+
 #include "detached_work.h"
 
 #include "analysis/idle_gaps.h"
@@ -58,17 +60,19 @@ struct OverviewView::Result {
     std::shared_ptr<const OverviewData> data;
     std::shared_ptr<const OverviewReport> report;
     std::shared_ptr<const IdleGapReport> gaps;
+    std::shared_ptr<const InferenceSteps> inference; // the whole run's, whatever the range
 };
 
 namespace {
 
-OverviewView::Result computeResult(const Session& session, std::shared_ptr<const OverviewData> data,
+OverviewView::Result computeResult(SessionAnalyses& analyses, std::shared_ptr<const OverviewData> data,
                                    const std::optional<OverviewRange>& range) {
+    const Session& session = *analyses.session();
     IdleGapOptions options;
     options.range = range;
     auto report = std::make_shared<const OverviewReport>(computeOverview(session, *data, range));
     auto gaps = std::make_shared<const IdleGapReport>(computeIdleGaps(session, *data, options));
-    return {std::move(data), std::move(report), std::move(gaps)};
+    return {std::move(data), std::move(report), std::move(gaps), analyses.inferenceSteps()};
 }
 
 } // namespace
@@ -109,6 +113,13 @@ OverviewView::OverviewView(TimeViewport* time, std::shared_ptr<SessionAnalyses> 
     m_devicesLayout = new QVBoxLayout(m_devices);
     m_devicesLayout->setContentsMargins(0, 0, 0, 0);
     contentLayout->addWidget(m_devices);
+
+    m_inferenceTitle = sectionTitle(tr("Inference"), content);
+    m_inferenceTitle->setVisible(false);
+    contentLayout->addWidget(m_inferenceTitle);
+    m_inference = new InferencePanel(m_time, content);
+    connect(m_inference, &InferencePanel::revealRequested, this, &OverviewView::revealRequested);
+    contentLayout->addWidget(m_inference);
 
     contentLayout->addWidget(sectionTitle(tr("Step time breakdown"), content));
     m_chart = new StepBreakdownChart(content);
@@ -192,7 +203,7 @@ void OverviewView::showStoredReport() {
     if (!stored)
         return;
     m_gapsPending = true;
-    showReport({nullptr, std::make_shared<const OverviewReport>(stored->run.overview), nullptr}, false);
+    showReport({nullptr, std::make_shared<const OverviewReport>(stored->run.overview), nullptr, nullptr}, false);
 }
 
 void OverviewView::requestCompute() {
@@ -219,9 +230,9 @@ void OverviewView::startWorker() {
     const uint64_t generation = ++m_generation;
     startDetached(
         this,
-        [analyses = m_analyses, session = m_session, data = m_data, range = toRange(m_time->selectedRange())] {
+        [analyses = m_analyses, data = m_data, range = toRange(m_time->selectedRange())] {
             std::shared_ptr<const OverviewData> d = data ? data : analyses->overviewData();
-            return computeResult(*session, std::move(d), range);
+            return computeResult(*analyses, std::move(d), range);
         },
         [generation](OverviewView& view, auto result) {
             view.m_busy = false;
@@ -239,7 +250,7 @@ void OverviewView::computeNow() {
     m_started = true;
     if (!m_data)
         m_data = m_analyses->overviewData();
-    showReport(computeResult(*m_session, m_data, toRange(m_time->selectedRange())));
+    showReport(computeResult(*m_analyses, m_data, toRange(m_time->selectedRange())));
 }
 
 void OverviewView::showReport(const Result& result, bool complete) {
@@ -248,6 +259,10 @@ void OverviewView::showReport(const Result& result, bool complete) {
     m_data = result.data;
     m_report = result.report;
     m_gaps = result.gaps;
+    if (result.inference) { // a stored report alone comes without it: the last one stays
+        m_inference->setSteps(result.inference);
+        m_inferenceTitle->setVisible(!result.inference->empty());
+    }
     const OverviewReport& r = *m_report;
     m_wholeTrace->setVisible(r.selection);
     if (!r.valid) {

@@ -19,6 +19,7 @@ class Session;
 class SessionAnalyses;
 class StepBreakdownChart;
 struct IdleGapReport;
+class InferencePanel;
 struct OverviewData;
 struct OverviewReport;
 struct Recommendation;
@@ -98,6 +99,8 @@ private:
     StepBreakdownChart* m_chart;
     QTableWidget* m_table;
     QLabel* m_gapsNote;
+    QLabel* m_inferenceTitle;
+    InferencePanel* m_inference;
     QTableWidget* m_gapsTable;
     QWidget* m_recommendations;
     QVBoxLayout* m_recommendationsLayout;

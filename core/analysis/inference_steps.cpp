@@ -358,6 +358,8 @@ InferenceSteps InferenceSteps::build(const Session& session, const KernelTable& 
             return InferenceSteps{};
         InferenceStep step;
         step.headRow = heads[h].row;
+        step.headTrack = rows[heads[h].row].track;
+        step.headSlice = rows[heads[h].row].slice;
         step.end = heads[h].end;
         int64_t gemmRows = 0;
         AttentionDims attention;

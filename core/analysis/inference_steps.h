@@ -39,6 +39,7 @@ struct InferenceStep {
     int64_t busyNs = 0;  // kernel time inside [start, end] on the head's device
     uint32_t kernels = 0;
     uint32_t headRow = kNone; // the LM head kernel's row in the KernelTable (its longest kernel)
+    uint32_t headTrack = kNone, headSlice = kNone; // that kernel's slice in the session
     uint32_t tokens = 0;      // query tokens of the whole batch (rows of its GEMMs); 0: unknown
     uint32_t batch = 0;       // sequences (the attention's batch, else the LM head's rows); 0: unknown
     uint32_t queryLength = 0; // query tokens per sequence; 0: unknown

@@ -1,5 +1,6 @@
 #include "analysis/session_analyses.h"
 
+#include "analysis/kernel_table.h"
 #include "analysis/session_results.h"
 #include "model/session.h"
 
@@ -28,6 +29,13 @@ std::shared_ptr<const T> SessionAnalyses::peek(const Cell<T>& cell) {
 
 std::shared_ptr<const OverviewData> SessionAnalyses::overviewData() {
     return get(m_overview, [this] { return std::make_shared<const OverviewData>(prepareOverview(*m_session)); });
+}
+
+std::shared_ptr<const InferenceSteps> SessionAnalyses::inferenceSteps() {
+    return get(m_inference, [this] {
+        const KernelTable table = KernelTable::build(*m_session);
+        return std::make_shared<const InferenceSteps>(InferenceSteps::build(*m_session, table));
+    });
 }
 
 std::shared_ptr<const OperatorTree> SessionAnalyses::operatorTree(bool withArgs, const std::atomic<bool>* cancel) {

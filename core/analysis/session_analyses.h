@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/inference_steps.h"
 #include "analysis/operator_tree.h"
 #include "analysis/overview.h"
 #include "analysis/trace_summary.h"
@@ -35,6 +36,8 @@ public:
     // once built, since the by-name grouping does not read them. Setting *cancel stops the
     // argument pass: null is returned and nothing is kept.
     std::shared_ptr<const OperatorTree> operatorTree(bool withArgs, const std::atomic<bool>* cancel = nullptr);
+    // The run's LLM inference forwards (inference_steps.h) over a kernel table of its own.
+    std::shared_ptr<const InferenceSteps> inferenceSteps();
     // The headline numbers (summarizeSession): the session page's, and the distributed block's.
     std::shared_ptr<const TraceSummary> summary();
     // The results the session file carried (session_results.h), decoded once; null when it carried
@@ -63,6 +66,7 @@ private:
     Cell<OperatorTree> m_fullTree; // readArgs = true
     Cell<SessionResults> m_stored;
     Cell<TraceSummary> m_summary;
+    Cell<InferenceSteps> m_inference;
 };
 
 } // namespace ws

@@ -310,3 +310,45 @@ TEST(OverviewView, AStoredSessionShowsItsStoredReportAtOnceThenTheComputedOne) {
     EXPECT_EQ(overviewToJson(*session, *view.report()), stored) << "the stored report is what computing gives";
     EXPECT_NE(gapsNote->text(), QStringLiteral("Looking for GPU idle gaps…"));
 }
+
+// An inference run (issue #49): the Inference section says the latencies per phase, and the slowest
+// decode's row selects that forward and its LM head kernel on the timeline.
+TEST(OverviewView, ShowsTheInferencePhasesAndClicksThroughToTheSlowestDecode) {
+    std::shared_ptr<const Session> session =
+        importTraceFile(std::string(WARPSCOPE_TEST_DATA_DIR) + "/inference/hf_eager_shapes.pt.trace.json.gz").session;
+    ASSERT_NE(session, nullptr);
+    TimeViewport time;
+    time.setSessionRange(session->startNs(), session->endNs());
+    OverviewView view(&time, session);
+    view.computeNow();
+    saveScreenshot(view, QStringLiteral("overview_inference"));
+    auto* summary = view.findChild<QLabel*>(QStringLiteral("inferenceSummary"));
+    ASSERT_NE(summary, nullptr);
+    EXPECT_TRUE(summary->text().startsWith(QStringLiteral("48 forward(s) in 2 request(s)"))) << summary->text().toStdString();
+    auto* table = view.findChild<QTableWidget*>(QStringLiteral("inferenceTable"));
+    ASSERT_NE(table, nullptr);
+    ASSERT_EQ(table->rowCount(), 4); // prefill, decode, the slowest of each
+    EXPECT_EQ(table->item(0, 1)->text(), QStringLiteral("2"));
+    EXPECT_EQ(table->item(1, 1)->text(), QStringLiteral("46"));
+    EXPECT_EQ(table->item(1, 2)->text(), QStringLiteral("4.0"));
+    QSignalSpy reveal(&view, &OverviewView::revealRequested);
+    emit table->cellClicked(3, 0);
+    ASSERT_EQ(reveal.count(), 1);
+    ASSERT_TRUE(time.selectedSlice().has_value());
+    const Track& head = session->tracks()[time.selectedSlice()->track];
+    EXPECT_TRUE(head.gpu);
+}
+
+// A training run has no Inference section.
+TEST(OverviewView, HidesTheInferenceSectionForTraining) {
+    std::shared_ptr<const Session> session =
+        importTraceFile(std::string(WARPSCOPE_TEST_DATA_DIR) + "/captures/zoo/gpt.wscap.gz").session;
+    ASSERT_NE(session, nullptr);
+    TimeViewport time;
+    time.setSessionRange(session->startNs(), session->endNs());
+    OverviewView view(&time, session);
+    view.computeNow();
+    auto* table = view.findChild<QTableWidget*>(QStringLiteral("inferenceTable"));
+    ASSERT_NE(table, nullptr);
+    EXPECT_FALSE(table->isVisibleTo(&view));
+}

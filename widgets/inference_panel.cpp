@@ -1,0 +1,129 @@
+#include "inference_panel.h"
+
+#include "analysis/inference_steps.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace ws {
+
+namespace {
+
+QString msText(double ns) { return QString::number(ns / 1e6, 'f', 3); }
+
+} // namespace
+
+InferencePanel::InferencePanel(TimeViewport* time, QWidget* parent)
+    : QWidget(parent), m_time(time), m_summary(new QLabel(this)), m_table(new QTableWidget(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_summary->setObjectName(QStringLiteral("inferenceSummary"));
+    m_summary->setWordWrap(true);
+    layout->addWidget(m_summary);
+    m_table->setObjectName(QStringLiteral("inferenceTable"));
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->setColumnCount(7);
+    m_table->setHorizontalHeaderLabels({tr("Phase"), tr("Forwards"), tr("Tokens per forward"), tr("p50 (ms)"),
+                                        tr("p90 (ms)"), tr("p99 (ms)"), tr("GPU busy")});
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    layout->addWidget(m_table);
+    connect(m_table, &QTableWidget::cellClicked, this, [this](int row, int) { showRow(row); });
+    setVisible(false);
+}
+
+void InferencePanel::setSteps(std::shared_ptr<const InferenceSteps> steps) {
+    m_steps = std::move(steps);
+    m_table->setRowCount(0);
+    m_rowStep.clear();
+    if (!m_steps || m_steps->empty()) {
+        setVisible(false);
+        return;
+    }
+    const InferenceSteps& s = *m_steps;
+    const LatencyStats ttft = s.ttft(), tpot = s.timePerToken();
+    QStringList parts;
+    parts << tr("%n forward(s) in %1 request(s) on GPU %2, cut at the LM head (%3)", nullptr, static_cast<int>(s.steps().size()))
+                 .arg(s.requests().size())
+                 .arg(s.device())
+                 .arg(QString::fromStdString(s.headLabel()));
+    if (ttft.count)
+        parts << tr("time to first token %1 ms (p50)").arg(msText(static_cast<double>(ttft.p50)));
+    if (tpot.count)
+        parts << tr("time per output token %1 ms (p50), %2 ms (p99)")
+                     .arg(msText(static_cast<double>(tpot.p50)), msText(static_cast<double>(tpot.p99)));
+    const bool batchKnown = std::all_of(s.requests().begin(), s.requests().end(), [](const InferenceRequest& r) { return r.batch > 0; });
+    parts << (batchKnown ? tr("%1 tokens/s").arg(s.tokensPerSecond(), 0, 'f', 1)
+                         : tr("%1 tokens/s per sequence (no shapes give the batch)").arg(s.tokensPerSecond(), 0, 'f', 1));
+    m_summary->setText(parts.join(QStringLiteral(" · ")));
+
+    auto addRow = [&](const QString& phase, const QStringList& cells, uint32_t step) {
+        const int row = m_table->rowCount();
+        m_table->insertRow(row);
+        m_table->setItem(row, 0, new QTableWidgetItem(phase));
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_table->setItem(row, c + 1, item);
+        }
+        m_rowStep.push_back(step);
+    };
+    for (InferencePhase p : {InferencePhase::Prefill, InferencePhase::Decode}) {
+        const PhaseTotals t = s.totals(p);
+        if (t.steps == 0)
+            continue;
+        // A prefill's latency is its request's time to first token, a decode's its time per token.
+        const LatencyStats l = p == InferencePhase::Prefill ? ttft : tpot;
+        const QString share = t.spanNs > 0 ? QStringLiteral("%1 %").arg(100.0 * static_cast<double>(t.busyNs) / static_cast<double>(t.spanNs), 0, 'f', 1)
+                                           : QString();
+        auto latency = [&](int64_t v) { return l.count ? msText(static_cast<double>(v)) : QString(); };
+        addRow(p == InferencePhase::Prefill ? tr("Prefill") : tr("Decode"),
+               {QString::number(t.steps), t.tokens > 0 ? QString::number(t.tokens / t.steps, 'f', 1) : QString(), latency(l.p50),
+                latency(l.p90), latency(l.p99), share},
+               InferenceStep::kNone);
+    }
+    // The slowest of each phase, to click through to on the timeline.
+    for (InferencePhase p : {InferencePhase::Prefill, InferencePhase::Decode}) {
+        uint32_t slowest = InferenceStep::kNone;
+        int64_t worst = -1;
+        for (uint32_t i = 0; i < s.steps().size(); ++i) {
+            const InferenceStep& st = s.steps()[i];
+            const int64_t v = p == InferencePhase::Prefill ? st.end - st.start : st.latencyNs;
+            if (st.phase == p && v > worst) {
+                worst = v;
+                slowest = i;
+            }
+        }
+        if (slowest == InferenceStep::kNone)
+            continue;
+        const InferenceStep& st = s.steps()[slowest];
+        addRow(p == InferencePhase::Prefill ? tr("Slowest prefill (forward %1)").arg(slowest)
+                                            : tr("Slowest decode (forward %1)").arg(slowest),
+               {QString(), st.tokens ? QString::number(st.tokens) : QString(), msText(static_cast<double>(worst)), QString(), QString(),
+                st.end > st.start ? QStringLiteral("%1 %").arg(100.0 * static_cast<double>(st.busyNs) / static_cast<double>(st.end - st.start), 0, 'f', 1)
+                                  : QString()},
+               slowest);
+    }
+    setVisible(true);
+}
+
+void InferencePanel::showRow(int row) {
+    if (!m_steps || row < 0 || static_cast<size_t>(row) >= m_rowStep.size() || m_rowStep[static_cast<size_t>(row)] == InferenceStep::kNone)
+        return;
+    const InferenceStep& st = m_steps->steps()[m_rowStep[static_cast<size_t>(row)]];
+    m_time->showRange(st.start, st.end);
+    if (st.headTrack != InferenceStep::kNone) {
+        const SliceRef ref{st.headTrack, st.headSlice};
+        m_time->setSelectedSlice(ref);
+        emit revealRequested(ref);
+    }
+}
+
+} // namespace ws

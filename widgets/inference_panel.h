@@ -1,0 +1,42 @@
+#pragma once
+
+#include "time_viewport.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QTableWidget;
+
+namespace ws {
+
+class InferenceSteps;
+
+/*
+ * InferencePanel: the Overview's "Inference" section (issue #49), a thin view over InferenceSteps:
+ * a line with the forwards, requests, time to first token and per output token and tokens per
+ * second, and a table per phase (forwards, tokens per forward, latency p50/p90/p99, GPU busy share)
+ * with the slowest prefill and decode; a row with a forward selects it on the timeline and reveals
+ * its LM head kernel. Hidden when the run has no inference forwards.
+ */
+class InferencePanel : public QWidget {
+    Q_OBJECT
+public:
+    InferencePanel(TimeViewport* time, QWidget* parent = nullptr);
+    void setSteps(std::shared_ptr<const InferenceSteps> steps);
+
+signals:
+    void revealRequested(const ws::SliceRef& slice);
+
+private:
+    void showRow(int row);
+
+    TimeViewport* m_time;
+    std::shared_ptr<const InferenceSteps> m_steps;
+    QLabel* m_summary;
+    QTableWidget* m_table;
+    std::vector<uint32_t> m_rowStep; // forward shown by each table row (kNone: a phase row)
+};
+
+} // namespace ws
