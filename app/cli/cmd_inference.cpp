@@ -48,7 +48,7 @@ void printStats(const char* name, const LatencyStats& s) {
                 ms(static_cast<double>(s.min)), ms(static_cast<double>(s.max)), s.count);
 }
 
-void printText(const Session& session, const KernelTable& table, const InferenceSteps& r, bool steps) {
+void printText(const InferenceSteps& r, bool steps) {
     if (r.training()) {
         std::printf("No inference forwards: a training run (over 5 %% of its kernels are backward).\n");
         return;
@@ -94,8 +94,6 @@ void printText(const Session& session, const KernelTable& table, const Inference
                     static_cast<long long>(s.start), static_cast<double>(s.latencyNs) / 1e3, s.tokens, s.batch,
                     s.queryLength, s.context, s.kernels);
     }
-    (void)session;
-    (void)table;
 }
 
 } // namespace
@@ -145,7 +143,7 @@ int runInference(const std::vector<std::string>& argv) {
     else if (args.flag("csv"))
         writeInferenceStepsCsv(std::cout, steps);
     else
-        printText(session, table, steps, args.flag("steps"));
+        printText(steps, args.flag("steps"));
     return kExitOk;
 }
 

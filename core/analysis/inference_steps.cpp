@@ -121,7 +121,7 @@ std::vector<Head> headsOf(const KernelTable& table, const std::vector<uint32_t>&
 // Per CUDA graph replayed with 4 GEMM nodes or more: its costliest GEMM node's kernel in each replay
 // (a replay runs every node once; the vocabulary's GEMM is the widest of a decode).
 template <class IsGemm>
-std::vector<Head> graphHeads(const Session& session, const KernelTable& table, const IsGemm& isGemmRow) {
+std::vector<Head> graphHeads(const KernelTable& table, const IsGemm& launchesGemm) {
     struct NodeCost {
         int64_t ns = 0;
         std::vector<uint32_t> rows;
@@ -129,7 +129,7 @@ std::vector<Head> graphHeads(const Session& session, const KernelTable& table, c
     std::map<std::pair<uint32_t, uint32_t>, NodeCost> nodes; // (graph, node) -> its GEMM kernels
     for (uint32_t i = 0; i < table.size(); ++i) {
         const KernelRow& r = table.row(i);
-        if (r.graph == 0 || !(isGemmRow(r) || isGemmKernel(session.str(r.name))))
+        if (r.graph == 0 || !launchesGemm(r))
             continue;
         NodeCost& c = nodes[{r.graph, r.graphNode}];
         c.ns += r.dur;
@@ -220,6 +220,12 @@ InferenceSteps InferenceSteps::build(const Session& session, const KernelTable& 
             it->second = isGemmOp(session.str(r.op));
         return it->second;
     };
+    // Kernel names are the table's dense names: each GEMM-ness decided once.
+    std::vector<bool> gemmName(table.names().size());
+    for (size_t i = 0; i < gemmName.size(); ++i)
+        gemmName[i] = isGemmKernel(session.str(table.names()[i]));
+    // A GEMM by its operator, or by its kernel's name where the launch had no GEMM operator around it.
+    auto launchesGemm = [&](const KernelRow& r) { return isGemmRow(r) || gemmName[r.nameIndex]; };
 
     // A training run has a backward pass: its forward's LM head would cut it into "forwards" too.
     size_t backward = 0;
@@ -250,7 +256,7 @@ InferenceSteps InferenceSteps::build(const Session& session, const KernelTable& 
         for (uint32_t row : chosen)
             if (rows[row].graph)
                 graphsWithHead.insert(rows[row].graph);
-        for (const Head& g : graphHeads(session, table, isGemmRow))
+        for (const Head& g : graphHeads(table, launchesGemm))
             if (!graphsWithHead.count(rows[g.row].graph))
                 heads.push_back(g);
         std::sort(heads.begin(), heads.end(), [](const Head& a, const Head& b) { return a.start < b.start; });
@@ -264,13 +270,13 @@ InferenceSteps InferenceSteps::build(const Session& session, const KernelTable& 
     // graph's nodes hold no frames of the model when torch.compile made them, so a graph that
     // replays a model (4 GEMM nodes or more) has its costliest GEMM node as its head.
     if (out.m_source == ForwardSource::None) {
-        heads = graphHeads(session, table, isGemmRow);
+        heads = graphHeads(table, launchesGemm);
         const LaunchFlows attribution = LaunchFlows::build(session, LaunchFlows::Follow::Attribution);
         std::vector<uint32_t> gemmRows;
         std::vector<uint64_t> refs;
         for (uint32_t i = 0; i < rows.size(); ++i) {
             const KernelRow& r = rows[i];
-            if (r.graph != 0 || (!isGemmRow(r) && !(r.op == kEmptyString && isGemmKernel(session.str(r.name)))))
+            if (r.graph != 0 || (!isGemmRow(r) && !(r.op == kEmptyString && gemmName[r.nameIndex])))
                 continue;
             const uint32_t f = attribution.flowOf(r.track, r.slice);
             if (f == LaunchFlows::kNone)
@@ -350,6 +356,7 @@ InferenceSteps InferenceSteps::build(const Session& session, const KernelTable& 
         if (rows[i].device == out.m_device)
             deviceRows.push_back(i);
     std::vector<uint32_t> gapAfter(heads.size(), kNone); // first row after the forward's longest idle gap
+    std::vector<uint32_t> firstRow(heads.size(), kNone); // the forward's first row (into deviceRows)
     bool anyAttention = false;
     size_t k = 0;
     int64_t previousEnd = INT64_MIN;
@@ -376,7 +383,7 @@ InferenceSteps InferenceSteps::build(const Session& session, const KernelTable& 
             }
             reach = std::max(reach, r.start + r.dur);
             const bool gemm = isGemmRow(r);
-            gemmSeen |= gemm || isGemmKernel(session.str(r.name));
+            gemmSeen |= gemm || gemmName[r.nameIndex];
             if (gemm && callKey(r, deviceRows[k]) != callKey(rows[heads[h].row], heads[h].row))
                 gemmRows = std::max(gemmRows, gemmOf(r).m);
             const AttentionDims a = attentionOf(r);
@@ -388,6 +395,7 @@ InferenceSteps InferenceSteps::build(const Session& session, const KernelTable& 
         }
         if (first < deviceRows.size())
             step.start = rows[deviceRows[first]].start;
+        firstRow[h] = static_cast<uint32_t>(first);
         gapAfter[h] = afterGap == kNone ? static_cast<uint32_t>(first) : static_cast<uint32_t>(afterGap);
         step.tokens = static_cast<uint32_t>(gemmRows);
         step.batch = static_cast<uint32_t>(attention.batch > 0 ? attention.batch : heads[h].m);
@@ -405,7 +413,7 @@ InferenceSteps InferenceSteps::build(const Session& session, const KernelTable& 
             anyRows = true;
             fewestRows = std::min(fewestRows, s.tokens);
         }
-    // Busy time of a forward over all its kernels (for the GPU-time rule and the totals).
+    // Busy time and kernels of forward h from row fromRow (into deviceRows) to its head's end.
     auto busyOf = [&](size_t h, uint32_t fromRow) {
         int64_t busy = 0;
         uint32_t n = 0;
@@ -418,17 +426,6 @@ InferenceSteps InferenceSteps::build(const Session& session, const KernelTable& 
         }
         return std::pair<int64_t, uint32_t>(busy, n);
     };
-    std::vector<int64_t> fullBusy(out.m_steps.size());
-    std::vector<uint32_t> firstRow(out.m_steps.size());
-    {
-        size_t i = 0;
-        for (size_t h = 0; h < out.m_steps.size(); ++h) {
-            while (i < deviceRows.size() && rows[deviceRows[i]].start < out.m_steps[h].start)
-                ++i;
-            firstRow[h] = static_cast<uint32_t>(i);
-            fullBusy[h] = busyOf(h, firstRow[h]).first;
-        }
-    }
     // Without shapes: the GEMM kernels a forward ran, in order. cuBLAS picks its kernels by the
     // problem's shape, so the decodes (one row per sequence) share one sequence and a prefill differs.
     std::vector<uint64_t> signature(out.m_steps.size(), 0);
@@ -436,7 +433,7 @@ InferenceSteps InferenceSteps::build(const Session& session, const KernelTable& 
         uint64_t sig = 0xcbf29ce484222325ull;
         for (size_t i = firstRow[h]; i < deviceRows.size() && rows[deviceRows[i]].start < out.m_steps[h].end; ++i) {
             const KernelRow& r = rows[deviceRows[i]];
-            if (isGemmRow(r) || isGemmKernel(session.str(r.name)))
+            if (launchesGemm(r))
                 sig = (sig ^ r.nameIndex) * 0x100000001b3ull;
         }
         signature[h] = sig;
