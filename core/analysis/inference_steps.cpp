@@ -154,6 +154,37 @@ std::vector<Head> graphHeads(const KernelTable& table, const IsGemm& launchesGem
     return heads;
 }
 
+// Whether these heads (in start order) cut a model's forwards: between two of them run the model's
+// layers, so some other GEMM (keyed by its N, or by its launching line) is called twice or more, in
+// at least 90 % of the intervals. A model without a vocabulary GEMM (a bare decoder or encoder) has
+// its widest or rarest layer GEMM once per layer instead, and between two of those calls every other
+// GEMM comes once. others: the other GEMM kernels' (row, key), in row order.
+bool layersBetween(const KernelTable& table, const std::vector<Head>& heads,
+                   const std::vector<std::pair<uint32_t, uint64_t>>& others) {
+    if (heads.size() < 2)
+        return false;
+    size_t next = 0, passing = 0;
+    std::unordered_map<uint64_t, uint32_t> calls;
+    for (size_t h = 0; h + 1 < heads.size(); ++h) {
+        calls.clear();
+        bool repeated = false;
+        uint64_t lastCall = UINT64_MAX;
+        for (; next < others.size() && table.row(others[next].first).start < heads[h + 1].start; ++next) {
+            const auto [row, key] = others[next];
+            const KernelRow& r = table.row(row);
+            if (r.start <= heads[h].start)
+                continue;
+            const uint64_t call = callKey(r, row);
+            if (call == lastCall)
+                continue; // the same operator's next kernel (a split-K reduction)
+            lastCall = call;
+            repeated |= ++calls[key] >= 2;
+        }
+        passing += repeated;
+    }
+    return passing * 10 >= (heads.size() - 1) * 9;
+}
+
 struct Shapes {
     std::vector<GemmDims> gemm;           // per inputs index
     std::vector<AttentionDims> attention; // per inputs index
@@ -244,12 +275,21 @@ InferenceSteps InferenceSteps::build(const Session& session, const KernelTable& 
     if (widest >= kMinVocabulary) {
         std::vector<uint32_t> chosen;
         std::vector<int64_t> m;
-        for (uint32_t i = 0; i < rows.size(); ++i)
-            if (isGemmRow(rows[i]) && gemmOf(rows[i]).n == widest) {
+        std::vector<std::pair<uint32_t, uint64_t>> others; // the other GEMMs, keyed by their N
+        for (uint32_t i = 0; i < rows.size(); ++i) {
+            if (!isGemmRow(rows[i]))
+                continue;
+            const GemmDims d = gemmOf(rows[i]);
+            if (d.n == widest) {
                 chosen.push_back(i);
-                m.push_back(gemmOf(rows[i]).m);
+                m.push_back(d.m);
+            } else if (d.n > 0) {
+                others.emplace_back(i, static_cast<uint64_t>(d.n));
             }
+        }
         heads = headsOf(table, chosen, m);
+        if (!layersBetween(table, heads, others))
+            heads.clear(); // the widest GEMM is a layer's: no LM head in these shapes
         // Replays of a trace's CUDA graphs carry no operator shapes (Kineto records them under the
         // graph launch): a graph none of whose kernels is a head by shape adds its own heads.
         std::set<uint32_t> graphsWithHead;
@@ -326,7 +366,11 @@ InferenceSteps InferenceSteps::build(const Session& session, const KernelTable& 
                 bestNs = ns;
             }
         }
-        if (best != kNone) {
+        std::vector<std::pair<uint32_t, uint64_t>> others; // the other lines' GEMMs, keyed by their line
+        for (size_t i = 0; i < gemmRows.size(); ++i)
+            if (lineOf[i] != kNone && lineOf[i] != best)
+                others.emplace_back(gemmRows[i], lineOf[i]);
+        if (best != kNone && layersBetween(table, headsOfLine[best], others)) {
             heads.insert(heads.end(), headsOfLine[best].begin(), headsOfLine[best].end());
             for (const auto& [key, id] : lineIds)
                 if (id == best)

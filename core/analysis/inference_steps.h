@@ -100,7 +100,10 @@ struct InferenceOptions {
  *     launched the fewest times (at least twice), the costlier on a tie; and for each CUDA graph
  *     with 4 GEMM nodes or more (torch.compile leaves no model frames in the nodes' stacks), the
  *     costliest GEMM node of each replay, a replay being one forward.
- * A run with backward kernels (over 5 %) is training and has none. A forward holds the kernels of
+ * Either way, between two heads run the model's layers: some other GEMM (by N, or by line) is called
+ * twice or more in at least 90 % of the intervals, else the candidate is a layer's GEMM of a model
+ * without an LM head (a bare decoder's MLP) and is not taken. A run with backward kernels (over 5 %)
+ * is training and has none. A forward holds the kernels of
  * the head's device that start after the previous head's end, up to its own head's end. Its tokens
  * are the largest row count of its other GEMMs; batch, query length and context come from its
  * attention operator's shapes (q [B, H, T, D], k [B, Hkv, S, D]; flash's [B, T, H, D]). A forward is

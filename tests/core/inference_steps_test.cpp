@@ -7,6 +7,7 @@
 #include "analysis/inference_steps.h"
 #include "analysis/kernel_table.h"
 
+#include <filesystem>
 #include <string>
 
 namespace ws {
@@ -132,6 +133,21 @@ TEST(InferenceSteps, TrainingIsNotInference) {
     ASSERT_TRUE(r.session);
     EXPECT_TRUE(r.steps.empty());
     EXPECT_TRUE(r.steps.training());
+}
+
+TEST(InferenceSteps, AModelWithoutAnLmHeadIsNotInference) {
+    // TraceLens' Qwen1.5-0.5B forward on an H100 (record_shapes): the bare model, no vocabulary GEMM.
+    // Its widest GEMM (the MLP's 2,816 columns) comes twice a layer, gate and up side by side with
+    // no other GEMM between them: not the cut between forwards.
+    const std::string path = test::sharedPath("pytorch_kineto/tracelens/h100_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz");
+    if (!std::filesystem::exists(path))
+        GTEST_SKIP() << "not present: " << path;
+    ImportResult imported = importTraceFile(path);
+    ASSERT_TRUE(imported.session) << imported.error;
+    const KernelTable table = KernelTable::build(*imported.session);
+    const InferenceSteps s = InferenceSteps::build(*imported.session, table);
+    EXPECT_TRUE(s.empty());
+    EXPECT_FALSE(s.training());
 }
 
 TEST(InferenceSteps, LatencyPercentilesAreNearestRank) {

@@ -6,7 +6,8 @@ output token, from the trace's own events (no Warpscope code).
 
 A kernel's operator is the innermost GEMM or attention cpu_op, on the thread of the runtime or driver
 call that launched it, enclosing that call (joined by the correlation id). The LM head is the GEMM operator whose output
-width N is the widest of all (>= 1000): its kernels' last end closes a forward. A forward holds the
+width N is the widest of all (>= 1000), provided another GEMM width is called twice or more between
+two of its calls (the layers): its kernels' last end closes a forward. A forward holds the
 kernels of the head's device that start after the previous head's end and before its own head's
 end. Its phase: prefill when its attention operator's query length (q [B, H, T, D]) exceeds 1. A
 request opens at each prefill, starting at the first kernel after the longest idle gap of 100 us or
@@ -110,6 +111,21 @@ def main():
             h = heads.setdefault(id(o), [ns(k["ts"]), 0, k["args"].get("device")])
             h[1] = max(h[1], ns(k["ts"]) + ns(k["dur"]))
     heads = sorted(heads.values())
+    # Between two heads run the layers: another GEMM width is called twice or more (in >= 90 % of the
+    # intervals); else the widest GEMM is a layer's, of a model without an LM head.
+    calls = sorted({(ns(k["ts"]), id(o), gemm_n(o)) for k, o in zip(kernels, ops)
+                    if o and o["name"] in GEMM and 0 < gemm_n(o) != widest}, key=lambda c: c[0])
+    first_of_call = {}
+    for start, op, n in calls:
+        first_of_call.setdefault(op, (start, n))
+    calls = sorted(first_of_call.values())
+    passing = 0
+    for a, b in zip(heads, heads[1:]):
+        widths = [n for start, n in calls if a[0] < start < b[0]]
+        passing += any(widths.count(n) >= 2 for n in set(widths))
+    if len(heads) < 2 or passing * 10 < (len(heads) - 1) * 9:
+        print(json.dumps({"detected": False}))
+        return
     device = max(set(h[2] for h in heads), key=[h[2] for h in heads].count)
     heads = [h for h in heads if h[2] == device]
     rows = [(ns(k["ts"]), ns(k["dur"]), o) for k, o in zip(kernels, ops) if k["args"].get("device") == device]
