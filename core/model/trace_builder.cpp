@@ -701,7 +701,18 @@ void TraceBuilder::bindFlows(unsigned threads) {
                 for (size_t k = b; k < std::min(b + kBatch, m_flows.size()); ++k) {
                     PendingFlow& f = m_flows[k];
                     const Track& t = s.m_tracks[f.track];
-                    f.ts = f.bindEnclosing ? finders[f.track].find(t, f.ts + base) : t.nextSliceStartingAt(f.ts + base);
+                    const int64_t ts = f.ts + base;
+                    if (f.bindEnclosing && t.laneCount > 1 && t.kind == Track::Kind::GpuStream) {
+                        // Kernels whose recorded times overlap (ROCm traces) split a stream into lanes,
+                        // and the one enclosing a kernel's start can be the earlier kernel it overlaps:
+                        // a flow that ends at a kernel's start binds to that kernel.
+                        const uint32_t at = t.nextSliceStartingAt(ts);
+                        if (at != Track::kNoId && t.start[at] == ts) {
+                            f.ts = at;
+                            continue;
+                        }
+                    }
+                    f.ts = f.bindEnclosing ? finders[f.track].find(t, ts) : t.nextSliceStartingAt(ts);
                 }
         };
         runOnThreads(threads, work);

@@ -281,7 +281,7 @@ TEST(KernelCsv, RowsAndHeader) {
     EXPECT_EQ(csv.substr(0, csv.find('\n')),
               "kernel,operator,layer,direction,input_shapes,input_types,duration_ns,start_ns,device,stream,grid,block,"
               "registers_per_thread,shared_memory_bytes,blocks_per_sm,est_achieved_occupancy_pct,tensor_cores,flops,"
-              "bytes,achieved_tflops,achieved_gbps,graph,graph_node");
+              "bytes,achieved_tflops,achieved_gbps,graph,graph_node,flops_per_byte,bound");
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5);
     EXPECT_NE(csv.find("\"void at::native::vectorized_elementwise_kernel<4, relu, \"\"x\"\">\",aten::relu,"
                        "encoder.layer0,fwd,\"[[64,16]]\",\"[\"\"float\"\"]\",10000,"),
@@ -308,6 +308,35 @@ TEST(KernelTable, TensorCoreHeuristicAndDims) {
     EXPECT_EQ(d, (std::array<int32_t, 3>{7, 3, 1}));
     EXPECT_FALSE(parseDim3("x", d));
     EXPECT_FALSE(parseDim3("[]", d));
+}
+
+// ROCm traces put GPU-side annotations on the kernels' stream, and one step's annotation can start a
+// nanosecond before the last one ends: the stream splits into lanes, and a flow that ends at a
+// kernel's start must bind to that kernel, not to the annotation of the other lane that encloses the
+// moment (TraceLens' mi300_ddp_resnet_act_checkpoint trace: 95 kernels lost their operator so).
+TEST(KernelTable, AFlowEndingAtAKernelBesideAnOverlappingAnnotationBindsToTheKernel) {
+    auto s = test::importText(R"({"traceEvents":[
+      {"ph":"X","cat":"cpu_op","name":"aten::mul","pid":1,"tid":1,"ts":0,"dur":10},
+      {"ph":"X","cat":"cuda_runtime","name":"hipLaunchKernel","pid":1,"tid":1,"ts":1,"dur":2,"args":{"correlation":1}},
+      {"ph":"X","cat":"cpu_op","name":"aten::mean","pid":1,"tid":1,"ts":20,"dur":10},
+      {"ph":"X","cat":"cuda_runtime","name":"hipLaunchKernel","pid":1,"tid":1,"ts":21,"dur":2,"args":{"correlation":2}},
+      {"ph":"X","cat":"gpu_user_annotation","name":"forward","pid":2,"tid":0,"ts":50,"dur":60.001},
+      {"ph":"X","cat":"gpu_user_annotation","name":"ProfilerStep#15","pid":2,"tid":0,"ts":110,"dur":100},
+      {"ph":"X","cat":"kernel","name":"mul_kernel","pid":2,"tid":0,"ts":110.001,"dur":5,"args":{"correlation":1,"stream":0}},
+      {"ph":"X","cat":"kernel","name":"mean_kernel","pid":2,"tid":0,"ts":120,"dur":5,"args":{"correlation":2,"stream":0}},
+      {"ph":"s","cat":"ac2g","id":1,"pid":1,"tid":1,"ts":1,"name":"ac2g"},
+      {"ph":"f","cat":"ac2g","id":1,"pid":2,"tid":0,"ts":110.001,"name":"ac2g","bp":"e"},
+      {"ph":"s","cat":"ac2g","id":2,"pid":1,"tid":1,"ts":21,"name":"ac2g"},
+      {"ph":"f","cat":"ac2g","id":2,"pid":2,"tid":0,"ts":120,"name":"ac2g","bp":"e"}]})",
+                              {}, "overlapping_annotations.json")
+                 .session;
+    ASSERT_NE(s, nullptr);
+    const KernelTable t = KernelTable::build(*s);
+    ASSERT_EQ(t.size(), 2u);
+    EXPECT_EQ(s->str(t.row(0).name), "mul_kernel");
+    EXPECT_EQ(s->str(t.row(0).op), "aten::mul");
+    EXPECT_EQ(s->str(t.row(1).name), "mean_kernel");
+    EXPECT_EQ(s->str(t.row(1).op), "aten::mean");
 }
 
 // Durations spanning more than 2^32 ns take the (key, index) pair path of sortedOrder.
