@@ -66,6 +66,16 @@ void KernelTableModel::rebuild() {
     }
 }
 
+QString KernelTableModel::boundText(Bound bound) {
+    switch (bound) {
+    case Bound::Compute: return tr("compute");
+    case Bound::Memory: return tr("memory");
+    case Bound::Latency: return tr("latency");
+    case Bound::Unknown: break;
+    }
+    return {};
+}
+
 int KernelTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_order.size());
 }
@@ -90,6 +100,8 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
         // Start is shown from the session start (the CSV keeps the session clock).
         if (column == KernelColumn::Start)
             return formatDuration(m_table->row(row).start - m_session->startNs());
+        if (column == KernelColumn::Bound)
+            return boundText(m_table->row(row).bound);
         return QString::fromStdString(m_table->text(*m_session, row, column));
     case Qt::UserRole:
         return QVariant::fromValue(static_cast<qulonglong>(row));
@@ -97,7 +109,7 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
         const bool text = column == KernelColumn::Kernel || column == KernelColumn::Operator ||
                           column == KernelColumn::Layer || column == KernelColumn::Direction ||
                           column == KernelColumn::InputShapes || column == KernelColumn::InputTypes ||
-                          column == KernelColumn::TensorCores;
+                          column == KernelColumn::TensorCores || column == KernelColumn::Bound;
         return QVariant::fromValue(Qt::Alignment(text ? Qt::AlignLeft | Qt::AlignVCenter
                                                       : Qt::AlignRight | Qt::AlignVCenter));
     }
@@ -135,6 +147,8 @@ QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, 
     case KernelColumn::GBps: return tr("GB/s");
     case KernelColumn::Graph: return tr("Graph");
     case KernelColumn::GraphNode: return tr("Graph node");
+    case KernelColumn::Intensity: return tr("FLOP/byte");
+    case KernelColumn::Bound: return tr("Bound");
     }
     return {};
 }

@@ -41,6 +41,8 @@ public:
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
     const KernelRow* kernelAt(const QModelIndex& index) const;
+    // The bound verdict as the table shows it ("compute", ...; empty when unknown), translated.
+    static QString boundText(Bound bound);
 
 private:
     void rebuild();

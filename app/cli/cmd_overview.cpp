@@ -2,6 +2,8 @@
 #include "analysis/session_results.h"
 #include "analysis/inference_json.h"
 #include "analysis/inference_steps.h"
+#include "analysis/roofline.h"
+#include "analysis/roofline_json.h"
 #include "analysis/kernel_table.h"
 #include "cli_args.h"
 #include "commands.h"
@@ -131,10 +133,13 @@ void printText(const Session& session, const OverviewReport& r) {
     }
 }
 
-// The run's inference forwards (issue #49), as `warpscope-cli inference --json` gives them.
+// The run's inference forwards and roofline (issue #49), as `warpscope-cli inference --json` and
+// `roofline --json --top 10` give them.
 std::vector<std::pair<std::string, std::string>> inferenceMember(const Session& session) {
     const KernelTable table = KernelTable::build(session);
-    return {{"inference", inferenceToJson(session, table, InferenceSteps::build(session, table), false)}};
+    const InferenceSteps steps = InferenceSteps::build(session, table);
+    return {{"inference", inferenceToJson(session, table, steps, false)},
+            {"roofline", rooflineToJson(session, Roofline::build(session, table, &steps), 10)}};
 }
 
 } // namespace

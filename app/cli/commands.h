@@ -24,5 +24,7 @@ int runFlame(const std::vector<std::string>& args);
 int runGaps(const std::vector<std::string>& args);
 int runGraphs(const std::vector<std::string>& args);
 int runInference(const std::vector<std::string>& args);
+int runRoofline(const std::vector<std::string>& args);
+int runNcu(const std::vector<std::string>& args);
 
 } // namespace ws::cli

@@ -51,6 +51,10 @@ const Command kCommands[] = {
      ws::cli::runGraphs},
     {"inference", "inference FILE [--json] [--csv] [--steps] [--bench]   LLM inference: prefill/decode, time to first token, per token",
      ws::cli::runInference},
+    {"roofline", "roofline FILE [--json] [--csv] [--top N] [--gpu NAME]   kernels on the GPU's roofline: bound, MFU per phase",
+     ws::cli::runRoofline},
+    {"ncu", "ncu FILE --kernel NAME | --import NCU.csv...   Nsight Compute: the command for a kernel, its results read back",
+     ws::cli::runNcu},
 };
 
 void printHelp(FILE* out) {

@@ -2,6 +2,7 @@
 #include "model/prefault.h"
 #include "model/saturating.h"
 
+#include "analysis/ascii_lower.h"
 #include "analysis/cuda_occupancy.h"
 #include "analysis/graph_replays.h"
 #include "analysis/key_order.h"
@@ -30,16 +31,8 @@ const char* const kColumnNames[kKernelColumnCount] = {
     "start_ns",  "device",   "stream", "grid",      "block",
     "registers_per_thread", "shared_memory_bytes", "blocks_per_sm", "est_achieved_occupancy_pct",
     "tensor_cores", "flops", "bytes", "achieved_tflops", "achieved_gbps", "graph", "graph_node",
+    "flops_per_byte", "bound",
 };
-
-char lowerAscii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-std::string toLower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        c = lowerAscii(c);
-    return out;
-}
 
 bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
@@ -138,6 +131,17 @@ void readLaunchArgs(const Session& session, std::vector<KernelRow>& rows, const 
     }, cancel, argColumns);
 }
 
+// The most common number format of the kernels by time: the element size of a capture's operators
+// whose kernels' names say none (a capture has shapes but no dtypes).
+NumberFormat commonFormat(const std::vector<KernelRow>& rows) {
+    std::array<int64_t, 5> time{};
+    for (const KernelRow& r : rows)
+        if (r.format != NumberFormat::Unknown)
+            time[static_cast<size_t>(r.format)] += r.dur;
+    const auto best = std::max_element(time.begin(), time.end());
+    return *best > 0 ? static_cast<NumberFormat>(best - time.begin()) : NumberFormat::Unknown;
+}
+
 // Input shapes, dtypes and the cost estimate of every launching operator, in one pass; the cost
 // goes to the operator's longest kernel (see KernelRow).
 void readOperatorInputs(const Session& session, std::vector<KernelRow>& rows, const std::atomic<bool>* cancel,
@@ -181,6 +185,21 @@ void readOperatorInputs(const Session& session, std::vector<KernelRow>& rows, co
         const Track& track = session.tracks()[ops[i].track];
         refs[i] = ops[i].slice < track.argRef.size() ? track.argRef[ops[i].slice] : Track::kNoArgs;
     }
+    // Bytes per element where the operator's dtypes are not recorded (captures): the element type its
+    // longest kernel's name says, else the number format it says (a library GEMM's f32 or bf16 tag),
+    // else the run's most common number format.
+    const int commonBytes = numberFormatBytes(commonFormat(rows));
+    std::unordered_map<StringId, int> nameBytes;
+    auto fallbackBytes = [&](const Op& op) {
+        const KernelRow& longest = rows[op.longestRow];
+        auto [it, fresh] = nameBytes.try_emplace(longest.name, 0);
+        if (fresh) {
+            it->second = kernelNameElementBytes(session.str(longest.name));
+            if (it->second == 0)
+                it->second = numberFormatBytes(longest.format);
+        }
+        return it->second > 0 ? it->second : commonBytes;
+    };
     std::unordered_map<std::string, uint32_t> inputIndex;
     std::string key;
     auto onValues = [&](size_t i, const std::vector<std::string_view>& v) {
@@ -195,7 +214,7 @@ void readOperatorInputs(const Session& session, std::vector<KernelRow>& rows, co
         Op& op = ops[i];
         op.inputs = it->second;
         const StringId name = session.tracks()[op.track].names[op.slice];
-        op.cost = estimateOpCost(session.str(name), parseOpInputs(v[0], v[1], v[2]));
+        op.cost = estimateOpCost(session.str(name), parseOpInputs(v[0], v[1], v[2]), fallbackBytes(op));
     };
     if (argColumns && session.argColumns()) {
         // From the operators' argument columns; an (operator name, arguments) pair is worked out once.
@@ -203,7 +222,7 @@ void readOperatorInputs(const Session& session, std::vector<KernelRow>& rows, co
             uint32_t inputs;
             OpCost cost;
         };
-        std::unordered_map<uint64_t, Known> known; // (name, opArgs) -> inputs, cost
+        std::array<std::unordered_map<uint64_t, Known>, 9> known; // per fallback size: (name, opArgs) -> inputs, cost
         std::vector<std::string_view> v(3);
         std::array<std::string, 3> bufs;
         for (size_t i = 0; i < ops.size(); ++i) {
@@ -215,7 +234,8 @@ void readOperatorInputs(const Session& session, std::vector<KernelRow>& rows, co
             if (args == kEmptyString)
                 continue;
             const uint64_t pair = uint64_t(track.names[op.slice]) << 32 | args;
-            if (const auto it = known.find(pair); it != known.end()) {
+            auto& knownHere = known[static_cast<size_t>(fallbackBytes(op))];
+            if (const auto it = knownHere.find(pair); it != knownHere.end()) {
                 op.inputs = it->second.inputs;
                 op.cost = it->second.cost;
                 continue;
@@ -224,7 +244,7 @@ void readOperatorInputs(const Session& session, std::vector<KernelRow>& rows, co
             for (size_t k = 0; k < 3; ++k)
                 v[k] = argColumnValue(fields[k], bufs[k]);
             onValues(i, v);
-            known.emplace(pair, Known{op.inputs, op.cost});
+            knownHere.emplace(pair, Known{op.inputs, op.cost});
         }
     } else {
         session.forEachArgValues(refs, {"Input Dims", "Input type", "Concrete Inputs"}, onValues, cancel);
@@ -241,9 +261,27 @@ void readOperatorInputs(const Session& session, std::vector<KernelRow>& rows, co
     }
 }
 
+// Each row's bound verdict against the peaks of its device, where the table has them.
+void classifyBounds(const Session& session, std::vector<KernelRow>& rows) {
+    std::map<int, GpuPeaks> peaks;
+    for (const DeviceInfo& d : session.devices())
+        if (const auto p = gpuPeaksFor(d.name))
+            peaks.emplace(d.id, *p);
+    if (peaks.empty())
+        return;
+    for (KernelRow& r : rows)
+        if (const auto p = peaks.find(r.device); p != peaks.end())
+            r.bound = classifyBound(p->second, r.flops, r.bytes, r.dur, r.format, r.tensorCores);
+}
+
 // Achieved rate in units per ns (FLOP/ns = GFLOP/s); NaN when unknown or the kernel has no length.
 float ratePerNs(float amount, int64_t dur) {
     return dur > 0 ? amount / static_cast<float>(dur) : std::numeric_limits<float>::quiet_NaN();
+}
+
+// FLOP per byte; NaN when either is unknown or nothing is moved.
+float intensityOf(const KernelRow& r) {
+    return r.bytes > 0 ? r.flops / r.bytes : std::numeric_limits<float>::quiet_NaN();
 }
 
 // Byte-order ranks of a column of texts.
@@ -286,7 +324,7 @@ bool kernelUsesTensorCores(std::string_view name) {
     // MFMA instruction shape (Cijk_..._MI16x16x1_...), Composable Kernel its XDL pipelines.
     static const char* const kMarkers[] = {"hmma", "imma", "wgmma", "tensorop", "xmma", "nvjet",
                                            "884", "1688", "16816", "16832", "mfma", "wmma", "xdlops", "_xdl_"};
-    const std::string lower = toLower(name);
+    const std::string lower = asciiLower(name);
     for (const char* m : kMarkers)
         if (lower.find(m) != std::string::npos)
             return true;
@@ -467,7 +505,11 @@ KernelTable KernelTable::build(const Session& session, const KernelTableOptions&
 
     // Kineto writes negative occupancy when CUDA's calculator failed (FORMATS.md 2.10): absent.
     std::unordered_map<StringId, uint32_t> nameIndex;
-    std::unordered_map<StringId, bool> tensorCores;
+    struct NameTraits {
+        bool tensorCores;
+        NumberFormat format;
+    };
+    std::vector<NameTraits> nameTraits; // per nameIndex
     const LaunchFlows launches = LaunchFlows::build(session, LaunchFlows::Follow::Attribution);
     std::vector<uint32_t> stack;
     std::vector<EnclosingSliceFinder> finders(tracks.size());
@@ -481,13 +523,15 @@ KernelTable KernelTable::build(const Session& session, const KernelTableOptions&
         auto [it, fresh] = nameIndex.try_emplace(row.name, static_cast<uint32_t>(table.m_names.size()));
         if (fresh) {
             table.m_names.push_back(row.name);
-            table.m_lowerNames.push_back(toLower(session.str(row.name)));
+            table.m_lowerNames.push_back(asciiLower(session.str(row.name)));
         }
         row.nameIndex = it->second;
-        auto [tc, freshTc] = tensorCores.try_emplace(row.name, false);
-        if (freshTc)
-            tc->second = kernelUsesTensorCores(session.str(row.name));
-        row.tensorCores = tc->second;
+        if (fresh) {
+            const std::string_view name = session.str(row.name);
+            nameTraits.push_back({kernelUsesTensorCores(name), kernelNameFormat(name)});
+        }
+        row.tensorCores = nameTraits[row.nameIndex].tensorCores;
+        row.format = nameTraits[row.nameIndex].format;
         attribute(session, launches, row, stack, finders);
     }
     if (const GraphReplays graphs = GraphReplays::build(session, {.describe = false, .cancel = options.cancel});
@@ -503,6 +547,7 @@ KernelTable KernelTable::build(const Session& session, const KernelTableOptions&
         table.m_shapeRank = textRanks(table.m_inputs, false);
         table.m_typeRank = textRanks(table.m_inputs, true);
     }
+    classifyBounds(session, table.m_rows);
 
     std::vector<StringId> texts;
     for (const KernelRow& row : table.m_rows) {
@@ -549,6 +594,8 @@ std::vector<uint32_t> KernelTable::sortedOrder(KernelColumn column, bool descend
         case KernelColumn::GBps: return floatKey(ratePerNs(r.bytes, r.dur));
         case KernelColumn::Graph: return r.graph == 0 ? kMissing : int64_t(r.graph);
         case KernelColumn::GraphNode: return r.graph == 0 ? kMissing : int64_t(r.graph) << 32 | r.graphNode;
+        case KernelColumn::Intensity: return floatKey(intensityOf(r));
+        case KernelColumn::Bound: return r.bound == Bound::Unknown ? kMissing : int64_t(r.bound);
         }
         return kMissing;
     };
@@ -561,7 +608,7 @@ std::vector<uint32_t> KernelTable::sortedOrder(KernelColumn column, bool descend
 std::vector<uint32_t> KernelTable::filterByName(const std::vector<uint32_t>& order, std::string_view needle) const {
     if (needle.empty())
         return order;
-    const std::string lower = toLower(needle);
+    const std::string lower = asciiLower(needle);
     std::vector<char> match(m_names.size());
     for (size_t i = 0; i < m_names.size(); ++i)
         match[i] = m_lowerNames[i].find(lower) != std::string::npos;
@@ -602,6 +649,8 @@ std::string KernelTable::text(const Session& session, size_t index, KernelColumn
     case KernelColumn::GBps: return floatText(ratePerNs(r.bytes, r.dur));           // B/ns = GB/s
     case KernelColumn::Graph: return r.graph == 0 ? std::string() : std::to_string(r.graph);
     case KernelColumn::GraphNode: return r.graph == 0 ? std::string() : std::to_string(r.graphNode);
+    case KernelColumn::Intensity: return floatText(intensityOf(r));
+    case KernelColumn::Bound: return boundName(r.bound);
     }
     return {};
 }

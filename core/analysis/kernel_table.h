@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/roofline_bound.h"
 #include "model/string_table.h"
 
 #include <array>
@@ -45,8 +46,10 @@ enum class KernelColumn : uint8_t {
     GBps,   // achieved GB/s = Bytes / Duration
     Graph,     // the CUDA graph it was replayed from: its number in the Graphs view (graph_replays.h)
     GraphNode, // its node in that graph (1-based, as the Graphs view numbers them)
+    Intensity, // arithmetic intensity = Flops / Bytes (FLOP/byte)
+    Bound,     // what bounds it on the device's roofline (roofline_bound.h)
 };
-inline constexpr size_t kKernelColumnCount = 23;
+inline constexpr size_t kKernelColumnCount = 25;
 
 // Stable CSV header name of a column (snake_case, e.g. "duration_ns").
 const char* kernelColumnName(KernelColumn column);
@@ -65,7 +68,13 @@ enum class KernelDirection : uint8_t { Unknown, Forward, Backward };
  * Input shapes and dtypes are the launching operator's ("Input Dims", "Input type" of a trace
  * recorded with record_shapes). FLOPs and bytes are the operator's estimate (op_cost.h); an
  * operator that launched several kernels (a GEMM and its split-K reduction) carries them on its
- * longest kernel only, so that sums over the table count each operator once.
+ * longest kernel only, so that sums over the table count each operator once. A capture records
+ * shapes without dtypes: its bytes take the element type the kernel's name says (else the run's
+ * most common number format), for every tensor of the operator; a cast or a mixed-dtype operator
+ * (where, index) is then off in its bytes, never in its FLOPs.
+ *
+ * The bound verdict (roofline_bound.h) is against the peaks of the row's device (gpu_peaks.h); a
+ * kernel without the estimate is Latency when under 5 us, else Unknown.
  */
 struct KernelRow {
     uint32_t track = 0; // slice of the kernel in the session
@@ -80,6 +89,8 @@ struct KernelRow {
     uint32_t nameIndex = 0; // dense index of `name` in KernelTable::names()
     KernelDirection direction = KernelDirection::Unknown;
     bool tensorCores = false;
+    NumberFormat format = NumberFormat::Unknown; // what its name says (gpu_peaks.h)
+    Bound bound = Bound::Unknown;                // against its device's peaks, where the table has them
     int32_t device = -1;
     int64_t stream = -1;
     std::array<int32_t, 3> grid{};  // {0,0,0} when unknown

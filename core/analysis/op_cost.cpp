@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <initializer_list>
 
 namespace ws {
 
@@ -98,11 +99,19 @@ struct Tensor {
     int elemSize;
 };
 
+// Bytes per element of input i: its dtype's, else (a capture records shapes without dtypes) the
+// caller's fallback when no dtype is recorded for it; 0 for scalars and unknown dtypes.
+int elemSizeAt(const OpInputs& in, size_t i, int fallback) {
+    if (i < in.types.size() && !in.types[i].empty())
+        return elementSize(in.types[i]);
+    return fallback;
+}
+
 // The inputs that are tensors (a dtype we know the size of, and a shape).
-std::vector<Tensor> tensorsOf(const OpInputs& in) {
+std::vector<Tensor> tensorsOf(const OpInputs& in, int fallback) {
     std::vector<Tensor> out;
     for (size_t i = 0; i < in.dims.size(); ++i) {
-        const int size = i < in.types.size() ? elementSize(in.types[i]) : 0;
+        const int size = elemSizeAt(in, i, fallback);
         if (size > 0 && !in.dims[i].empty())
             out.push_back({&in.dims[i], size});
     }
@@ -119,12 +128,12 @@ OpCost gemm(double batch, double m, double k, double n, int elemSize, double ext
     return c;
 }
 
-OpCost matmulCost(const OpInputs& in, size_t a, size_t b, double extraInputElems = 0) {
+OpCost matmulCost(const OpInputs& in, int fallback, size_t a, size_t b, double extraInputElems = 0) {
     if (in.dims.size() <= std::max(a, b))
         return {};
     const auto& x = in.dims[a];
     const auto& y = in.dims[b];
-    const int es = a < in.types.size() ? elementSize(in.types[a]) : 0;
+    const int es = elemSizeAt(in, a, fallback);
     if (x.size() < 2 || y.size() < 2 || es == 0 || x.back() != y[y.size() - 2])
         return {};
     const double batchX = numel(std::vector<int64_t>(x.begin(), x.end() - 2));
@@ -162,7 +171,7 @@ std::vector<int64_t> concreteInts(const OpInputs& in, int index) {
 
 // 2 * N * K * (C/g) * prod(kernel) * prod(output spatial) per pass; backward does up to two
 // passes (grad input, grad weight) as its output mask says.
-OpCost convCost(std::string_view name, const ConvArgs& args, const OpInputs& in) {
+OpCost convCost(std::string_view name, const ConvArgs& args, const OpInputs& in, int fallback) {
     const bool backward = name == "convolution_backward";
     const size_t inputIdx = backward ? 1 : 0;
     const size_t weightIdx = backward ? 2 : 1;
@@ -170,7 +179,7 @@ OpCost convCost(std::string_view name, const ConvArgs& args, const OpInputs& in)
         return {};
     const auto& x = in.dims[inputIdx];
     const auto& w = in.dims[weightIdx];
-    const int es = inputIdx < in.types.size() ? elementSize(in.types[inputIdx]) : 0;
+    const int es = elemSizeAt(in, inputIdx, fallback);
     if (x.size() < 3 || w.size() != x.size() || es == 0)
         return {};
     if (args.transposed >= 0 && static_cast<size_t>(args.transposed) < in.concrete.size() &&
@@ -241,6 +250,73 @@ bool isElementwise(std::string_view base) {
     return std::find(kNames.begin(), kNames.end(), base) != kNames.end();
 }
 
+bool isIn(std::string_view base, std::initializer_list<std::string_view> names) {
+    return std::find(names.begin(), names.end(), base) != names.end();
+}
+
+// Reductions: one op per input element; read the input, write a much smaller output.
+bool isReduction(std::string_view base) {
+    return isIn(base, {"sum", "mean", "amax", "amin", "max", "min", "argmax", "argmin", "var", "std", "var_mean",
+                       "std_mean", "norm", "linalg_vector_norm", "prod", "all", "any", "logsumexp", "cumsum"});
+}
+
+// Normalizations and softmax: a few ops per element (mean, variance or max, exp, scale), reading the
+// input and writing an output of its size.
+bool isNormalization(std::string_view base) {
+    return isIn(base, {"softmax", "_softmax", "log_softmax", "_log_softmax", "_softmax_backward_data",
+                       "_log_softmax_backward_data", "layer_norm", "native_layer_norm", "rms_norm", "_fused_rms_norm",
+                       "group_norm", "native_group_norm", "batch_norm", "native_batch_norm", "_batch_norm_impl_index"});
+}
+
+// Copies of a tensor into a new one of its size: read and write each element once.
+bool isCopyLike(std::string_view base) {
+    return isIn(base, {"clone", "contiguous", "_to_copy", "to", "_copy_from", "_copy_from_and_resize"});
+}
+
+/*
+ * Scaled dot-product attention, forward: QK^T and PV, 2*B*H*Lq*Lk*D each (torch.utils.flop_counter's
+ * count, which does not subtract the causal mask; FlashAttention's benchmarks halve causal prefill,
+ * and a decode step's one query attends to every key either way); backward: twice the forward's products. Layouts: [B, H, L, D] for the SDPA and cuDNN operators,
+ * [B, L, H, D] for _flash_attention_forward / _efficient_attention_forward (and their backward).
+ * Bytes: q, k, v and the output once each (the point of fused attention is that the scores never
+ * reach memory).
+ */
+OpCost attentionCost(std::string_view base, const OpInputs& in, int fallback) {
+    const bool backward = base.find("backward") != std::string_view::npos;
+    const bool bthd = startsWith(base, "_flash_attention_") || startsWith(base, "_efficient_attention_");
+    // (_cudnn_attention_forward, under _scaled_dot_product_cudnn_attention, is [B, H, L, D].)
+    const size_t q = backward ? 1 : 0; // the backward ops take grad_out first
+    if (in.dims.size() < q + 3)
+        return {};
+    const auto& qd = in.dims[q];
+    const auto& kd = in.dims[q + 1];
+    const auto& vd = in.dims[q + 2];
+    if (qd.size() != 4 || kd.size() != 4 || vd.size() != 4)
+        return {};
+    const int es = elemSizeAt(in, q, fallback);
+    if (es == 0)
+        return {};
+    const size_t l = bthd ? 1 : 2, h = bthd ? 2 : 1;
+    const double batch = static_cast<double>(qd[0]), heads = static_cast<double>(qd[h]);
+    const double lq = static_cast<double>(qd[l]), lk = static_cast<double>(kd[l]);
+    const double dq = static_cast<double>(qd[3]), dv = static_cast<double>(vd[3]);
+    if (batch <= 0 || heads <= 0 || lq <= 0 || lk <= 0)
+        return {};
+    OpCost c;
+    c.known = true;
+    c.flops = 2 * batch * heads * lq * lk * (dq + dv) * (backward ? 2 : 1);
+    const double out = batch * heads * lq * dv;
+    c.bytes = (numel(qd) + numel(kd) + numel(vd) + out) * es * (backward ? 2 : 1);
+    return c;
+}
+
+bool isAttention(std::string_view base) {
+    return base.find("scaled_dot_product") != std::string_view::npos ||
+           base.find("_cudnn_attention_") != std::string_view::npos ||
+           base.find("_flash_attention_") != std::string_view::npos ||
+           base.find("_efficient_attention_") != std::string_view::npos;
+}
+
 } // namespace
 
 int elementSize(std::string_view type) {
@@ -265,23 +341,22 @@ OpInputs parseOpInputs(std::string_view inputDims, std::string_view inputTypes, 
     return in;
 }
 
-OpCost estimateOpCost(std::string_view opName, const OpInputs& in) {
+OpCost estimateOpCost(std::string_view opName, const OpInputs& in, int fallbackElemSize) {
+    const int fb = fallbackElemSize;
     const std::string_view base = baseName(opName);
-    if (base == "mm" || base == "matmul")
-        return matmulCost(in, 0, 1);
-    if (base == "bmm")
-        return matmulCost(in, 0, 1);
-    if (base == "addmm" || base == "baddbmm" || base == "addbmm") {
+    if (base == "mm" || base == "matmul" || base == "bmm")
+        return matmulCost(in, fb, 0, 1);
+    if (base == "addmm" || base == "baddbmm" || base == "addbmm" || base == "_addmm_activation") {
         const double bias = in.dims.empty() ? 0 : numel(in.dims[0]);
-        return matmulCost(in, 1, 2, bias);
+        return matmulCost(in, fb, 1, 2, bias);
     }
     if (base == "linear") {
         // linear(input[..., K], weight[N, K], bias): weight is stored transposed.
-        if (in.dims.size() < 2 || in.dims[0].empty() || in.dims[1].size() != 2 || in.types.empty())
+        if (in.dims.size() < 2 || in.dims[0].empty() || in.dims[1].size() != 2)
             return {};
         const auto& x = in.dims[0];
         const auto& w = in.dims[1];
-        const int es = elementSize(in.types[0]);
+        const int es = elemSizeAt(in, 0, fb);
         if (es == 0 || x.back() != w[1])
             return {};
         const double rows = numel(std::vector<int64_t>(x.begin(), x.end() - 1));
@@ -289,25 +364,52 @@ OpCost estimateOpCost(std::string_view opName, const OpInputs& in) {
         return gemm(1, rows, static_cast<double>(w[1]), static_cast<double>(w[0]), es, bias);
     }
     if (const ConvArgs* args = convArgs(base))
-        return convCost(base, *args, in);
-    const std::vector<Tensor> tensors = tensorsOf(in);
+        return convCost(base, *args, in, fb);
+    if (isAttention(base))
+        return attentionCost(base, in, fb);
+    const std::vector<Tensor> tensors = tensorsOf(in, fb);
     if (tensors.empty())
         return {};
+    auto bytesOf = [](const Tensor& t) { return numel(*t.dims) * t.elemSize; };
+    OpCost c;
+    c.known = true;
     if (base == "copy") {
         // copy_(dst, src): read src, write dst; dtypes may differ.
-        OpCost c;
-        c.known = true;
         for (const Tensor& t : tensors)
-            c.bytes += numel(*t.dims) * t.elemSize;
+            c.bytes += bytesOf(t);
+        return c;
+    }
+    if (isCopyLike(base)) {
+        c.bytes = 2 * bytesOf(tensors[0]);
+        return c;
+    }
+    if (base == "fill" || base == "zero") {
+        c.bytes = bytesOf(tensors[0]); // written only
+        return c;
+    }
+    if (base == "embedding" && in.dims.size() >= 2 && in.dims[0].size() == 2) {
+        // embedding(weight [V, D], indices): gathers one row per index.
+        const double rows = numel(in.dims[1]);
+        c.bytes = 2 * rows * static_cast<double>(in.dims[0][1]) * tensors[0].elemSize;
+        return c;
+    }
+    if (isReduction(base)) {
+        c.flops = numel(*tensors[0].dims);
+        c.bytes = bytesOf(tensors[0]);
+        return c;
+    }
+    if (isNormalization(base)) {
+        c.flops = 5 * numel(*tensors[0].dims);
+        c.bytes = 2 * bytesOf(tensors[0]);
+        for (size_t i = 1; i < tensors.size(); ++i)
+            c.bytes += bytesOf(tensors[i]); // weight, bias, the backward's saved statistics
         return c;
     }
     if (isElementwise(base)) {
         double outElems = 0;
-        OpCost c;
-        c.known = true;
         for (const Tensor& t : tensors) {
             outElems = std::max(outElems, numel(*t.dims));
-            c.bytes += numel(*t.dims) * t.elemSize;
+            c.bytes += bytesOf(t);
         }
         c.flops = outElems;
         c.bytes += outElems * tensors[0].elemSize;

@@ -29,10 +29,16 @@ int elementSize(std::string_view type);
  * Estimated floating-point operations and bytes moved by one operator call, from its name and
  * input shapes (PyProf's approach). Known: GEMMs (aten::mm, addmm, bmm, baddbmm, matmul, linear:
  * 2*M*N*K per product), convolutions forward and backward (2*N*K*C/g*R*S*output pixels per pass;
- * needs stride/padding/dilation from Concrete Inputs), element-wise ops (one op per output element)
- * and copies (no FLOPs). Bytes = input tensors + output tensor once each (no cache reuse).
- * `known` is false when the operator or its shapes are not covered: callers show nothing rather
- * than 0.
+ * needs stride/padding/dilation from Concrete Inputs), scaled dot-product attention (SDPA, flash,
+ * memory-efficient, cuDNN; forward and backward), element-wise ops (one op per output element),
+ * reductions (one per input element), normalizations and softmax (five per element), copies,
+ * fills and embedding gathers (no FLOPs). Bytes = input tensors + output tensor once each (no
+ * cache reuse). `known` is false when the operator or its shapes are not covered: callers show
+ * nothing rather than 0.
+ *
+ * fallbackElemSize: bytes per element of an input whose dtype is not recorded (a capture's
+ * --torch-ops=shapes records sizes only; the caller takes it from the kernels' names); 0 leaves
+ * such inputs unknown.
  */
 struct OpCost {
     bool known = false;
@@ -40,6 +46,6 @@ struct OpCost {
     double bytes = 0;
 };
 
-OpCost estimateOpCost(std::string_view opName, const OpInputs& inputs);
+OpCost estimateOpCost(std::string_view opName, const OpInputs& inputs, int fallbackElemSize = 0);
 
 } // namespace ws

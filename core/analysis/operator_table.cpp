@@ -1,6 +1,7 @@
 #include "analysis/operator_table.h"
 #include "model/saturating.h"
 
+#include "analysis/ascii_lower.h"
 #include "analysis/key_order.h"
 #include "analysis/run_digest.h"
 
@@ -21,15 +22,6 @@ const char* const kColumnNames[kOperatorColumnCount] = {
     "name",          "input_shapes", "input_types",    "call_stack",   "calls",        "host_total_ns",
     "host_self_ns",  "device_total_ns", "device_self_ns", "tc_eligible", "tc_self_pct", "tc_total_pct",
 };
-
-char lowerAscii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-std::string toLower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        c = lowerAscii(c);
-    return out;
-}
 
 struct GroupKey {
     StringId name;
@@ -192,7 +184,7 @@ OperatorTable OperatorTable::build(const Session& session, const OperatorTree& t
     table.m_nameRank = ranksOf(sortedNames);
     table.m_lowerNames.reserve(sortedNames.size());
     for (const std::string& s : sortedNames)
-        table.m_lowerNames.push_back(toLower(s));
+        table.m_lowerNames.push_back(asciiLower(s));
     const size_t n = table.m_rows.size();
     std::vector<std::string> texts(n);
     if (grouping == OperatorGrouping::NameAndInputShape) {
@@ -242,7 +234,7 @@ std::optional<OperatorTable> OperatorTable::fromStoredRows(const Session& sessio
     table.m_nameRank = ranksOf(names);
     table.m_lowerNames.reserve(names.size());
     for (const std::string& s : names)
-        table.m_lowerNames.push_back(toLower(s));
+        table.m_lowerNames.push_back(asciiLower(s));
     return table;
 }
 
@@ -284,7 +276,7 @@ std::vector<uint32_t> OperatorTable::sortedOrder(OperatorColumn column, bool des
 std::vector<uint32_t> OperatorTable::filterByName(const std::vector<uint32_t>& order, std::string_view needle) const {
     if (needle.empty())
         return order;
-    const std::string lower = toLower(needle);
+    const std::string lower = asciiLower(needle);
     std::vector<uint32_t> out;
     for (uint32_t r : order)
         if (m_lowerNames[r].find(lower) != std::string::npos)

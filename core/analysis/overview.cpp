@@ -2,6 +2,7 @@
 #include "model/saturating.h"
 
 #include "analysis/kernel_table.h"
+#include "analysis/pm_counters.h"
 #include "model/session.h"
 
 #include <nlohmann/json.hpp>
@@ -85,38 +86,18 @@ void fillMissingOccupancy(const Session& s, OverviewData& d) {
     });
 }
 
-// The measured counters of each device (MeasuredCounter): PM sampling series of a capture.
+// The measured counters of each device (MeasuredCounter, in PmCounter order): PM sampling series of a capture.
 void collectMeasuredCounters(const Session& s, OverviewData& d) {
-    static constexpr std::string_view kNames[kMeasuredCounterCount] = {"sm_active", "tensor_active", "dram_bandwidth"};
+    static_assert(kMeasuredCounterCount == kPmCounterCount);
     for (size_t ci = 0; ci < s.counters().size(); ++ci) {
         const CounterSeries& c = s.counters()[ci];
         const int device = s.processes()[c.process].deviceId;
         if (device < 0 || c.ts.empty() || s.str(c.category) != "pm_sampling")
             continue;
         for (size_t m = 0; m < kMeasuredCounterCount; ++m)
-            if (s.str(c.name) == kNames[m])
+            if (s.str(c.name) == kPmCounterNames[m])
                 d.devices[device].measured[m] = static_cast<int32_t>(ci);
     }
-}
-
-// Time-weighted mean of a sampled counter over [lo, hi): sample i holds over [ts[i], ts[i+1]), the
-// last one for as long as the one before it; nullopt when no sample covers any of the window.
-std::optional<double> sampledMean(const CounterSeries& c, int64_t lo, int64_t hi) {
-    const size_t n = c.ts.size();
-    if (n < 2 || hi <= lo)
-        return std::nullopt;
-    auto it = std::upper_bound(c.ts.begin(), c.ts.end(), lo);
-    size_t i = it == c.ts.begin() ? 0 : static_cast<size_t>(it - c.ts.begin()) - 1;
-    double weighted = 0, covered = 0;
-    for (; i < n && c.ts[i] < hi; ++i) {
-        const int64_t end = i + 1 < n ? c.ts[i + 1] : c.ts[i] + (c.ts[i] - c.ts[i - 1]);
-        const auto len = static_cast<double>(clipped(c.ts[i], end, lo, hi));
-        weighted += c.value[i] * len;
-        covered += len;
-    }
-    if (covered <= 0)
-        return std::nullopt;
-    return weighted / covered;
 }
 
 void collectDeviceData(const Session& s, OverviewData& d) {

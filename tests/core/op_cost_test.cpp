@@ -73,7 +73,11 @@ TEST(OpCost, ElementwiseAndCopies) {
     ASSERT_TRUE(copy.known);
     EXPECT_DOUBLE_EQ(copy.flops, 0);
     EXPECT_DOUBLE_EQ(copy.bytes, 1000.0 * 2 + 1000 * 4);
-    EXPECT_FALSE(cost("aten::embedding", "[[1000,64],[8,16]]", R"(["float","long int"])").known);
+    // An embedding gathers one row per index (and writes it out).
+    const OpCost embedding = cost("aten::embedding", "[[1000,64],[8,16]]", R"(["float","long int"])");
+    ASSERT_TRUE(embedding.known);
+    EXPECT_DOUBLE_EQ(embedding.bytes, 2.0 * 8 * 16 * 64 * 4);
+    EXPECT_FALSE(cost("aten::sort", "[[1000]]", R"(["float"])").known);
 }
 
 } // namespace
