@@ -152,6 +152,23 @@
     </message>
 </context>
 <context>
+    <name>ws::RooflineView</name>
+    <message numerus="yes">
+        <source>%1 (Nsight Compute, %n launch(es))</source>
+        <translation>
+            <numerusform>%1 (Nsight Compute, %n launch)</numerusform>
+            <numerusform>%1 (Nsight Compute, %n launches)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Nsight Compute: %n launch(es) attached.</source>
+        <translation>
+            <numerusform>Nsight Compute: %n launch attached.</numerusform>
+            <numerusform>Nsight Compute: %n launches attached.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ws::SearchBar</name>
     <message numerus="yes">
         <source>%n match(es)</source>

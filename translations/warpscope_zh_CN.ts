@@ -1149,6 +1149,22 @@
         <source>Slowest decode (forward %1)</source>
         <translation>最慢的解码（第 %1 次前向）</translation>
     </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU</translation>
+    </message>
+    <message>
+        <source>MBU</source>
+        <translation>MBU</translation>
+    </message>
+    <message>
+        <source>Model FLOPs utilization: the forwards&apos; estimated FLOPs over their time at the GPU&apos;s Tensor Core peak (the Roofline tab)</source>
+        <translation>模型 FLOPs 利用率：前向传播估算的 FLOPs 除以其时间内 GPU Tensor Core 峰值所能完成的量（见“屋顶线”页）</translation>
+    </message>
+    <message>
+        <source>Memory bandwidth utilization: their estimated bytes over their time at the GPU&apos;s memory bandwidth</source>
+        <translation>内存带宽利用率：估算的字节数除以其时间内 GPU 内存带宽所能传输的量</translation>
+    </message>
 </context>
 <context>
     <name>ws::JobLoader</name>
@@ -1503,6 +1519,26 @@ B：%2</translation>
     <message>
         <source>Graph node</source>
         <translation>图节点</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>FLOP/byte</source>
+        <translation>FLOP/字节</translation>
+    </message>
+    <message>
+        <source>Bound</source>
+        <translation>瓶颈</translation>
     </message>
 </context>
 <context>
@@ -3433,6 +3469,205 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     </message>
 </context>
 <context>
+    <name>ws::RooflineChart</name>
+    <message>
+        <source>Arithmetic intensity (FLOP/byte)</source>
+        <translation>算术强度（FLOP/字节）</translation>
+    </message>
+    <message>
+        <source>Achieved TFLOP/s</source>
+        <translation>实际 TFLOP/s</translation>
+    </message>
+    <message>
+        <source>Tensor Cores %1 TFLOP/s</source>
+        <translation>Tensor Core %1 TFLOP/s</translation>
+    </message>
+    <message>
+        <source>FP32 %1 TFLOP/s</source>
+        <translation>FP32 %1 TFLOP/s</translation>
+    </message>
+    <message>
+        <source>ridge %1</source>
+        <translation>拐点 %1</translation>
+    </message>
+    <message>
+        <source>HBM %1 GB/s</source>
+        <translation>HBM %1 GB/s</translation>
+    </message>
+    <message>
+        <source>compute-bound</source>
+        <translation>计算受限</translation>
+    </message>
+    <message>
+        <source>memory-bound</source>
+        <translation>内存受限</translation>
+    </message>
+    <message>
+        <source>latency-bound</source>
+        <translation>延迟受限</translation>
+    </message>
+    <message>
+        <source>circle: estimate from shapes, diamond: Nsight Compute, ring: a phase</source>
+        <translation>圆点：按形状估算，菱形：Nsight Compute 实测，圆环：一个阶段</translation>
+    </message>
+    <message>
+        <source>%1
+%2 FLOP/byte, %3 TFLOP/s%4</source>
+        <translation>%1
+%2 FLOP/字节，%3 TFLOP/s%4</translation>
+    </message>
+    <message>
+        <source> (measured by Nsight Compute)</source>
+        <translation>（Nsight Compute 实测）</translation>
+    </message>
+</context>
+<context>
+    <name>ws::RooflineGroupModel</name>
+    <message>
+        <source>Bound</source>
+        <translation>瓶颈</translation>
+    </message>
+    <message>
+        <source>Kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>调用次数</translation>
+    </message>
+    <message>
+        <source>GPU time</source>
+        <translation>GPU 时间</translation>
+    </message>
+    <message>
+        <source>FLOP/byte</source>
+        <translation>FLOP/字节</translation>
+    </message>
+    <message>
+        <source>TFLOP/s</source>
+        <translation>TFLOP/s</translation>
+    </message>
+    <message>
+        <source>GB/s</source>
+        <translation>GB/s</translation>
+    </message>
+    <message>
+        <source>Of the roof</source>
+        <translation>占屋顶比例</translation>
+    </message>
+    <message>
+        <source>ncu launches</source>
+        <translation>ncu 启动数</translation>
+    </message>
+    <message>
+        <source>ncu duration</source>
+        <translation>ncu 时长</translation>
+    </message>
+    <message>
+        <source>ncu SM %</source>
+        <translation>ncu SM %</translation>
+    </message>
+    <message>
+        <source>ncu memory %</source>
+        <translation>ncu 内存 %</translation>
+    </message>
+    <message>
+        <source>ncu bound</source>
+        <translation>ncu 瓶颈</translation>
+    </message>
+</context>
+<context>
+    <name>ws::RooflineView</name>
+    <message>
+        <source>Copy ncu command</source>
+        <translation>复制 ncu 命令</translation>
+    </message>
+    <message>
+        <source>Computing the roofline…</source>
+        <translation>正在计算屋顶线…</translation>
+    </message>
+    <message>
+        <source>GPU as recorded</source>
+        <translation>记录中的 GPU</translation>
+    </message>
+    <message>
+        <source>The datasheet peaks the kernels are placed against</source>
+        <translation>内核所对照的规格书峰值</translation>
+    </message>
+    <message>
+        <source>The Nsight Compute command that profiles launches of the selected kernel, for the clipboard</source>
+        <translation>对所选内核的启动进行分析的 Nsight Compute 命令，复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>Attach Nsight Compute results…</source>
+        <translation>附加 Nsight Compute 结果…</translation>
+    </message>
+    <message>
+        <source>Nsight Compute</source>
+        <translation>Nsight Compute</translation>
+    </message>
+    <message>
+        <source>Copied to the clipboard. Run it where the program runs, then attach the two CSV exports it writes:</source>
+        <translation>已复制到剪贴板。在程序运行的机器上执行它，然后附加它写出的两个 CSV 导出文件：</translation>
+    </message>
+    <message>
+        <source>GPU %1 (%2) is not in Warpscope&apos;s table of GPU peaks: choose the GPU it ran on to place its kernels on a roofline.</source>
+        <translation>GPU %1（%2）不在 Warpscope 的 GPU 峰值表中：请选择它实际运行的 GPU，以便将其内核放到屋顶线上。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (Nsight Compute, %n launch(es))</source>
+        <translation>
+            <numerusform>%1（Nsight Compute，%n 次启动）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <source>decode</source>
+        <translation>解码</translation>
+    </message>
+    <message>
+        <source>%1: MFU %2, MBU %3</source>
+        <translation>%1：MFU %2，MBU %3</translation>
+    </message>
+    <message>
+        <source> (PM sampling: DRAM %1, tensor pipes %2, SMs %3)</source>
+        <translation>（PM 采样：DRAM %1，Tensor 流水线 %2，SM %3）</translation>
+    </message>
+    <message>
+        <source>%1 as %2: %3 TFLOP/s on Tensor Cores, %4 FP32, %5 GB/s; ridge %6 FLOP/byte.</source>
+        <translation>%1 按 %2：Tensor Core %3 TFLOP/s，FP32 %4，%5 GB/s；拐点 %6 FLOP/字节。</translation>
+    </message>
+    <message>
+        <source>FLOPs and bytes estimated from operator shapes for %1 of %2 kernels (%3 of kernel time).</source>
+        <translation>已根据算子形状为 %2 个内核中的 %1 个估算 FLOPs 与字节数（占内核时间的 %3）。</translation>
+    </message>
+    <message>
+        <source>No operator shapes: record them (torch.profiler record_shapes=True, warpscope-capture --torch-ops=shapes) to place kernels on the roofline; short kernels still read as latency-bound.</source>
+        <translation>没有算子形状：请记录形状（torch.profiler record_shapes=True，warpscope-capture --torch-ops=shapes）以将内核放到屋顶线上；较短的内核仍判为延迟受限。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Nsight Compute: %n launch(es) attached.</source>
+        <translation>
+            <numerusform>Nsight Compute：已附加 %n 次启动。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Attach Nsight Compute results</source>
+        <translation>附加 Nsight Compute 结果</translation>
+    </message>
+    <message>
+        <source>Nsight Compute CSV exports (*.csv *.csv.gz);;All files (*)</source>
+        <translation>Nsight Compute CSV 导出 (*.csv *.csv.gz);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
     <name>ws::SearchBar</name>
     <message>
         <source>Regex</source>
@@ -3657,6 +3892,10 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     <message>
         <source>Graphs</source>
         <translation>图</translation>
+    </message>
+    <message>
+        <source>Roofline</source>
+        <translation>屋顶线</translation>
     </message>
 </context>
 <context>

@@ -57,6 +57,14 @@ QString formatPercent(std::optional<double> fraction) {
     return Format::tr("%1 %").arg(QLocale().toString(*fraction * 100.0, 'f', 2));
 }
 
+QString formatUtilization(double fraction) {
+    if (std::isnan(fraction))
+        return {};
+    const double pct = 100 * fraction;
+    const int decimals = pct >= 10 ? 1 : pct >= 0.1 ? 2 : 3;
+    return Format::tr("%1 %").arg(QLocale().toString(pct, 'f', decimals));
+}
+
 QString formatGapCategory(GapCategory category) {
     switch (category) {
     case GapCategory::Sync: return Format::tr("Host synchronization");

@@ -15,6 +15,9 @@ QString formatDuration(int64_t ns);
 QString formatBytes(int64_t bytes);
 QString formatCount(uint64_t count);
 QString formatPercent(std::optional<double> fraction); // 0..1 -> "42.1 %", empty -> "n/a"
+// A utilization that can be tiny (MFU of a decode loop): the decimals it needs to show a figure
+// ("42.1 %", "0.15 %", "0.003 %"); empty for NaN.
+QString formatUtilization(double fraction);
 // A cause of GPU idle time (idle_gaps.h): "Host synchronization", "Data loading", ...
 QString formatGapCategory(GapCategory category);
 

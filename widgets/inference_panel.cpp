@@ -1,6 +1,8 @@
 #include "inference_panel.h"
 
 #include "analysis/inference_steps.h"
+#include "analysis/roofline.h"
+#include "format.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -8,6 +10,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 namespace ws {
 
@@ -29,9 +32,13 @@ InferencePanel::InferencePanel(TimeViewport* time, QWidget* parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
-    m_table->setColumnCount(7);
+    m_table->setColumnCount(9);
     m_table->setHorizontalHeaderLabels({tr("Phase"), tr("Forwards"), tr("Tokens per forward"), tr("p50 (ms)"),
-                                        tr("p90 (ms)"), tr("p99 (ms)"), tr("GPU busy")});
+                                        tr("p90 (ms)"), tr("p99 (ms)"), tr("GPU busy"), tr("MFU"), tr("MBU")});
+    m_table->horizontalHeaderItem(7)->setToolTip(tr("Model FLOPs utilization: the forwards' estimated FLOPs over their "
+                                                   "time at the GPU's Tensor Core peak (the Roofline tab)"));
+    m_table->horizontalHeaderItem(8)->setToolTip(tr("Memory bandwidth utilization: their estimated bytes over their "
+                                                   "time at the GPU's memory bandwidth"));
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
     layout->addWidget(m_table);
@@ -39,8 +46,9 @@ InferencePanel::InferencePanel(TimeViewport* time, QWidget* parent)
     setVisible(false);
 }
 
-void InferencePanel::setSteps(std::shared_ptr<const InferenceSteps> steps) {
+void InferencePanel::setSteps(std::shared_ptr<const InferenceSteps> steps, std::shared_ptr<const Roofline> roofline) {
     m_steps = std::move(steps);
+    m_roofline = std::move(roofline);
     m_table->setRowCount(0);
     m_rowStep.clear();
     if (!m_steps || m_steps->empty()) {
@@ -84,9 +92,16 @@ void InferencePanel::setSteps(std::shared_ptr<const InferenceSteps> steps) {
         const QString share = t.spanNs > 0 ? QStringLiteral("%1 %").arg(100.0 * static_cast<double>(t.busyNs) / static_cast<double>(t.spanNs), 0, 'f', 1)
                                            : QString();
         auto latency = [&](int64_t v) { return l.count ? msText(static_cast<double>(v)) : QString(); };
+        QString mfu, mbu;
+        if (m_roofline)
+            for (const RooflinePhase& ph : m_roofline->phases())
+                if (ph.phase == p) {
+                    mfu = formatUtilization(ph.mfu);
+                    mbu = formatUtilization(ph.mbu);
+                }
         addRow(p == InferencePhase::Prefill ? tr("Prefill") : tr("Decode"),
                {QString::number(t.steps), t.tokens > 0 ? QString::number(t.tokens / t.steps, 'f', 1) : QString(), latency(l.p50),
-                latency(l.p90), latency(l.p99), share},
+                latency(l.p90), latency(l.p99), share, mfu, mbu},
                InferenceStep::kNone);
     }
     // The slowest of each phase, to click through to on the timeline.
@@ -108,7 +123,8 @@ void InferencePanel::setSteps(std::shared_ptr<const InferenceSteps> steps) {
                                             : tr("Slowest decode (forward %1)").arg(slowest),
                {QString(), st.tokens ? QString::number(st.tokens) : QString(), msText(static_cast<double>(worst)), QString(), QString(),
                 st.end > st.start ? QStringLiteral("%1 %").arg(100.0 * static_cast<double>(st.busyNs) / static_cast<double>(st.end - st.start), 0, 'f', 1)
-                                  : QString()},
+                                  : QString(),
+                m_roofline && slowest < m_roofline->stepMfu().size() ? formatUtilization(m_roofline->stepMfu()[slowest]) : QString()},
                slowest);
     }
     setVisible(true);

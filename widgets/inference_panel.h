@@ -12,19 +12,20 @@ class QTableWidget;
 namespace ws {
 
 class InferenceSteps;
+class Roofline;
 
 /*
  * InferencePanel: the Overview's "Inference" section (issue #49), a thin view over InferenceSteps:
  * a line with the forwards, requests, time to first token and per output token and tokens per
- * second, and a table per phase (forwards, tokens per forward, latency p50/p90/p99, GPU busy share)
- * with the slowest prefill and decode; a row with a forward selects it on the timeline and reveals
+ * second, and a table per phase (forwards, tokens per forward, latency p50/p90/p99, GPU busy share,
+ * MFU and MBU where the roofline knows the GPU's peaks) with the slowest prefill and decode; a row with a forward selects it on the timeline and reveals
  * its LM head kernel. Hidden when the run has no inference forwards.
  */
 class InferencePanel : public QWidget {
     Q_OBJECT
 public:
     InferencePanel(TimeViewport* time, QWidget* parent = nullptr);
-    void setSteps(std::shared_ptr<const InferenceSteps> steps);
+    void setSteps(std::shared_ptr<const InferenceSteps> steps, std::shared_ptr<const Roofline> roofline = nullptr);
 
 signals:
     void revealRequested(const ws::SliceRef& slice);
@@ -34,6 +35,7 @@ private:
 
     TimeViewport* m_time;
     std::shared_ptr<const InferenceSteps> m_steps;
+    std::shared_ptr<const Roofline> m_roofline;
     QLabel* m_summary;
     QTableWidget* m_table;
     std::vector<uint32_t> m_rowStep; // forward shown by each table row (kNone: a phase row)

@@ -61,6 +61,7 @@ struct OverviewView::Result {
     std::shared_ptr<const OverviewReport> report;
     std::shared_ptr<const IdleGapReport> gaps;
     std::shared_ptr<const InferenceSteps> inference; // the whole run's, whatever the range
+    std::shared_ptr<const Roofline> roofline;        // its MFU per phase and step
 };
 
 namespace {
@@ -72,7 +73,9 @@ OverviewView::Result computeResult(SessionAnalyses& analyses, std::shared_ptr<co
     options.range = range;
     auto report = std::make_shared<const OverviewReport>(computeOverview(session, *data, range));
     auto gaps = std::make_shared<const IdleGapReport>(computeIdleGaps(session, *data, options));
-    return {std::move(data), std::move(report), std::move(gaps), analyses.inferenceSteps()};
+    auto inference = analyses.inferenceSteps();
+    auto roofline = inference->empty() ? nullptr : analyses.roofline();
+    return {std::move(data), std::move(report), std::move(gaps), std::move(inference), std::move(roofline)};
 }
 
 } // namespace
@@ -203,7 +206,7 @@ void OverviewView::showStoredReport() {
     if (!stored)
         return;
     m_gapsPending = true;
-    showReport({nullptr, std::make_shared<const OverviewReport>(stored->run.overview), nullptr, nullptr}, false);
+    showReport({nullptr, std::make_shared<const OverviewReport>(stored->run.overview), nullptr, nullptr, nullptr}, false);
 }
 
 void OverviewView::requestCompute() {
@@ -260,7 +263,7 @@ void OverviewView::showReport(const Result& result, bool complete) {
     m_report = result.report;
     m_gaps = result.gaps;
     if (result.inference) { // a stored report alone comes without it: the last one stays
-        m_inference->setSteps(result.inference);
+        m_inference->setSteps(result.inference, result.roofline);
         m_inferenceTitle->setVisible(!result.inference->empty());
     }
     const OverviewReport& r = *m_report;

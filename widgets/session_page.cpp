@@ -4,6 +4,7 @@
 #include "bookmark_model.h"
 #include "flame_graph_view.h"
 #include "graphs_view.h"
+#include "roofline_view.h"
 #include "kernel_table_view.h"
 #include "memory_view.h"
 #include "model/session.h"
@@ -79,6 +80,7 @@ SessionPage::SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* 
     m_bottomTabs->addTab(createBookmarksTab(), tr("Bookmarks"));
     m_bottomTabs->addTab(createAnalysisTab(QStringLiteral("kernels")), tr("Kernels"));
     m_bottomTabs->addTab(createAnalysisTab(QStringLiteral("graphs")), tr("Graphs"));
+    m_bottomTabs->addTab(createAnalysisTab(QStringLiteral("roofline")), tr("Roofline"));
     m_bottomTabs->addTab(createAnalysisTab(QStringLiteral("operators")), tr("Operators"));
     m_bottomTabs->addTab(createAnalysisTab(QStringLiteral("memory")), tr("Memory"));
     // Untranslated keys for --tab and tests.
@@ -184,6 +186,11 @@ QWidget* SessionPage::createAnalysisTab(const QString& key) {
         });
         tab = view;
         compute = [view] { view->computeNow(); };
+    } else if (key == QLatin1String("roofline")) {
+        auto* view = new RooflineView(m_time, m_analyses, this);
+        connect(view, &RooflineView::revealRequested, m_timeline, &TimelineView::revealSlice);
+        tab = view;
+        compute = [view] { view->computeNow(); };
     } else {
         return nullptr;
     }
@@ -210,7 +217,8 @@ void SessionPage::setSession(std::shared_ptr<const LoadedSession> session) {
     m_stackSource->setSession(s);
     m_summary->setSession(m_session);
     m_staleTabs = {QStringLiteral("overview"), QStringLiteral("kernels"), QStringLiteral("operators"),
-                   QStringLiteral("memory"), QStringLiteral("flame"), QStringLiteral("graphs")};
+                   QStringLiteral("memory"), QStringLiteral("flame"), QStringLiteral("graphs"),
+                   QStringLiteral("roofline")};
     refreshStaleTab();
 }
 

@@ -31,10 +31,22 @@ std::shared_ptr<const OverviewData> SessionAnalyses::overviewData() {
     return get(m_overview, [this] { return std::make_shared<const OverviewData>(prepareOverview(*m_session)); });
 }
 
+std::shared_ptr<const KernelTable> SessionAnalyses::kernelTable() {
+    return get(m_kernelTable, [this] { return std::make_shared<const KernelTable>(KernelTable::build(*m_session)); });
+}
+
 std::shared_ptr<const InferenceSteps> SessionAnalyses::inferenceSteps() {
     return get(m_inference, [this] {
-        const KernelTable table = KernelTable::build(*m_session);
-        return std::make_shared<const InferenceSteps>(InferenceSteps::build(*m_session, table));
+        const auto table = kernelTable();
+        return std::make_shared<const InferenceSteps>(InferenceSteps::build(*m_session, *table));
+    });
+}
+
+std::shared_ptr<const Roofline> SessionAnalyses::roofline() {
+    return get(m_roofline, [this] {
+        const auto table = kernelTable();
+        const auto steps = inferenceSteps();
+        return std::make_shared<const Roofline>(Roofline::build(*m_session, *table, steps.get()));
     });
 }
 

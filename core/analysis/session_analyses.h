@@ -1,6 +1,8 @@
 #pragma once
 
 #include "analysis/inference_steps.h"
+#include "analysis/kernel_table.h"
+#include "analysis/roofline.h"
 #include "analysis/operator_tree.h"
 #include "analysis/overview.h"
 #include "analysis/trace_summary.h"
@@ -36,8 +38,13 @@ public:
     // once built, since the by-name grouping does not read them. Setting *cancel stops the
     // argument pass: null is returned and nothing is kept.
     std::shared_ptr<const OperatorTree> operatorTree(bool withArgs, const std::atomic<bool>* cancel = nullptr);
-    // The run's LLM inference forwards (inference_steps.h) over a kernel table of its own.
+    // The kernel table (kernel_table.h, with arguments): what the inference steps and the roofline
+    // stand on.
+    std::shared_ptr<const KernelTable> kernelTable();
+    // The run's LLM inference forwards (inference_steps.h).
     std::shared_ptr<const InferenceSteps> inferenceSteps();
+    // Its kernels against the GPU's peaks (roofline.h), with the inference phases' MFU.
+    std::shared_ptr<const Roofline> roofline();
     // The headline numbers (summarizeSession): the session page's, and the distributed block's.
     std::shared_ptr<const TraceSummary> summary();
     // The results the session file carried (session_results.h), decoded once; null when it carried
@@ -66,7 +73,9 @@ private:
     Cell<OperatorTree> m_fullTree; // readArgs = true
     Cell<SessionResults> m_stored;
     Cell<TraceSummary> m_summary;
+    Cell<KernelTable> m_kernelTable;
     Cell<InferenceSteps> m_inference;
+    Cell<Roofline> m_roofline;
 };
 
 } // namespace ws
