@@ -316,7 +316,11 @@ FlameGraphView::FlameGraphView(TimeViewport* time, std::shared_ptr<const Session
       m_scroll(new QScrollArea(this)), m_canvas(new FlameGraphCanvas(this)) {
     setObjectName(QStringLiteral("flameGraphView"));
     m_weight->addItem(tr("GPU time by launching Python stack"), static_cast<int>(FlameWeight::Gpu));
-    m_weight->addItem(tr("CPU samples (Python functions)"), static_cast<int>(FlameWeight::Cpu));
+    m_weight->addItem(tr("CPU time by Python stack"), static_cast<int>(FlameWeight::Cpu));
+    m_weight->setItemData(1,
+                          tr("torch.profiler: the Python functions' self time; a capture: each CUDA call and the host "
+                             "time before it, on the call's stack"),
+                          Qt::ToolTipRole);
     m_weight->addItem(tr("Bytes allocated"), static_cast<int>(FlameWeight::Alloc));
     m_weight->setToolTip(tr("What the frames weigh"));
     m_direction->addItem(tr("Top-down (callers first)"), false);

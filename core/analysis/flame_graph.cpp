@@ -1,6 +1,7 @@
 #include "analysis/flame_graph.h"
 #include "analysis/launch_flows.h"
 
+#include "analysis/host_gaps.h"
 #include "analysis/memory_allocations.h"
 #include "model/saturating.h"
 #include "model/session.h"
@@ -457,6 +458,32 @@ void buildCpu(const Session& s, FlameGraphBuilder& b, const FlameOptions& o) {
     }
 }
 
+// A capture without Python samples: each CUDA call's own time and the host time before it (the gap
+// from the thread's previous call, host_gaps.h) on the call's `Call stack` (--py-stacks).
+void buildCpuBetweenCalls(const Session& s, FlameGraphBuilder& b, const FlameOptions& o) {
+    std::vector<Sample> samples;
+    for (uint32_t ti = 0; ti < s.tracks().size(); ++ti) {
+        const Track& t = s.tracks()[ti];
+        if (t.gpu) continue;
+        for (const HostCall& c : hostCalls(s, t))
+            if (inside(o, t.start[c.slice]))
+                samples.push_back({ti, t.start[c.slice], c.slice, c.gapNs + t.dur[c.slice]});
+    }
+    resolveStacks(s, b, samples, o);
+    const uint32_t noStackFrame = b.frame(kNoStackFrame, {}, 0);
+    int64_t noStack = 0;
+    uint64_t noStackCount = 0;
+    for (const Sample& x : samples) {
+        if (x.node != kNone) {
+            b.addSelf(x.node, x.weight);
+        } else {
+            addSaturating(noStack, x.weight);
+            ++noStackCount;
+        }
+    }
+    if (noStackCount) b.addSelf(b.child(0, noStackFrame), noStack, noStackCount);
+}
+
 void buildAlloc(const Session& s, FlameGraphBuilder& b, const FlameOptions& o) {
     std::vector<Sample> samples;
     const auto& events = s.memoryEvents();
@@ -504,10 +531,15 @@ FlameGraph FlameGraph::build(const Session& s, const FlameOptions& o) {
         if (!hasKind(s, EventKind::Kernel)) reason = "no kernels in this session";
         break;
     case FlameWeight::Cpu:
+        if (!hasKind(s, EventKind::PythonFunction) && isWarpscopeCapture(s)) {
+            buildCpuBetweenCalls(s, b, o);
+            if (!hasKind(s, EventKind::Runtime)) reason = "no CUDA calls in this capture";
+            break;
+        }
         buildCpu(s, b, o);
         if (!hasKind(s, EventKind::PythonFunction))
-            reason = "no python_function events: record with torch.profiler(with_stack=True); a capture "
-                     "records Python stacks only at CUDA calls (see --weight gpu)";
+            reason = "no python_function events: record with torch.profiler(with_stack=True), or capture with "
+                     "warpscope-capture --py-stacks (host time between CUDA calls) or --py-sample";
         break;
     case FlameWeight::Alloc:
         buildAlloc(s, b, o);

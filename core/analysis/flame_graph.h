@@ -68,8 +68,11 @@ struct FlameMatch {
  *    Kernels whose launch has neither go to one "(no stack)" child of the root, so the root total
  *    is exactly the kernels' time.
  *  - Cpu: the self time of every python_function slice (its duration less that of the
- *    python_function slices nested in it), on its stack of enclosing python_function slices. Traces
- *    and captures without python_function events give an empty graph and emptyReason().
+ *    python_function slices nested in it), on its stack of enclosing python_function slices. A
+ *    Warpscope capture without them (no --py-sample): each CUDA call's time and the host time before
+ *    it (host_gaps.h) on the call's `Call stack` (--py-stacks; else "(no stack)"), so a host-bound
+ *    loop's Python shows by line. Traces without python_function events give an empty graph and
+ *    emptyReason().
  *  - Alloc: the bytes of each allocation record (> 0), on the Python stack at the record (the
  *    python_function chain on its thread; Kineto), else the `Call stack` of the slice enclosing it
  *    (a capture's API call), else — the format records no stack for allocations — the enclosing

@@ -1,5 +1,6 @@
 #include "analysis/step_breakdown.h"
 
+#include "analysis/host_gaps.h"
 #include "model/session.h"
 
 #include <algorithm>
@@ -153,9 +154,15 @@ StepRoleRanges collectStepRoleRanges(const Session& s) {
     }
     std::unordered_set<uint32_t> commExternalIds;
     std::vector<uint8_t> cover;
+    // A capture's launching threads: the time between two CUDA calls is the code that ran (host_gaps.h).
+    const bool capture = isWarpscopeCapture(s);
     for (const Track& t : s.tracks()) {
         if (t.gpu)
             continue;
+        if (capture)
+            for (const HostCall& c : hostCalls(s, t))
+                if (c.gapNs > 0)
+                    r[size_t(StepRole::CpuExec)].push_back({c.gapStart, c.gapStart + c.gapNs});
         cover.assign(t.sliceCount(), kNoRole);
         for (size_t row = 0; row < t.rowCount(); ++row) {
             const bool nested = t.rowDepth[row] > 0;

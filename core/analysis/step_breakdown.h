@@ -90,7 +90,11 @@ const char* stepRoleName(StepRole role); // "Kernel", ..., "CPU Exec", "Other"
  *                 (cuda_driver) are not counted, as in tb-profiler;
  *   DataLoader    host ops/annotations `enumerate(DataLoader)#...__next__` or `enumerate(DataPipe)#...`;
  *   CPU Exec      other host cpu_op / user_annotation slices except ProfilerStep#N (python_function
- *                 and GPU-side annotations are not CPU Exec).
+ *                 and GPU-side annotations are not CPU Exec); and, in a Warpscope capture, a host
+ *                 thread's time between two of its CUDA calls less than kHostGapNs apart
+ *                 (host_gaps.h): outside the operator windows nothing else covers the Python that
+ *                 runs an eager model between its launches, most of a host-bound decode loop's step
+ *                 (issue #49); a longer gap stays Other.
  */
 struct StepRoleRanges {
     std::array<IntervalList, kStepRoleCount - 1> ranges; // indexed by StepRole, Other excluded

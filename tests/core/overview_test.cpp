@@ -345,6 +345,23 @@ TEST(Overview, CapturesAndCpuOnlyTraces) {
     }
 }
 
+// transformers' generate() captured with operators in windows and Python stacks (issue #49): the
+// decode loop is host-bound, and outside the operator windows its Python between launches is CPU
+// Exec, not Other; every step the same, the windowed first one and the rest.
+TEST(Overview, AHostBoundCaptureIsCpuExecBetweenItsLaunches) {
+    ImportResult imported = importTraceFile(dataPath("inference/hf_eager_stacks.wscap.gz"));
+    ASSERT_TRUE(imported.session) << imported.error;
+    const OverviewReport r = computeOverview(*imported.session);
+    ASSERT_TRUE(r.valid);
+    expectCostsSumToTotal(r.breakdown);
+    ASSERT_GE(r.breakdown.steps.size(), 2u);
+    for (const StepCosts& step : r.breakdown.steps) {
+        const double total = static_cast<double>(step.total());
+        EXPECT_LT(step.cost[size_t(StepRole::Other)], 0.05 * total) << step.label;
+        EXPECT_GT(step.cost[size_t(StepRole::CpuExec)], 0.5 * total) << step.label;
+    }
+}
+
 TEST(Overview, JsonIsMachineReadable) {
     ImportResult imported = importTraceFile(dataPath(kExpected[2].file)); // mi250: no blocks per SM
     ASSERT_TRUE(imported.session);
