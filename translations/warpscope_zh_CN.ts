@@ -709,10 +709,6 @@
         <translation>按发起启动的 Python 调用栈统计 GPU 时间</translation>
     </message>
     <message>
-        <source>CPU samples (Python functions)</source>
-        <translation>CPU 采样（Python 函数）</translation>
-    </message>
-    <message>
         <source>Bytes allocated</source>
         <translation>分配的字节数</translation>
     </message>
@@ -803,6 +799,14 @@
     <message>
         <source>No event here has a call stack: record with with_stack=True.</source>
         <translation>这里没有任何事件带调用栈：请以 with_stack=True 录制。</translation>
+    </message>
+    <message>
+        <source>CPU time by Python stack</source>
+        <translation>按 Python 栈的 CPU 时间</translation>
+    </message>
+    <message>
+        <source>torch.profiler: the Python functions&apos; self time; a capture: each CUDA call and the host time before it, on the call&apos;s stack</source>
+        <translation>torch.profiler：Python 函数的自身时间；采集：每次 CUDA 调用及其之前的主机时间，归到该调用的栈上</translation>
     </message>
 </context>
 <context>
@@ -1602,6 +1606,10 @@ B：%2</translation>
     <message>
         <source>Export failed</source>
         <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Copy Nsight Compute command</source>
+        <translation>复制 Nsight Compute 命令</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 #include "analysis/kernel_csv.h"
 #include "analysis/kernel_groups.h"
 #include "analysis/kernel_table.h"
+#include "analysis/ncu_command.h"
 #include "analysis/session_results.h"
 #include "format.h"
 #include "kernel_group_model.h"
@@ -10,12 +11,15 @@
 #include "kernel_table_model.h"
 #include "model/session.h"
 
+#include <QApplication>
+#include <QClipboard>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
@@ -87,6 +91,27 @@ KernelTableView::KernelTableView(TimeViewport* time, std::shared_ptr<const Sessi
         if (const KernelGroup* g = m_groupModel->groupAt(index))
             reveal(g->firstRow);
     });
+    // The Nsight Compute hand-off (issue #49): the command for this call (a group: its earliest).
+    for (QTableView* view : {m_callsView, m_groupView}) {
+        view->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(view, &QTableView::customContextMenuRequested, this, [this, view](const QPoint& pos) {
+            const QModelIndex index = view->indexAt(pos);
+            if (!index.isValid() || !m_table)
+                return;
+            uint32_t row = 0;
+            if (view == m_callsView)
+                row = static_cast<uint32_t>(index.data(Qt::UserRole).toULongLong());
+            else if (const KernelGroup* g = m_groupModel->groupAt(index))
+                row = g->firstRow;
+            else
+                return;
+            QMenu menu(this);
+            menu.addAction(tr("Copy Nsight Compute command"), this, [this, row] {
+                QApplication::clipboard()->setText(ncuCommandText(row));
+            });
+            menu.exec(view->viewport()->mapToGlobal(pos));
+        });
+    }
     connect(m_time, &TimeViewport::selectedRangeChanged, this, [this] {
         m_model->setTimeRange(m_time->selectedRange());
         regroup();
@@ -175,6 +200,13 @@ void KernelTableView::updateRangeHint() {
     m_hint->setText(range ? tr("%1 kernels in the selected range (%2)")
                                 .arg(formatCount(m_model->visibleRows().size()), formatDuration(range->length()))
                           : tr("%1 kernels").arg(formatCount(m_model->visibleRows().size())));
+}
+
+QString KernelTableView::ncuCommandText(uint32_t tableRow) const {
+    if (!m_table || tableRow >= m_table->size())
+        return {};
+    const NcuCommand c = ncuCommandFor(*m_session, *m_table, tableRow, 1);
+    return QString::fromStdString(c.shellCommand() + "\n" + c.exportCommands());
 }
 
 void KernelTableView::reveal(uint32_t tableRow) {

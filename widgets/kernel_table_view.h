@@ -31,7 +31,8 @@ class Session;
  * The core table is built the first time the tab is shown, on a worker thread (it reads every
  * kernel's arguments once: seconds on a GB trace). A session file with stored results opens on the
  * kernels grouped by name it carries (shown at once) while the table is built. Double-clicking a call, or a group (its
- * earliest call), selects the kernel on the timeline and asks to reveal it (revealRequested).
+ * earliest call), selects the kernel on the timeline and asks to reveal it (revealRequested); the
+ * context menu copies the Nsight Compute command for that call.
  */
 class KernelTableView : public QWidget {
     Q_OBJECT
@@ -51,6 +52,9 @@ public:
     bool exportCsv(const QString& path, QString* error) const;
     // The groups shown are the session file's stored ones (the table is still being read).
     bool showsStoredGroups() const { return m_storedGroups; }
+    // The Nsight Compute command that profiles this call (a table row; analysis/ncu_command.h) and
+    // its exports: what the context menu's "Copy Nsight Compute command" copies.
+    QString ncuCommandText(uint32_t tableRow) const;
 
 signals:
     void revealRequested(const ws::SliceRef& slice);

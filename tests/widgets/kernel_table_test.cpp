@@ -82,6 +82,32 @@ TEST(KernelTableView, DoubleClickSelectsTheKernelOnTheTimeline) {
     EXPECT_EQ(reveal.count(), 1);
 }
 
+// The context menu's Nsight Compute command for a call of a capture: that call's launch of its
+// function name, the capture's own program (issue #49).
+TEST(KernelTableView, TheNcuCommandOfACallSkipsToItsLaunch) {
+    std::shared_ptr<const Session> session =
+        importTraceFile(std::string(WARPSCOPE_TEST_DATA_DIR) + "/inference/hf_pm_shapes.wscap.gz").session;
+    ASSERT_NE(session, nullptr);
+    TimeViewport time;
+    KernelTableView view(&time, session);
+    view.ensureBuilt();
+    ASSERT_NE(view.model()->table(), nullptr);
+    const KernelTable& t = *view.model()->table();
+    // The third launch of the LM head's kernel family (rows are in start order).
+    uint32_t seen = 0, row = 0;
+    for (uint32_t r = 0; r < t.size(); ++r)
+        if (session->str(t.row(r).name) == "nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT" && seen++ == 2) {
+            row = r;
+            break;
+        }
+    const QString command = view.ncuCommandText(row);
+    EXPECT_TRUE(command.startsWith(QStringLiteral("ncu --kernel-name-base function --kernel-name "
+                                                  "'regex:^nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT$' --launch-skip 2 "
+                                                  "--launch-count 1 ")))
+        << command.toStdString();
+    EXPECT_TRUE(command.contains(QStringLiteral(" python3 capture/samples/hf_generate.py eager plain\n")));
+}
+
 TEST(KernelTableView, GroupViewsPieRangeAndCsvExport) {
     std::shared_ptr<const Session> session = importTraceFile(WARPSCOPE_SAMPLE_TRACE).session;
     ASSERT_NE(session, nullptr);
