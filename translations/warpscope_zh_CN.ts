@@ -3439,6 +3439,22 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <source>Inference</source>
         <translation>推理</translation>
     </message>
+    <message>
+        <source>Decode is host-bound on %1</source>
+        <translation>%1 上的解码受主机限制</translation>
+    </message>
+    <message>
+        <source>%1 decode forwards keep the GPU busy %2 of their time (threshold %3): a token takes %4 (p50) and its kernels %5. The host sets the pace: %6</source>
+        <translation>%1 次解码前向传播只让 GPU 忙碌了其时间的 %2（阈值 %3）：每个 token 耗时 %4（p50），其内核只用 %5。节奏由主机决定：%6</translation>
+    </message>
+    <message>
+        <source>the decode already replays CUDA graphs, so the Python between the replays (sampling, the generate loop) is the cost; decode more sequences per step or move the sampling into the graph.</source>
+        <translation>解码已在重放 CUDA 图，开销在于重放之间的 Python（采样、generate 循环）；请每步解码更多序列，或把采样移入图中。</translation>
+    </message>
+    <message>
+        <source>capture the decode step in CUDA graphs (torch.compile(mode=&quot;reduce-overhead&quot;), transformers&apos; cache_implementation=&quot;static&quot;, vLLM or SGLang&apos;s graphs), or decode more sequences per step.</source>
+        <translation>请把解码步骤捕获为 CUDA 图（torch.compile(mode=&quot;reduce-overhead&quot;)、transformers 的 cache_implementation=&quot;static&quot;、vLLM 或 SGLang 的图），或每步解码更多序列。</translation>
+    </message>
 </context>
 <context>
     <name>ws::RangeSummaryModel</name>

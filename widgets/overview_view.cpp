@@ -71,11 +71,15 @@ OverviewView::Result computeResult(SessionAnalyses& analyses, std::shared_ptr<co
     const Session& session = *analyses.session();
     IdleGapOptions options;
     options.range = range;
-    auto report = std::make_shared<const OverviewReport>(computeOverview(session, *data, range));
+    OverviewReport computed = computeOverview(session, *data, range);
+    // The inference rules need the whole run's forwards (a range's report keeps them too).
+    const auto inferenceSteps = analyses.inferenceSteps();
+    if (computed.valid && !inferenceSteps->empty())
+        addInferenceRecommendations(computed.recommendations, *inferenceSteps, *analyses.kernelTable());
+    auto report = std::make_shared<const OverviewReport>(std::move(computed));
     auto gaps = std::make_shared<const IdleGapReport>(computeIdleGaps(session, *data, options));
-    auto inference = analyses.inferenceSteps();
-    auto roofline = inference->empty() ? nullptr : analyses.roofline();
-    return {std::move(data), std::move(report), std::move(gaps), std::move(inference), std::move(roofline)};
+    auto roofline = inferenceSteps->empty() ? nullptr : analyses.roofline();
+    return {std::move(data), std::move(report), std::move(gaps), inferenceSteps, std::move(roofline)};
 }
 
 } // namespace
@@ -561,6 +565,7 @@ QString OverviewView::recommendationTitle(const Recommendation& r) const {
     case RecommendationKind::PageableCopies: return tr("Copies use pageable host memory");
     case RecommendationKind::LongIdleGap: return tr("Long GPU idle gap on %1").arg(gpu);
     case RecommendationKind::BusyDataLoaderWorkers: return tr("DataLoader workers are busy while the GPU waits");
+    case RecommendationKind::HostBoundDecode: return tr("Decode is host-bound on %1").arg(gpu);
     }
     return {};
 }
@@ -612,6 +617,16 @@ QString OverviewView::recommendationEvidence(const Recommendation& r) const {
                   "utilization is %3: preparing the input likely limits the step. Add DataLoader workers "
                   "(num_workers), move augmentation to the GPU, or cache decoded samples.")
             .arg(QString::number(r.cpuPercent, 'f', 0), QString::number(r.threshold, 'f', 0), share);
+    case RecommendationKind::HostBoundDecode:
+        return tr("%1 decode forwards keep the GPU busy %2 of their time (threshold %3): a token takes %4 (p50) and "
+                  "its kernels %5. The host sets the pace: %6")
+            .arg(formatCount(r.count), share, threshold, formatDuration(r.ns), formatDuration(r.meanKernelNs),
+                 r.total ? tr("the decode already replays CUDA graphs, so the Python between the replays (sampling, "
+                              "the generate loop) is the cost; decode more sequences per step or move the sampling "
+                              "into the graph.")
+                         : tr("capture the decode step in CUDA graphs (torch.compile(mode=\"reduce-overhead\"), "
+                              "transformers' cache_implementation=\"static\", vLLM or SGLang's graphs), or decode "
+                              "more sequences per step."));
     }
     return {};
 }

@@ -133,13 +133,30 @@ void printText(const Session& session, const OverviewReport& r) {
     }
 }
 
-// The run's inference forwards and roofline (issue #49), as `warpscope-cli inference --json` and
-// `roofline --json --top 10` give them.
-std::vector<std::pair<std::string, std::string>> inferenceMember(const Session& session) {
-    const KernelTable table = KernelTable::build(session);
-    const InferenceSteps steps = InferenceSteps::build(session, table);
-    return {{"inference", inferenceToJson(session, table, steps, false)},
-            {"roofline", rooflineToJson(session, Roofline::build(session, table, &steps), 10)}};
+// The run's kernel table and inference forwards (issue #49): for the inference rules and members.
+struct InferenceRun {
+    KernelTable table;
+    InferenceSteps steps;
+};
+
+InferenceRun inferenceRun(const Session& session) {
+    InferenceRun r;
+    r.table = KernelTable::build(session);
+    r.steps = InferenceSteps::build(session, r.table);
+    return r;
+}
+
+// As `warpscope-cli inference --json` and `roofline --json --top 10` give them.
+std::vector<std::pair<std::string, std::string>> inferenceMembers(const Session& session, const InferenceRun& run) {
+    return {{"inference", inferenceToJson(session, run.table, run.steps, false)},
+            {"roofline", rooflineToJson(session, Roofline::build(session, run.table, &run.steps), 10)}};
+}
+
+// The report with the inference rules applied (recommendations.h).
+OverviewReport withInferenceRules(OverviewReport report, const InferenceRun& run) {
+    if (report.valid && !run.steps.empty())
+        addInferenceRecommendations(report.recommendations, run.steps, run.table);
+    return report;
 }
 
 } // namespace
@@ -182,10 +199,12 @@ int runOverview(const std::vector<std::string>& argv) {
     const std::optional<SessionResults> stored = range ? std::nullopt : decodeSessionResults(session.storedResults(), session);
     const double storedMs = msSince(t0);
     if (stored && !args.flag("bench")) {
+        const InferenceRun run = inferenceRun(session);
+        const OverviewReport report = withInferenceRules(stored->run.overview, run);
         if (args.flag("json"))
-            std::printf("%s\n", overviewToJson(session, stored->run.overview, inferenceMember(session)).c_str());
+            std::printf("%s\n", overviewToJson(session, report, inferenceMembers(session, run)).c_str());
         else
-            printText(session, stored->run.overview);
+            printText(session, report);
         return kExitOk;
     }
     t0 = std::chrono::steady_clock::now();
@@ -205,10 +224,11 @@ int runOverview(const std::vector<std::string>& argv) {
             std::printf("stored_first_view_ms: %.1f (the whole-trace report the session file carries)\n", storedMs);
         return kExitOk;
     }
+    const InferenceRun run = inferenceRun(session);
     if (args.flag("json"))
-        std::printf("%s\n", overviewToJson(session, report, inferenceMember(session)).c_str());
+        std::printf("%s\n", overviewToJson(session, withInferenceRules(report, run), inferenceMembers(session, run)).c_str());
     else
-        printText(session, report);
+        printText(session, withInferenceRules(report, run));
     return kExitOk;
 }
 

@@ -1,6 +1,8 @@
 #include "analysis/recommendations.h"
 #include "model/saturating.h"
 
+#include "analysis/inference_steps.h"
+#include "analysis/kernel_table.h"
 #include "analysis/overview.h"
 #include "model/session.h"
 
@@ -71,6 +73,7 @@ const char* recommendationId(RecommendationKind kind) {
     case RecommendationKind::PageableCopies: return "pageable_copies";
     case RecommendationKind::LongIdleGap: return "long_gpu_idle_gap";
     case RecommendationKind::BusyDataLoaderWorkers: return "busy_dataloader_workers";
+    case RecommendationKind::HostBoundDecode: return "host_bound_decode";
     }
     return "";
 }
@@ -87,6 +90,7 @@ std::string recommendationTitle(const Recommendation& r) {
     case RecommendationKind::PageableCopies: return "Copies use pageable host memory";
     case RecommendationKind::LongIdleGap: return "Long GPU idle gap on " + deviceText(r.device);
     case RecommendationKind::BusyDataLoaderWorkers: return "DataLoader workers are busy while the GPU waits";
+    case RecommendationKind::HostBoundDecode: return "Decode is host-bound on " + deviceText(r.device);
     }
     return {};
 }
@@ -137,6 +141,16 @@ std::string recommendationEvidence(const Recommendation& r) {
                " %) while GPU utilization is " + percent(r.share) +
                ": preparing the input likely limits the step. Add DataLoader workers (num_workers), move "
                "augmentation to the GPU, or cache decoded samples.";
+    case RecommendationKind::HostBoundDecode:
+        return std::to_string(r.count) + " decode forwards keep the GPU busy " + percent(r.share) + " of their time (threshold " +
+               percent(r.threshold) + "): a token takes " + duration(r.ns) + " (p50) and its kernels " +
+               duration(r.meanKernelNs) + ". The host sets the pace: " +
+               (r.total ? std::string("the decode already replays CUDA graphs, so the Python between the replays "
+                                      "(sampling, the generate loop) is the cost; decode more sequences per step or "
+                                      "move the sampling into the graph.")
+                        : std::string("capture the decode step in CUDA graphs (torch.compile(mode=\"reduce-overhead\"), "
+                                      "transformers' cache_implementation=\"static\", vLLM or SGLang's graphs), or "
+                                      "decode more sequences per step."));
     }
     return {};
 }
@@ -401,6 +415,49 @@ std::vector<Recommendation> computeRecommendations(const Session& s, const Overv
         return a.severity > b2.severity;
     });
     return out;
+}
+
+void addInferenceRecommendations(std::vector<Recommendation>& recs, const InferenceSteps& steps, const KernelTable& table) {
+    const PhaseTotals decode = steps.totals(InferencePhase::Decode);
+    if (decode.steps == 0 || decode.spanNs <= 0)
+        return;
+    const double busy = static_cast<double>(decode.busyNs) / static_cast<double>(decode.spanNs);
+    if (busy >= kHostBoundDecodeThreshold)
+        return;
+    Recommendation r;
+    r.kind = RecommendationKind::HostBoundDecode;
+    r.severity = RecommendationSeverity::Warning;
+    r.device = steps.device();
+    r.share = busy;
+    r.threshold = kHostBoundDecodeThreshold;
+    r.count = decode.steps;
+    r.ns = steps.timePerToken().p50;
+    r.meanKernelNs = decode.busyNs / decode.steps;
+    // Graphed: most kernels inside the decodes were replayed from CUDA graphs (rows in start order).
+    uint64_t kernels = 0, graphed = 0;
+    const InferenceStep* slowest = nullptr;
+    const std::vector<KernelRow>& rows = table.rows();
+    for (const InferenceStep& st : steps.steps()) {
+        if (st.phase != InferencePhase::Decode)
+            continue;
+        if (!slowest || st.latencyNs > slowest->latencyNs)
+            slowest = &st;
+        auto it = std::lower_bound(rows.begin(), rows.end(), st.start,
+                                   [](const KernelRow& k, int64_t t) { return k.start < t; });
+        for (; it != rows.end() && it->start < st.end; ++it)
+            if (it->device == steps.device()) {
+                ++kernels;
+                graphed += it->graph != 0;
+            }
+    }
+    r.total = kernels > 0 && static_cast<double>(graphed) >= kGraphedDecodeShare * static_cast<double>(kernels) ? 1 : 0;
+    if (slowest)
+        r.range = RecommendationRange{slowest->start, slowest->end};
+    std::erase_if(recs, [](const Recommendation& x) { return x.kind == RecommendationKind::LowGpuUtilization; });
+    // Warnings first, as computeRecommendations orders them.
+    const auto at = std::find_if(recs.begin(), recs.end(),
+                                 [](const Recommendation& x) { return x.severity != RecommendationSeverity::Warning; });
+    recs.insert(at, std::move(r));
 }
 
 } // namespace ws

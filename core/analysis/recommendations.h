@@ -7,6 +7,9 @@
 
 namespace ws {
 
+class InferenceSteps;
+class KernelTable;
+
 class Session;
 struct OverviewData;
 struct OverviewReport;
@@ -51,6 +54,7 @@ enum class RecommendationKind : uint8_t {
     PageableCopies,
     LongIdleGap,
     BusyDataLoaderWorkers,
+    HostBoundDecode,
 };
 
 enum class RecommendationSeverity : uint8_t { Info, Warning };
@@ -118,9 +122,26 @@ const char* recommendationId(RecommendationKind kind);
 std::string recommendationTitle(const Recommendation& r);
 std::string recommendationEvidence(const Recommendation& r);
 
+// An inference run's decode forwards keep the GPU busy less than this share of their time
+// (issue #49): the host, not the GPU, sets the time per token.
+inline constexpr double kHostBoundDecodeThreshold = 0.50;
+// Decode kernels replayed from CUDA graphs at least this share: the advice is no longer "graph it".
+inline constexpr double kGraphedDecodeShare = 0.50;
+
 // Applies every rule to a computed report (its window, breakdown and devices) and the prepared
 // data; ordered warnings first, then by kind.
 std::vector<Recommendation> computeRecommendations(const Session& session, const OverviewData& data,
                                                    const OverviewReport& report);
+
+/*
+ * The inference rules, for callers that have the run's inference steps (the Overview's callers):
+ * HostBoundDecode when the decode forwards keep the GPU busy under kHostBoundDecodeThreshold of
+ * their time (share = that busy share, count = decodes, ns = p50 time per output token,
+ * meanKernelNs = GPU busy per decode, total = 1 when most decode kernels are CUDA graph replays,
+ * range = the slowest decode). It replaces LowGpuUtilization, whose advice (batch size, data
+ * loading) is a training loop's.
+ */
+void addInferenceRecommendations(std::vector<Recommendation>& recommendations, const InferenceSteps& steps,
+                                 const KernelTable& table);
 
 } // namespace ws

@@ -6,6 +6,7 @@
 
 #include "analysis/inference_steps.h"
 #include "analysis/kernel_table.h"
+#include "analysis/recommendations.h"
 
 #include <filesystem>
 #include <string>
@@ -160,6 +161,49 @@ TEST(InferenceSteps, LatencyPercentilesAreNearestRank) {
     EXPECT_EQ(s.max, 10);
     EXPECT_DOUBLE_EQ(s.mean, 5.5);
     EXPECT_EQ(latencyStats({}).count, 0u);
+}
+
+// The Overview's advice for a generate loop (issue #49): a host-bound decode, not "increase the batch
+// size, overlap data loading"; for a loop that replays CUDA graphs already, not "use CUDA graphs".
+TEST(InferenceSteps, AHostBoundDecodeReplacesTheTrainingAdvice) {
+    struct Case {
+        const char* file;
+        uint64_t graphed;
+    };
+    for (const Case& c : {Case{"inference/hf_eager_stacks.wscap.gz", 0}, Case{"captures/graphs/hf_static.wscap.gz", 1}}) {
+        const AnalysedRun r = analyse(c.file);
+        ASSERT_TRUE(r.session) << c.file;
+        std::vector<Recommendation> recs;
+        Recommendation low;
+        low.kind = RecommendationKind::LowGpuUtilization;
+        low.severity = RecommendationSeverity::Warning;
+        recs.push_back(low);
+        Recommendation info;
+        info.kind = RecommendationKind::PageableCopies;
+        recs.push_back(info);
+        addInferenceRecommendations(recs, r.steps, r.table);
+        ASSERT_EQ(recs.size(), 2u) << c.file;
+        const Recommendation& d = recs[0];
+        EXPECT_EQ(d.kind, RecommendationKind::HostBoundDecode) << c.file;
+        EXPECT_EQ(recs[1].kind, RecommendationKind::PageableCopies);
+        EXPECT_LT(d.share, kHostBoundDecodeThreshold);
+        EXPECT_EQ(d.count, r.steps.totals(InferencePhase::Decode).steps);
+        EXPECT_EQ(d.total, c.graphed) << c.file;
+        ASSERT_TRUE(d.range);
+        EXPECT_GT(d.range->end, d.range->start);
+        const std::string evidence = recommendationEvidence(d);
+        EXPECT_NE(evidence.find(c.graphed ? "already replays CUDA graphs" : "capture the decode step in CUDA graphs"),
+                  std::string::npos)
+            << evidence;
+    }
+    // A training run keeps its advice.
+    const AnalysedRun training = analyse("captures/zoo/gpt.wscap.gz");
+    ASSERT_TRUE(training.session);
+    std::vector<Recommendation> recs(1);
+    recs[0].kind = RecommendationKind::LowGpuUtilization;
+    addInferenceRecommendations(recs, training.steps, training.table);
+    ASSERT_EQ(recs.size(), 1u);
+    EXPECT_EQ(recs[0].kind, RecommendationKind::LowGpuUtilization);
 }
 
 } // namespace
