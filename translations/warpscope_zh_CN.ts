@@ -1169,6 +1169,22 @@
         <source>Memory bandwidth utilization: their estimated bytes over their time at the GPU&apos;s memory bandwidth</source>
         <translation>内存带宽利用率：估算的字节数除以其时间内 GPU 内存带宽所能传输的量</translation>
     </message>
+    <message>
+        <source>between kernels</source>
+        <translation>内核之间</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>Why the GPU idles</source>
+        <translation>GPU 空闲原因</translation>
+    </message>
+    <message>
+        <source>The phase&apos;s GPU idle time by cause: gaps of 50 us or more as the idle-gap analysis classifies them, and the shorter gaps between kernels (launch overhead)</source>
+        <translation>该阶段 GPU 空闲时间按原因划分：50 us 及以上的空闲间隙按空闲间隙分析归类，更短的是内核之间的间隙（启动开销）</translation>
+    </message>
 </context>
 <context>
     <name>ws::JobLoader</name>

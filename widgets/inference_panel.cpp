@@ -1,5 +1,6 @@
 #include "inference_panel.h"
 
+#include "analysis/inference_gaps.h"
 #include "analysis/inference_steps.h"
 #include "analysis/roofline.h"
 #include "format.h"
@@ -18,6 +19,23 @@ namespace {
 
 QString msText(double ns) { return QString::number(ns / 1e6, 'f', 3); }
 
+// "CPU work 62 % · synchronization 32 % · between kernels 6 %": the shares over 1 %, largest first.
+QString idleCausesText(const PhaseIdleCauses& c) {
+    const double idle = static_cast<double>(c.idleNs());
+    if (idle <= 0)
+        return {};
+    std::vector<std::pair<int64_t, QString>> parts;
+    for (size_t k = 0; k < kGapCategoryCount; ++k)
+        parts.emplace_back(c.gaps.categories[k].ns, formatGapCategory(static_cast<GapCategory>(k)));
+    parts.emplace_back(c.shortGapNs, InferencePanel::tr("between kernels"));
+    std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    QStringList out;
+    for (const auto& [ns, name] : parts)
+        if (static_cast<double>(ns) >= 0.01 * idle)
+            out << InferencePanel::tr("%1 %2").arg(name, formatUtilization(static_cast<double>(ns) / idle));
+    return out.join(QStringLiteral(" · "));
+}
+
 } // namespace
 
 InferencePanel::InferencePanel(TimeViewport* time, QWidget* parent)
@@ -32,9 +50,13 @@ InferencePanel::InferencePanel(TimeViewport* time, QWidget* parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
-    m_table->setColumnCount(9);
+    m_table->setColumnCount(10);
     m_table->setHorizontalHeaderLabels({tr("Phase"), tr("Forwards"), tr("Tokens per forward"), tr("p50 (ms)"),
-                                        tr("p90 (ms)"), tr("p99 (ms)"), tr("GPU busy"), tr("MFU"), tr("MBU")});
+                                        tr("p90 (ms)"), tr("p99 (ms)"), tr("GPU busy"), tr("MFU"), tr("MBU"),
+                                        tr("Why the GPU idles")});
+    m_table->horizontalHeaderItem(9)->setToolTip(tr("The phase's GPU idle time by cause: gaps of 50 us or more as the "
+                                                   "idle-gap analysis classifies them, and the shorter gaps between "
+                                                   "kernels (launch overhead)"));
     m_table->horizontalHeaderItem(7)->setToolTip(tr("Model FLOPs utilization: the forwards' estimated FLOPs over their "
                                                    "time at the GPU's Tensor Core peak (the Roofline tab)"));
     m_table->horizontalHeaderItem(8)->setToolTip(tr("Memory bandwidth utilization: their estimated bytes over their "
@@ -46,7 +68,8 @@ InferencePanel::InferencePanel(TimeViewport* time, QWidget* parent)
     setVisible(false);
 }
 
-void InferencePanel::setSteps(std::shared_ptr<const InferenceSteps> steps, std::shared_ptr<const Roofline> roofline) {
+void InferencePanel::setSteps(std::shared_ptr<const InferenceSteps> steps, std::shared_ptr<const Roofline> roofline,
+                              std::shared_ptr<const std::vector<PhaseIdleCauses>> idleCauses) {
     m_steps = std::move(steps);
     m_roofline = std::move(roofline);
     m_table->setRowCount(0);
@@ -78,7 +101,8 @@ void InferencePanel::setSteps(std::shared_ptr<const InferenceSteps> steps, std::
         m_table->setItem(row, 0, new QTableWidgetItem(phase));
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            // Figures right-aligned, the idle causes' text as text.
+            item->setTextAlignment((c == 8 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
             m_table->setItem(row, c + 1, item);
         }
         m_rowStep.push_back(step);
@@ -99,9 +123,14 @@ void InferencePanel::setSteps(std::shared_ptr<const InferenceSteps> steps, std::
                     mfu = formatUtilization(ph.mfu);
                     mbu = formatUtilization(ph.mbu);
                 }
+        QString idle;
+        if (idleCauses)
+            for (const PhaseIdleCauses& c : *idleCauses)
+                if (c.phase == p)
+                    idle = idleCausesText(c);
         addRow(p == InferencePhase::Prefill ? tr("Prefill") : tr("Decode"),
                {QString::number(t.steps), t.tokens > 0 ? QString::number(t.tokens / t.steps, 'f', 1) : QString(), latency(l.p50),
-                latency(l.p90), latency(l.p99), share, mfu, mbu},
+                latency(l.p90), latency(l.p99), share, mfu, mbu, idle},
                InferenceStep::kNone);
     }
     // The slowest of each phase, to click through to on the timeline.

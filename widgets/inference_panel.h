@@ -5,6 +5,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <vector>
 
 class QLabel;
 class QTableWidget;
@@ -13,19 +14,22 @@ namespace ws {
 
 class InferenceSteps;
 class Roofline;
+struct PhaseIdleCauses;
 
 /*
  * InferencePanel: the Overview's "Inference" section (issue #49), a thin view over InferenceSteps:
  * a line with the forwards, requests, time to first token and per output token and tokens per
  * second, and a table per phase (forwards, tokens per forward, latency p50/p90/p99, GPU busy share,
- * MFU and MBU where the roofline knows the GPU's peaks) with the slowest prefill and decode; a row with a forward selects it on the timeline and reveals
+ * MFU and MBU where the roofline knows the GPU's peaks, and why the GPU idles: the idle time's shares
+ * by cause, inference_gaps.h) with the slowest prefill and decode; a row with a forward selects it on the timeline and reveals
  * its LM head kernel. Hidden when the run has no inference forwards.
  */
 class InferencePanel : public QWidget {
     Q_OBJECT
 public:
     InferencePanel(TimeViewport* time, QWidget* parent = nullptr);
-    void setSteps(std::shared_ptr<const InferenceSteps> steps, std::shared_ptr<const Roofline> roofline = nullptr);
+    void setSteps(std::shared_ptr<const InferenceSteps> steps, std::shared_ptr<const Roofline> roofline = nullptr,
+                  std::shared_ptr<const std::vector<PhaseIdleCauses>> idleCauses = nullptr);
 
 signals:
     void revealRequested(const ws::SliceRef& slice);

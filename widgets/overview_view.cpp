@@ -5,6 +5,7 @@
 #include "detached_work.h"
 
 #include "analysis/idle_gaps.h"
+#include "analysis/inference_gaps.h"
 #include "analysis/overview.h"
 #include "analysis/session_analyses.h"
 #include "analysis/session_results.h"
@@ -62,6 +63,7 @@ struct OverviewView::Result {
     std::shared_ptr<const IdleGapReport> gaps;
     std::shared_ptr<const InferenceSteps> inference; // the whole run's, whatever the range
     std::shared_ptr<const Roofline> roofline;        // its MFU per phase and step
+    std::shared_ptr<const std::vector<PhaseIdleCauses>> idleCauses; // why the GPU idles per phase
 };
 
 namespace {
@@ -79,7 +81,10 @@ OverviewView::Result computeResult(SessionAnalyses& analyses, std::shared_ptr<co
     auto report = std::make_shared<const OverviewReport>(std::move(computed));
     auto gaps = std::make_shared<const IdleGapReport>(computeIdleGaps(session, *data, options));
     auto roofline = inferenceSteps->empty() ? nullptr : analyses.roofline();
-    return {std::move(data), std::move(report), std::move(gaps), inferenceSteps, std::move(roofline)};
+    auto causes = inferenceSteps->empty()
+                      ? nullptr
+                      : std::make_shared<const std::vector<PhaseIdleCauses>>(inferenceIdleCauses(session, *inferenceSteps));
+    return {std::move(data), std::move(report), std::move(gaps), inferenceSteps, std::move(roofline), std::move(causes)};
 }
 
 } // namespace
@@ -210,7 +215,8 @@ void OverviewView::showStoredReport() {
     if (!stored)
         return;
     m_gapsPending = true;
-    showReport({nullptr, std::make_shared<const OverviewReport>(stored->run.overview), nullptr, nullptr, nullptr}, false);
+    showReport({nullptr, std::make_shared<const OverviewReport>(stored->run.overview), nullptr, nullptr, nullptr, nullptr},
+               false);
 }
 
 void OverviewView::requestCompute() {
@@ -267,7 +273,7 @@ void OverviewView::showReport(const Result& result, bool complete) {
     m_report = result.report;
     m_gaps = result.gaps;
     if (result.inference) { // a stored report alone comes without it: the last one stays
-        m_inference->setSteps(result.inference, result.roofline);
+        m_inference->setSteps(result.inference, result.roofline, result.idleCauses);
         m_inferenceTitle->setVisible(!result.inference->empty());
     }
     const OverviewReport& r = *m_report;

@@ -1,3 +1,4 @@
+#include "analysis/inference_gaps.h"
 #include "analysis/inference_json.h"
 #include "analysis/inference_steps.h"
 #include "analysis/kernel_table.h"
@@ -48,7 +49,7 @@ void printStats(const char* name, const LatencyStats& s) {
                 ms(static_cast<double>(s.min)), ms(static_cast<double>(s.max)), s.count);
 }
 
-void printText(const InferenceSteps& r, bool steps) {
+void printText(const Session& session, const InferenceSteps& r, bool steps) {
     if (r.training()) {
         std::printf("No inference forwards: a training run (over 5 %% of its kernels are backward).\n");
         return;
@@ -73,6 +74,27 @@ void printText(const InferenceSteps& r, bool steps) {
         std::printf("%-8s %7u %14.1f %12.3f %12.3f %7.1f%%\n", inferencePhaseName(p), t.steps,
                     t.steps ? t.tokens / t.steps : 0.0, ms(static_cast<double>(t.spanNs)), ms(static_cast<double>(t.busyNs)),
                     t.spanNs > 0 ? 100.0 * static_cast<double>(t.busyNs) / static_cast<double>(t.spanNs) : 0.0);
+    }
+    // Why the GPU idles per phase (inference_gaps.h).
+    std::printf("\nGPU idle per phase: gaps of %.0f us or more by cause (idle_gaps.h), the rest between kernels\n",
+                50.0);
+    for (const PhaseIdleCauses& c : inferenceIdleCauses(session, r)) {
+        const double idle = static_cast<double>(std::max<int64_t>(1, c.idleNs()));
+        std::printf("  %-8s idle %10.3f ms:", inferencePhaseName(c.phase), ms(static_cast<double>(c.idleNs())));
+        for (size_t k = 0; k < kGapCategoryCount; ++k)
+            if (c.gaps.categories[k].ns > 0)
+                std::printf("  %s %.1f%%", gapCategoryName(static_cast<GapCategory>(k)),
+                            100.0 * static_cast<double>(c.gaps.categories[k].ns) / idle);
+        std::printf("  short gaps (launch overhead) %.1f%%\n", 100.0 * static_cast<double>(c.shortGapNs) / idle);
+        const GapLine* top = nullptr;
+        for (const GapLine& l : c.gaps.lines)
+            if (!top || l.ns > top->ns)
+                top = &l;
+        if (top)
+            std::printf("           heaviest: %s%s%s%s%s (%.3f ms)\n", gapCategoryName(top->category), top->what.empty() ? "" : " ",
+                        top->what.c_str(),
+                        top->file.empty() ? "" : (" " + top->file + ":" + std::to_string(top->line)).c_str(),
+                        top->function.empty() ? "" : (" " + top->function).c_str(), ms(static_cast<double>(top->ns)));
     }
     std::printf("\n%-8s %6s %6s %8s %6s %7s %9s %10s %12s\n", "request", "batch", "prompt", "new", "steps", "ttft ms",
                 "end ms", "tok/s", "mean tpot ms");
@@ -143,7 +165,7 @@ int runInference(const std::vector<std::string>& argv) {
     else if (args.flag("csv"))
         writeInferenceStepsCsv(std::cout, steps);
     else
-        printText(steps, args.flag("steps"));
+        printText(session, steps, args.flag("steps"));
     return kExitOk;
 }
 

@@ -1,5 +1,6 @@
 #include "analysis/gap_classifier.h"
 
+#include "analysis/host_gaps.h"
 #include "analysis/step_ranges.h"
 #include "model/saturating.h"
 #include "model/session.h"
@@ -105,7 +106,7 @@ using SliceKey = std::pair<uint32_t, uint32_t>; // track, slice
 
 class GapClassifier {
 public:
-    GapClassifier(const Session& s, const IdleGapOptions& o) : m_s(s), m_o(o) {
+    GapClassifier(const Session& s, const IdleGapOptions& o) : m_s(s), m_o(o), m_capture(isWarpscopeCapture(s)) {
         m_opClass.assign(s.strings().size(), kUndecided);
         m_pyClass.assign(s.strings().size(), kUndecided);
         m_blocking.assign(s.strings().size(), kUndecided);
@@ -377,6 +378,19 @@ public:
                 g.segments.back().end = y;
             else
                 g.segments.push_back({x, y, category, line});
+        }
+        // Nothing on the launching thread of a capture, under kHostGapNs before the launch that ends
+        // the gap: the code that led to that launch ran then (host_gaps.h), on the launch's line.
+        if (m_capture && g.launchTrack == g.thread && g.launchSlice != IdleGap::kNone) {
+            const int64_t launchAt = m_s.tracks()[g.launchTrack].start[g.launchSlice];
+            uint32_t line = IdleGap::kNone;
+            for (GapSegment& seg : g.segments)
+                if (seg.category == uint8_t(GapCategory::Nothing) && launchAt - seg.start <= kHostGapNs) {
+                    if (line == IdleGap::kNone)
+                        line = lineOfSlice(g.launchTrack, g.launchSlice, kCpu, {});
+                    seg.category = kCpu;
+                    seg.line = line;
+                }
         }
         // Nothing on the threads, but the process's children (DataLoader workers) kept the CPU busy
         // meanwhile (a capture's `host` counters): the GPU waited for the input.
@@ -705,6 +719,7 @@ private:
 
     const Session& m_s;
     const IdleGapOptions& m_o;
+    const bool m_capture; // a Warpscope capture: host gaps before a launch are its code (host_gaps.h)
     std::vector<uint8_t> m_opClass, m_pyClass, m_blocking, m_hasPython;
     std::vector<std::vector<uint32_t>> m_threadsOf; // host thread tracks per process
     std::vector<uint32_t> m_mainOf;                // per process

@@ -47,7 +47,10 @@ class Session;
  * process's last synchronization is in its wake the same way (the host has not got ahead of the GPU
  * again); else CpuWork of the launching thread, then of the main thread; else Nothing. Nothing with
  * the process's child processes (DataLoader workers) using at least kBusyWorkersCpuPercent of a core
- * over the gap (a capture's host_cpu_children counter) is DataLoading.
+ * over the gap (a capture's host_cpu_children counter) is DataLoading. Before that rule, in a
+ * Warpscope capture, a moment with nothing on the launching thread within kHostGapNs before the
+ * launch that ends the gap is CpuWork on that launch's line: the code that led to it ran then
+ * (host_gaps.h; a capture covers only its CUDA calls and operator windows with slices).
  *
  * Lines: each moment is charged to a line of its class. Sync, Collective and DataLoading: the
  * outermost covering slice of the class (aten::item over its cudaStreamSynchronize, the

@@ -1,11 +1,13 @@
 #include "analysis/inference_json.h"
 
+#include "analysis/inference_gaps.h"
 #include "analysis/inference_steps.h"
 #include "analysis/kernel_table.h"
 #include "model/session.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <ostream>
 
 namespace ws {
@@ -58,6 +60,29 @@ std::string inferenceToJson(const Session& session, const KernelTable& table, co
         const PhaseTotals t = steps.totals(p);
         phases[inferencePhaseName(p)] = {{"steps", t.steps}, {"span_ns", t.spanNs}, {"busy_ns", t.busyNs}, {"tokens", t.tokens}};
     }
+    // Why the GPU idles in each phase (inference_gaps.h).
+    if (!steps.empty())
+        for (const PhaseIdleCauses& c : inferenceIdleCauses(session, steps)) {
+            J categories = J::object();
+            for (size_t k = 0; k < kGapCategoryCount; ++k)
+                categories[gapCategoryId(static_cast<GapCategory>(k))] = c.gaps.categories[k].ns;
+            std::vector<const GapLine*> heaviest;
+            for (const GapLine& l : c.gaps.lines)
+                heaviest.push_back(&l);
+            std::stable_sort(heaviest.begin(), heaviest.end(), [](const GapLine* a, const GapLine* b) { return a->ns > b->ns; });
+            J lines = J::array();
+            for (size_t i = 0; i < heaviest.size() && i < 5; ++i) {
+                const GapLine& l = *heaviest[i];
+                lines.push_back({{"category", gapCategoryId(l.category)}, {"what", l.what}, {"file", l.file},
+                                 {"line", l.line}, {"function", l.function}, {"ns", l.ns}});
+            }
+            phases[inferencePhaseName(c.phase)]["idle"] = {{"idle_ns", c.idleNs()},
+                                                          {"gap_threshold_ns", c.gaps.thresholdNs},
+                                                          {"gap_ns", c.gaps.gapNs},
+                                                          {"short_gap_ns", c.shortGapNs},
+                                                          {"gap_ns_by_category", std::move(categories)},
+                                                          {"top_lines", std::move(lines)}};
+        }
     j["phases"] = std::move(phases);
     if (withSteps) {
         J rows = J::array();

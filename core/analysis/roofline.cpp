@@ -123,7 +123,7 @@ Roofline Roofline::build(const Session& session, const KernelTable& table, const
             add(w, **it);
         const int64_t span = step.end - step.start;
         const double seconds = static_cast<double>(span) * 1e-9;
-        out.m_stepMfu.push_back(peakFlops > 0 && span > 0 ? w.flops / seconds / peakFlops : std::nan(""));
+        out.m_stepMfu.push_back(peakFlops > 0 && span > 0 && w.estimated > 0 ? w.flops / seconds / peakFlops : std::nan(""));
         const size_t p = step.phase == InferencePhase::Prefill ? 0 : 1;
         RooflinePhase& phase = phases[p];
         ++phase.steps;
@@ -145,10 +145,11 @@ Roofline Roofline::build(const Session& session, const KernelTable& table, const
         RooflinePhase& phase = phases[p];
         if (phase.steps == 0)
             continue;
+        // Without any estimate (no shapes recorded) the utilizations are unknown, not zero.
         const double seconds = static_cast<double>(phase.spanNs) * 1e-9;
-        if (seconds > 0 && peakFlops > 0)
+        if (seconds > 0 && peakFlops > 0 && phase.work.estimated > 0)
             phase.mfu = phase.work.flops / seconds / peakFlops;
-        if (seconds > 0 && peakBytes > 0)
+        if (seconds > 0 && peakBytes > 0 && phase.work.estimated > 0)
             phase.mbu = phase.work.bytes / seconds / peakBytes;
         for (size_t m = 0; m < kPmCounterCount; ++m)
             if (phasePm[p][m][1] > 0)

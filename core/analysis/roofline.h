@@ -45,8 +45,8 @@ struct RooflineGroup {
 
 /*
  * One inference phase's (or a whole run's) work over its wall time: MFU = FLOPs / (span x compute
- * peak), MBU = bytes / (span x memory peak), and where the capture has PM sampling the measured
- * means over its forwards (% of peak).
+ * peak), MBU = bytes / (span x memory peak), NaN when none of its kernels has an estimate (no
+ * shapes), and where the capture has PM sampling the measured means over its forwards (% of peak).
  */
 struct RooflinePhase {
     InferencePhase phase = InferencePhase::Decode;

@@ -4,6 +4,7 @@
 
 #include "test_util.h"
 
+#include "analysis/inference_gaps.h"
 #include "analysis/inference_steps.h"
 #include "analysis/kernel_table.h"
 #include "analysis/recommendations.h"
@@ -204,6 +205,34 @@ TEST(InferenceSteps, AHostBoundDecodeReplacesTheTrainingAdvice) {
     addInferenceRecommendations(recs, training.steps, training.table);
     ASSERT_EQ(recs.size(), 1u);
     EXPECT_EQ(recs[0].kind, RecommendationKind::LowGpuUtilization);
+}
+
+// Why the GPU idles per phase (inference_gaps.h): the idle-gap analysis over each phase's forwards;
+// its gaps and the shorter ones between kernels make up the phase's idle time. The eager decode
+// loop waits for the host: its Python (CPU work, on the capture's launch stacks) and the generate
+// loop's synchronizations (item() on the stopping criteria).
+TEST(InferenceSteps, TheIdleTimeOfEachPhaseHasItsCauses) {
+    const AnalysedRun r = analyse("inference/hf_eager_stacks.wscap.gz");
+    ASSERT_TRUE(r.session);
+    const std::vector<PhaseIdleCauses> causes = inferenceIdleCauses(*r.session, r.steps);
+    ASSERT_EQ(causes.size(), 2u);
+    EXPECT_EQ(causes[0].phase, InferencePhase::Prefill);
+    EXPECT_EQ(causes[1].phase, InferencePhase::Decode);
+    for (const PhaseIdleCauses& c : causes) {
+        EXPECT_EQ(c.forwards, r.steps.totals(c.phase).steps);
+        EXPECT_GT(c.idleNs(), 0);
+        int64_t categorized = 0;
+        for (const GapCategoryTotals& t : c.gaps.categories)
+            categorized += t.ns;
+        EXPECT_EQ(categorized, c.gaps.gapNs);
+        // The gaps lie inside the forwards; kernels and copies are a little more than busyNs counts.
+        EXPECT_LE(c.gaps.gapNs, c.idleNs());
+        EXPECT_EQ(c.shortGapNs, c.idleNs() - c.gaps.gapNs);
+        EXPECT_GT(c.gaps.categories[size_t(GapCategory::CpuWork)].ns, c.idleNs() / 10) << inferencePhaseName(c.phase);
+        EXPECT_GT(c.gaps.categories[size_t(GapCategory::Sync)].ns, 0) << inferencePhaseName(c.phase);
+    }
+    // Launch overhead: a decode's kernels come every ~15 us, so many of its gaps are too short to classify.
+    EXPECT_GT(causes[1].shortGapNs, causes[1].idleNs() / 10);
 }
 
 } // namespace

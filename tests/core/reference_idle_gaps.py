@@ -38,6 +38,7 @@ BLOCKING = {"cudaMemcpy", "cudaMemcpy2D", "cudaMemcpy3D", "cudaMemcpyToSymbol", 
             "cuEventSynchronize"}
 STEP_NAME = re.compile(r"(?i)(training_step|train_step|iteration|step|iter|batch)[ #_:-]?[0-9]+")
 BUSY_WORKERS_PCT = 90.0
+HOST_GAP_NS = 1_000_000
 
 
 def kind(e):
@@ -144,6 +145,11 @@ def main():
     iv = lambda e: (ns(e["ts"]), ns(e["ts"]) + max(0, ns(e.get("dur", 0))))
 
     # Host threads and their events.
+    # A Warpscope capture (its export keeps the `warpscopeCapture` member): the host time up to 1 ms
+    # before the launch that ends a gap, where nothing covers the launching thread, is the code that
+    # led to that launch (core/analysis/host_gaps.h), on the launch's line.
+    capture = isinstance(doc, dict) and "warpscopeCapture" in doc
+    ev_of = {}
     threads = {}
     launch_by_corr = {}
     for e in xs:
@@ -160,6 +166,7 @@ def main():
         if b <= a:
             continue
         v = Ev()
+        ev_of[id(e)] = v
         v.start, v.end, v.name, v.kind, v.thread = a, b, str(e.get("name", "")), kd, key
         v.stack = (e.get("args") or {}).get("Call stack") or ""
         lst.append(v)
@@ -381,6 +388,10 @@ def main():
                     segs[-1] = (segs[-1][0], y, cls, line)
                 else:
                     segs.append((x, y, cls, line))
+            launch_ev = ev_of.get(id(launch))
+            if capture and launch_ev is not None:
+                segs = [(a, b, CPU, line_of(launch_ev, CPU)) if c == NONE and launch_ev.start - a <= HOST_GAP_NS
+                        else (a, b, c, l) for a, b, c, l in segs]
             if any(s[2] == NONE for s in segs) and workers_busy(T[0], A, B):
                 wl = fixed_line(DATA, "DataLoader worker processes busy (host_cpu_children)")
                 segs = [(a, b, DATA, wl) if c == NONE else (a, b, c, l) for a, b, c, l in segs]
