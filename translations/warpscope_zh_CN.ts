@@ -4677,6 +4677,33 @@ allocated %3, freed %4
     </message>
 </context>
 <context>
+    <name>ws::TokenLatencyChart</name>
+    <message>
+        <source>Time per output token, decode by decode</source>
+        <translation>每个输出 token 的时间，逐次解码</translation>
+    </message>
+    <message>
+        <source>Distribution</source>
+        <translation>分布</translation>
+    </message>
+    <message>
+        <source>p50</source>
+        <translation>p50</translation>
+    </message>
+    <message>
+        <source>p99</source>
+        <translation>p99</translation>
+    </message>
+    <message>
+        <source>Prefill (forward %1): a request starts</source>
+        <translation>预填充（前向传播 %1）：一个请求开始</translation>
+    </message>
+    <message>
+        <source>Decode (forward %1): %2 for its token</source>
+        <translation>解码（前向传播 %1）：其 token 用时 %2</translation>
+    </message>
+</context>
+<context>
     <name>ws::WelcomePage</name>
     <message>
         <source>Warpscope</source>

@@ -4,6 +4,7 @@
 #include "analysis/inference_steps.h"
 #include "analysis/roofline.h"
 #include "format.h"
+#include "token_latency_chart.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -39,7 +40,8 @@ QString idleCausesText(const PhaseIdleCauses& c) {
 } // namespace
 
 InferencePanel::InferencePanel(TimeViewport* time, QWidget* parent)
-    : QWidget(parent), m_time(time), m_summary(new QLabel(this)), m_table(new QTableWidget(this)) {
+    : QWidget(parent), m_time(time), m_summary(new QLabel(this)), m_table(new QTableWidget(this)),
+      m_latency(new TokenLatencyChart(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_summary->setObjectName(QStringLiteral("inferenceSummary"));
@@ -64,7 +66,9 @@ InferencePanel::InferencePanel(TimeViewport* time, QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
     layout->addWidget(m_table);
+    layout->addWidget(m_latency);
     connect(m_table, &QTableWidget::cellClicked, this, [this](int row, int) { showRow(row); });
+    connect(m_latency, &TokenLatencyChart::stepClicked, this, &InferencePanel::showStep);
     setVisible(false);
 }
 
@@ -156,13 +160,27 @@ void InferencePanel::setSteps(std::shared_ptr<const InferenceSteps> steps, std::
                 m_roofline && slowest < m_roofline->stepMfu().size() ? formatUtilization(m_roofline->stepMfu()[slowest]) : QString()},
                slowest);
     }
+    // The time per output token, decode by decode; a prefill marks where a request starts.
+    std::vector<TokenLatencyChart::Bar> bars;
+    for (uint32_t i = 0; i < s.steps().size(); ++i) {
+        const InferenceStep& st = s.steps()[i];
+        bars.push_back({st.phase == InferencePhase::Prefill ? st.end - st.start : st.latencyNs,
+                        st.phase == InferencePhase::Prefill, i});
+    }
+    m_latency->setBars(std::move(bars), tpot.p50, tpot.p99);
+    m_latency->setVisible(tpot.count > 0);
     setVisible(true);
 }
 
 void InferencePanel::showRow(int row) {
-    if (!m_steps || row < 0 || static_cast<size_t>(row) >= m_rowStep.size() || m_rowStep[static_cast<size_t>(row)] == InferenceStep::kNone)
+    if (row >= 0 && static_cast<size_t>(row) < m_rowStep.size())
+        showStep(m_rowStep[static_cast<size_t>(row)]);
+}
+
+void InferencePanel::showStep(uint32_t step) {
+    if (!m_steps || step >= m_steps->steps().size())
         return;
-    const InferenceStep& st = m_steps->steps()[m_rowStep[static_cast<size_t>(row)]];
+    const InferenceStep& st = m_steps->steps()[step];
     m_time->showRange(st.start, st.end);
     if (st.headTrack != InferenceStep::kNone) {
         const SliceRef ref{st.headTrack, st.headSlice};

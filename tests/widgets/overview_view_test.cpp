@@ -7,6 +7,7 @@
 #include "overview_view.h"
 #include "stat_card.h"
 #include "step_breakdown_chart.h"
+#include "token_latency_chart.h"
 #include "wscapfixtures.h"
 
 #include <QCoreApplication>
@@ -339,6 +340,17 @@ TEST(OverviewView, ShowsTheInferencePhasesAndClicksThroughToTheSlowestDecode) {
     ASSERT_TRUE(time.selectedSlice().has_value());
     const Track& head = session->tracks()[time.selectedSlice()->track];
     EXPECT_TRUE(head.gpu);
+    // Each forward is a bar of the latency chart (2 prefills mark the requests); a bar selects its
+    // forward's LM head.
+    auto* chart = view.findChild<TokenLatencyChart*>(QStringLiteral("tokenLatencyChart"));
+    ASSERT_NE(chart, nullptr);
+    ASSERT_EQ(chart->bars().size(), 48u);
+    EXPECT_EQ(std::count_if(chart->bars().begin(), chart->bars().end(), [](const auto& b) { return b.prefill; }), 2);
+    emit chart->stepClicked(chart->bars()[10].id);
+    EXPECT_EQ(reveal.count(), 2);
+    // MFU and MBU per phase, and why the GPU idles, from the trace's shapes.
+    EXPECT_FALSE(table->item(1, 7)->text().isEmpty());
+    EXPECT_FALSE(table->item(1, 9)->text().isEmpty());
 }
 
 // A training run has no Inference section.
