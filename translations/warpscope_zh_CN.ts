@@ -382,6 +382,14 @@
         <source>Est. CU Efficiency</source>
         <translation>估计 CU 效率</translation>
     </message>
+    <message>
+        <source>Inference Phase</source>
+        <translation>推理阶段</translation>
+    </message>
+    <message>
+        <source>Time per Output Token (ms)</source>
+        <translation>每个输出 token 的时间（毫秒）</translation>
+    </message>
 </context>
 <context>
     <name>ws::DiffMemoryChart</name>

@@ -77,7 +77,7 @@ OverviewView::Result computeResult(SessionAnalyses& analyses, std::shared_ptr<co
     // The inference rules need the whole run's forwards (a range's report keeps them too).
     const auto inferenceSteps = analyses.inferenceSteps();
     if (computed.valid && !inferenceSteps->empty())
-        addInferenceRecommendations(computed.recommendations, *inferenceSteps, *analyses.kernelTable());
+        addInferenceRecommendations(computed.recommendations, *inferenceSteps);
     auto report = std::make_shared<const OverviewReport>(std::move(computed));
     auto gaps = std::make_shared<const IdleGapReport>(computeIdleGaps(session, *data, options));
     auto roofline = inferenceSteps->empty() ? nullptr : analyses.roofline();

@@ -137,7 +137,12 @@ void RooflineView::computeNow() {
         return;
     m_started = true;
     startDetached(
-        this, [analyses = m_analyses] { return Result{analyses->kernelTable(), analyses->roofline()}; },
+        this,
+        [analyses = m_analyses] {
+            // The view's own table (for ncu's launches and commands); the roofline is the analyses'.
+            return Result{std::make_shared<const KernelTable>(KernelTable::build(*analyses->session())),
+                          analyses->roofline()};
+        },
         [](RooflineView& view, Result result) { view.deliver(std::move(result)); });
 }
 

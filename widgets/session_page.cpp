@@ -1,7 +1,9 @@
 #include "session_page.h"
 
+#include "analysis/inference_counters.h"
 #include "analysis/session_analyses.h"
 #include "bookmark_model.h"
+#include "detached_work.h"
 #include "flame_graph_view.h"
 #include "graphs_view.h"
 #include "roofline_view.h"
@@ -45,6 +47,18 @@ SessionPage::SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* 
       m_bookmarks(new BookmarkModel(m_session->session->startNs(), this)) {
     setObjectName(QStringLiteral("sessionPage"));
     m_timeline->setSession(m_session->session);
+    // An inference run's phases and time per token as rows under its GPU, once its forwards are
+    // found (the Overview's and the Roofline's analyses share them); a live capture's updates do not.
+    startDetached(
+        this,
+        [analyses = m_analyses] {
+            const auto steps = analyses->inferenceSteps();
+            return std::make_pair(analyses->session(), inferenceCounters(*analyses->session(), *steps));
+        },
+        [](SessionPage& page, auto result) {
+            if (page.m_session && page.m_session->session == result.first)
+                page.m_timeline->addDerivedCounters(std::move(result.second));
+        });
     m_details->setSession(m_session->session);
     m_summary->setSession(m_session);
     m_search->setSession(m_session->session);

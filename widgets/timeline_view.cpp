@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace ws {
 
@@ -67,6 +68,8 @@ QString shortName(std::string_view name) {
     QT_TRANSLATE_NOOP("ws::DerivedCounter", "CPU Memory Reserved"),
     QT_TRANSLATE_NOOP("ws::DerivedCounter", "GPU Memory (net allocations)"),
     QT_TRANSLATE_NOOP("ws::DerivedCounter", "CPU Memory (net allocations)"),
+    QT_TRANSLATE_NOOP("ws::DerivedCounter", "Inference Phase"),
+    QT_TRANSLATE_NOOP("ws::DerivedCounter", "Time per Output Token (ms)"),
 };
 
 } // namespace
@@ -98,6 +101,7 @@ void TimelineView::setSession(std::shared_ptr<const Session> session) {
     m_colors.clear();
     m_selectedFlows.clear();
     m_counters.clear();
+    m_added.clear();
     if (!m_session)
         return;
     buildCounterSources();
@@ -160,6 +164,42 @@ void TimelineView::buildCounterSources() {
         c.min = std::min(0.0, *mn);
         c.max = *mx;
     }
+}
+
+void TimelineView::addDerivedCounters(std::vector<DerivedCounter> counters) {
+    if (!m_session || counters.empty())
+        return;
+    std::map<uint32_t, std::pair<bool, bool>> state; // process -> collapsed, pinned
+    for (const TimelineLayout::Group& g : m_layout.groups())
+        state[g.process] = {g.collapsed, g.pinned};
+    for (DerivedCounter& d : counters) {
+        if (d.ts.empty())
+            continue;
+        m_added.push_back(std::move(d));
+        const DerivedCounter& kept = m_added.back();
+        CounterSource src;
+        src.process = kept.process;
+        src.label = QCoreApplication::translate("ws::DerivedCounter", kept.name.c_str());
+        src.ts = kept.ts;
+        src.value = kept.value;
+        src.bytes = kept.unit == DerivedCounter::Unit::Bytes;
+        src.lod.build(src.ts, src.value);
+        const auto [mn, mx] = std::minmax_element(src.value.begin(), src.value.end());
+        src.min = std::min(0.0, *mn);
+        src.max = *mx;
+        m_counters.push_back(std::move(src));
+    }
+    std::vector<uint32_t> counterProcesses;
+    for (const CounterSource& c : m_counters)
+        counterProcesses.push_back(c.process);
+    m_layout.build(*m_session, counterProcesses);
+    for (int g = 0; g < static_cast<int>(m_layout.groups().size()); ++g)
+        if (const auto it = state.find(m_layout.groups()[static_cast<size_t>(g)].process); it != state.end()) {
+            m_layout.setCollapsed(g, it->second.first);
+            m_layout.setPinned(g, it->second.second);
+        }
+    updateScrollRange();
+    viewport()->update();
 }
 
 void TimelineView::buildOverview() {

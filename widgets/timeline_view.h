@@ -13,6 +13,7 @@
 #include <QLine>
 #include <QPolygon>
 
+#include <deque>
 #include <memory>
 #include <span>
 #include <optional>
@@ -45,6 +46,9 @@ public:
     ~TimelineView() override;
 
     void setSession(std::shared_ptr<const Session> session);
+    // More counter rows under their processes, from an analysis that finished after the session
+    // was shown (the inference phases); groups keep their collapsed and pinned state.
+    void addDerivedCounters(std::vector<DerivedCounter> counters);
     const TimelineLayout& layout() const { return m_layout; }
     // For context-menu actions and tests; call relayoutRows() after changing it.
     TimelineLayout& mutableLayout() { return m_layout; }
@@ -144,6 +148,7 @@ private:
     std::shared_ptr<const Session> m_session;
     TimelineLayout m_layout;
     std::vector<DerivedCounter> m_derived; // storage behind the derived CounterSources
+    std::deque<DerivedCounter> m_added;    // addDerivedCounters' (a deque: its elements never move)
     std::vector<CounterSource> m_counters;
     // A capture recorded only between cudaProfilerStart and Stop: the time outside its spans, drawn
     // hatched as unseen (recorded_spans.h); empty for every other session.

@@ -155,7 +155,7 @@ std::vector<std::pair<std::string, std::string>> inferenceMembers(const Session&
 // The report with the inference rules applied (recommendations.h).
 OverviewReport withInferenceRules(OverviewReport report, const InferenceRun& run) {
     if (report.valid && !run.steps.empty())
-        addInferenceRecommendations(report.recommendations, run.steps, run.table);
+        addInferenceRecommendations(report.recommendations, run.steps);
     return report;
 }
 

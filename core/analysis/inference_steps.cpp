@@ -457,18 +457,23 @@ InferenceSteps InferenceSteps::build(const Session& session, const KernelTable& 
             anyRows = true;
             fewestRows = std::min(fewestRows, s.tokens);
         }
-    // Busy time and kernels of forward h from row fromRow (into deviceRows) to its head's end.
+    // Busy time, kernels and graph-replayed kernels of forward h from row fromRow (into deviceRows)
+    // to its head's end.
+    struct Busy {
+        int64_t ns = 0;
+        uint32_t kernels = 0, graphKernels = 0;
+    };
     auto busyOf = [&](size_t h, uint32_t fromRow) {
-        int64_t busy = 0;
-        uint32_t n = 0;
+        Busy b;
         for (size_t i = fromRow; i < deviceRows.size(); ++i) {
             const KernelRow& r = rows[deviceRows[i]];
             if (r.start >= out.m_steps[h].end)
                 break;
-            busy += r.dur;
-            ++n;
+            b.ns += r.dur;
+            ++b.kernels;
+            b.graphKernels += r.graph != 0;
         }
-        return std::pair<int64_t, uint32_t>(busy, n);
+        return b;
     };
     // Without shapes: the GEMM kernels a forward ran, in order. cuBLAS picks its kernels by the
     // problem's shape, so the decodes (one row per sequence) share one sequence and a prefill differs.
@@ -519,9 +524,10 @@ InferenceSteps InferenceSteps::build(const Session& session, const KernelTable& 
         size_t i = firstRow[h];
         while (i < deviceRows.size() && rows[deviceRows[i]].start < s.start)
             ++i;
-        const auto [busy, n] = busyOf(h, static_cast<uint32_t>(i));
-        s.busyNs = busy;
-        s.kernels = n;
+        const Busy b = busyOf(h, static_cast<uint32_t>(i));
+        s.busyNs = b.ns;
+        s.kernels = b.kernels;
+        s.graphKernels = b.graphKernels;
         if (opens) {
             InferenceRequest r;
             r.firstStep = static_cast<uint32_t>(h);

@@ -38,6 +38,7 @@ struct InferenceStep {
     int64_t end = 0;     // its LM head's end
     int64_t busyNs = 0;  // kernel time inside [start, end] on the head's device
     uint32_t kernels = 0;
+    uint32_t graphKernels = 0; // of them replayed from CUDA graphs
     uint32_t headRow = kNone; // the LM head kernel's row in the KernelTable (its longest kernel)
     uint32_t headTrack = kNone, headSlice = kNone; // that kernel's slice in the session
     uint32_t tokens = 0;      // query tokens of the whole batch (rows of its GEMMs); 0: unknown

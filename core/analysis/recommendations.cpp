@@ -2,7 +2,6 @@
 #include "model/saturating.h"
 
 #include "analysis/inference_steps.h"
-#include "analysis/kernel_table.h"
 #include "analysis/overview.h"
 #include "model/session.h"
 
@@ -417,7 +416,7 @@ std::vector<Recommendation> computeRecommendations(const Session& s, const Overv
     return out;
 }
 
-void addInferenceRecommendations(std::vector<Recommendation>& recs, const InferenceSteps& steps, const KernelTable& table) {
+void addInferenceRecommendations(std::vector<Recommendation>& recs, const InferenceSteps& steps) {
     const PhaseTotals decode = steps.totals(InferencePhase::Decode);
     if (decode.steps == 0 || decode.spanNs <= 0)
         return;
@@ -433,22 +432,16 @@ void addInferenceRecommendations(std::vector<Recommendation>& recs, const Infere
     r.count = decode.steps;
     r.ns = steps.timePerToken().p50;
     r.meanKernelNs = decode.busyNs / decode.steps;
-    // Graphed: most kernels inside the decodes were replayed from CUDA graphs (rows in start order).
+    // Graphed: most kernels inside the decodes were replayed from CUDA graphs.
     uint64_t kernels = 0, graphed = 0;
     const InferenceStep* slowest = nullptr;
-    const std::vector<KernelRow>& rows = table.rows();
     for (const InferenceStep& st : steps.steps()) {
         if (st.phase != InferencePhase::Decode)
             continue;
         if (!slowest || st.latencyNs > slowest->latencyNs)
             slowest = &st;
-        auto it = std::lower_bound(rows.begin(), rows.end(), st.start,
-                                   [](const KernelRow& k, int64_t t) { return k.start < t; });
-        for (; it != rows.end() && it->start < st.end; ++it)
-            if (it->device == steps.device()) {
-                ++kernels;
-                graphed += it->graph != 0;
-            }
+        kernels += st.kernels;
+        graphed += st.graphKernels;
     }
     r.total = kernels > 0 && static_cast<double>(graphed) >= kGraphedDecodeShare * static_cast<double>(kernels) ? 1 : 0;
     if (slowest)

@@ -8,7 +8,6 @@
 namespace ws {
 
 class InferenceSteps;
-class KernelTable;
 
 class Session;
 struct OverviewData;
@@ -141,7 +140,6 @@ std::vector<Recommendation> computeRecommendations(const Session& session, const
  * range = the slowest decode). It replaces LowGpuUtilization, whose advice (batch size, data
  * loading) is a training loop's.
  */
-void addInferenceRecommendations(std::vector<Recommendation>& recommendations, const InferenceSteps& steps,
-                                 const KernelTable& table);
+void addInferenceRecommendations(std::vector<Recommendation>& recommendations, const InferenceSteps& steps);
 
 } // namespace ws

@@ -31,23 +31,21 @@ std::shared_ptr<const OverviewData> SessionAnalyses::overviewData() {
     return get(m_overview, [this] { return std::make_shared<const OverviewData>(prepareOverview(*m_session)); });
 }
 
-std::shared_ptr<const KernelTable> SessionAnalyses::kernelTable() {
-    return get(m_kernelTable, [this] { return std::make_shared<const KernelTable>(KernelTable::build(*m_session)); });
-}
-
 std::shared_ptr<const InferenceSteps> SessionAnalyses::inferenceSteps() {
-    return get(m_inference, [this] {
-        const auto table = kernelTable();
-        return std::make_shared<const InferenceSteps>(InferenceSteps::build(*m_session, *table));
-    });
+    return get(m_inference, [this] { return makeInference(); })->steps;
 }
 
 std::shared_ptr<const Roofline> SessionAnalyses::roofline() {
-    return get(m_roofline, [this] {
-        const auto table = kernelTable();
-        const auto steps = inferenceSteps();
-        return std::make_shared<const Roofline>(Roofline::build(*m_session, *table, steps.get()));
-    });
+    return get(m_inference, [this] { return makeInference(); })->roofline;
+}
+
+std::shared_ptr<const SessionAnalyses::Inference> SessionAnalyses::makeInference() const {
+    const KernelTable table = KernelTable::build(*m_session);
+    auto out = std::make_shared<Inference>();
+    auto steps = std::make_shared<const InferenceSteps>(InferenceSteps::build(*m_session, table));
+    out->roofline = std::make_shared<const Roofline>(Roofline::build(*m_session, table, steps.get()));
+    out->steps = std::move(steps);
+    return out;
 }
 
 std::shared_ptr<const OperatorTree> SessionAnalyses::operatorTree(bool withArgs, const std::atomic<bool>* cancel) {

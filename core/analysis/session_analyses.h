@@ -1,7 +1,6 @@
 #pragma once
 
 #include "analysis/inference_steps.h"
-#include "analysis/kernel_table.h"
 #include "analysis/roofline.h"
 #include "analysis/operator_tree.h"
 #include "analysis/overview.h"
@@ -38,12 +37,10 @@ public:
     // once built, since the by-name grouping does not read them. Setting *cancel stops the
     // argument pass: null is returned and nothing is kept.
     std::shared_ptr<const OperatorTree> operatorTree(bool withArgs, const std::atomic<bool>* cancel = nullptr);
-    // The kernel table (kernel_table.h, with arguments): what the inference steps and the roofline
-    // stand on.
-    std::shared_ptr<const KernelTable> kernelTable();
-    // The run's LLM inference forwards (inference_steps.h).
+    // The run's LLM inference forwards (inference_steps.h), and its kernels against the GPU's peaks
+    // (roofline.h) with the phases' MFU: both from one kernel table, which is not kept (136 bytes a
+    // kernel: a view that needs the rows builds its own).
     std::shared_ptr<const InferenceSteps> inferenceSteps();
-    // Its kernels against the GPU's peaks (roofline.h), with the inference phases' MFU.
     std::shared_ptr<const Roofline> roofline();
     // The headline numbers (summarizeSession): the session page's, and the distributed block's.
     std::shared_ptr<const TraceSummary> summary();
@@ -66,6 +63,8 @@ private:
     static std::shared_ptr<const T> get(Cell<T>& cell, Make make);
     template <typename T>
     static std::shared_ptr<const T> peek(const Cell<T>& cell);
+    struct Inference;
+    std::shared_ptr<const Inference> makeInference() const;
 
     std::shared_ptr<const Session> m_session;
     Cell<OverviewData> m_overview;
@@ -73,9 +72,11 @@ private:
     Cell<OperatorTree> m_fullTree; // readArgs = true
     Cell<SessionResults> m_stored;
     Cell<TraceSummary> m_summary;
-    Cell<KernelTable> m_kernelTable;
-    Cell<InferenceSteps> m_inference;
-    Cell<Roofline> m_roofline;
+    struct Inference {
+        std::shared_ptr<const InferenceSteps> steps;
+        std::shared_ptr<const Roofline> roofline;
+    };
+    Cell<Inference> m_inference; // the inference steps and the roofline, made together
 };
 
 } // namespace ws

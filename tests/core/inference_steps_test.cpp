@@ -4,6 +4,7 @@
 
 #include "test_util.h"
 
+#include "analysis/inference_counters.h"
 #include "analysis/inference_gaps.h"
 #include "analysis/inference_steps.h"
 #include "analysis/kernel_table.h"
@@ -182,7 +183,7 @@ TEST(InferenceSteps, AHostBoundDecodeReplacesTheTrainingAdvice) {
         Recommendation info;
         info.kind = RecommendationKind::PageableCopies;
         recs.push_back(info);
-        addInferenceRecommendations(recs, r.steps, r.table);
+        addInferenceRecommendations(recs, r.steps);
         ASSERT_EQ(recs.size(), 2u) << c.file;
         const Recommendation& d = recs[0];
         EXPECT_EQ(d.kind, RecommendationKind::HostBoundDecode) << c.file;
@@ -202,7 +203,7 @@ TEST(InferenceSteps, AHostBoundDecodeReplacesTheTrainingAdvice) {
     ASSERT_TRUE(training.session);
     std::vector<Recommendation> recs(1);
     recs[0].kind = RecommendationKind::LowGpuUtilization;
-    addInferenceRecommendations(recs, training.steps, training.table);
+    addInferenceRecommendations(recs, training.steps);
     ASSERT_EQ(recs.size(), 1u);
     EXPECT_EQ(recs[0].kind, RecommendationKind::LowGpuUtilization);
 }
@@ -233,6 +234,34 @@ TEST(InferenceSteps, TheIdleTimeOfEachPhaseHasItsCauses) {
     }
     // Launch overhead: a decode's kernels come every ~15 us, so many of its gaps are too short to classify.
     EXPECT_GT(causes[1].shortGapNs, causes[1].idleNs() / 10);
+}
+
+// The phases as timeline rows under the GPU: 2 over a prefill, 1 over a decode, 0 after each
+// forward; the time per token over each decode.
+TEST(InferenceSteps, ThePhasesAreCounterRowsUnderTheGpu) {
+    const AnalysedRun r = analyse("inference/hf_eager_shapes.pt.trace.json.gz");
+    ASSERT_TRUE(r.session);
+    const std::vector<DerivedCounter> rows = inferenceCounters(*r.session, r.steps);
+    ASSERT_EQ(rows.size(), 2u);
+    const DerivedCounter& phase = rows[0];
+    const DerivedCounter& latency = rows[1];
+    EXPECT_EQ(phase.name, "Inference Phase");
+    EXPECT_EQ(r.session->processes()[phase.process].deviceId, r.steps.device());
+    EXPECT_TRUE(std::is_sorted(phase.ts.begin(), phase.ts.end()));
+    EXPECT_EQ(std::count(phase.value.begin(), phase.value.end(), 2.0), 2);
+    EXPECT_EQ(std::count(phase.value.begin(), phase.value.end(), 1.0), 46);
+    EXPECT_EQ(phase.value.back(), 0.0);
+    int64_t worstDecode = 0;
+    for (const InferenceStep& st : r.steps.steps())
+        if (st.phase == InferencePhase::Decode)
+            worstDecode = std::max(worstDecode, st.latencyNs);
+    bool seen = false;
+    for (double v : latency.value)
+        seen |= std::abs(v - static_cast<double>(worstDecode) / 1e6) < 1e-9;
+    EXPECT_TRUE(seen);
+    // A training run has none.
+    const AnalysedRun training = analyse("captures/zoo/gpt.wscap.gz");
+    EXPECT_TRUE(inferenceCounters(*training.session, training.steps).empty());
 }
 
 } // namespace

@@ -7,8 +7,12 @@
 #include "session_page.h"
 #include "slice_details_view.h"
 #include "time_viewport.h"
+#include "timeline_view.h"
+#include "detached_work.h"
 
 #include <QAbstractItemModelTester>
+#include <QCoreApplication>
+#include <QElapsedTimer>
 
 #include <gtest/gtest.h>
 
@@ -81,4 +85,39 @@ TEST(SliceDetailsView, ShowsArgumentsAndFlowLinksOfTheSelection) {
     const QString text = page.details()->toPlainText();
     EXPECT_TRUE(text.contains(QStringLiteral("Linked events")));
     EXPECT_TRUE(text.contains(QStringLiteral("correlation"))) << text.toStdString(); // a GPU kernel's args
+}
+
+// An inference run (issue #49): once its forwards are found, the timeline shows its phases and time
+// per output token as rows under the GPU, and a collapsed group stays collapsed.
+TEST(SessionPage, AnInferenceRunGetsItsPhaseRowsUnderTheGpu) {
+    auto loaded = std::make_shared<LoadedSession>();
+    loaded->path = QString::fromStdString(std::string(WARPSCOPE_TEST_DATA_DIR) + "/inference/hf_eager_shapes.pt.trace.json.gz");
+    loaded->session = importTraceFile(loaded->path.toStdString()).session;
+    ASSERT_NE(loaded->session, nullptr);
+    loaded->summary = summarizeSession(*loaded->session);
+    SessionPage page(loaded);
+    TimelineView* timeline = page.timeline();
+    const size_t before = timeline->counterRowSources();
+    // Collapse the host process's group meanwhile: the rows' arrival keeps it so.
+    int host = -1;
+    for (int g = 0; g < static_cast<int>(timeline->layout().groups().size()); ++g)
+        if (!timeline->layout().groups()[static_cast<size_t>(g)].gpu)
+            host = g;
+    ASSERT_GE(host, 0);
+    const uint32_t hostProcess = timeline->layout().groups()[static_cast<size_t>(host)].process;
+    timeline->mutableLayout().setCollapsed(host, true);
+    timeline->relayoutRows();
+    QElapsedTimer timer;
+    timer.start();
+    while (detachedWorkRunning() > 0 && timer.elapsed() < 60000)
+        QCoreApplication::processEvents();
+    QCoreApplication::processEvents();
+    ASSERT_EQ(timeline->counterRowSources(), before + 2);
+    EXPECT_EQ(timeline->counterLabel(static_cast<uint32_t>(before)), QStringLiteral("Inference Phase"));
+    EXPECT_EQ(timeline->counterLabel(static_cast<uint32_t>(before + 1)), QStringLiteral("Time per Output Token (ms)"));
+    bool collapsed = false;
+    for (const TimelineLayout::Group& g : timeline->layout().groups())
+        if (g.process == hostProcess)
+            collapsed = g.collapsed;
+    EXPECT_TRUE(collapsed);
 }
