@@ -4,6 +4,7 @@ each; nothing Warpscope-specific in the program.
 
   python hf_generate.py WORKLOAD plain
   WS_TRACE=t.json python hf_generate.py WORKLOAD profiler   # CPU + CUDA trace (shapes, FLOPs) of the steps
+  python hf_generate.py WORKLOAD flops      # torch.utils.flop_counter's FLOPs of one generate() call, by operator
 
 Workloads:
   eager   generate() with its default dynamic KV cache: one launch per kernel, a host-bound decode loop
@@ -45,6 +46,21 @@ def step():
 for _ in range(WARMUP):
     step()
 torch.cuda.synchronize()
+
+if MODE == "flops":
+    # The reference for Warpscope's FLOP estimates (issue #49's roofline): PyTorch's own counter.
+    from torch.utils.flop_counter import FlopCounterMode
+    # Its SDPA formulas assert on grouped-query attention (4 KV heads for 16 query heads: "query/key/value
+    # shapes are incompatible", torch 2.11), so attention counts nothing here: GEMMs only.
+    aten = torch.ops.aten
+    skip = {op: (lambda *args, **kwargs: 0) for op in (
+        aten._scaled_dot_product_cudnn_attention, aten._scaled_dot_product_flash_attention,
+        aten._scaled_dot_product_efficient_attention, aten._flash_attention_forward, aten._efficient_attention_forward)}
+    with FlopCounterMode(display=False, custom_mapping=skip) as counter:
+        step()
+    counts = {str(op): int(n) for op, n in counter.get_flop_counts().get("Global", {}).items()}
+    print("FLOPS " + json.dumps({"total": int(counter.get_total_flops()), "by_operator": counts}), flush=True)
+    sys.exit(0)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from timed_steps import step_figures, timed_steps  # noqa: E402
