@@ -3711,8 +3711,8 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>附加 Nsight Compute 结果</translation>
     </message>
     <message>
-        <source>Nsight Compute CSV exports (*.csv *.csv.gz);;All files (*)</source>
-        <translation>Nsight Compute CSV 导出 (*.csv *.csv.gz);;所有文件 (*)</translation>
+        <source>Nsight Compute results (*.csv *.csv.gz *.ncu-rep);;All files (*)</source>
+        <translation>Nsight Compute 结果 (*.csv *.csv.gz *.ncu-rep);;所有文件 (*)</translation>
     </message>
 </context>
 <context>

@@ -8,6 +8,7 @@
 #include "analysis/session_analyses.h"
 #include "detached_work.h"
 #include "format.h"
+#include "import/ncu_report_export.h"
 #include "model/session.h"
 #include "roofline_chart.h"
 #include "roofline_group_model.h"
@@ -309,7 +310,7 @@ bool RooflineView::attachNcu(const QStringList& paths, QString* error) {
     NcuResults results;
     for (const QString& path : paths) {
         std::string why;
-        if (!readNcuCsvFile(path.toStdString(), results, why)) {
+        if (!readNcuFile(path.toStdString(), results, why)) {
             *error = tr("%1: %2").arg(path, QString::fromStdString(why));
             return false;
         }
@@ -323,7 +324,7 @@ bool RooflineView::attachNcu(const QStringList& paths, QString* error) {
 void RooflineView::chooseNcuFiles() {
     const QStringList paths = QFileDialog::getOpenFileNames(
         this, tr("Attach Nsight Compute results"), QString(),
-        tr("Nsight Compute CSV exports (*.csv *.csv.gz);;All files (*)"));
+        tr("Nsight Compute results (*.csv *.csv.gz *.ncu-rep);;All files (*)"));
     if (paths.isEmpty())
         return;
     QString error;

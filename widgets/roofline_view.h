@@ -29,7 +29,8 @@ class SessionAnalyses;
  * sampling means where the capture has them), and the kernel names in a table with their bound. The
  * GPU can be taken as another row of the table (a trace whose device is not listed). Nsight Compute:
  * "Copy ncu command" puts the command for the selected kernel's launches on the clipboard
- * (analysis/ncu_command.h); "Attach Nsight Compute results" reads its CSV exports and shows what it
+ * (analysis/ncu_command.h); "Attach Nsight Compute results" reads its CSV exports (or a .ncu-rep
+ * through ncu, import/ncu_report_export.h) and shows what it
  * measured beside the estimates, as diamonds on the chart and ncu columns in the table.
  */
 class RooflineView : public QWidget {

@@ -4,6 +4,7 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "analysis/ncu_results.h"
+#include "import/ncu_report_export.h"
 #include "import/trace_import.h"
 #include "model/session.h"
 
@@ -19,7 +20,7 @@ namespace {
 
 const char* const kUsage =
     "Usage: warpscope-cli ncu FILE --kernel NAME [--launch K] [--count C]\n"
-    "       warpscope-cli ncu FILE --import NCU.csv [NCU.csv ...] [--skip N] [--json]\n";
+    "       warpscope-cli ncu FILE --import NCU.csv|NCU.ncu-rep ... [--skip N] [--json]\n";
 
 // The row of the K-th launch (0-based; default: the middle one, past warm-up) of the kernel name
 // that contains `needle` and has the most time.
@@ -55,7 +56,8 @@ int runNcu(const std::vector<std::string>& argv) {
                     "Nsight Compute, handed off and read back. --kernel NAME: the ncu command that profiles launch K\n"
                     "(0-based, default the middle one) and the C after it (default 1) of the costliest kernel whose name\n"
                     "contains NAME, with the capture's program and arguments, and the two CSV exports to read back.\n"
-                    "--import: ncu's CSV exports (--page raw, --page details) matched to this run's launches by function\n"
+                    "--import: ncu's CSV exports (--page raw, --page details; a .ncu-rep through ncu --import where ncu is\n"
+                    "installed: WARPSCOPE_NCU, PATH) matched to this run's launches by function\n"
                     "name and grid/block sizes in launch order (--skip N: the ncu run's --launch-skip, where several placements\n"
                     "fit), with their measured duration, throughputs, occupancy, speed-of-light bound and rule findings.\n",
                     kUsage);
@@ -102,7 +104,7 @@ int runNcu(const std::vector<std::string>& argv) {
     NcuResults ncu;
     for (size_t i = 1; i < args.positional().size(); ++i) {
         std::string error;
-        if (!readNcuCsvFile(args.positional()[i], ncu, error)) {
+        if (!readNcuFile(args.positional()[i], ncu, error)) {
             std::fprintf(stderr, "%s: %s\n", args.positional()[i].c_str(), error.c_str());
             return kExitFailure;
         }

@@ -8,9 +8,15 @@
 #include "analysis/ncu_command.h"
 #include "analysis/ncu_match.h"
 #include "analysis/ncu_results.h"
+#include "import/ncu_report_export.h"
 #include "model/session.h"
 
+#include <filesystem>
+#include <fstream>
 #include <string>
+
+#include <stdlib.h>
+#include <unistd.h>
 
 namespace ws {
 namespace {
@@ -170,6 +176,58 @@ TEST(NcuMatch, SpeedOfLightBelowSixtyPercentIsLatencyBound) {
     r.smThroughputPct = 10;
     r.memoryThroughputPct = 19;
     EXPECT_EQ(ncuSpeedOfLightBound(r), Bound::Latency);
+}
+
+} // namespace
+} // namespace ws
+
+namespace ws {
+namespace {
+
+// A stand-in for ncu: `--import R --csv --page P` prints the recorded export of page P; a report
+// named "broken.ncu-rep" fails as ncu does on a bad file.
+std::string fakeNcu(const std::filesystem::path& dir) {
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / "ncu").string();
+    std::ofstream script(path);
+    script << "#!/bin/sh\n"
+              "case \"$2\" in *broken*) echo '==ERROR== Failed to open report' >&2; exit 1;; esac\n"
+              "case \"$*\" in\n"
+              "  *'--page raw'*) gzip -dc '" << test::dataPath("ncu/hf_nvjet_raw.csv.gz") << "';;\n"
+              "  *'--page details'*) gzip -dc '" << test::dataPath("ncu/hf_nvjet_details.csv.gz") << "';;\n"
+              "  *) exit 2;;\n"
+              "esac\n";
+    script.close();
+    std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+    return path;
+}
+
+TEST(NcuReport, AReportIsReadThroughNcusOwnCsvExports) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("ws_fake_ncu_" + std::to_string(::getpid()));
+    const std::string ncu = fakeNcu(dir);
+    ::setenv("WARPSCOPE_NCU", ncu.c_str(), 1);
+    NcuResults viaReport, viaCsv;
+    std::string error;
+    ASSERT_TRUE(readNcuFile((dir / "hf.ncu-rep").string(), viaReport, error)) << error;
+    ASSERT_TRUE(readNcuFile(test::dataPath("ncu/hf_nvjet_raw.csv.gz"), viaCsv, error)) << error;
+    ASSERT_TRUE(readNcuFile(test::dataPath("ncu/hf_nvjet_details.csv.gz"), viaCsv, error)) << error;
+    ASSERT_EQ(viaReport.results.size(), 3u);
+    EXPECT_EQ(viaReport.rawFiles, 1u);
+    EXPECT_EQ(viaReport.detailFiles, 1u);
+    for (size_t i = 0; i < 3; ++i) {
+        EXPECT_EQ(viaReport.results[i].kernelName, viaCsv.results[i].kernelName);
+        EXPECT_DOUBLE_EQ(viaReport.results[i].durationNs, viaCsv.results[i].durationNs);
+        EXPECT_EQ(viaReport.results[i].rules.size(), viaCsv.results[i].rules.size());
+    }
+    // ncu's own words when it fails; a clear sentence when there is no ncu.
+    NcuResults none;
+    EXPECT_FALSE(readNcuFile((dir / "broken.ncu-rep").string(), none, error));
+    EXPECT_NE(error.find("Failed to open report"), std::string::npos) << error;
+    ::setenv("WARPSCOPE_NCU", (dir / "missing-ncu").string().c_str(), 1);
+    EXPECT_FALSE(readNcuFile((dir / "hf.ncu-rep").string(), none, error));
+    EXPECT_NE(error.find("--csv --page raw"), std::string::npos) << error;
+    ::unsetenv("WARPSCOPE_NCU");
+    std::filesystem::remove_all(dir);
 }
 
 } // namespace
