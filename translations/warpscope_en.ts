@@ -59,6 +59,16 @@
     </message>
 </context>
 <context>
+    <name>ws::KernelTableView</name>
+    <message numerus="yes">
+        <source>None of the %n launch(es) Nsight Compute profiled has a kernel of the same function name in this session.</source>
+        <translation>
+            <numerusform>The %n launch Nsight Compute profiled has no kernel of the same function name in this session.</numerusform>
+            <numerusform>None of the %n launches Nsight Compute profiled has a kernel of the same function name in this session.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ws::MainWindow</name>
     <message numerus="yes">
         <source>Opened a job of %n rank(s) in %1 ms</source>

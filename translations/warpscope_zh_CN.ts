@@ -1568,6 +1568,22 @@ B：%2</translation>
         <source>Bound</source>
         <translation>瓶颈</translation>
     </message>
+    <message>
+        <source>ncu duration</source>
+        <translation>ncu 时长</translation>
+    </message>
+    <message>
+        <source>ncu SM %</source>
+        <translation>ncu SM %</translation>
+    </message>
+    <message>
+        <source>ncu memory %</source>
+        <translation>ncu 内存 %</translation>
+    </message>
+    <message>
+        <source>ncu bound</source>
+        <translation>ncu 瓶颈</translation>
+    </message>
 </context>
 <context>
     <name>ws::KernelTableView</name>
@@ -1634,6 +1650,40 @@ B：%2</translation>
     <message>
         <source>Copy Nsight Compute command</source>
         <translation>复制 Nsight Compute 命令</translation>
+    </message>
+    <message>
+        <source>Attach Nsight Compute results…</source>
+        <translation>附加 Nsight Compute 结果…</translation>
+    </message>
+    <message>
+        <source>Nsight Compute&apos;s CSV exports or .ncu-rep: what it measured on the calls it profiled, as ncu columns</source>
+        <translation>Nsight Compute 的 CSV 导出或 .ncu-rep：它对所分析调用的测量结果，作为 ncu 列</translation>
+    </message>
+    <message>
+        <source>Attach Nsight Compute results</source>
+        <translation>附加 Nsight Compute 结果</translation>
+    </message>
+    <message>
+        <source>Nsight Compute results (*.csv *.csv.gz *.ncu-rep);;All files (*)</source>
+        <translation>Nsight Compute 结果 (*.csv *.csv.gz *.ncu-rep);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Nsight Compute</source>
+        <translation>Nsight Compute</translation>
+    </message>
+    <message>
+        <source>The kernel table is not built.</source>
+        <translation>内核表尚未构建。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>None of the %n launch(es) Nsight Compute profiled has a kernel of the same function name in this session.</source>
+        <translation>
+            <numerusform>Nsight Compute 分析的 %n 次启动在此会话中都没有同一函数名的内核。</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 #include "format.h"
 #include "model/session.h"
 
+#include <cmath>
 #include <numeric>
 
 namespace ws {
@@ -36,13 +37,34 @@ void KernelTableModel::setTimeRange(std::optional<TimeRange> range) {
 }
 
 void KernelTableModel::sort(int column, Qt::SortOrder order) {
-    if (column < 0 || column >= static_cast<int>(kKernelColumnCount))
+    if (column < 0 || column >= columnCount())
         return;
     relayout(m_table ? m_table->size() : 0, [&] {
-        m_sortColumn = static_cast<KernelColumn>(column);
+        m_sortNcu.reset();
+        if (column < static_cast<int>(kKernelColumnCount))
+            m_sortColumn = static_cast<KernelColumn>(column);
+        else
+            m_sortNcu = column - static_cast<int>(kKernelColumnCount);
         m_descending = order == Qt::DescendingOrder;
         rebuild();
     });
+}
+
+void KernelTableModel::setMeasured(const NcuResults& results, const NcuMatch& match) {
+    beginResetModel();
+    m_measured.clear();
+    m_measuredRow.clear();
+    for (const NcuMatchedLaunch& l : match.launches) {
+        if (!l.row)
+            continue;
+        const NcuResult& r = results.results[l.result];
+        m_measuredRow[*l.row] = static_cast<uint32_t>(m_measured.size());
+        m_measured.push_back({r.durationNs, r.smThroughputPct, r.memoryThroughputPct, l.measuredBound});
+    }
+    if (m_sortNcu && m_measured.empty())
+        m_sortNcu.reset();
+    rebuild();
+    endResetModel();
 }
 
 void KernelTableModel::rebuild() {
@@ -54,6 +76,30 @@ void KernelTableModel::rebuild() {
     } else {
         m_order.resize(m_table->size());
         std::iota(m_order.begin(), m_order.end(), 0u);
+    }
+    if (m_sortNcu) {
+        // By what ncu measured; the calls it did not profile last either way, in start order.
+        auto key = [&](uint32_t r) -> double {
+            const auto it = m_measuredRow.find(r);
+            if (it == m_measuredRow.end())
+                return std::nan("");
+            const Measured& m = m_measured[it->second];
+            switch (static_cast<NcuColumn>(*m_sortNcu)) {
+            case NcuColumn::Duration: return m.durationNs;
+            case NcuColumn::SmThroughput: return m.smPct;
+            case NcuColumn::MemoryThroughput: return m.memoryPct;
+            case NcuColumn::Bound: return static_cast<double>(m.bound);
+            }
+            return std::nan("");
+        };
+        m_order.resize(m_table->size());
+        std::iota(m_order.begin(), m_order.end(), 0u);
+        std::stable_sort(m_order.begin(), m_order.end(), [&](uint32_t a, uint32_t b) {
+            const double x = key(a), y = key(b);
+            if (std::isnan(x) || std::isnan(y))
+                return !std::isnan(x) && std::isnan(y);
+            return m_descending ? x > y : x < y;
+        });
     }
     if (!m_filter.isEmpty())
         m_order = m_table->filterByName(m_order, m_filter.toStdString());
@@ -81,7 +127,7 @@ int KernelTableModel::rowCount(const QModelIndex& parent) const {
 }
 
 int KernelTableModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(kKernelColumnCount);
+    return parent.isValid() ? 0 : static_cast<int>(kKernelColumnCount) + (m_measured.empty() ? 0 : kNcuColumnCount);
 }
 
 const KernelRow* KernelTableModel::kernelAt(const QModelIndex& index) const {
@@ -94,6 +140,24 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
         return {};
     const uint32_t row = m_order[static_cast<size_t>(index.row())];
+    if (index.column() >= static_cast<int>(kKernelColumnCount)) {
+        if (role == Qt::TextAlignmentRole)
+            return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+        if (role == Qt::UserRole)
+            return QVariant::fromValue(static_cast<qulonglong>(row));
+        const auto it = m_measuredRow.find(row);
+        if (role != Qt::DisplayRole || it == m_measuredRow.end())
+            return {};
+        const Measured& m = m_measured[it->second];
+        auto figure = [](double v) { return std::isnan(v) ? QString() : QString::number(v, 'f', 1); };
+        switch (static_cast<NcuColumn>(index.column() - static_cast<int>(kKernelColumnCount))) {
+        case NcuColumn::Duration: return std::isnan(m.durationNs) ? QString() : formatDuration(static_cast<int64_t>(m.durationNs));
+        case NcuColumn::SmThroughput: return figure(m.smPct);
+        case NcuColumn::MemoryThroughput: return figure(m.memoryPct);
+        case NcuColumn::Bound: return boundText(m.bound);
+        }
+        return {};
+    }
     const auto column = static_cast<KernelColumn>(index.column());
     switch (role) {
     case Qt::DisplayRole:
@@ -123,6 +187,15 @@ QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole) || section < 0 ||
         section >= columnCount())
         return QAbstractTableModel::headerData(section, orientation, role);
+    if (section >= static_cast<int>(kKernelColumnCount)) {
+        switch (static_cast<NcuColumn>(section - static_cast<int>(kKernelColumnCount))) {
+        case NcuColumn::Duration: return tr("ncu duration");
+        case NcuColumn::SmThroughput: return tr("ncu SM %");
+        case NcuColumn::MemoryThroughput: return tr("ncu memory %");
+        case NcuColumn::Bound: return tr("ncu bound");
+        }
+        return {};
+    }
     switch (static_cast<KernelColumn>(section)) {
     case KernelColumn::Kernel: return tr("Kernel");
     case KernelColumn::Operator: return tr("Operator");

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/kernel_table.h"
+#include "analysis/ncu_match.h"
 #include "permuted_table_model.h"
 #include "time_viewport.h"
 
@@ -8,6 +9,7 @@
 
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace ws {
@@ -44,12 +46,26 @@ public:
     // The bound verdict as the table shows it ("compute", ...; empty when unknown), translated.
     static QString boundText(Bound bound);
 
+    // Nsight Compute's measurements of some calls (issue #49): the columns after the KernelColumns
+    // (NcuColumn), empty for the calls ncu did not profile; none when nothing is attached.
+    enum class NcuColumn { Duration, SmThroughput, MemoryThroughput, Bound };
+    static constexpr int kNcuColumnCount = 4;
+    void setMeasured(const NcuResults& results, const NcuMatch& match);
+    size_t measuredCalls() const { return m_measuredRow.size(); }
+
 private:
     void rebuild();
 
     std::shared_ptr<const Session> m_session;
     std::shared_ptr<const KernelTable> m_table;
     std::optional<KernelColumn> m_sortColumn;
+    std::optional<int> m_sortNcu; // an NcuColumn sorts instead
+    struct Measured {
+        double durationNs, smPct, memoryPct;
+        Bound bound;
+    };
+    std::vector<Measured> m_measured;
+    std::unordered_map<uint32_t, uint32_t> m_measuredRow; // table row -> m_measured index
     bool m_descending = false;
     QString m_filter;
     std::optional<TimeRange> m_range;

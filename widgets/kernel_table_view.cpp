@@ -4,6 +4,8 @@
 #include "analysis/kernel_groups.h"
 #include "analysis/kernel_table.h"
 #include "analysis/ncu_command.h"
+#include "analysis/ncu_match.h"
+#include "import/ncu_report_export.h"
 #include "analysis/session_results.h"
 #include "format.h"
 #include "kernel_group_model.h"
@@ -61,6 +63,10 @@ KernelTableView::KernelTableView(TimeViewport* time, std::shared_ptr<const Sessi
     m_filter->setClearButtonEnabled(true);
     auto* exportButton = new QPushButton(tr("Export CSV…"), this);
     exportButton->setObjectName(QStringLiteral("kernelExportCsv"));
+    auto* attachButton = new QPushButton(tr("Attach Nsight Compute results…"), this);
+    attachButton->setObjectName(QStringLiteral("kernelAttachNcu"));
+    attachButton->setToolTip(tr("Nsight Compute's CSV exports or .ncu-rep: what it measured on the calls it profiled, "
+                                "as ncu columns"));
 
     m_callsView = makeTable(m_model, QStringLiteral("kernelTable"), this);
     m_groupView = makeTable(m_groupModel, QStringLiteral("kernelGroupTable"), this);
@@ -83,6 +89,16 @@ KernelTableView::KernelTableView(TimeViewport* time, std::shared_ptr<const Sessi
         regroup();
     });
     connect(exportButton, &QPushButton::clicked, this, &KernelTableView::chooseExportFile);
+    connect(attachButton, &QPushButton::clicked, this, [this] {
+        const QStringList paths = QFileDialog::getOpenFileNames(
+            this, tr("Attach Nsight Compute results"), QString(),
+            tr("Nsight Compute results (*.csv *.csv.gz *.ncu-rep);;All files (*)"));
+        if (paths.isEmpty())
+            return;
+        QString error;
+        if (!attachNcu(paths, &error))
+            QMessageBox::warning(this, tr("Nsight Compute"), error);
+    });
     connect(m_callsView, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
         if (index.isValid())
             reveal(static_cast<uint32_t>(index.data(Qt::UserRole).toULongLong()));
@@ -123,6 +139,7 @@ KernelTableView::KernelTableView(TimeViewport* time, std::shared_ptr<const Sessi
     bar->addWidget(m_modeBox);
     bar->addWidget(m_filter, 1);
     bar->addWidget(m_hint);
+    bar->addWidget(attachButton);
     bar->addWidget(exportButton);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -200,6 +217,29 @@ void KernelTableView::updateRangeHint() {
     m_hint->setText(range ? tr("%1 kernels in the selected range (%2)")
                                 .arg(formatCount(m_model->visibleRows().size()), formatDuration(range->length()))
                           : tr("%1 kernels").arg(formatCount(m_model->visibleRows().size())));
+}
+
+bool KernelTableView::attachNcu(const QStringList& paths, QString* error) {
+    ensureBuilt();
+    if (!m_table) {
+        *error = tr("The kernel table is not built.");
+        return false;
+    }
+    NcuResults results;
+    for (const QString& path : paths) {
+        std::string why;
+        if (!readNcuFile(path.toStdString(), results, why)) {
+            *error = tr("%1: %2").arg(path, QString::fromStdString(why));
+            return false;
+        }
+    }
+    m_model->setMeasured(results, matchNcuResults(*m_session, *m_table, results));
+    if (m_model->measuredCalls() == 0) {
+        *error = tr("None of the %n launch(es) Nsight Compute profiled has a kernel of the same function name in this "
+                    "session.", nullptr, static_cast<int>(results.results.size()));
+        return false;
+    }
+    return true;
 }
 
 QString KernelTableView::ncuCommandText(uint32_t tableRow) const {

@@ -32,7 +32,8 @@ class Session;
  * kernel's arguments once: seconds on a GB trace). A session file with stored results opens on the
  * kernels grouped by name it carries (shown at once) while the table is built. Double-clicking a call, or a group (its
  * earliest call), selects the kernel on the timeline and asks to reveal it (revealRequested); the
- * context menu copies the Nsight Compute command for that call.
+ * context menu copies the Nsight Compute command for that call, and "Attach Nsight Compute results"
+ * adds ncu columns with what it measured on the calls it profiled.
  */
 class KernelTableView : public QWidget {
     Q_OBJECT
@@ -55,6 +56,9 @@ public:
     // The Nsight Compute command that profiles this call (a table row; analysis/ncu_command.h) and
     // its exports: what the context menu's "Copy Nsight Compute command" copies.
     QString ncuCommandText(uint32_t tableRow) const;
+    // Reads Nsight Compute's exports (CSV, or .ncu-rep through ncu) and shows what it measured on
+    // the calls it matched (analysis/ncu_match.h) as ncu columns; false with *error set.
+    bool attachNcu(const QStringList& paths, QString* error);
 
 signals:
     void revealRequested(const ws::SliceRef& slice);

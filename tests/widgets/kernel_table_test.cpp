@@ -108,6 +108,39 @@ TEST(KernelTableView, TheNcuCommandOfACallSkipsToItsLaunch) {
     EXPECT_TRUE(command.contains(QStringLiteral(" python3 capture/samples/hf_generate.py eager plain\n")));
 }
 
+// Nsight Compute's exports attached to the Kernels tab: ncu columns on three calls of the kernel it
+// profiled (the first launches whose grids and blocks agree: a decode loop repeats them, and the CSV
+// does not say ncu's launch skip), which sort first by ncu duration.
+TEST(KernelTableView, NsightComputeResultsBecomeColumnsOfTheCallsItProfiled) {
+    std::shared_ptr<const Session> session =
+        importTraceFile(std::string(WARPSCOPE_TEST_DATA_DIR) + "/inference/hf_pm_shapes.wscap.gz").session;
+    ASSERT_NE(session, nullptr);
+    TimeViewport time;
+    KernelTableView view(&time, session);
+    const std::string ncu = std::string(WARPSCOPE_TEST_DATA_DIR) + "/ncu/hf_nvjet_";
+    QString error;
+    EXPECT_FALSE(view.attachNcu({QStringLiteral("/nonexistent.csv")}, &error));
+    EXPECT_FALSE(error.isEmpty());
+    EXPECT_EQ(view.model()->columnCount(), static_cast<int>(kKernelColumnCount));
+    ASSERT_TRUE(view.attachNcu({QString::fromStdString(ncu + "raw.csv.gz"), QString::fromStdString(ncu + "details.csv.gz")},
+                               &error))
+        << error.toStdString();
+    KernelTableModel* model = view.model();
+    ASSERT_EQ(model->columnCount(), static_cast<int>(kKernelColumnCount) + KernelTableModel::kNcuColumnCount);
+    EXPECT_EQ(model->measuredCalls(), 3u);
+    const int duration = static_cast<int>(kKernelColumnCount);
+    EXPECT_EQ(model->headerData(duration, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("ncu duration"));
+    model->sort(duration, Qt::DescendingOrder);
+    for (int r = 0; r < 3; ++r) {
+        EXPECT_EQ(QString::fromStdString(std::string(session->str(model->kernelAt(model->index(r, 0))->name))),
+                  QStringLiteral("nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT"));
+        EXPECT_FALSE(model->data(model->index(r, duration), Qt::DisplayRole).toString().isEmpty());
+        EXPECT_EQ(model->data(model->index(r, duration + 3), Qt::DisplayRole).toString(), QStringLiteral("latency"));
+    }
+    EXPECT_TRUE(model->data(model->index(3, duration), Qt::DisplayRole).toString().isEmpty());
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+}
+
 TEST(KernelTableView, GroupViewsPieRangeAndCsvExport) {
     std::shared_ptr<const Session> session = importTraceFile(WARPSCOPE_SAMPLE_TRACE).session;
     ASSERT_NE(session, nullptr);
