@@ -246,7 +246,7 @@ QString KernelTableView::ncuCommandText(uint32_t tableRow) const {
     if (!m_table || tableRow >= m_table->size())
         return {};
     const NcuCommand c = ncuCommandFor(*m_session, *m_table, tableRow, 1);
-    return QString::fromStdString(c.shellCommand() + "\n" + c.exportCommands());
+    return QString::fromStdString(c.handOffText());
 }
 
 void KernelTableView::reveal(uint32_t tableRow) {

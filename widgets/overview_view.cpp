@@ -81,9 +81,7 @@ OverviewView::Result computeResult(SessionAnalyses& analyses, std::shared_ptr<co
     auto report = std::make_shared<const OverviewReport>(std::move(computed));
     auto gaps = std::make_shared<const IdleGapReport>(computeIdleGaps(session, *data, options));
     auto roofline = inferenceSteps->empty() ? nullptr : analyses.roofline();
-    auto causes = inferenceSteps->empty()
-                      ? nullptr
-                      : std::make_shared<const std::vector<PhaseIdleCauses>>(inferenceIdleCauses(session, *inferenceSteps));
+    auto causes = inferenceSteps->empty() ? nullptr : analyses.inferenceIdleCauses();
     return {std::move(data), std::move(report), std::move(gaps), inferenceSteps, std::move(roofline), std::move(causes)};
 }
 

@@ -303,7 +303,7 @@ QString RooflineView::ncuCommandFor(int group) const {
     if (rows.empty())
         return {};
     const NcuCommand c = ws::ncuCommandFor(*m_analyses->session(), *m_table, rows[rows.size() / 2], 3);
-    return QString::fromStdString(c.shellCommand() + "\n" + c.exportCommands());
+    return QString::fromStdString(c.handOffText());
 }
 
 bool RooflineView::attachNcu(const QStringList& paths, QString* error) {

@@ -98,7 +98,7 @@ int runNcu(const std::vector<std::string>& argv) {
         const NcuCommand c = ncuCommandFor(session, table, *row, count);
         std::printf("# %s: launch %llu of %llu of function %s\n", std::string(session.str(table.row(*row).name)).substr(0, 120).c_str(),
                     static_cast<unsigned long long>(c.skip), static_cast<unsigned long long>(c.launches), c.function.c_str());
-        std::printf("%s\n%s\n", c.shellCommand().c_str(), c.exportCommands().c_str());
+        std::printf("%s\n", c.handOffText().c_str());
         return kExitOk;
     }
     NcuResults ncu;

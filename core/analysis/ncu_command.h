@@ -38,6 +38,8 @@ struct NcuCommand {
     std::string shellCommand() const;
     // The two exports Warpscope reads back (ncu_import.h): --page raw and --page details, as CSV.
     std::string exportCommands() const;
+    // Both, as the views copy them: the command, then the exports.
+    std::string handOffText() const { return shellCommand() + "\n" + exportCommands(); }
 };
 
 // The function name ncu's `--kernel-name-base function` compares, of a demangled kernel name.

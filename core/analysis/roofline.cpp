@@ -128,12 +128,7 @@ Roofline Roofline::build(const Session& session, const KernelTable& table, const
         RooflinePhase& phase = phases[p];
         ++phase.steps;
         phase.spanNs += span;
-        phase.work.flops += w.flops;
-        phase.work.bytes += w.bytes;
-        phase.work.estimatedNs += w.estimatedNs;
-        phase.work.totalNs += w.totalNs;
-        phase.work.kernels += w.kernels;
-        phase.work.estimated += w.estimated;
+        phase.work += w;
         for (size_t m = 0; m < kPmCounterCount; ++m)
             if (pm[m] >= 0)
                 if (const auto mean = sampledMean(session.counters()[static_cast<size_t>(pm[m])], step.start, step.end)) {

@@ -26,6 +26,15 @@ struct RooflineWork {
     uint32_t kernels = 0;
     uint32_t estimated = 0;
 
+    RooflineWork& operator+=(const RooflineWork& o) {
+        flops += o.flops;
+        bytes += o.bytes;
+        estimatedNs += o.estimatedNs;
+        totalNs += o.totalNs;
+        kernels += o.kernels;
+        estimated += o.estimated;
+        return *this;
+    }
     double intensity() const { return bytes > 0 ? flops / bytes : std::numeric_limits<double>::quiet_NaN(); }
     double tflops() const { return estimatedNs > 0 ? flops / static_cast<double>(estimatedNs) / 1e3 : std::numeric_limits<double>::quiet_NaN(); }
     double gbps() const { return estimatedNs > 0 ? bytes / static_cast<double>(estimatedNs) : std::numeric_limits<double>::quiet_NaN(); }

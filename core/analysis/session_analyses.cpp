@@ -39,6 +39,12 @@ std::shared_ptr<const Roofline> SessionAnalyses::roofline() {
     return get(m_inference, [this] { return makeInference(); })->roofline;
 }
 
+std::shared_ptr<const std::vector<PhaseIdleCauses>> SessionAnalyses::inferenceIdleCauses() {
+    return get(m_idleCauses, [this] {
+        return std::make_shared<const std::vector<PhaseIdleCauses>>(ws::inferenceIdleCauses(*m_session, *inferenceSteps()));
+    });
+}
+
 std::shared_ptr<const SessionAnalyses::Inference> SessionAnalyses::makeInference() const {
     const KernelTable table = KernelTable::build(*m_session);
     auto out = std::make_shared<Inference>();

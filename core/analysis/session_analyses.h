@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/inference_gaps.h"
 #include "analysis/inference_steps.h"
 #include "analysis/roofline.h"
 #include "analysis/operator_tree.h"
@@ -42,6 +43,9 @@ public:
     // kernel: a view that needs the rows builds its own).
     std::shared_ptr<const InferenceSteps> inferenceSteps();
     std::shared_ptr<const Roofline> roofline();
+    // Why the GPU idles in each inference phase (inference_gaps.h): the whole run's, whatever range
+    // the Overview shows.
+    std::shared_ptr<const std::vector<PhaseIdleCauses>> inferenceIdleCauses();
     // The headline numbers (summarizeSession): the session page's, and the distributed block's.
     std::shared_ptr<const TraceSummary> summary();
     // The results the session file carried (session_results.h), decoded once; null when it carried
@@ -77,6 +81,7 @@ private:
         std::shared_ptr<const Roofline> roofline;
     };
     Cell<Inference> m_inference; // the inference steps and the roofline, made together
+    Cell<std::vector<PhaseIdleCauses>> m_idleCauses;
 };
 
 } // namespace ws
