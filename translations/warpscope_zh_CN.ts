@@ -3764,6 +3764,10 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <source>Nsight Compute results (*.csv *.csv.gz *.ncu-rep);;All files (*)</source>
         <translation>Nsight Compute 结果 (*.csv *.csv.gz *.ncu-rep);;所有文件 (*)</translation>
     </message>
+    <message>
+        <source>no</source>
+        <translation>无</translation>
+    </message>
 </context>
 <context>
     <name>ws::SearchBar</name>

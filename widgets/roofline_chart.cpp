@@ -175,7 +175,9 @@ void RooflineChart::paintEvent(QPaintEvent*) {
             painter.drawLine(toPixel(a, xLeft, xLeft * bw), toPixel(a, ridge, peak));
             painter.drawLine(toPixel(a, ridge, peak), toPixel(a, xRight, peak));
             const QPointF at = toPixel(a, xRight, peak);
-            painter.drawText(QPointF(at.x() - fm.horizontalAdvance(name) - 4, at.y() - 4), name);
+            // Above the roof, or under it where the roof is the plot's top edge.
+            const double y = at.y() - 4 - fm.ascent() < a.plot.top() ? at.y() + fm.ascent() + 2 : at.y() - 4;
+            painter.drawText(QPointF(at.x() - fm.horizontalAdvance(name) - 4, y), name);
         };
         roof(m_tensorPeak, QColor(200, 60, 40), tr("Tensor Cores %1 TFLOP/s").arg(m_tensorPeak, 0, 'f', 0));
         roof(m_peaks->fp32, QColor(150, 90, 160), tr("FP32 %1 TFLOP/s").arg(m_peaks->fp32, 0, 'f', 1));

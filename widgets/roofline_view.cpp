@@ -259,10 +259,12 @@ void RooflineView::showRoofline() {
     }
     m_chart->setPoints(std::move(points));
     const RooflineWork& t = r.total();
+    // A datasheet without a vector FP32 figure (B200's) says so rather than "0.0".
+    const QString fp32 = p.fp32 > 0 ? QString::number(p.fp32, 'f', 1) : tr("no");
     QString text = tr("%1 as %2: %3 TFLOP/s on Tensor Cores, %4 FP32, %5 GB/s; ridge %6 FLOP/byte.")
                        .arg(QString::fromStdString(std::string(r.deviceName())), QString::fromUtf8(p.name))
                        .arg(r.mfuPeakTflops(), 0, 'f', 1)
-                       .arg(p.fp32, 0, 'f', 1)
+                       .arg(fp32)
                        .arg(p.memoryGBps, 0, 'f', 0)
                        .arg(r.mfuPeakTflops() * 1e3 / p.memoryGBps, 0, 'f', 0);
     text += QLatin1Char(' ');
