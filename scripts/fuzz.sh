@@ -85,7 +85,7 @@ sources_of() {
     fuzz_nsys_sqlite) echo 'core/import/nsys_' ;;
     fuzz_nvprof_sqlite) echo 'core/import/nvprof_' ;;
     fuzz_capture_stream) echo 'core/import/capture_|capture/format/' ;;
-    fuzz_session_file) echo 'core/store/(session_store|column_codec)' ;;
+    fuzz_session_file) echo 'core/store/session_store|core/io/column_codec' ;;
     fuzz_remote_text) echo 'core/remote/(remote_url|remote_listing|remote_request|gcs_credentials)' ;;
     fuzz_source_rules) echo 'core/source/' ;;
     fuzz_rocprof_json) echo 'core/import/(rocprof_|json_record)' ;;

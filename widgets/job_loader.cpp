@@ -2,7 +2,7 @@
 
 #include "analysis/distributed_json.h"
 #include "import/job_files.h"
-#include "store/job_loading.h"
+#include "library/job_loading.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -4,8 +4,9 @@
 #include "import/job_files.h"
 #include "import/snapshot_beside_import.h"
 #include "import/trace_import.h"
+#include "library/open_trace.h"
 #include "remote/remote_url.h"
-#include "store/session_library.h"
+#include "library/session_library.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -117,7 +118,7 @@ bool SessionLoader::load(const QString& path, const QString& snapshotBeside) {
                 // The page shows the import, then the store below follows: the import only notes
                 // where the args lie, so that the first view is not kept waiting for the store.
                 storing.forStore = mustStore ? ImportControl::StorePrep::Spans : ImportControl::StorePrep::None;
-                ImportResult imported = importTraceFile(file, storing);
+                ImportResult imported = openTraceFile(file, storing);
                 result.session = std::move(imported.session);
                 result.error = std::move(imported.error);
                 result.cancelled = imported.cancelled;

@@ -1,5 +1,6 @@
 #include "cli_args.h"
 
+#include "library/open_trace.h"
 #include "remote/remote_url.h"
 
 #include <algorithm>
@@ -66,7 +67,7 @@ void reportImportError(const std::string& path, const std::string& error) {
 }
 
 bool importForCli(const std::string& path, ImportResult& result, const ImportControl& control) {
-    result = importTraceFile(path, control);
+    result = openTraceFile(path, control);
     if (result.session)
         return true;
     reportImportError(path, result.error);

@@ -1,6 +1,7 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "import/trace_import.h"
+#include "library/open_trace.h"
 #include "model/session.h"
 #include "peak_rss.h"
 
@@ -47,7 +48,7 @@ int runBenchImport(const std::vector<std::string>& argv) {
         ImportControl control;
         control.threads = threads;
         const auto t0 = std::chrono::steady_clock::now();
-        ImportResult r = importTraceFile(path, control);
+        ImportResult r = openTraceFile(path, control);
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (!r.session) {
             reportImportError(path, r.error);

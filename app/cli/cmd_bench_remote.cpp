@@ -4,7 +4,7 @@
 #include "model/session.h"
 #include "remote/remote_fetch.h"
 #include "remote/remote_url.h"
-#include "store/session_library.h"
+#include "library/session_library.h"
 
 #include <chrono>
 #include <cstdio>

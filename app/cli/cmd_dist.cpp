@@ -7,9 +7,10 @@
 #include "commands.h"
 #include "import/job_files.h"
 #include "import/trace_import.h"
+#include "library/open_trace.h"
 #include "model/session.h"
 #include "peak_rss.h"
-#include "store/job_loading.h"
+#include "library/job_loading.h"
 
 #include <sys/stat.h>
 
@@ -63,7 +64,7 @@ bool summarizeFiles(const std::vector<std::string>& files, std::vector<RankDistr
         auto t0 = Clock::now();
         ImportControl control;
         control.process = source.process;
-        ImportResult result = importTraceFile(source.importPath, control);
+        ImportResult result = openTraceFile(source.importPath, control);
         if (!result.session) {
             reportImportError(f, result.error);
             return false;

@@ -2,7 +2,7 @@
 #include "commands.h"
 #include "import/trace_import.h"
 #include "model/session.h"
-#include "store/session_library.h"
+#include "library/session_library.h"
 #include "store/session_store.h"
 
 #include <chrono>

@@ -2,7 +2,7 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "model/session.h"
-#include "store/session_library.h"
+#include "library/session_library.h"
 #include "store/session_store.h"
 
 #include <cstdio>

@@ -8,6 +8,7 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "import/trace_import.h"
+#include "library/open_trace.h"
 #include "model/session.h"
 
 #include <chrono>
@@ -187,7 +188,7 @@ int runOverview(const std::vector<std::string>& argv) {
     }
     const std::string& path = args.positional()[0];
     auto t0 = std::chrono::steady_clock::now();
-    ImportResult result = importTraceFile(path);
+    ImportResult result = openTraceFile(path);
     const double importMs = msSince(t0);
     if (!result.session) {
         reportImportError(path, result.error);

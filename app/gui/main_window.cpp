@@ -10,7 +10,7 @@
 #include "analysis/distributed.h"
 #include "analysis/session_analyses.h"
 #include "io/usable_cores.h"
-#include "store/session_library.h"
+#include "library/session_library.h"
 #include "import/capture_importer.h"
 #include "import_report_banner.h"
 #include "job_loader.h"

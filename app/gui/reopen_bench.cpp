@@ -5,6 +5,7 @@
 #include "kernel_group_model.h"
 #include "kernel_table_model.h"
 #include "kernel_table_view.h"
+#include "library/open_trace.h"
 #include "model/session.h"
 #include "operator_table_model.h"
 #include "operator_table_view.h"
@@ -65,7 +66,7 @@ void measure(const char* name, QWidget& view, const std::function<bool()>& first
 int runReopenBenchmark(const QString& path) {
     QElapsedTimer t;
     t.start();
-    ImportResult result = importTraceFile(path.toStdString());
+    ImportResult result = openTraceFile(path.toStdString());
     if (!result.session) {
         std::fprintf(stderr, "warpscope: cannot open %s: %s\n", qPrintable(path), result.error.c_str());
         return 1;

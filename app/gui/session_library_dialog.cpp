@@ -2,7 +2,7 @@
 
 #include "app_environment.h"
 #include "format.h"
-#include "store/session_library.h"
+#include "library/session_library.h"
 
 #include <QDateTime>
 #include <QDialogButtonBox>

@@ -7,8 +7,8 @@
 #include "io/input_stream.h"
 #include "io/usable_cores.h"
 #include "model/trace_builder.h"
-#include "store/event_args_pack.h"
-#include "store/file_fingerprint.h"
+#include "model/event_args_pack.h"
+#include "io/file_fingerprint.h"
 
 #include <chrono>
 #include <condition_variable>

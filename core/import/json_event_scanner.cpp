@@ -1,6 +1,6 @@
 #include "import/json_event_scanner.h"
 
-#include "import/json_block_masks.h"
+#include "model/json_block_masks.h"
 
 #include <array>
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "import/nsys_column_select.h"
 
-#include "store/sqlite_database.h"
+#include "io/sqlite_database.h"
 
 #include <algorithm>
 

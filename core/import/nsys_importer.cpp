@@ -12,7 +12,7 @@
 #include "model/run_on_threads.h"
 #include "model/session.h"
 #include "model/trace_builder.h"
-#include "store/sqlite_database.h"
+#include "io/sqlite_database.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,6 +1,6 @@
 #include "import/nsys_row_json.h"
 
-#include "store/sqlite_database.h"
+#include "io/sqlite_database.h"
 
 namespace ws {
 

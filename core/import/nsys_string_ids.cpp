@@ -1,6 +1,6 @@
 #include "import/nsys_string_ids.h"
 
-#include "store/sqlite_database.h"
+#include "io/sqlite_database.h"
 
 namespace ws {
 

@@ -10,7 +10,7 @@
 #include "import/nvprof_event_text.h"
 #include "model/session.h"
 #include "model/trace_builder.h"
-#include "store/sqlite_database.h"
+#include "io/sqlite_database.h"
 
 #include <chrono>
 #include <cstring>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "model/event_text_source.h"
-#include "store/sqlite_database.h"
+#include "io/sqlite_database.h"
 
 #include <mutex>
 #include <string>

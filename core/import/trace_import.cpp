@@ -11,8 +11,7 @@
 #include "import/xplane_importer.h"
 #include "io/input_stream.h"
 #include "model/session.h"
-#include "store/session_store.h"
-#include "store/sqlite_database.h"
+#include "io/sqlite_database.h"
 
 #include <cctype>
 #include <cerrno>
@@ -27,11 +26,11 @@ namespace {
 
 // Which SQLite database this is, by its application id and tables; opened read-only and defensively.
 TraceFormat classifySqlite(const std::string& path) {
-    if (SessionStore::isSessionFile(path))
-        return TraceFormat::WarpscopeSession;
     SqliteDatabase db;
     if (!db.open(path, SqliteDatabase::Mode::ReadOnly))
         return TraceFormat::Unknown;
+    if (db.queryInt("PRAGMA application_id") == kSessionApplicationId)
+        return TraceFormat::WarpscopeSession; // its version is the store's to judge (a clear message)
     bool nsight = false, nvprof = false;
     for (const std::string& name : db.tables()) {
         nsight = nsight || name == "StringIds" || name.rfind("TARGET_INFO_", 0) == 0;
@@ -274,8 +273,12 @@ ImportResult importByFormat(const std::string& path, const ImportControl& contro
     case TraceFormat::NvprofSqlite: return importNvprofSqlite(path, control);
     case TraceFormat::NsightReport: return importNsysReport(path, control);
     case TraceFormat::WarpscopeSession: {
+        if (!control.readSession) {
+            result.error = "a Warpscope session file, which this reader does not open (open it in Warpscope or warpscope-cli)";
+            break;
+        }
         std::string error;
-        result.session = SessionStore::read(path, &error);
+        result.session = control.readSession(path, &error);
         result.error = error;
         break;
     }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 
 namespace ws {
@@ -22,6 +23,10 @@ enum class TraceFormat {
     Xplane,          // XLA/JAX/TensorFlow XSpace protobuf (.xplane.pb, also .gz)
     TorchMemorySnapshot, // torch.cuda.memory._dump_snapshot / pickled _snapshot() (plain or .gz)
 };
+
+// PRAGMA application_id of a Warpscope session file ("WSs1"): the sniff (import) and the store both
+// need it, neither includes the other.
+inline constexpr int kSessionApplicationId = 0x57537331;
 
 // A stable text for each format (stored in session files, printed by the CLI).
 const char* formatName(TraceFormat format);

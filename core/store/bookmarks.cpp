@@ -1,7 +1,7 @@
 #include "store/bookmarks.h"
 
 #include "store/session_store.h"
-#include "store/sqlite_database.h"
+#include "io/sqlite_database.h"
 
 #include <nlohmann/json.hpp>
 

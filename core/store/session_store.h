@@ -1,6 +1,7 @@
 #pragma once
 
-#include "store/event_args_pack.h"
+#include "model/event_args_pack.h"
+#include "model/trace_format.h"
 
 #include <atomic>
 #include <cstdint>
@@ -72,7 +73,7 @@ class SessionStore {
 public:
     // 2: event_args rows keyed by their first rank, of any number of ranks (was 4096 per `chunk`).
     static constexpr int kSchemaVersion = 2;
-    static constexpr int32_t kApplicationId = 0x57537331; // "WSs1"
+    static constexpr int32_t kApplicationId = kSessionApplicationId; // "WSs1"
     static constexpr uint32_t kRowsPerChunk = 65536;
     static constexpr uint32_t kArgsPerChunk = 4096; // a row of args the store packs itself
 

@@ -1,8 +1,8 @@
 #include "store/source_archive.h"
 
 #include "model/session.h"
-#include "store/column_codec.h"
-#include "store/sqlite_database.h"
+#include "io/column_codec.h"
+#include "io/sqlite_database.h"
 
 #include <filesystem>
 #include <fstream>

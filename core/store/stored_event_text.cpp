@@ -1,6 +1,6 @@
 #include "store/stored_event_text.h"
 
-#include "store/column_codec.h"
+#include "io/column_codec.h"
 #include "store/session_store.h"
 
 #include <cstdint>

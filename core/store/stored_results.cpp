@@ -2,9 +2,9 @@
 
 #include "analysis/session_results.h"
 #include "model/session.h"
-#include "store/column_codec.h"
+#include "io/column_codec.h"
 #include "store/session_store.h"
-#include "store/sqlite_database.h"
+#include "io/sqlite_database.h"
 
 #include <cstdlib>
 #include <span>

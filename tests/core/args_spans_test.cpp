@@ -1,12 +1,12 @@
-#include "import/event_text_reader.h"
+#include "model/event_text_reader.h"
 #include "import/trace_import.h"
 #include "model/args_spans.h"
 #include "model/json_members.h"
 #include "model/session.h"
-#include "store/session_library.h"
-#include "store/file_fingerprint.h"
+#include "library/session_library.h"
+#include "io/file_fingerprint.h"
 #include "store/session_store.h"
-#include "store/sqlite_database.h"
+#include "io/sqlite_database.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>

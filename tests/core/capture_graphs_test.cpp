@@ -12,6 +12,7 @@
 #include "analysis/kernel_table.h"
 #include "analysis/launch_flows.h"
 #include "analysis/operator_tree.h"
+#include "library/open_trace.h"
 #include "model/event_kind.h"
 #include "store/session_store.h"
 
@@ -286,7 +287,7 @@ TEST(CaptureGraphs, AStoredSessionKeepsTheAttribution) {
     const std::string path = (test::tempDir() / "graphs.warpscope").string();
     std::string error;
     ASSERT_TRUE(SessionStore::write(*s, path, {}, &error)) << error;
-    ImportResult reopened = importTraceFile(path);
+    ImportResult reopened = openTraceFile(path);
     ASSERT_TRUE(reopened.session) << reopened.error;
     const GraphReplays a = GraphReplays::build(*s), b = GraphReplays::build(*reopened.session);
     ASSERT_EQ(b.graphs().size(), a.graphs().size());

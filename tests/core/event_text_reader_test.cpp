@@ -1,6 +1,6 @@
 // EventTextReader: objects at ascending offsets, and member() (the one-scan form of topLevelMember
 // the session store reads each event's args with) agreeing with topLevelMember on every shape.
-#include "import/event_text_reader.h"
+#include "model/event_text_reader.h"
 #include "model/json_members.h"
 #include "model/json_trailing_commas.h"
 #include "test_util.h"

@@ -3,10 +3,10 @@
 // gives; sessions stored with the first hash ("source_hash") are still found by the library.
 #include "import/trace_import.h"
 #include "model/session.h"
-#include "store/file_fingerprint.h"
-#include "store/session_library.h"
+#include "io/file_fingerprint.h"
+#include "library/session_library.h"
 #include "store/session_store.h"
-#include "store/sqlite_database.h"
+#include "io/sqlite_database.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>

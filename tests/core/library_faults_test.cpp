@@ -7,7 +7,7 @@
 #include "analysis/session_analyses.h"
 #include "import/trace_import.h"
 #include "model/session.h"
-#include "store/session_library.h"
+#include "library/session_library.h"
 #include "store/session_store.h"
 #include "test_util.h"
 

@@ -4,7 +4,8 @@
 #include "analysis/session_dump.h"
 #include "analysis/trace_summary.h"
 #include "store/session_store.h"
-#include "store/sqlite_database.h"
+#include "io/sqlite_database.h"
+#include "library/open_trace.h"
 #include "test_util.h"
 
 #include <nlohmann/json.hpp>
@@ -133,7 +134,7 @@ TEST(NsysImport, SessionStoreRoundTripKeepsTheSummary) {
     const std::string out = (tempDir() / "nsys_roundtrip.warpscope").string();
     std::string error;
     ASSERT_TRUE(SessionStore::write(*r.session, out, {}, &error)) << error;
-    const ImportResult back = importTraceFile(out);
+    const ImportResult back = openTraceFile(out);
     ASSERT_TRUE(back.session) << back.error;
     nlohmann::json a = nlohmann::json::parse(summaryToJson(summarizeSession(*r.session), true));
     nlohmann::json b = nlohmann::json::parse(summaryToJson(summarizeSession(*back.session), true));

@@ -5,8 +5,8 @@
 #include "analysis/trace_summary.h"
 #include "import/job_files.h"
 #include "import/nsys_processes.h"
-#include "store/job_loading.h"
-#include "store/sqlite_database.h"
+#include "library/job_loading.h"
+#include "io/sqlite_database.h"
 #include "test_util.h"
 
 #include <algorithm>

@@ -6,7 +6,7 @@
 
 #include "analysis/flame_graph.h"
 #include "model/event_kind.h"
-#include "store/sqlite_database.h"
+#include "io/sqlite_database.h"
 
 #include <filesystem>
 

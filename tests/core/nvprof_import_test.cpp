@@ -1,7 +1,7 @@
 // nvprof SQLite import: pinned numbers on tests/data/nvprof, independent SQL on the shared files,
 // marker ranges, API names from callback ids, demangled kernel names, arguments.
 #include "analysis/trace_summary.h"
-#include "store/sqlite_database.h"
+#include "io/sqlite_database.h"
 #include "test_util.h"
 
 #include <nlohmann/json.hpp>

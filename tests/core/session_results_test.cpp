@@ -7,9 +7,9 @@
 #include "analysis/session_results.h"
 #include "import/trace_import.h"
 #include "model/session.h"
-#include "store/job_loading.h"
+#include "library/job_loading.h"
 #include "store/session_store.h"
-#include "store/sqlite_database.h"
+#include "io/sqlite_database.h"
 #include "store/stored_results.h"
 #include "test_util.h"
 

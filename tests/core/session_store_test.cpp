@@ -3,9 +3,9 @@
 #include "model/json_members.h"
 #include "model/session.h"
 #include "store/bookmarks.h"
-#include "store/session_library.h"
+#include "library/session_library.h"
 #include "store/session_store.h"
-#include "store/sqlite_database.h"
+#include "io/sqlite_database.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>

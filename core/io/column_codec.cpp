@@ -1,4 +1,4 @@
-#include "store/column_codec.h"
+#include "io/column_codec.h"
 
 #include <zstd.h>
 

@@ -1,4 +1,4 @@
-#include "store/file_fingerprint.h"
+#include "io/file_fingerprint.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,10 +1,11 @@
-#include "store/session_library.h"
+#include "library/session_library.h"
 
 #include "import/remote_import.h"
+#include "library/open_trace.h"
 #include "model/session.h"
-#include "store/file_fingerprint.h"
+#include "io/file_fingerprint.h"
 #include "store/session_store.h"
-#include "store/sqlite_database.h"
+#include "io/sqlite_database.h"
 
 #include <nlohmann/json.hpp>
 
@@ -263,7 +264,7 @@ SessionLibrary::OpenResult SessionLibrary::openRemote(const std::string& url, co
     result = openStored(fetched.localPath);
     result.sourcePath = fetched.localPath;
     if (!result.session && result.error.empty()) {
-        ImportResult imported = importTraceFile(fetched.localPath, control);
+        ImportResult imported = openTraceFile(fetched.localPath, control);
         result.session = std::move(imported.session);
         result.error = std::move(imported.error);
         result.cancelled = imported.cancelled;
@@ -284,7 +285,7 @@ SessionLibrary::OpenResult SessionLibrary::open(const std::string& path, const I
         return result;
     ImportControl storing = control;
     storing.forStore = ImportControl::StorePrep::Packed; // stored below, while the caller waits
-    ImportResult imported = importTraceFile(path, storing);
+    ImportResult imported = openTraceFile(path, storing);
     result.cancelled = imported.cancelled;
     result.error = imported.error;
     result.session = imported.session;

@@ -1,6 +1,6 @@
-#include "import/event_text_reader.h"
+#include "model/event_text_reader.h"
 
-#include "import/json_block_masks.h"
+#include "model/json_block_masks.h"
 
 #include "model/json_members.h"
 #include "model/json_string_scan.h"

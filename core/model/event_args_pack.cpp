@@ -1,6 +1,6 @@
-#include "store/event_args_pack.h"
+#include "model/event_args_pack.h"
 
-#include "store/column_codec.h"
+#include "io/column_codec.h"
 
 namespace ws {
 

@@ -1,10 +1,11 @@
-#include "store/job_loading.h"
+#include "library/job_loading.h"
 
 #include "analysis/distributed_json.h"
 #include "import/trace_import.h"
 #include "io/usable_cores.h"
+#include "library/open_trace.h"
 #include "model/run_on_threads.h"
-#include "store/session_library.h"
+#include "library/session_library.h"
 #include "store/session_store.h"
 #include "store/stored_results.h"
 
@@ -157,7 +158,7 @@ std::vector<JobRankLoad> loadJobRanks(const std::vector<std::string>& files, con
         control.process = r.source.process;
         const double base = static_cast<double>(done);
         control.progress = [&](double f) { report((base + f) / n, r.file); };
-        ImportResult imported = importTraceFile(r.source.importPath, control);
+        ImportResult imported = openTraceFile(r.source.importPath, control);
         if (!imported.session) {
             r.error = imported.cancelled ? std::string("cancelled") : imported.error;
             continue;
