@@ -7,6 +7,7 @@ scripts/install-deps.sh
 build=build/release
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DWARPSCOPE_BUILD_TESTS=OFF >/dev/null
 cmake --build "$build" --parallel "$(nproc)"
+scripts/install-python-package.sh "$build"
 app=$build/app/gui/warpscope
 sample=resources/samples/h100_gaunernst_bert-small-uncased__1016001.json.gz
 files=("$@")

@@ -26,6 +26,11 @@ packages=(
     xvfb xauth xkb-data fonts-dejavu-core fonts-wqy-microhei qt6-translations-l10n
     # the sample trace generator used by benchmarks
     python3
+    # the `warpscope` Python package (python/): pybind11, and pandas for its DataFrames; pytest tests it
+    python3-dev pybind11-dev python3-pandas python3-pytest
+    # job arrays on a real scheduler (scripts/warpscope-slurm-array.sh): the tests start a private
+    # single-node Slurm with its own munge on loopback (tests/cluster)
+    slurm-wlm munge
 )
 
 missing=()

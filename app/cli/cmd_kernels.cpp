@@ -1,5 +1,6 @@
 #include "analysis/kernel_csv.h"
 #include "analysis/kernel_groups.h"
+#include "analysis/session_reports.h"
 #include "analysis/kernel_table.h"
 #include "analysis/session_results.h"
 #include "cli_args.h"
@@ -107,16 +108,13 @@ int runKernels(const std::vector<std::string>& argv) {
         std::cout.flush();
         return std::cout ? kExitOk : kExitFailure;
     }
-    const KernelTable table = KernelTable::build(*result.session, options);
     std::ios::sync_with_stdio(false);
     if (group) {
+        const KernelTable table = KernelTable::build(*result.session, options);
         const KernelGrouping grouping = *group == "op" ? KernelGrouping::NameOpGridBlock : KernelGrouping::Name;
         writeKernelGroupCsv(std::cout, *result.session, groupKernels(table, grouping), grouping);
     } else {
-        std::vector<uint32_t> order(table.size());
-        for (uint32_t i = 0; i < order.size(); ++i)
-            order[i] = i; // rows are built in start order
-        writeKernelCsv(std::cout, *result.session, table, order);
+        writeKernelsReport(std::cout, *result.session, options);
     }
     std::cout.flush();
     return std::cout ? kExitOk : kExitFailure;

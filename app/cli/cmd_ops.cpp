@@ -2,6 +2,7 @@
 #include "analysis/operator_table.h"
 #include "analysis/operator_tree.h"
 #include "analysis/session_results.h"
+#include "analysis/session_reports.h"
 #include "cli_args.h"
 #include "commands.h"
 #include "import/trace_import.h"
@@ -133,17 +134,18 @@ int runOps(const std::vector<std::string>& argv) {
     const OperatorGrouping grouping = !group || *group == "name" ? OperatorGrouping::Name
                                       : *group == "shape"        ? OperatorGrouping::NameAndInputShape
                                                                  : OperatorGrouping::NameAndCallStack;
-    OperatorTreeOptions options;
-    options.readArgs = grouping != OperatorGrouping::Name;
-    const OperatorTree tree = OperatorTree::build(session, options);
-    const OperatorTable table = OperatorTable::build(session, tree, grouping);
-    std::vector<uint32_t> order(table.size());
-    std::iota(order.begin(), order.end(), 0u); // rows come in the default order
     std::ios::sync_with_stdio(false);
-    if (args.flag("csv"))
-        writeOperatorCsv(std::cout, session, tree, table, order);
-    else
+    if (args.flag("csv")) {
+        writeOperatorsReport(std::cout, session, grouping);
+    } else {
+        OperatorTreeOptions options;
+        options.readArgs = grouping != OperatorGrouping::Name;
+        const OperatorTree tree = OperatorTree::build(session, options);
+        const OperatorTable table = OperatorTable::build(session, tree, grouping);
+        std::vector<uint32_t> order(table.size());
+        std::iota(order.begin(), order.end(), 0u); // rows come in the default order
         writeOperatorText(std::cout, session, tree, table, order);
+    }
     std::cout.flush();
     return std::cout ? kExitOk : kExitFailure;
 }

@@ -1,10 +1,6 @@
 #include "analysis/overview.h"
+#include "analysis/overview_document.h"
 #include "analysis/session_results.h"
-#include "analysis/inference_json.h"
-#include "analysis/inference_steps.h"
-#include "analysis/roofline.h"
-#include "analysis/roofline_json.h"
-#include "analysis/kernel_table.h"
 #include "cli_args.h"
 #include "commands.h"
 #include "import/trace_import.h"
@@ -134,32 +130,6 @@ void printText(const Session& session, const OverviewReport& r) {
     }
 }
 
-// The run's kernel table and inference forwards (issue #49): for the inference rules and members.
-struct InferenceRun {
-    KernelTable table;
-    InferenceSteps steps;
-};
-
-InferenceRun inferenceRun(const Session& session) {
-    InferenceRun r;
-    r.table = KernelTable::build(session);
-    r.steps = InferenceSteps::build(session, r.table);
-    return r;
-}
-
-// As `warpscope-cli inference --json` and `roofline --json --top 10` give them.
-std::vector<std::pair<std::string, std::string>> inferenceMembers(const Session& session, const InferenceRun& run) {
-    return {{"inference", inferenceToJson(session, run.table, run.steps, false)},
-            {"roofline", rooflineToJson(session, Roofline::build(session, run.table, &run.steps), 10)}};
-}
-
-// The report with the inference rules applied (recommendations.h).
-OverviewReport withInferenceRules(OverviewReport report, const InferenceRun& run) {
-    if (report.valid && !run.steps.empty())
-        addInferenceRecommendations(report.recommendations, run.steps);
-    return report;
-}
-
 } // namespace
 
 int runOverview(const std::vector<std::string>& argv) {
@@ -195,41 +165,33 @@ int runOverview(const std::vector<std::string>& argv) {
         return kExitFailure;
     }
     const Session& session = *result.session;
+    if (!args.flag("bench")) {
+        const OverviewDocument document = buildOverviewDocument(session, range);
+        if (args.flag("json"))
+            std::printf("%s\n", overviewDocumentJson(session, document).c_str());
+        else
+            printText(session, document.report);
+        return kExitOk;
+    }
     // A stored session's whole-trace Overview comes with it (session_results.h).
     t0 = std::chrono::steady_clock::now();
     const std::optional<SessionResults> stored = range ? std::nullopt : decodeSessionResults(session.storedResults(), session);
     const double storedMs = msSince(t0);
-    if (stored && !args.flag("bench")) {
-        const InferenceRun run = inferenceRun(session);
-        const OverviewReport report = withInferenceRules(stored->run.overview, run);
-        if (args.flag("json"))
-            std::printf("%s\n", overviewToJson(session, report, inferenceMembers(session, run)).c_str());
-        else
-            printText(session, report);
-        return kExitOk;
-    }
     t0 = std::chrono::steady_clock::now();
     const OverviewData data = prepareOverview(session);
     const double prepareMs = msSince(t0);
     const auto t1 = std::chrono::steady_clock::now();
     const OverviewReport report = computeOverview(session, data, range);
     const double computeMs = msSince(t1);
-    if (args.flag("bench")) {
-        const double total = prepareMs + computeMs;
-        std::printf("slices: %llu\n", static_cast<unsigned long long>(session.sliceCount()));
-        std::printf("import_ms: %.1f\n", importMs);
-        std::printf("prepare_ms: %.1f\n", prepareMs);
-        std::printf("compute_ms: %.1f\n", computeMs);
-        std::printf("overview_ms: %.1f (goal 1000, ratio %.2f)\n", total, total / 1000.0);
-        if (stored)
-            std::printf("stored_first_view_ms: %.1f (the whole-trace report the session file carries)\n", storedMs);
-        return kExitOk;
-    }
-    const InferenceRun run = inferenceRun(session);
-    if (args.flag("json"))
-        std::printf("%s\n", overviewToJson(session, withInferenceRules(report, run), inferenceMembers(session, run)).c_str());
-    else
-        printText(session, withInferenceRules(report, run));
+    const double total = prepareMs + computeMs;
+    std::printf("slices: %llu\n", static_cast<unsigned long long>(session.sliceCount()));
+    std::printf("import_ms: %.1f\n", importMs);
+    std::printf("prepare_ms: %.1f\n", prepareMs);
+    std::printf("compute_ms: %.1f\n", computeMs);
+    std::printf("overview_ms: %.1f (goal 1000, ratio %.2f)\n", total, total / 1000.0);
+    if (stored)
+        std::printf("stored_first_view_ms: %.1f (the whole-trace report the session file carries, %zu recommendations)\n",
+                    storedMs, stored->run.overview.recommendations.size());
     return kExitOk;
 }
 

@@ -26,5 +26,6 @@ int runGraphs(const std::vector<std::string>& args);
 int runInference(const std::vector<std::string>& args);
 int runRoofline(const std::vector<std::string>& args);
 int runNcu(const std::vector<std::string>& args);
+int runQuery(const std::vector<std::string>& args);
 
 } // namespace ws::cli

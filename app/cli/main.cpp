@@ -55,6 +55,8 @@ const Command kCommands[] = {
      ws::cli::runRoofline},
     {"ncu", "ncu FILE --kernel NAME | --import NCU.csv...   Nsight Compute: the command for a kernel, its results read back",
      ws::cli::runNcu},
+    {"query", "query FILE|SESSION \"SQL\" [--csv|--json] | --library [DIR] \"SQL\" | --schema   SQL over sessions: kernels, operators, gaps, ...",
+     ws::cli::runQuery},
 };
 
 void printHelp(FILE* out) {
