@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the storage servers the remote-trace tests run on loopback (issue #14) from the npm
 # registry into DIR (default build/test/test-servers): s3rver (an S3 server) and Azurite (Microsoft's
-# Azure Storage emulator). Skips what is there.
+# Azure Storage emulator); and the MCP SDK whose client tests `warpscope-cli mcp` (issue #50).
+# Skips what is there.
 # Needs node and npm (scripts/install-deps.sh installs Debian's).
 set -euo pipefail
 dir=${1:-build/test/test-servers}
@@ -17,4 +18,9 @@ fi
 if [ ! -x "$dir/node_modules/.bin/azurite-blob" ]; then
     echo "Installing azurite into $dir"
     npm install --prefix "$dir" "${npm_options[@]}" azurite@3.35.0
+fi
+# The official MCP SDK (TypeScript), whose client the MCP server's test drives (tests/mcp).
+if [ ! -f "$dir/node_modules/@modelcontextprotocol/sdk/package.json" ]; then
+    echo "Installing @modelcontextprotocol/sdk into $dir"
+    npm install --prefix "$dir" "${npm_options[@]}" @modelcontextprotocol/sdk@1.32.2
 fi

@@ -27,5 +27,6 @@ int runInference(const std::vector<std::string>& args);
 int runRoofline(const std::vector<std::string>& args);
 int runNcu(const std::vector<std::string>& args);
 int runQuery(const std::vector<std::string>& args);
+int runMcp(const std::vector<std::string>& args);
 
 } // namespace ws::cli

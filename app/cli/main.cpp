@@ -57,6 +57,8 @@ const Command kCommands[] = {
      ws::cli::runNcu},
     {"query", "query FILE|SESSION \"SQL\" [--csv|--json] | --library [DIR] \"SQL\" | --schema   SQL over sessions: kernels, operators, gaps, ...",
      ws::cli::runQuery},
+    {"mcp", "mcp [DIR...]   Model Context Protocol server on stdio: agents open and query the traces under DIR",
+     ws::cli::runMcp},
 };
 
 void printHelp(FILE* out) {
