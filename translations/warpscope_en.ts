@@ -152,6 +152,16 @@
     </message>
 </context>
 <context>
+    <name>ws::QueryView</name>
+    <message numerus="yes">
+        <source>%n row(s)</source>
+        <translation>
+            <numerusform>%n row</numerusform>
+            <numerusform>%n rows</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ws::RangeSummaryView</name>
     <message numerus="yes">
         <source>%1 to %2 (%3): %n distinct name(s)</source>

@@ -3531,6 +3531,95 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     </message>
 </context>
 <context>
+    <name>ws::QueryView</name>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Add as Track</source>
+        <translation>添加为轨道</translation>
+    </message>
+    <message>
+        <source>SQL over this session, e.g. SELECT * FROM kernel_summary LIMIT 20  (Ctrl+Return runs)</source>
+        <translation>对此会话执行 SQL，例如 SELECT * FROM kernel_summary LIMIT 20（Ctrl+Return 运行）</translation>
+    </message>
+    <message>
+        <source>Run the statement (Ctrl+Return)</source>
+        <translation>运行语句（Ctrl+Return）</translation>
+    </message>
+    <message>
+        <source>Stop the running statement</source>
+        <translation>停止正在运行的语句</translation>
+    </message>
+    <message>
+        <source>Show the result&apos;s rows on the timeline as a track of their own (needs a time and a duration)</source>
+        <translation>将结果的各行作为独立轨道显示在时间线上（需要时间和时长）</translation>
+    </message>
+    <message>
+        <source>Recent statements</source>
+        <translation>最近的语句</translation>
+    </message>
+    <message>
+        <source>Table / column</source>
+        <translation>表 / 列</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Double-click a name to insert it</source>
+        <translation>双击名称即可插入</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>正在运行…</translation>
+    </message>
+    <message>
+        <source>Cancelled after %1.</source>
+        <translation>已在 %1 后取消。</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:#b00020&apos;&gt;%1&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:#b00020&apos;&gt;%1&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>the first %1 rows (add LIMIT, or use warpscope-cli query for all)</source>
+        <translation>前 %1 行（请添加 LIMIT，或用 warpscope-cli query 获取全部）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s)</source>
+        <translation>
+            <numerusform>%n 行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 in %2</source>
+        <translation>%1，用时 %2</translation>
+    </message>
+    <message>
+        <source>A track needs a time column (ts or start_ns) and a duration (dur or duration_ns) or an end (end or end_ns).</source>
+        <translation>轨道需要时间列（ts 或 start_ns）以及时长（dur 或 duration_ns）或结束时间（end 或 end_ns）。</translation>
+    </message>
+    <message>
+        <source>No row has both a time and a duration.</source>
+        <translation>没有任何行同时具有时间和时长。</translation>
+    </message>
+    <message>
+        <source>Query: %1</source>
+        <translation>查询：%1</translation>
+    </message>
+    <message>
+        <source>view</source>
+        <translation>视图</translation>
+    </message>
+</context>
+<context>
     <name>ws::RangeSummaryModel</name>
     <message>
         <source>Name</source>
@@ -3998,6 +4087,10 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     <message>
         <source>Roofline</source>
         <translation>屋顶线</translation>
+    </message>
+    <message>
+        <source>Query</source>
+        <translation>查询</translation>
     </message>
 </context>
 <context>
@@ -4736,6 +4829,18 @@ allocated %3, freed %4
     <message>
         <source>Collapse All Others</source>
         <translation>折叠其他所有分组</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;starts at %2&lt;br&gt;duration %3</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;开始于 %2&lt;br&gt;时长 %3</translation>
+    </message>
+    <message>
+        <source>Remove Track</source>
+        <translation>移除轨道</translation>
+    </message>
+    <message>
+        <source>Remove All Query Tracks</source>
+        <translation>移除所有查询轨道</translation>
     </message>
 </context>
 <context>

@@ -12,6 +12,7 @@
 #include "model/session.h"
 #include "operator_table_view.h"
 #include "overview_view.h"
+#include "query_view.h"
 #include "range_summary_view.h"
 #include "search_bar.h"
 #include "session_loader.h"
@@ -72,7 +73,7 @@ SessionPage::SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* 
             m_bottomTabs->setCurrentWidget(m_range);
     });
     connect(m_time, &TimeViewport::selectedSliceChanged, this, [this] {
-        if (m_time->selectedSlice())
+        if (m_time->selectedSlice() && !m_keepBottomTab)
             m_bottomTabs->setCurrentWidget(m_details);
     });
 
@@ -97,11 +98,24 @@ SessionPage::SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* 
     m_bottomTabs->addTab(createAnalysisTab(QStringLiteral("roofline")), tr("Roofline"));
     m_bottomTabs->addTab(createAnalysisTab(QStringLiteral("operators")), tr("Operators"));
     m_bottomTabs->addTab(createAnalysisTab(QStringLiteral("memory")), tr("Memory"));
+    m_query = new QueryView(m_time, this);
+    m_query->setAnalyses(m_analyses);
+    m_bottomTabs->addTab(m_query, tr("Query"));
+    connect(m_query, &QueryView::revealRequested, this, [this](const SliceRef& slice) {
+        // The row's slice is selected and shown, and the results stay in front.
+        m_keepBottomTab = true;
+        m_time->setSelectedSlice(slice);
+        m_keepBottomTab = false;
+        m_timeline->revealSlice(slice);
+    });
+    connect(m_query, &QueryView::addTrackRequested, m_timeline, &TimelineView::addQueryTrack);
+    m_computeNow.emplace_back(m_query, [this] { m_query->runNow(); });
     // Untranslated keys for --tab and tests.
     m_tabKeys.insert(QStringLiteral("summary"), summaryScroll);
     m_tabKeys.insert(QStringLiteral("details"), m_details);
     m_tabKeys.insert(QStringLiteral("range"), m_range);
     m_tabKeys.insert(QStringLiteral("stack"), stackTab);
+    m_tabKeys.insert(QStringLiteral("query"), m_query);
     // A live session's newer model reaches an analysis tab when the tab is shown (setSession).
     connect(m_bottomTabs, &QTabWidget::currentChanged, this, &SessionPage::refreshStaleTab);
 
@@ -229,6 +243,7 @@ void SessionPage::setSession(std::shared_ptr<const LoadedSession> session) {
     m_search->setSession(s);
     m_range->setSession(s);
     m_stackSource->setSession(s);
+    m_query->setAnalyses(m_analyses);
     m_summary->setSession(m_session);
     m_staleTabs = {QStringLiteral("overview"), QStringLiteral("kernels"), QStringLiteral("operators"),
                    QStringLiteral("memory"), QStringLiteral("flame"), QStringLiteral("graphs"),

@@ -22,6 +22,7 @@ class SessionAnalyses;
 class SessionSummaryView;
 class SliceDetailsView;
 class StackSourceView;
+class QueryView;
 class TimelineView;
 class TimeViewport;
 
@@ -59,7 +60,7 @@ public:
     QString storedPath() const { return m_storedPath; }
     void addBookmark(int64_t ts, const QString& note);
     // Brings a bottom tab to the front by its untranslated key ("overview", "kernels", "operators",
-    // "memory", "stack", "flame", "summary", "details", "range"); with computeNow the tab's analysis is
+    // "memory", "stack", "flame", "summary", "details", "range", "query"); with computeNow the tab's analysis is
     // computed before returning (screenshots). False for an unknown key.
     bool showTab(const QString& key, bool computeNow = false);
     QStringList tabKeys() const;
@@ -79,6 +80,8 @@ private:
     RangeSummaryView* m_range;
     BookmarkModel* m_bookmarks;
     StackSourceView* m_stackSource = nullptr;
+    QueryView* m_query = nullptr;
+    bool m_keepBottomTab = false; // a view selects a slice and stays in front (the Query tab's rows)
     QString m_storedPath;
     QList<QWidget*> m_rangeFollowers; // bottom tabs that show the selected range themselves
     QMap<QString, QWidget*> m_tabKeys;

@@ -107,6 +107,11 @@ void TimelineLayout::setAllCollapsed(bool collapsed) {
     relayout();
 }
 
+void TimelineLayout::setQueryTracks(std::vector<uint32_t> laneCounts) {
+    m_queryLanes = std::move(laneCounts);
+    relayout();
+}
+
 void TimelineLayout::relayout() {
     m_rows.clear();
     m_trackFirstRow.assign(m_session ? m_session->tracks().size() : 0, -1);
@@ -118,6 +123,9 @@ void TimelineLayout::relayout() {
         y += height;
         m_rows.push_back(row);
     };
+    for (uint32_t q = 0; q < m_queryLanes.size(); ++q)
+        for (uint32_t lane = 0; lane < m_queryLanes[q]; ++lane)
+            add(Row{RowKind::Query, -1, 0, lane, q, 0, 0, lane == 0}, kSliceHeight);
     std::vector<int> order;
     for (bool pinnedBand : {true, false})
         for (int gi : m_order)

@@ -31,14 +31,15 @@ public:
         std::vector<uint32_t> counters;
     };
 
-    enum class RowKind { GroupHeader, Slices, Instants, Counter };
+    // Query: a lane of a track made from a query's result (query_track.h), above every group.
+    enum class RowKind { GroupHeader, Slices, Instants, Counter, Query };
 
     struct Row {
         RowKind kind = RowKind::GroupHeader;
         int group = 0;
         uint32_t track = 0;   // Slices, Instants
-        uint32_t trackRow = 0; // Slices: row index inside the track
-        uint32_t counter = 0; // Counter: index into the view's counter sources
+        uint32_t trackRow = 0; // Slices: row index inside the track; Query: the lane
+        uint32_t counter = 0; // Counter: index into the view's counter sources; Query: the query track
         int y = 0;
         int height = 0;
         bool firstOfTrack = false; // carries the track's label
@@ -52,6 +53,9 @@ public:
     // counterProcesses[c] is the process under which counter row source c is drawn (the view's
     // list of counters: the session's own series, then derived ones).
     void build(const Session& session, const std::vector<uint32_t>& counterProcesses);
+    // The query tracks' lane counts, in order: their rows come first, in the pinned band (a track the
+    // user made from a query is what they are looking at). Rows of kind Query have group -1.
+    void setQueryTracks(std::vector<uint32_t> laneCounts);
     void setCollapsed(int group, bool collapsed);
     void setAllCollapsed(bool collapsed);
     void setPinned(int group, bool pinned);
@@ -78,6 +82,7 @@ private:
     std::vector<Row> m_rows;
     std::vector<int> m_trackFirstRow; // per session track, -1 when not shown
     std::vector<int> m_order; // display order of m_groups (indices), pinned or not
+    std::vector<uint32_t> m_queryLanes; // per query track
     int m_totalHeight = 0;
     int m_pinnedHeight = 0;
 };

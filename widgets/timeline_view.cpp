@@ -102,6 +102,8 @@ void TimelineView::setSession(std::shared_ptr<const Session> session) {
     m_selectedFlows.clear();
     m_counters.clear();
     m_added.clear();
+    m_queryTracks.clear(); // made from the old model's rows
+    m_layout.setQueryTracks({});
     if (!m_session)
         return;
     buildCounterSources();
@@ -444,8 +446,71 @@ void TimelineView::paintRows(QPainter& p, const QRect& area) {
         case TimelineLayout::RowKind::Counter:
             paintCounterRow(p, row, y, width);
             break;
+        case TimelineLayout::RowKind::Query:
+            paintQueryRow(p, row, y, width);
+            break;
         }
     });
+}
+
+void TimelineView::addQueryTrack(QueryTrack track) {
+    m_queryTracks.push_back(std::move(track));
+    layoutQueryTracks();
+}
+
+void TimelineView::clearQueryTracks() {
+    m_queryTracks.clear();
+    layoutQueryTracks();
+}
+
+void TimelineView::layoutQueryTracks() {
+    std::vector<uint32_t> lanes;
+    for (const QueryTrack& t : m_queryTracks)
+        lanes.push_back(static_cast<uint32_t>(std::max<size_t>(1, t.lanes.size())));
+    m_layout.setQueryTracks(std::move(lanes));
+    updateScrollRange();
+    viewport()->update();
+}
+
+void TimelineView::paintQueryRow(QPainter& p, const TimelineLayout::Row& row, int y, int width) {
+    const QueryTrack& track = m_queryTracks[row.counter];
+    if (row.trackRow >= track.lanes.size())
+        return;
+    const QueryTrack::Lane& lane = track.lanes[row.trackRow];
+    m_items.clear();
+    const LodWindow window{m_time->t0(), m_time->t1(), m_time->nsPerPx(), 3.0};
+    foldRow(std::span<const int64_t>(lane.start), std::span<const int64_t>(lane.dur), window, m_items);
+    // One colour per query track, from the palette's hues, so two tracks read apart.
+    const QColor color = QColor::fromHsv(static_cast<int>((row.counter * 67 + 280) % 360), 130, 200);
+    const int h = row.height - 2;
+    const QFontMetrics& fm = fontMetrics();
+    const int textY = y + 1 + (h + fm.ascent() - fm.descent()) / 2;
+    for (const LodItem& item : m_items) {
+        const double x0 = std::max<double>(kGutterWidth - 1, timeX(item.start));
+        const double x1 = std::min<double>(width + 2, std::max(x0 + 1, timeX(item.end)));
+        const QRectF box(x0, y + 1, x1 - x0, h);
+        p.fillRect(box, item.folded ? color.darker(130) : color);
+        if (item.folded || box.width() < 24)
+            continue;
+        p.save();
+        p.setClipRect(box, Qt::IntersectClip);
+        p.setPen(TimelinePalette::textColorOn(color));
+        p.drawText(QPointF(box.x() + 3, textY), track.intervals[lane.interval[item.first]].label);
+        p.restore();
+    }
+}
+
+const QueryTrack::Interval* TimelineView::queryIntervalAt(const QPoint& pos) const {
+    if (!m_session || pos.x() < kGutterWidth || pos.y() < kTopHeight)
+        return nullptr;
+    const int r = m_layout.rowAt(contentY(pos.y()));
+    if (r < 0)
+        return nullptr;
+    const auto& row = m_layout.rows()[static_cast<size_t>(r)];
+    if (row.kind != TimelineLayout::RowKind::Query)
+        return nullptr;
+    const int64_t time = m_time->timeForX(pos.x() - kGutterWidth);
+    return m_queryTracks[row.counter].at(row.trackRow, time, static_cast<int64_t>(2 * m_time->nsPerPx()));
 }
 
 void TimelineView::paintSliceRow(QPainter& p, const TimelineLayout::Row& row, int y, int width) {
@@ -619,8 +684,9 @@ void TimelineView::paintLabels(QPainter& p, const QRect& area) {
         }
         if (!row.firstOfTrack)
             return;
-        const QString label = row.kind == TimelineLayout::RowKind::Counter
-                                  ? m_counters[row.counter].label
+        const QString label = row.kind == TimelineLayout::RowKind::Counter ? m_counters[row.counter].label
+                              : row.kind == TimelineLayout::RowKind::Query
+                                  ? m_queryTracks[row.counter].name
                                   : QString::fromStdString(m_session->trackLabel(m_session->tracks()[row.track]));
         p.setPen(QColor(50, 50, 50));
         p.drawText(QRect(18, y, kGutterWidth - 24, TimelineLayout::kSliceHeight), Qt::AlignVCenter | Qt::AlignLeft,
@@ -755,6 +821,11 @@ std::optional<SliceRef> TimelineView::sliceAt(const QPoint& pos) const {
     if (r < 0)
         return std::nullopt;
     const auto& row = m_layout.rows()[static_cast<size_t>(r)];
+    if (row.kind == TimelineLayout::RowKind::Query) {
+        // A query's interval stands for the slice its row came from, where it has one.
+        const QueryTrack::Interval* interval = queryIntervalAt(pos);
+        return interval ? interval->slice : std::nullopt;
+    }
     if (row.kind != TimelineLayout::RowKind::Slices)
         return std::nullopt;
     const Track& t = m_session->tracks()[row.track];
@@ -808,6 +879,9 @@ void TimelineView::revealSlice(const SliceRef& s) {
 }
 
 QString TimelineView::tooltipAt(const QPoint& pos) const {
+    if (const QueryTrack::Interval* q = queryIntervalAt(pos))
+        return tr("<b>%1</b><br>starts at %2<br>duration %3")
+            .arg(q->label.toHtmlEscaped(), formatDuration(q->start - m_session->startNs()), formatDuration(q->dur));
     const auto s = sliceAt(pos);
     if (!s)
         return {};
@@ -867,7 +941,20 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* event) {
     const int r = m_layout.rowAt(contentY(event->pos().y()));
     if (r < 0)
         return;
-    showGroupMenu(m_layout.rows()[static_cast<size_t>(r)].group, event->globalPos());
+    const TimelineLayout::Row& row = m_layout.rows()[static_cast<size_t>(r)];
+    if (row.kind == TimelineLayout::RowKind::Query) {
+        // A query's track has no group: it can only go.
+        QMenu menu(this);
+        const uint32_t track = row.counter;
+        menu.addAction(tr("Remove Track"), this, [this, track] {
+            m_queryTracks.erase(m_queryTracks.begin() + track);
+            layoutQueryTracks();
+        });
+        menu.addAction(tr("Remove All Query Tracks"), this, &TimelineView::clearQueryTracks);
+        menu.exec(event->globalPos());
+        return;
+    }
+    showGroupMenu(row.group, event->globalPos());
 }
 
 void TimelineView::showGroupMenu(int group, const QPoint& globalPos) {

@@ -4,6 +4,7 @@
 #include "analysis/gpu_counters.h"
 #include "index/slice_lod.h"
 #include "model/flow.h"
+#include "query_track.h"
 #include "time_viewport.h"
 #include "timeline_layout.h"
 
@@ -49,6 +50,11 @@ public:
     // More counter rows under their processes, from an analysis that finished after the session
     // was shown (the inference phases); groups keep their collapsed and pinned state.
     void addDerivedCounters(std::vector<DerivedCounter> counters);
+    // A track made from a query's result, shown above the groups (the Query tab's "Add as track").
+    void addQueryTrack(QueryTrack track);
+    void clearQueryTracks();
+    size_t queryTrackCount() const { return m_queryTracks.size(); }
+    const QueryTrack& queryTrack(size_t i) const { return m_queryTracks[i]; }
     const TimelineLayout& layout() const { return m_layout; }
     // For context-menu actions and tests; call relayoutRows() after changing it.
     TimelineLayout& mutableLayout() { return m_layout; }
@@ -115,6 +121,10 @@ private:
     void paintGroupSummary(QPainter& p, const TimelineLayout::Group& group, int y, int height, int width);
     void paintInstantRow(QPainter& p, const TimelineLayout::Row& row, int y, int width);
     void paintCounterRow(QPainter& p, const TimelineLayout::Row& row, int y, int width);
+    void paintQueryRow(QPainter& p, const TimelineLayout::Row& row, int y, int width);
+    // The query interval under a point, or nullptr.
+    const QueryTrack::Interval* queryIntervalAt(const QPoint& pos) const;
+    void layoutQueryTracks();
     void flushCounterPolygon(QPainter& p, int base);
     void paintLabels(QPainter& p, const QRect& area);
     void paintSelection(QPainter& p, const QRect& area);
@@ -150,6 +160,7 @@ private:
     std::vector<DerivedCounter> m_derived; // storage behind the derived CounterSources
     std::deque<DerivedCounter> m_added;    // addDerivedCounters' (a deque: its elements never move)
     std::vector<CounterSource> m_counters;
+    std::vector<QueryTrack> m_queryTracks;
     // A capture recorded only between cudaProfilerStart and Stop: the time outside its spans, drawn
     // hatched as unseen (recorded_spans.h); empty for every other session.
     std::vector<std::pair<int64_t, int64_t>> m_unrecorded;

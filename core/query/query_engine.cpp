@@ -1,5 +1,6 @@
 #include "query/query_engine.h"
 
+#include "model/session.h"
 #include "query/query_tables.h"
 
 #include <sqlite3.h>
@@ -446,6 +447,20 @@ QueryResult QueryEngine::stream(std::string_view sql, const ColumnsFn& columns, 
         result.error = "no statement to run";
     m_db->runCancel = nullptr;
     return result;
+}
+
+std::optional<SliceOfId> sliceOfId(const Session& session, int64_t id) {
+    if (id < 0)
+        return std::nullopt;
+    uint64_t base = 0;
+    const auto& tracks = session.tracks();
+    for (uint32_t t = 0; t < tracks.size(); ++t) {
+        const uint64_t n = tracks[t].sliceCount();
+        if (uint64_t(id) < base + n)
+            return SliceOfId{t, uint32_t(uint64_t(id) - base)};
+        base += n;
+    }
+    return std::nullopt;
 }
 
 std::vector<std::string> QueryEngine::tablesRead(std::string_view sql, std::string* error) {

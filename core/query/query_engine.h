@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -90,5 +91,13 @@ private:
     std::unique_ptr<Db> m_db;
     std::string m_openError;
 };
+
+// The (track, slice) of a slice id (the `id` of slices, kernels, operators, ...); nullopt when the
+// session has no such slice. For front ends that select a result row's slice.
+struct SliceOfId {
+    uint32_t track = 0;
+    uint32_t slice = 0;
+};
+std::optional<SliceOfId> sliceOfId(const Session& session, int64_t id);
 
 } // namespace ws

@@ -350,7 +350,7 @@ QueryTable kernelsTable(State* st) {
     t.columns.push_back(col("end_ns", Type::Integer, "start_ns + duration_ns", [row](size_t r, SqlCell& v) {
         v.integer(row(r).start + row(r).dur);
     }));
-    t.columns.push_back(col("track_id", Type::Integer, "tracks.id of its GPU stream", [row](size_t r, SqlCell& v) { v.integer(row(r).track); }));
+    t.columns.push_back(col("track_id", Type::Integer, "tracks.track_id of its GPU stream", [row](size_t r, SqlCell& v) { v.integer(row(r).track); }));
     t.columns.push_back(col("op_id", Type::Integer, "operators.id of the launching operator; NULL without one",
                             [st, row](size_t r, SqlCell& v) {
                                 const KernelRow& k = row(r);
@@ -529,12 +529,12 @@ QueryTable pythonFramesTable(State* st) {
 QueryTable tracksTable(State* st) {
     QueryTable t{"tracks", "timeline rows: host threads, GPU streams, async groups", {}, {}, 0, {}, {}};
     auto tr = [st](size_t r) -> const Track& { return st->track(uint32_t(r)); };
-    t.columns.push_back(col("id", Type::Integer, "track id", [](size_t r, SqlCell& v) { v.integer(int64_t(r)); }));
+    t.columns.push_back(col("track_id", Type::Integer, "track id (kernels.track_id, slices.track_id, ...)", [](size_t r, SqlCell& v) { v.integer(int64_t(r)); }));
     t.columns.push_back(col("name", Type::Text, "thread or stream name", [st, tr](size_t r, SqlCell& v) { v.text(st->s().str(tr(r).name)); }));
     t.columns.push_back(col("label", Type::Text, "the timeline's label", [st, tr](size_t r, SqlCell& v) { v.textCopy(st->s().trackLabel(tr(r))); }));
     t.columns.push_back(col("kind", Type::Text, "thread, gpu_stream, async, process_instants, global_instants",
                             [tr](size_t r, SqlCell& v) { v.text(trackKindName(tr(r).kind)); }));
-    t.columns.push_back(col("process_id", Type::Integer, "processes.id", [tr](size_t r, SqlCell& v) { v.integer(tr(r).process); }));
+    t.columns.push_back(col("process_id", Type::Integer, "processes.process_id", [tr](size_t r, SqlCell& v) { v.integer(tr(r).process); }));
     t.columns.push_back(col("tid", Type::Text, "thread id or stream id as the trace gives it", [st, tr](size_t r, SqlCell& v) {
         v.textCopy(idText(st->s(), tr(r).tid));
     }));
@@ -552,7 +552,7 @@ QueryTable tracksTable(State* st) {
 QueryTable processesTable(State* st) {
     QueryTable t{"processes", "host processes and GPU devices", {}, {}, 0, {}, {}};
     auto p = [st](size_t r) -> const ProcessInfo& { return st->s().processes()[r]; };
-    t.columns.push_back(col("id", Type::Integer, "process id in this session (tracks.process_id)", [](size_t r, SqlCell& v) { v.integer(int64_t(r)); }));
+    t.columns.push_back(col("process_id", Type::Integer, "process id in this session (tracks.process_id)", [](size_t r, SqlCell& v) { v.integer(int64_t(r)); }));
     t.columns.push_back(col("pid", Type::Text, "pid as the trace gives it", [st, p](size_t r, SqlCell& v) { v.textCopy(idText(st->s(), p(r).pid)); }));
     t.columns.push_back(col("name", Type::Text, "process name", [st, p](size_t r, SqlCell& v) { v.text(st->s().str(p(r).name)); }));
     t.columns.push_back(col("label", Type::Text, "the timeline's label", [st, p](size_t r, SqlCell& v) { v.textCopy(st->s().processLabel(p(r))); }));
@@ -582,7 +582,7 @@ QueryTable countersTable(State* st) {
     t.columns.push_back(col("series", Type::Text, "the series' arg key", [st, at, series](size_t r, SqlCell& v) {
         v.text(st->s().str(series(at(r).first).series));
     }));
-    t.columns.push_back(col("process_id", Type::Integer, "processes.id", [at, series](size_t r, SqlCell& v) { v.integer(series(at(r).first).process); }));
+    t.columns.push_back(col("process_id", Type::Integer, "processes.process_id", [at, series](size_t r, SqlCell& v) { v.integer(series(at(r).first).process); }));
     t.columns.push_back(col("ts", Type::Integer, "sample time, ns", [at, series](size_t r, SqlCell& v) {
         const auto [c, i] = at(r);
         v.integer(series(c).ts[i]);
@@ -638,7 +638,7 @@ QueryTable memoryEventsTable(State* st) {
     t.columns.push_back(col("device_id", Type::Integer, "device index", [m](size_t r, SqlCell& v) {
         v.integerOrNull(m(r).deviceId, m(r).deviceId >= 0);
     }));
-    t.columns.push_back(col("track_id", Type::Integer, "tracks.id of the allocating thread", [m](size_t r, SqlCell& v) { v.integer(m(r).track); }));
+    t.columns.push_back(col("track_id", Type::Integer, "tracks.track_id of the allocating thread", [m](size_t r, SqlCell& v) { v.integer(m(r).track); }));
     t.rowCount = [st] { return st->s().memoryEvents().size(); };
     return t;
 }
@@ -680,7 +680,7 @@ QueryTable gapsTable(State* st) {
     for (size_t c = 0; c < kGapCategoryCount; ++c)
         t.columns.push_back(col(kNs[c], Type::Integer, std::string("time of the gap charged to ") + gapCategoryName(GapCategory(c)),
                                 [g, c](size_t r, SqlCell& v) { v.integer(g(r).ns[c]); }));
-    t.columns.push_back(col("thread_id", Type::Integer, "tracks.id of the launching thread", [g](size_t r, SqlCell& v) {
+    t.columns.push_back(col("thread_id", Type::Integer, "tracks.track_id of the launching thread", [g](size_t r, SqlCell& v) {
         v.integerOrNull(g(r).thread, g(r).thread != IdleGap::kNone);
     }));
     t.columns.push_back(col("launch_id", Type::Integer, "slices.id of the call that launched the GPU work after it", [st, g](size_t r, SqlCell& v) {
@@ -718,7 +718,7 @@ QueryTable argsTable(State* st) {
 std::vector<QueryView> standardViews() {
     return {
         {"threads", "host threads (tracks of kind thread)",
-         "SELECT id, process_id, tid, name, label, slice_count FROM tracks WHERE kind = 'thread'"},
+         "SELECT track_id, process_id, tid, name, label, slice_count FROM tracks WHERE kind = 'thread'"},
         {"kernel_summary", "kernels grouped by name (warpscope-cli kernels --group name)",
          "SELECT kernel, COUNT(*) AS calls, SUM(duration_ns) AS total_ns, AVG(duration_ns) AS mean_ns, "
          "MIN(duration_ns) AS min_ns, MAX(duration_ns) AS max_ns, "
