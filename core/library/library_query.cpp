@@ -6,6 +6,7 @@
 #include "model/session.h"
 #include "store/session_store.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace ws {
@@ -19,6 +20,16 @@ LibraryQueryResult queryLibrary(const std::string& directory, std::string_view s
         if (!out.error.empty())
             return out;
     }
+    // Only what the statement's tables read is decoded from each file: the analyses of kernels,
+    // operators and steps read slices and flows; the idle gaps also a capture's host samples (its
+    // counters); counters and memory events are tables of their own; no table reads instants or a
+    // memory snapshot.
+    SessionReadParts parts;
+    auto reads = [&](const char* t) { return std::find(out.tablesRead.begin(), out.tablesRead.end(), t) != out.tablesRead.end(); };
+    parts.counters = reads("counters") || reads("gaps");
+    parts.memoryEvents = reads("memory_events");
+    parts.instants = false;
+    parts.memorySnapshot = false;
     const std::vector<SessionLibrary::Entry> entries = SessionLibrary(directory).list();
     out.sessions.resize(entries.size());
     const unsigned threads = options.threads ? options.threads : usableCores();
@@ -31,7 +42,7 @@ LibraryQueryResult queryLibrary(const std::string& directory, std::string_view s
             return;
         }
         std::string error;
-        std::shared_ptr<const Session> session = SessionStore::read(entries[i].path, &error);
+        std::shared_ptr<const Session> session = SessionStore::read(entries[i].path, &error, parts);
         if (!session) {
             r.result.error = error.empty() ? "cannot read the session" : error;
             return;

@@ -1024,7 +1024,7 @@ bool SessionStore::writeMetaValue(const std::string& path, const std::string& ke
     return q.ok();
 }
 
-std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string* error) {
+std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string* error, const SessionReadParts& parts) {
     std::string ignored;
     if (!error)
         error = &ignored;
@@ -1157,10 +1157,11 @@ std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string
                 columns.fixed("track", idx, "row_begin", t.rowBegin) &&
                 columns.fixed("track", idx, "row_depth", t.rowDepth) &&
                 columns.fixed("track", idx, "row_lane", t.rowLane) &&
-                columns.int64s("track", idx, "instant_ts", t.instantTs) &&
-                columns.fixed("track", idx, "instant_names", t.instantNames) &&
-                columns.fixed("track", idx, "instant_category", t.instantCategory) &&
-                columns.fixed("track", idx, "instant_arg_ref", t.instantArgRef);
+                (!parts.instants ||
+                 (columns.int64s("track", idx, "instant_ts", t.instantTs) &&
+                  columns.fixed("track", idx, "instant_names", t.instantNames) &&
+                  columns.fixed("track", idx, "instant_category", t.instantCategory) &&
+                  columns.fixed("track", idx, "instant_arg_ref", t.instantArgRef)));
             const size_t n = t.start.size();
             // Every index the views follow must be in range: a damaged file fails here, not later.
             const bool consistent =
@@ -1193,7 +1194,7 @@ std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string
 
     {
         SqliteStatement q(db, "SELECT idx, process, name, series, category FROM counters ORDER BY idx");
-        while (q.step()) {
+        while (parts.counters && q.step()) {
             CounterSeries c;
             c.process = static_cast<uint32_t>(q.int64(1));
             c.name = static_cast<StringId>(q.int64(2));
@@ -1228,7 +1229,7 @@ std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string
         }
     }
 
-    {
+    if (parts.memoryEvents) {
         std::vector<int64_t> ts, addr, bytes, allocated, reserved;
         std::vector<uint32_t> track;
         std::vector<int16_t> deviceType, deviceId;
@@ -1258,7 +1259,7 @@ std::shared_ptr<Session> SessionStore::read(const std::string& path, std::string
                                             static_cast<StringId>(q.int64(3))});
         }
     }
-    if (meta.count("memory_snapshot")) {
+    if (parts.memorySnapshot && meta.count("memory_snapshot")) {
         auto snapshot = std::make_shared<MemorySnapshot>();
         try {
             store::snapshotFromMetaJson(parseJson(meta, "memory_snapshot"), *snapshot);

@@ -40,6 +40,18 @@ struct SessionWriteOptions {
 };
 
 /*
+ * What SessionStore::read reads. All by default (the app, the CLI). A reader that knows it needs less
+ * (a library-wide query that reads no counters) leaves the other parts out: they are then empty in
+ * the session, as if the trace had none, and their stored columns are not decoded.
+ */
+struct SessionReadParts {
+    bool counters = true;
+    bool memoryEvents = true;
+    bool instants = true;       // the tracks' instant columns
+    bool memorySnapshot = true; // a PyTorch memory snapshot's tables
+};
+
+/*
  * SessionStore: Warpscope's session file (`*.warpscope`), one SQLite database.
  *
  * Layout (schema version kSchemaVersion, PRAGMA user_version; PRAGMA application_id kApplicationId):
@@ -79,7 +91,7 @@ public:
 
     static bool write(const Session& session, const std::string& path, const SessionWriteOptions& options,
                       std::string* error);
-    static std::shared_ptr<Session> read(const std::string& path, std::string* error);
+    static std::shared_ptr<Session> read(const std::string& path, std::string* error, const SessionReadParts& parts = {});
     // The meta table alone (for the session library's listing); nullopt and *error when unreadable.
     static std::optional<std::map<std::string, std::string>> readMeta(const std::string& path, std::string* error);
     // Sets one meta value of an existing session file (the library's "source_verified_ns").
