@@ -1,8 +1,8 @@
 #include "query/query_tables.h"
 
-#include "analysis/call_stack.h"
 #include "analysis/idle_gaps.h"
 #include "analysis/kernel_table.h"
+#include "analysis/launch_flows.h"
 #include "analysis/operator_tree.h"
 #include "analysis/session_analyses.h"
 #include "analysis/step_ranges.h"
@@ -71,7 +71,10 @@ struct QueryTables::State {
             kernels.reset();
             kernelById.clear();
             kernelsIncomplete = false;
+            kernelStacksBuilt = false;
         }
+        if (kernelStacksBuilt && cancelledStacks)
+            kernelStacksBuilt = cancelledStacks = false;
     }
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 
@@ -170,18 +173,90 @@ struct QueryTables::State {
         return it == operatorOfGpuSlice.end() ? kNone : it->second;
     }
 
-    // The Python frames of the call that launched a GPU slice (or enclosing a CPU slice), innermost
-    // first, as "file(line): function" joined by ';'.
-    std::string pythonStackOf(uint32_t track, uint32_t slice) const {
-        std::string out;
-        for (const StackFrame& f : callStackFor(s(), track, slice).frames) {
-            if (f.kind != StackFrameKind::Python)
-                continue;
-            if (!out.empty())
-                out += ';';
-            out += f.file.empty() ? f.function : f.file + "(" + std::to_string(f.line) + "): " + f.function;
+    // The runtime or driver call that launched GPU slice (track, slice): the start of its flow
+    // from another track; nullopt when it has none.
+    std::optional<std::pair<uint32_t, uint32_t>> launchOf(uint32_t track, uint32_t slice) const {
+        for (uint32_t f : s().flowsOf(track, slice)) {
+            const Flow& flow = s().flows()[f];
+            if (flow.toTrack == track && flow.toSlice == slice && flow.fromTrack != track)
+                return std::make_pair(flow.fromTrack, flow.fromSlice);
         }
-        return out;
+        return std::nullopt;
+    }
+
+    // Per kernel row, the Python stack of the call the kernel table attributes it to (a replayed
+    // graph node: where it was captured), innermost first: the python_function slices around it
+    // ("file(line): function", as operators.python_stack), else the `Call stack` argument of the
+    // call or of its innermost enclosing operator (with_stack traces, captures with --py-stacks),
+    // read for all kernels in one pass over the arguments. Built on the column's first read.
+    std::vector<uint32_t> kernelStack; // per kernel row: index into stackTexts, 0 = none
+    std::vector<std::string> stackTexts;
+    bool kernelStacksBuilt = false;
+    bool cancelledStacks = false;
+    const std::string* launchStackOf(size_t row) {
+        if (!kernelStacksBuilt)
+            buildKernelStacks();
+        const uint32_t id = row < kernelStack.size() ? kernelStack[row] : 0;
+        return id ? &stackTexts[id] : nullptr;
+    }
+    void buildKernelStacks() {
+        kernelStacksBuilt = true;
+        const KernelTable& k = kernelTable();
+        kernelStack.assign(k.size(), 0);
+        stackTexts.assign(1, std::string());
+        std::unordered_map<std::string, uint32_t> ids;
+        auto intern = [&](std::string text) {
+            auto [it, added] = ids.emplace(std::move(text), uint32_t(stackTexts.size()));
+            if (added)
+                stackTexts.push_back(it->first);
+            return it->second;
+        };
+        const LaunchFlows launches = LaunchFlows::build(s(), LaunchFlows::Follow::Attribution);
+        std::vector<uint32_t> chain;
+        std::vector<uint64_t> refs;
+        std::vector<std::pair<uint32_t, uint32_t>> which; // (kernel row, rank: 0 the call, 1.. its operators)
+        for (uint32_t r = 0; r < k.size(); ++r) {
+            const uint32_t f = launches.flowOf(k.row(r).track, k.row(r).slice);
+            if (f == LaunchFlows::kNone)
+                continue;
+            const Flow& flow = s().flows()[f];
+            const Track& t = track(flow.fromTrack);
+            s().ancestors(t, flow.fromSlice, chain);
+            std::string stack;
+            for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+                if (s().kindOf(t, *it) == EventKind::PythonFunction) {
+                    if (!stack.empty())
+                        stack += ';';
+                    stack += s().str(t.names[*it]);
+                }
+            if (!stack.empty()) {
+                kernelStack[r] = intern(std::move(stack));
+                continue;
+            }
+            auto argRef = [&](uint32_t slice) { return slice < t.argRef.size() ? t.argRef[slice] : Track::kNoArgs; };
+            refs.push_back(argRef(flow.fromSlice));
+            which.emplace_back(r, 0);
+            uint32_t rank = 1;
+            for (auto it = chain.rbegin(); it != chain.rend() && rank < 3; ++it)
+                if (s().kindOf(t, *it) == EventKind::CpuOp) {
+                    refs.push_back(argRef(*it));
+                    which.emplace_back(r, rank++);
+                }
+        }
+        if (refs.empty())
+            return;
+        std::vector<uint32_t> bestRank(k.size(), UINT32_MAX);
+        s().forEachArgValues(
+            refs, {"Call stack"},
+            [&](size_t i, const std::vector<std::string_view>& v) {
+                const auto [r, rank] = which[i];
+                if (v[0].empty() || rank >= bestRank[r])
+                    return;
+                bestRank[r] = rank;
+                kernelStack[r] = intern(std::string(v[0]));
+            },
+            cancel);
+        cancelledStacks = cancelled();
     }
 
     const IdleGapReport& idleGaps() {
@@ -359,20 +434,15 @@ QueryTable kernelsTable(State* st) {
     t.columns.push_back(col("launch_id", Type::Integer, "slices.id of the runtime or driver call that launched it; NULL when unknown",
                             [st, row](size_t r, SqlCell& v) {
                                 const KernelRow& k = row(r);
-                                for (uint32_t f : st->s().flowsOf(k.track, k.slice)) {
-                                    const Flow& flow = st->s().flows()[f];
-                                    if (flow.toTrack == k.track && flow.toSlice == k.slice && flow.fromTrack != k.track) {
-                                        v.integer(st->sliceId(flow.fromTrack, flow.fromSlice));
-                                        return;
-                                    }
-                                }
-                                v.null();
+                                const auto launch = st->launchOf(k.track, k.slice);
+                                launch ? v.integer(st->sliceId(launch->first, launch->second)) : v.null();
                             }));
     t.columns.push_back(col("launch_stack", Type::Text,
-                            "Python frames of the launch, innermost first, \"file(line): function\" joined by ';'",
-                            [st, row](size_t r, SqlCell& v) {
-                                const KernelRow& k = row(r);
-                                v.textCopy(st->pythonStackOf(k.track, k.slice));
+                            "Python stack of the launch (a replayed graph node: where it was captured), innermost first, "
+                            "\"file(line): function\" joined by ';'; NULL without one",
+                            [st](size_t r, SqlCell& v) {
+                                const std::string* stack = st->launchStackOf(r);
+                                stack ? v.text(*stack) : v.null();
                             }));
     t.columns.push_back(col("step", Type::Integer, "steps.step its start falls in; NULL outside every step",
                             [st, row](size_t r, SqlCell& v) {

@@ -1,3 +1,4 @@
+#include "analysis/call_stack.h"
 #include "analysis/idle_gaps.h"
 #include "analysis/kernel_groups.h"
 #include "analysis/kernel_table.h"
@@ -117,6 +118,37 @@ TEST(Query, KernelsJoinTheirOperatorsById) {
     EXPECT_EQ(scalar(e, "SELECT COUNT(*) FROM kernels k JOIN slices s ON k.id = s.id WHERE s.kind != 'kernel' OR s.dur != k.duration_ns"), 0);
     // The launch is the flow's start.
     EXPECT_EQ(scalar(e, "SELECT COUNT(*) FROM kernels k JOIN slices l ON k.launch_id = l.id WHERE l.kind NOT IN ('runtime', 'driver')"), 0);
+}
+
+// A capture with --py-stacks: every kernel's launch_stack is the Python part of the Stack tab's
+// frames for it (callStackFor), innermost first.
+TEST(Query, LaunchStacksAreTheStackTabsPythonFrames) {
+    const auto s = openTraceFile(test::dataPath("captures/zoo/gpt.wscap.gz")).session;
+    ASSERT_TRUE(s);
+    QueryEngine e(s);
+    const QueryResult r = e.run("SELECT id, launch_stack FROM kernels");
+    ASSERT_TRUE(r.ok()) << r.error;
+    size_t withStack = 0, checked = 0;
+    for (const auto& row : r.rows) {
+        const std::optional<SliceOfId> k = sliceOfId(*s, row[0].integer);
+        ASSERT_TRUE(k);
+        std::string want;
+        for (const StackFrame& f : callStackFor(*s, k->track, k->slice).frames)
+            if (f.kind == StackFrameKind::Python) {
+                if (!want.empty())
+                    want += ';';
+                want += f.file + "(" + std::to_string(f.line) + "): " + f.function;
+            }
+        if (row[1].type == QueryValue::Type::Null) {
+            EXPECT_TRUE(want.empty()) << "kernel " << row[0].integer;
+            continue;
+        }
+        ++withStack;
+        if (checked++ < 200) {
+            EXPECT_EQ(row[1].text, want) << "kernel " << row[0].integer;
+        }
+    }
+    EXPECT_GT(withStack, r.rows.size() / 3);
 }
 
 TEST(Query, StepsAndGapsAreTheAnalyses) {
