@@ -270,6 +270,15 @@ namespace {
 
 using State = QueryTables::State;
 
+// findKey of a table whose key is its row index, [0, size()).
+std::function<std::optional<size_t>(int64_t)> rowIndexKey(std::function<size_t()> size) {
+    return [size = std::move(size)](int64_t id) -> std::optional<size_t> {
+        if (id < 0 || uint64_t(id) >= size())
+            return std::nullopt;
+        return size_t(id);
+    };
+}
+
 QueryColumn col(std::string name, Type type, std::string doc, std::function<void(size_t, SqlCell&)> get) {
     return QueryColumn{std::move(name), type, std::move(doc), std::move(get)};
 }
@@ -338,11 +347,7 @@ QueryTable slicesTable(State* st) {
                                 v.integerOrNull(has ? k.correlation[s] : 0, has);
                             }));
     t.rowCount = [st] { return size_t(st->trackBase.back()); };
-    t.findKey = [st](int64_t id) -> std::optional<size_t> {
-        if (id < 0 || uint64_t(id) >= st->trackBase.back())
-            return std::nullopt;
-        return size_t(id);
-    };
+    t.findKey = rowIndexKey([st] { return size_t(st->trackBase.back()); });
     return t;
 }
 
@@ -611,11 +616,7 @@ QueryTable tracksTable(State* st) {
     t.columns.push_back(col("gpu", Type::Integer, "1 for GPU streams", [tr](size_t r, SqlCell& v) { v.integer(tr(r).gpu ? 1 : 0); }));
     t.columns.push_back(col("slice_count", Type::Integer, "slices on it", [tr](size_t r, SqlCell& v) { v.integer(int64_t(tr(r).sliceCount())); }));
     t.rowCount = [st] { return st->s().tracks().size(); };
-    t.findKey = [st](int64_t id) -> std::optional<size_t> {
-        if (id < 0 || uint64_t(id) >= st->s().tracks().size())
-            return std::nullopt;
-        return size_t(id);
-    };
+    t.findKey = rowIndexKey(t.rowCount);
     return t;
 }
 
@@ -630,11 +631,7 @@ QueryTable processesTable(State* st) {
         v.integerOrNull(p(r).deviceId, p(r).deviceId >= 0);
     }));
     t.rowCount = [st] { return st->s().processes().size(); };
-    t.findKey = [st](int64_t id) -> std::optional<size_t> {
-        if (id < 0 || uint64_t(id) >= st->s().processes().size())
-            return std::nullopt;
-        return size_t(id);
-    };
+    t.findKey = rowIndexKey(t.rowCount);
     return t;
 }
 
@@ -727,11 +724,7 @@ QueryTable stepsTable(State* st) {
     t.columns.push_back(col("dur", Type::Integer, "length, ns", [s](size_t r, SqlCell& v) { v.integer(s(r).end - s(r).start); }));
     t.columns.push_back(col("end", Type::Integer, "end, ns", [s](size_t r, SqlCell& v) { v.integer(s(r).end); }));
     t.rowCount = [st] { return st->stepRanges().steps.size(); };
-    t.findKey = [st](int64_t id) -> std::optional<size_t> {
-        if (id < 0 || uint64_t(id) >= st->stepRanges().steps.size())
-            return std::nullopt;
-        return size_t(id);
-    };
+    t.findKey = rowIndexKey(t.rowCount);
     return t;
 }
 

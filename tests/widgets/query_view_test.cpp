@@ -2,6 +2,7 @@
 // slice on the timeline, and a result with times and durations added to the timeline as a track.
 
 #include "import/trace_import.h"
+#include "loaded_sample.h"
 #include "model/session.h"
 #include "query/query_engine.h"
 #include "query_result_model.h"
@@ -23,13 +24,7 @@ using namespace ws;
 
 namespace {
 
-std::shared_ptr<const LoadedSession> loadedSample() {
-    auto loaded = std::make_shared<LoadedSession>();
-    loaded->path = QStringLiteral(WARPSCOPE_SAMPLE_TRACE);
-    loaded->session = importTraceFile(WARPSCOPE_SAMPLE_TRACE).session;
-    loaded->summary = summarizeSession(*loaded->session);
-    return loaded;
-}
+using test::loadedSample;
 
 QueryView* queryTab(SessionPage& page) {
     EXPECT_TRUE(page.showTab(QStringLiteral("query")));

@@ -1,4 +1,5 @@
 #include "import/trace_import.h"
+#include "loaded_sample.h"
 #include "model/session.h"
 #include "range_summary_model.h"
 #include "range_summary_view.h"
@@ -20,13 +21,7 @@ using namespace ws;
 
 namespace {
 
-std::shared_ptr<const LoadedSession> loadedSample() {
-    auto loaded = std::make_shared<LoadedSession>();
-    loaded->path = QStringLiteral(WARPSCOPE_SAMPLE_TRACE);
-    loaded->session = importTraceFile(WARPSCOPE_SAMPLE_TRACE).session;
-    loaded->summary = summarizeSession(*loaded->session);
-    return loaded;
-}
+using test::loadedSample;
 
 } // namespace
 
