@@ -17,14 +17,39 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <string_view>
+
+namespace {
+
+// Whether the command line asks only for the help text or the version: answered without a display.
+bool asksForHelpOrVersion(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        if (a == "--")
+            break;
+        if (a == "-h" || a == "--help" || a == "--help-all" || a == "-?" || a == "-v" || a == "--version")
+            return true;
+    }
+    return false;
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
-    QApplication app(argc, argv);
+    // `warpscope --help` over SSH on a GPU server has no display: a QApplication would abort looking
+    // for one, so the help and the version come from a QCoreApplication, which needs none.
+    const bool helpOnly = asksForHelpOrVersion(argc, argv);
+    std::unique_ptr<QCoreApplication> application =
+        helpOnly ? std::make_unique<QCoreApplication>(argc, argv) : std::make_unique<QApplication>(argc, argv);
+    QCoreApplication& app = *application;
     ws::AppEnvironment::setApplicationIdentity();
-    QApplication::setApplicationVersion(QStringLiteral(WARPSCOPE_VERSION));
-    QApplication::setApplicationDisplayName(QStringLiteral("Warpscope"));
-    QApplication::setDesktopFileName(QStringLiteral("dev.warpscope.Warpscope"));
-    QApplication::setWindowIcon(ws::AppEnvironment::applicationIcon());
+    QCoreApplication::setApplicationVersion(QStringLiteral(WARPSCOPE_VERSION));
+    if (!helpOnly) {
+        QApplication::setApplicationDisplayName(QStringLiteral("Warpscope"));
+        QApplication::setDesktopFileName(QStringLiteral("dev.warpscope.Warpscope"));
+        QApplication::setWindowIcon(ws::AppEnvironment::applicationIcon());
+    }
     ws::AppEnvironment::installTranslators(app, QLocale().name());
 
     QCommandLineParser parser;
