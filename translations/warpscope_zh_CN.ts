@@ -4543,6 +4543,10 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <source>unknown state</source>
         <translation>未知状态</translation>
     </message>
+    <message>
+        <source>requested %1</source>
+        <translation>请求 %1</translation>
+    </message>
 </context>
 <context>
     <name>ws::SnapshotTimelineView</name>

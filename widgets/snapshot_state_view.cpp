@@ -76,6 +76,7 @@ void SnapshotStateView::show() {
     QStringList parts{when,
                       tr("reserved %1 in %2 segments").arg(formatBytes(st.reserved)).arg(st.segments.size()),
                       tr("allocated %1").arg(formatBytes(st.allocated)),
+                      tr("requested %1").arg(formatBytes(st.requested)),
                       tr("pending free %1").arg(formatBytes(st.pending)),
                       tr("inactive %1").arg(formatBytes(st.inactive)),
                       tr("fragmented %1 (inactive in segments with live blocks)").arg(formatBytes(st.fragmented)),
@@ -91,7 +92,7 @@ void SnapshotStateView::show() {
         item->setText(Address, hex(seg.addr));
         item->setText(Size, formatBytes(seg.size));
         item->setText(Allocated, formatBytes(seg.allocated));
-        item->setText(Inactive, formatBytes(seg.size - seg.allocated));
+        item->setText(Inactive, formatBytes(seg.inactive()));
         item->setText(LargestFree, formatBytes(seg.largestFree));
         const std::string_view type = m_snapshot->str(seg.segmentType);
         item->setText(What, type.empty() ? tr("segment, stream %1").arg(seg.stream)

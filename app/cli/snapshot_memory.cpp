@@ -38,7 +38,9 @@ void printState(const MemorySnapshot& s, const SnapshotState& st, const char* la
     (void)s;
     std::printf("  %s:\n", label);
     std::printf("    reserved:         %s in %zu segments\n", bytes(st.reserved).c_str(), st.segments.size());
-    std::printf("    allocated:        %s\n", bytes(st.allocated).c_str());
+    std::printf("    allocated:        %s%s\n", bytes(st.allocated).c_str(),
+                st.exact ? " (torch.cuda.memory_allocated(): the active blocks)" : " (requests rounded as the allocator does)");
+    std::printf("    requested:        %s\n", bytes(st.requested).c_str());
     std::printf("    pending free:     %s\n", bytes(st.pending).c_str());
     std::printf("    inactive:         %s\n", bytes(st.inactive).c_str());
     std::printf("    fragmented:       %s (inactive in segments that hold live allocations)\n", bytes(st.fragmented).c_str());
@@ -77,6 +79,8 @@ void printSummary(const MemorySnapshot& s, std::optional<int16_t> only, std::opt
         const SnapshotPeak peak = snapshotPeak(s, d);
         std::printf("  peak live:          %s at %lld us\n", bytes(peak.bytes).c_str(), static_cast<long long>(peak.at.us));
         std::printf("  reserved at peak:   %s\n", bytes(snapshotReservedAt(s, d, peak.at)).c_str());
+        if (s.traceEntries)
+            printState(s, snapshotStateAt(s, d, peak.at), "at the peak");
         printState(s, snapshotFinalState(s, d), "at the end (the snapshot's segments)");
         if (atUs) {
             const SnapshotMoment m = SnapshotMoment::fromTime(*atUs);
@@ -96,6 +100,9 @@ void printSummary(const MemorySnapshot& s, std::optional<int16_t> only, std::opt
             std::printf("    live at the OOM:  %s in %llu allocations\n", bytes(r.liveBytes).c_str(),
                         static_cast<unsigned long long>(r.liveCount));
             std::printf("    reserved then:    %s\n", bytes(r.reservedBytes).c_str());
+            const SnapshotState atOom = snapshotStateAt(s, d, SnapshotMoment::atOom(o));
+            std::printf("    allocated then:   %s (requested %s, pending free %s, inactive %s)\n", bytes(atOom.allocated).c_str(),
+                        bytes(atOom.requested).c_str(), bytes(atOom.pending).c_str(), bytes(atOom.inactive).c_str());
             if (!s.stackLabel(o.stack).empty())
                 std::printf("    failed request:   %s\n", s.stackLabel(o.stack).c_str());
             std::printf("    live by stack:\n");
@@ -142,15 +149,16 @@ void writeStacks(const MemorySnapshot& s, std::optional<int16_t> only, std::opti
 }
 
 void writeSegments(const MemorySnapshot& s, std::optional<int16_t> only, std::optional<int64_t> atUs) {
-    std::cout << "device,address,total_bytes,allocated_bytes,inactive_bytes,largest_free_bytes,stream,segment_type,blocks\n";
+    std::cout << "device,address,total_bytes,allocated_bytes,inactive_bytes,largest_free_bytes,stream,segment_type,blocks,"
+                 "requested_bytes,pending_bytes\n";
     for (int16_t d : s.devices) {
         if (only && *only != d)
             continue;
         const SnapshotState st = atUs ? snapshotStateAt(s, d, SnapshotMoment::fromTime(*atUs)) : snapshotFinalState(s, d);
         for (const SnapshotStateSegment& seg : st.segments)
-            std::cout << d << ',' << seg.addr << ',' << seg.size << ',' << seg.allocated << ',' << seg.size - seg.allocated
-                      << ',' << seg.largestFree << ',' << seg.stream << ',' << csvField(std::string(s.str(seg.segmentType)))
-                      << ',' << seg.blocks.size() << '\n';
+            std::cout << d << ',' << seg.addr << ',' << seg.size << ',' << seg.allocated << ',' << seg.inactive() << ','
+                      << seg.largestFree << ',' << seg.stream << ',' << csvField(std::string(s.str(seg.segmentType))) << ','
+                      << seg.blocks.size() << ',' << seg.requested << ',' << seg.pending << '\n';
     }
 }
 

@@ -9,27 +9,36 @@ namespace {
 
 // Fills the totals and each segment's largest free run from its blocks.
 void summarize(SnapshotState& st) {
-    st.reserved = st.allocated = st.inactive = st.fragmented = st.largestFree = 0;
+    st.reserved = st.allocated = st.pending = st.requested = st.inactive = st.fragmented = st.largestFree = 0;
     for (SnapshotStateSegment& seg : st.segments) {
-        seg.allocated = 0;
-        seg.largestFree = 0;
+        seg.allocated = seg.pending = seg.requested = seg.largestFree = 0;
         for (const SnapshotStateBlock& b : seg.blocks) {
             if (b.state == SnapshotBlockState::Inactive)
                 seg.largestFree = std::max(seg.largestFree, b.size);
+            else if (b.state == SnapshotBlockState::ActivePending)
+                seg.pending += b.size;
             else
                 seg.allocated += b.size;
+            seg.requested += b.requested;
         }
-        const int64_t free = seg.size - seg.allocated;
+        const int64_t free = seg.inactive();
         st.reserved += seg.size;
         st.allocated += seg.allocated;
+        st.pending += seg.pending;
+        st.requested += seg.requested;
         st.inactive += free;
-        if (seg.allocated > 0)
+        if (seg.allocated + seg.pending > 0)
             st.fragmented += free;
         st.largestFree = std::max(st.largestFree, seg.largestFree);
     }
 }
 
 } // namespace
+
+int64_t snapshotRoundedSize(int64_t requested) {
+    constexpr int64_t kMinBlock = 512; // CUDACachingAllocator's kMinBlockSize
+    return requested < kMinBlock ? kMinBlock : (requested + kMinBlock - 1) / kMinBlock * kMinBlock;
+}
 
 SnapshotState snapshotFinalState(const MemorySnapshot& s, int16_t device) {
     SnapshotState st;
@@ -48,19 +57,11 @@ SnapshotState snapshotFinalState(const MemorySnapshot& s, int16_t device) {
             const SnapshotBlock& block = s.blocks[b];
             SnapshotStateBlock sb;
             sb.addr = block.addr;
-            // Active blocks count what was requested (as the trace does); the rounding is cached space.
-            sb.size = block.state == SnapshotBlockState::Inactive ? block.size : block.requestedSize;
+            sb.size = block.size; // the block as the allocator holds it, rounding included (as PyTorch counts it)
+            sb.requested = block.state == SnapshotBlockState::Inactive ? 0 : block.requestedSize;
             sb.stack = block.stack;
             sb.state = block.state;
             out.blocks.push_back(sb);
-            if (block.state != SnapshotBlockState::Inactive && block.size > block.requestedSize) {
-                SnapshotStateBlock rounding;
-                rounding.addr = block.addr + block.requestedSize;
-                rounding.size = block.size - block.requestedSize;
-                out.blocks.push_back(rounding);
-            }
-            if (block.state == SnapshotBlockState::ActivePending)
-                st.pending += block.requestedSize;
         }
         st.segments.push_back(std::move(out));
     }
@@ -125,12 +126,12 @@ SnapshotState snapshotStateAt(const MemorySnapshot& s, int16_t device, SnapshotM
         }
         SnapshotStateBlock b;
         b.addr = a.addr;
-        b.size = a.size;
+        // The trace gives the request; the block is rounded (never past its segment's end).
+        b.size = std::min(snapshotRoundedSize(a.size), at->second.addr + at->second.size - a.addr);
+        b.requested = a.size;
         b.allocation = i;
         b.stack = a.stack;
         b.state = snapshotPendingAt(a, m) ? SnapshotBlockState::ActivePending : SnapshotBlockState::ActiveAllocated;
-        if (b.state == SnapshotBlockState::ActivePending)
-            st.pending += a.size;
         at->second.blocks.push_back(b);
     }
     for (auto& [addr, seg] : segs) {

@@ -79,10 +79,17 @@ def check(cli, path):
             at_oom = {row["stack"]: int(row["live_bytes"]) for row in rows if int(row["live_bytes"])}
             if at_oom != o["by_stack"]:
                 fail(path, f"GPU{dev} live bytes by stack at the OOM", len(at_oom), len(o["by_stack"]))
-        segs = [{"address": int(row["address"]), "total": int(row["total_bytes"]), "allocated": int(row["allocated_bytes"])}
+        segs = [{"address": int(row["address"]), "total": int(row["total_bytes"]), "allocated": int(row["allocated_bytes"]),
+                 "requested": int(row["requested_bytes"]), "pending": int(row["pending_bytes"])}
                 for row in csv_rows(run([cli, "memory", path, "--csv", "segments", "--device", dev]))]
         if sorted(segs, key=lambda s: s["address"]) != sorted(r["segments"], key=lambda s: s["address"]):
-            fail(path, f"GPU{dev} segments", len(segs), len(r["segments"]))
+            fail(path, f"GPU{dev} segments", segs[:2], r["segments"][:2])
+        # The totals at the end, as the text gives them: PyTorch's allocated, requested and inactive.
+        end = text.split("at the end (the snapshot's segments):", 1)[-1]
+        for key in ("allocated", "requested", "inactive"):
+            m = re.search(r"\n\s+%s:\s+.*?\((\d+) B\)" % key, end)
+            if not m or int(m.group(1)) != r["end"][key]:
+                fail(path, f"GPU{dev} {key} at the end", m and int(m.group(1)), r["end"][key])
     return oom_count
 
 

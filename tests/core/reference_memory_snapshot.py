@@ -117,11 +117,28 @@ def device_reference(snap, device, trace):
             st = stacks.setdefault(key, [0, 0, 0, 0])
             st[2] += 1
             st[3] += size
+    # The segments at the end as PyTorch counts them (torch.cuda.memory_allocated(), memory_stats()):
+    # allocated = the sizes of the active_allocated blocks (rounding included), pending = those of
+    # active_pending_free blocks, requested = what the callers asked for of both, inactive = the
+    # sizes of the inactive blocks.
     segs = []
+    totals = {"allocated": 0, "requested": 0, "pending": 0, "inactive": 0}
     for s in segments:
-        allocated = sum(b["requested_size"] for b in s["blocks"] if b["state"] != "inactive")
-        segs.append({"address": s["address"], "total": s["total_size"], "allocated": allocated})
-    return {"peak_bytes": peak, "live_bytes_end": live_bytes, "ooms": ooms, "stacks": stacks, "segments": segs}
+        seg = {"address": s["address"], "total": s["total_size"], "allocated": 0, "requested": 0, "pending": 0}
+        for b in s["blocks"]:
+            if b["state"] == "active_allocated":
+                seg["allocated"] += b["size"]
+            elif b["state"] == "active_pending_free":
+                seg["pending"] += b["size"]
+            else:
+                totals["inactive"] += b["size"]
+            if b["state"] != "inactive":
+                seg["requested"] += b.get("requested_size", b["size"])
+        for k in ("allocated", "requested", "pending"):
+            totals[k] += seg[k]
+        segs.append(seg)
+    return {"peak_bytes": peak, "live_bytes_end": live_bytes, "ooms": ooms, "stacks": stacks, "segments": segs,
+            "end": totals}
 
 
 def main():
