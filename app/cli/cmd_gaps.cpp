@@ -1,4 +1,5 @@
 #include "analysis/idle_gaps.h"
+#include "analysis/idle_gaps_text.h"
 #include "cli_args.h"
 #include "commands.h"
 #include "import/trace_import.h"
@@ -22,12 +23,6 @@ double msSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-std::string ms(double ns) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3f", ns / 1e6);
-    return buf;
-}
-
 std::string csvField(const std::string& v) {
     if (v.find_first_of(",\"\n") == std::string::npos)
         return v;
@@ -38,41 +33,6 @@ std::string csvField(const std::string& v) {
         out += c;
     }
     return out + "\"";
-}
-
-void printText(const IdleGapReport& r, size_t top) {
-    const double steps = static_cast<double>(r.steps.size());
-    std::printf("Why the GPU waits: %zu idle gap(s) of at least %s us in %zu step(s)\n", r.gaps.size(),
-                ms(static_cast<double>(r.thresholdNs) * 1000.0).c_str(), r.steps.size());
-    std::printf("GPU idle in them: %s ms (%s ms per step, %.2f %% of the steps' %s ms)\n", ms(static_cast<double>(r.gapNs)).c_str(),
-                ms(static_cast<double>(r.gapNs) / steps).c_str(),
-                r.stepsNs > 0 ? 100.0 * static_cast<double>(r.gapNs) / static_cast<double>(r.stepsNs) : 0.0,
-                ms(static_cast<double>(r.stepsNs)).c_str());
-    if (r.gaps.empty()) {
-        std::printf("No gaps: %s\n", r.emptyReason.c_str());
-        return;
-    }
-    std::printf("\n%-22s %12s %9s %6s  %s\n", "category", "ms per step", "share", "gaps", "top line");
-    for (size_t k = 0; k < kGapCategoryCount; ++k) {
-        const GapCategoryTotals& t = r.categories[k];
-        std::printf("%-22s %12s %8.2f%% %6llu  %s\n", gapCategoryName(static_cast<GapCategory>(k)),
-                    ms(t.perStepNs).c_str(), 100.0 * t.share, static_cast<unsigned long long>(t.gaps),
-                    t.lines.empty() ? "" : gapLineText(r.lines[t.lines.front()]).c_str());
-    }
-    std::printf("\nTop lines (ms per step, share of the category)\n");
-    for (size_t k = 0; k < kGapCategoryCount; ++k) {
-        const GapCategoryTotals& t = r.categories[k];
-        if (t.ns <= 0)
-            continue;
-        std::printf("  %s\n", gapCategoryName(static_cast<GapCategory>(k)));
-        for (size_t i = 0; i < t.lines.size() && i < top; ++i) {
-            const GapLine& l = r.lines[t.lines[i]];
-            std::printf("    %10s %7.2f%%  %s\n", ms(static_cast<double>(l.ns) / steps).c_str(),
-                        100.0 * static_cast<double>(l.ns) / static_cast<double>(t.ns), gapLineText(l).c_str());
-        }
-        if (t.lines.size() > top)
-            std::printf("    ... %zu more\n", t.lines.size() - top);
-    }
 }
 
 void printLinesCsv(const IdleGapReport& r) {
@@ -179,7 +139,7 @@ int runGaps(const std::vector<std::string>& argv) {
         std::printf("Nothing to analyse: %s\n", r.emptyReason.c_str());
         return kExitOk;
     }
-    printText(r, top);
+    std::fputs(idleGapsText(r, top).c_str(), stdout);
     return kExitOk;
 }
 

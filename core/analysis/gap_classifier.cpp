@@ -305,14 +305,11 @@ public:
             bound(it.start);
             bound(it.end);
         }
-        // A synchronization covers the moments from its start to drainNs after its end (or after the
-        // gap's start, for one that ended before).
+        // A synchronization blocks the host from its start to its end.
         for (const Item& it : syncs) {
             bound(it.start);
-            bound(std::max(it.end, g.start) + m_o.drainNs);
+            bound(it.end);
         }
-        if (wake)
-            bound(g.start + m_o.drainNs);
         std::sort(bounds.begin(), bounds.end());
         bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
         std::vector<const Item*> active; // in `outer` order
@@ -330,7 +327,14 @@ public:
             for (const Item* it : active)
                 best[it->layer] = std::min(best[it->layer], it->cls);
             // The launching thread's own Sync, Collective or DataLoading, else the main thread's, else
-            // a synchronization that started by now, else the CPU work of the one, then the other.
+            // a synchronization of another thread of the process that is blocking now, else the CPU
+            // work of the one thread, then the other. A synchronization that returned only drained
+            // the GPU's queue: the time after it is what the host did next (issue #51), and the
+            // synchronization is named as what drained the queue (ClassifiedGap::drainedBy).
+            const Item* blocking = nullptr;
+            for (const Item& it : syncs)
+                if (it.start <= x && x < it.end && (!blocking || outer(it, *blocking)))
+                    blocking = &it;
             uint8_t category = kIgnore, layer = 0;
             bool drained = false;
             if (best[0] < kCpu) {
@@ -338,7 +342,7 @@ public:
             } else if (best[1] < kCpu) {
                 category = best[1];
                 layer = 1;
-            } else if (drain && x < std::max(drain->end, g.start) + m_o.drainNs) {
+            } else if (blocking) {
                 category = kSync;
                 drained = true;
             } else if (best[0] == kCpu) {
@@ -349,7 +353,7 @@ public:
             }
             uint32_t line = 0;
             if (drained) {
-                line = lineOfSlice(drain->track, drain->slice, kSync, {});
+                line = lineOfSlice(blocking->track, blocking->slice, kSync, {});
             } else if (category == kIgnore) {
                 category = uint8_t(GapCategory::Nothing);
                 line = lineIndex({category, "no event on the launching thread", "", 0, ""});
@@ -379,6 +383,12 @@ public:
             else
                 g.segments.push_back({x, y, category, line});
         }
+        // The synchronization that emptied the GPU's queue: the one whose wake the gap is in, else
+        // the last to end of those that started by the gap's end, when it ended less than drainNs
+        // after the gap's start (a synchronization inside a long stretch of CPU work drained nothing
+        // that this gap waits on).
+        if (drain && (wake || drain->end <= g.start + m_o.drainNs))
+            g.drainedBy = lineOfSlice(drain->track, drain->slice, kSync, {});
         // Nothing on the launching thread of a capture, under kHostGapNs before the launch that ends
         // the gap: the code that led to that launch ran then (host_gaps.h), on the launch's line.
         if (m_capture && g.launchTrack == g.thread && g.launchSlice != IdleGap::kNone) {

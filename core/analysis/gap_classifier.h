@@ -43,6 +43,9 @@ struct ClassifiedGap {
     uint32_t thread = IdleGap::kNone;
     uint32_t launchTrack = IdleGap::kNone;
     uint32_t launchSlice = IdleGap::kNone;
+    // The synchronization that drained the GPU's queue before or in the gap (a line of the Sync
+    // class), IdleGap::kNone when none did.
+    uint32_t drainedBy = IdleGap::kNone;
     std::vector<GapSegment> segments;
 };
 

@@ -46,6 +46,10 @@ std::string IdleGapReport::causeText(const IdleGap& gap) const {
     std::string out = gapCategoryName(gap.category);
     if (gap.cause < lines.size())
         out += ": " + gapLineText(lines[gap.cause]);
+    // What the host did after a synchronization returned keeps the synchronization's name: it is why
+    // the GPU had nothing queued.
+    if (gap.drainedBy < lines.size() && gap.category != GapCategory::Sync)
+        out += ", after " + lines[gap.drainedBy].what + " drained the GPU's queue";
     return out;
 }
 
@@ -131,6 +135,7 @@ IdleGapReport computeGaps(const Session& s, std::vector<StepRange> steps, std::v
             piece.thread = g.thread;
             piece.launchTrack = g.launchTrack;
             piece.launchSlice = g.launchSlice;
+            piece.drainedBy = g.drainedBy;
             std::map<uint32_t, int64_t> byLine;
             for (const GapSegment& seg : g.segments) {
                 const int64_t len = std::min(seg.end, piece.end) - std::max(seg.start, piece.start);

@@ -40,12 +40,14 @@ class Session;
  * Each moment of a gap gets, in this order: the launching thread's highest class among Sync,
  * Collective and DataLoading (Sync > Collective > DataLoading); else the process's main thread's (the
  * thread with the most python_function slices, else with the most step, optimizer and DataLoader
- * ranges), when the launching thread is another (an autograd thread); else Sync, when a
- * synchronization of any thread of the process started by then and ended less than drainNs before
- * (or before the gap's start): the host waited for the GPU to drain its queue, and the GPU then
- * waits for the host to get going again; a gap that opens before the GPU has worked wakeNs since the
- * process's last synchronization is in its wake the same way (the host has not got ahead of the GPU
- * again); else CpuWork of the launching thread, then of the main thread; else Nothing. Nothing with
+ * ranges), when the launching thread is another (an autograd thread); else Sync while a
+ * synchronization of another thread of the process blocks; else CpuWork of the launching thread,
+ * then of the main thread; else Nothing. So a gap is split by time (issue #51): the part while the
+ * host was blocked in a synchronization, then what the host did after it returned (a sync only
+ * drains the GPU's queue; the time after it is the host's next work, down to a `time.sleep`). The
+ * synchronization that drained the queue is named with the gap's cause (IdleGap::drainedBy): the
+ * last one of the process to end, when it ended less than drainNs after the gap's start, or the one
+ * whose wake the gap is in (it opens before the GPU has worked wakeNs since that synchronization). Nothing with
  * the process's child processes (DataLoader workers) using at least kBusyWorkersCpuPercent of a core
  * over the gap (a capture's host_cpu_children counter) is DataLoading. Before that rule, in a
  * Warpscope capture, a moment with nothing on the launching thread within kHostGapNs before the
@@ -99,6 +101,9 @@ struct IdleGap {
     std::array<int64_t, kGapCategoryCount> ns{};
     GapCategory category = GapCategory::Nothing; // the class with the most time (ties: higher class)
     uint32_t cause = kNone; // index into IdleGapReport::lines: the heaviest line of `category` in it
+    // The synchronization that drained the GPU's queue before the gap (a Sync line), kNone if none:
+    // named in causeText when the gap is the host's work after it.
+    uint32_t drainedBy = kNone;
     int64_t duration() const { return end - start; }
 };
 
@@ -139,10 +144,8 @@ struct IdleGapOptions {
     // ended is in its wake (the synchronization emptied the GPU's queue and the host has not got
     // ahead again); 0: off.
     int64_t wakeNs = 300'000;
-    // How long after a synchronization ends (or after the start of a gap in its wake) the launching
-    // thread's CPU work and unrecorded time still count as the synchronization's: the host getting
-    // going again (first-use costs after a read-back, CUDA's lazy loading included). Longer CPU work
-    // is the host's own (a 30 ms sleep after a step's synchronization stays mostly CPU work).
+    // A synchronization that ended at most this long after a gap's start is named as what drained
+    // the GPU's queue before it (IdleGap::drainedBy); the time itself is what the host did.
     int64_t drainNs = 10'000'000;
     const std::atomic<bool>* cancel = nullptr;
 };

@@ -8,9 +8,14 @@ own). Per device (the GPU pid), the idle intervals between the merged kernels, c
 last at least the threshold; the launching thread is the runtime/driver event with the `correlation`
 of the first GPU activity after the gap that has one (ties: earlier launch, lower correlation).
 Classes from the thread's events (cat and name, python_function file, `Call stack` text on threads
-without python_function events); time containment instead of the model's rows; sync "drain" and
-"wake" from the blocking events of every thread of the process; the main thread's events where the
-launching thread has none; busy DataLoader workers from `host_cpu_children` counters.
+without python_function events); time containment instead of the model's rows; the main thread's
+events where the launching thread has none; busy DataLoader workers from `host_cpu_children` counters.
+
+A gap is split by time (issue #51): a moment is host synchronization only while some thread of the
+process is blocked in a synchronizing call; a synchronization that returned only drained the GPU's
+queue, and the time after it is what the launching thread (else the main thread) did next, or
+nothing recorded. (--wake-us and --drain-us name the synchronization in the C++ cause text only, and
+are accepted here for the same command lines.)
 
 Usage: reference_idle_gaps.py TRACE [--threshold-us N] [--wake-us N] [--drain-us N] [--lines]
 Prints the gap CSV (without the thread column) or, with --lines, the lines CSV.
@@ -201,10 +206,6 @@ def main():
             if py > bp or (py == bp and mk > bm):
                 best, bp, bm = t, py, mk
         main_of[p] = best
-    # By end; of those ending together the outermost (earliest start) last.
-    sync_ends = {t: sorted(((v.end, v.start) for v in evs if v.cls == SYNC), key=lambda x: (x[0], -x[1]))
-                 for t, evs in threads.items()}
-    sync_end_times = {t: [x[0] for x in ends] for t, ends in sync_ends.items()}
     children = {}
     for e in events:
         if e.get("ph") == "C" and cat(e) == "host" and e.get("name") == "host_cpu_children" and e.get("args"):
@@ -334,46 +335,28 @@ def main():
             order = lambda v: (v.start, -v.end, v.name)
             items.sort(key=lambda x: order(x[1]))
             syncs.sort(key=order)
-            drain = None
-            if wake_ns > 0:
-                cand = None
-                for t in by_process[T[0]]:
-                    ends = sync_ends[t]
-                    i = bisect.bisect_left(sync_end_times[t], A)
-                    if i > 0 and (cand is None or ends[i - 1][0] > cand[0]):
-                        cand = (ends[i - 1][0], t, ends[i - 1][1])
-                if cand is not None:
-                    busy_since = sum(max(0, min(e2, A) - max(s2, cand[0])) for s2, e2 in busy if e2 > cand[0] and s2 < A)
-                    if busy_since < wake_ns:
-                        drain = next(v for v in threads[cand[1]] if v.end == cand[0] and v.start == cand[2] and v.cls == SYNC)
             marks = {x for _, v in items for x in (v.start, v.end)}
-            marks |= {x for v in syncs for x in (v.start, max(v.end, A) + drain_ns)}
-            if drain is not None:
-                marks.add(A + drain_ns)
+            marks |= {x for v in syncs for x in (v.start, v.end)}
             bounds = sorted({A, B} | {x for x in marks if A < x < B})
-            ns_i = 0
             for x, y in zip(bounds, bounds[1:]):
-                while ns_i < len(syncs) and syncs[ns_i].start <= x:
-                    if drain is None or syncs[ns_i].end > drain.end:
-                        drain = syncs[ns_i]
-                    ns_i += 1
                 active = [(l, v) for l, v in items if v.start <= x and v.end > x]
+                blocked_by = [v for v in syncs if v.start <= x < v.end]
                 best = [NONE, NONE]
                 for l, v in active:
                     best[l] = min(best[l], v.cls)
-                drained, layer, cls = False, 0, NONE
+                layer, cls, blocked = 0, NONE, None
                 if best[0] < CPU:
                     cls = best[0]
                 elif best[1] < CPU:
                     cls, layer = best[1], 1
-                elif drain is not None and x < max(drain.end, A) + drain_ns:
-                    cls, drained = SYNC, True
+                elif blocked_by:
+                    cls, blocked = SYNC, min(blocked_by, key=order)  # the outermost blocking call
                 elif best[0] == CPU:
                     cls = CPU
                 elif best[1] == CPU:
                     cls, layer = CPU, 1
-                if drained:
-                    line = line_of(drain, SYNC)
+                if blocked is not None:
+                    line = line_of(blocked, SYNC)
                 elif cls == NONE:
                     line = fixed_line(NONE, "no event on the launching thread")
                 elif cls == CPU:
