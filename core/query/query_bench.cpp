@@ -1,12 +1,14 @@
 #include "query/query_bench.h"
 
+#include "model/append_format.h"
+
 #include "query/query_engine.h"
 #include "query/query_schema.h"
+#include "query/sqlite_value.h"
 
 #include <sqlite3.h>
 
 #include <chrono>
-#include <cstdarg>
 #include <cstdio>
 #include <fstream>
 #include <unistd.h>
@@ -35,28 +37,6 @@ void bind(sqlite3_stmt* s, int i, const QueryValue& v) {
     }
 }
 
-QueryValue valueAt(sqlite3_stmt* s, int c) {
-    QueryValue v;
-    switch (sqlite3_column_type(s, c)) {
-    case SQLITE_INTEGER: v.type = QueryValue::Type::Integer, v.integer = sqlite3_column_int64(s, c); break;
-    case SQLITE_FLOAT: v.type = QueryValue::Type::Real, v.real = sqlite3_column_double(s, c); break;
-    case SQLITE_NULL: break;
-    default:
-        v.type = QueryValue::Type::Text;
-        v.text.assign(reinterpret_cast<const char*>(sqlite3_column_text(s, c)), size_t(sqlite3_column_bytes(s, c)));
-    }
-    return v;
-}
-
-__attribute__((format(printf, 2, 3))) void appendf(std::string& out, const char* format, ...) {
-    char line[512];
-    va_list args;
-    va_start(args, format);
-    std::vsnprintf(line, sizeof line, format, args);
-    va_end(args);
-    out += line;
-}
-
 } // namespace
 
 std::string queryBenchReport(std::shared_ptr<const Session> session, const std::string& sql) {
@@ -67,13 +47,13 @@ std::string queryBenchReport(std::shared_ptr<const Session> session, const std::
     const QueryResult cold = engine.run(sql);
     if (!cold.ok())
         return "error: " + cold.error + "\n";
-    appendf(out, "vtab_cold_s: %.3f (the analyses the statement reads built first)\n", secondsSince(t0));
+    appendFormat(out, "vtab_cold_s: %.3f (the analyses the statement reads built first)\n", secondsSince(t0));
     const double rss1 = residentMb();
     t0 = std::chrono::steady_clock::now();
     const QueryResult warm = engine.run(sql);
-    appendf(out, "vtab_warm_s: %.3f\n", secondsSince(t0));
-    appendf(out, "rows: %zu\n", warm.rows.size());
-    appendf(out, "vtab_rss_growth_mb: %.1f (analyses kept for the engine)\n", rss1 - rss0);
+    appendFormat(out, "vtab_warm_s: %.3f\n", secondsSince(t0));
+    appendFormat(out, "rows: %zu\n", warm.rows.size());
+    appendFormat(out, "vtab_rss_growth_mb: %.1f (analyses kept for the engine)\n", rss1 - rss0);
 
     // Materialized: every table the statement reads copied into SQLite, views made again over them.
     std::string error;
@@ -117,8 +97,8 @@ std::string queryBenchReport(std::shared_ptr<const Session> session, const std::
     for (const QuerySchemaTable& v : querySchema())
         if (v.view)
             sqlite3_exec(db, ("CREATE VIEW \"" + v.name + "\" AS " + v.sql).c_str(), nullptr, nullptr, nullptr);
-    appendf(out, "materialize_s: %.3f (%zu rows of %zu tables copied)\n", secondsSince(t0), copied, tables.size());
-    appendf(out, "materialize_mb: %.1f (SQLite's memory for the copy)\n", double(sqlite3_memory_used() - mem0) / 1e6);
+    appendFormat(out, "materialize_s: %.3f (%zu rows of %zu tables copied)\n", secondsSince(t0), copied, tables.size());
+    appendFormat(out, "materialize_mb: %.1f (SQLite's memory for the copy)\n", double(sqlite3_memory_used() - mem0) / 1e6);
     t0 = std::chrono::steady_clock::now();
     std::vector<std::vector<QueryValue>> rows;
     sqlite3_stmt* q = nullptr;
@@ -127,12 +107,12 @@ std::string queryBenchReport(std::shared_ptr<const Session> session, const std::
         while (sqlite3_step(q) == SQLITE_ROW) {
             rows.emplace_back();
             for (int c = 0; c < n; ++c)
-                rows.back().push_back(valueAt(q, c));
+                rows.back().push_back(queryValueOfColumn(q, c));
         }
     }
     sqlite3_finalize(q);
-    appendf(out, "materialized_query_s: %.3f\n", secondsSince(t0));
-    appendf(out, "results_equal: %s\n", rows == warm.rows ? "yes" : "no");
+    appendFormat(out, "materialized_query_s: %.3f\n", secondsSince(t0));
+    appendFormat(out, "results_equal: %s\n", rows == warm.rows ? "yes" : "no");
     sqlite3_close(db);
     return out;
 }

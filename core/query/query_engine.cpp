@@ -2,6 +2,7 @@
 
 #include "model/session.h"
 #include "query/query_tables.h"
+#include "query/sqlite_value.h"
 
 #include <sqlite3.h>
 
@@ -64,7 +65,9 @@ void setResult(sqlite3_context* ctx, const QueryValue& v) {
     }
 }
 
-QueryValue valueOf(sqlite3_stmt* stmt, int column) {
+} // namespace
+
+QueryValue queryValueOfColumn(sqlite3_stmt* stmt, int column) {
     QueryValue v;
     switch (sqlite3_column_type(stmt, column)) {
     case SQLITE_INTEGER:
@@ -85,6 +88,8 @@ QueryValue valueOf(sqlite3_stmt* stmt, int column) {
     }
     return v;
 }
+
+namespace {
 
 // An integer key from an SQL value: integers, and reals and texts that are exactly one.
 bool keyOf(sqlite3_value* value, int64_t& key) {
@@ -427,7 +432,7 @@ QueryResult QueryEngine::stream(std::string_view sql, const ColumnsFn& columns, 
         bool stopped = false;
         while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
             for (int i = 0; i < n; ++i)
-                values[size_t(i)] = valueOf(stmt, i);
+                values[size_t(i)] = queryValueOfColumn(stmt, i);
             if (row && !row(values)) {
                 stopped = true;
                 break;

@@ -176,12 +176,10 @@ struct QueryTables::State {
     // The runtime or driver call that launched GPU slice (track, slice): the start of its flow
     // from another track; nullopt when it has none.
     std::optional<std::pair<uint32_t, uint32_t>> launchOf(uint32_t track, uint32_t slice) const {
-        for (uint32_t f : s().flowsOf(track, slice)) {
-            const Flow& flow = s().flows()[f];
-            if (flow.toTrack == track && flow.toSlice == slice && flow.fromTrack != track)
-                return std::make_pair(flow.fromTrack, flow.fromSlice);
-        }
-        return std::nullopt;
+        const uint32_t f = LaunchFlows::flowOfSlice(s(), track, slice, LaunchFlows::Follow::Launch);
+        if (f == LaunchFlows::kNone)
+            return std::nullopt;
+        return std::make_pair(s().flows()[f].fromTrack, s().flows()[f].fromSlice);
     }
 
     // Per kernel row, the Python stack of the call the kernel table attributes it to (a replayed
