@@ -614,8 +614,9 @@ QString OverviewView::recommendationEvidence(const Recommendation& r) const {
                QLatin1Char(' ') + tr("Pinned memory (pin_memory=True) makes them faster and asynchronous.");
     case RecommendationKind::LongIdleGap:
         return tr("The GPU is idle for %1 at once (%2 of the average step); in all it is idle %3 between its "
-                  "operations. Select the gap to see what the CPU was doing.")
-            .arg(formatDuration(r.ns), share, formatDuration(static_cast<int64_t>(r.total)));
+                  "operations.")
+                   .arg(formatDuration(r.ns), share, formatDuration(static_cast<int64_t>(r.total))) +
+               QLatin1Char(' ') + longIdleGapCause(r);
     case RecommendationKind::BusyDataLoaderWorkers:
         return tr("The program's worker processes use %1 % of a core on average (threshold %2 %) while GPU "
                   "utilization is %3: preparing the input likely limits the step. Add DataLoader workers "
@@ -633,6 +634,36 @@ QString OverviewView::recommendationEvidence(const Recommendation& r) const {
                               "more sequences per step."));
     }
     return {};
+}
+
+QString OverviewView::longIdleGapCause(const Recommendation& r) const {
+    const std::optional<GapCategory> category = longIdleGapCategory(r);
+    if (!category || *category == GapCategory::Nothing)
+        return tr("Nothing was recorded on the host then (a capture records what the host runs with Python "
+                  "sampling, warpscope-capture --py-sample); select the gap to see the timeline around it.");
+    QString cause = formatGapCategory(*category);
+    if (!r.name.empty())
+        cause = tr("%1 at %2").arg(cause, QString::fromStdString(r.name));
+    if (!r.detail.empty())
+        cause = tr("%1, after %2 drained the GPU's queue").arg(cause, QString::fromStdString(r.detail));
+    QString advice;
+    switch (*category) {
+    case GapCategory::Sync:
+        advice = tr("Avoid .item(), .cpu() and synchronize() inside the step, or move them after the next launches.");
+        break;
+    case GapCategory::Collective:
+        advice = tr("Overlap the communication with compute (gradient bucketing, asynchronous collectives).");
+        break;
+    case GapCategory::DataLoading:
+        advice = tr("Overlap data loading with compute: DataLoader(num_workers > 0, pin_memory=True) or prefetching.");
+        break;
+    case GapCategory::CpuWork:
+        advice = tr("The host's work there delays the next launch: move it out of the step, or queue more GPU work "
+                    "before it (CUDA graphs, torch.compile).");
+        break;
+    case GapCategory::Nothing: break;
+    }
+    return tr("Meanwhile the host was in %1. %2").arg(cause, advice);
 }
 
 QWidget* OverviewView::recommendationWidget(const Recommendation& r) {

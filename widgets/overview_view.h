@@ -78,6 +78,7 @@ private:
     QWidget* recommendationWidget(const Recommendation& r);
     QString recommendationTitle(const Recommendation& r) const;
     QString recommendationEvidence(const Recommendation& r) const;
+    QString longIdleGapCause(const Recommendation& r) const; // what the host did in the gap, and the advice
 
     TimeViewport* m_time;
     std::shared_ptr<SessionAnalyses> m_analyses;

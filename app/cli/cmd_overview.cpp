@@ -1,3 +1,5 @@
+#include "analysis/idle_gaps.h"
+#include "analysis/idle_gaps_text.h"
 #include "analysis/overview.h"
 #include "analysis/overview_document.h"
 #include "analysis/session_results.h"
@@ -38,7 +40,7 @@ std::string ms(double ns) {
     return buf;
 }
 
-void printText(const Session& session, const OverviewReport& r) {
+void printText(const Session& session, const OverviewReport& r, const IdleGapReport& gaps) {
     std::printf("Window: %lld .. %lld ns (%s ms)%s\n", static_cast<long long>(r.windowStart),
                 static_cast<long long>(r.windowEnd), ms(static_cast<double>(r.windowEnd - r.windowStart)).c_str(),
                 r.selection ? ", selected range"
@@ -113,6 +115,9 @@ void printText(const Session& session, const OverviewReport& r) {
     std::printf(" %13s\n  %-10s", ms(b.averageTotal).c_str(), "Share");
     for (size_t role = 0; role < kStepRoleCount; ++role)
         std::printf(" %11.2f %%", b.averageShare(static_cast<StepRole>(role)) * 100.0);
+    // The Overview tab's "Why the GPU waits" section, as `warpscope-cli gaps` prints it.
+    if (gaps.valid)
+        std::printf("\n\n%s", idleGapsText(gaps, 3).c_str());
     std::printf("\n\nRecommendations\n");
     if (r.recommendations.empty())
         std::printf("  none\n");
@@ -169,8 +174,11 @@ int runOverview(const std::vector<std::string>& argv) {
         const OverviewDocument document = buildOverviewDocument(session, range);
         if (args.flag("json"))
             std::printf("%s\n", overviewDocumentJson(session, document).c_str());
-        else
-            printText(session, document.report);
+        else {
+            IdleGapOptions options;
+            options.range = range;
+            printText(session, document.report, computeIdleGaps(session, options));
+        }
         return kExitOk;
     }
     // A stored session's whole-trace Overview comes with it (session_results.h).

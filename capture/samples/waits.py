@@ -10,6 +10,9 @@ Workloads (a small CNN on 64x64 images, SGD, fp32):
   sync    every step reads values back to the host: the loss (`.item()`), an accuracy computed on
           the host (`.cpu()`), and a data-dependent branch on a GPU value, so the GPU idles while
           the host waits for it and then launches again
+  sleep   every step reads the logits back (`.cpu()`, the GPU then has nothing queued) and then
+          sleeps 4 ms in `time.sleep` before the backward pass: the GPU idles because the host
+          sleeps, not because it waits (issue #51)
 
 WS_STEPS measured steps (default 8) after WS_WARMUP (default 3). Prints `RESULT {...}`.
 """
@@ -80,7 +83,24 @@ def sync_step():
     return step
 
 
-MAKERS = {"loader": loader_step, "sync": sync_step}
+def sleep_step():
+    model = small_cnn()
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    x = torch.rand(128, 3, 64, 64, device=dev)
+    y = torch.randint(0, 100, (128,), device=dev)
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        out = model(x)
+        logits = out.cpu()  # drains the GPU's queue; returns once the forward pass is done
+        time.sleep(0.004)   # host-side work stand-in: the GPU idles for it
+        F.cross_entropy(out, y).backward()
+        opt.step()
+        return logits
+    return step
+
+
+MAKERS = {"loader": loader_step, "sync": sync_step, "sleep": sleep_step}
 if WORKLOAD not in MAKERS:
     sys.exit("unknown workload %s (one of %s)" % (WORKLOAD, ", ".join(MAKERS)))
 train_step = MAKERS[WORKLOAD]()

@@ -717,8 +717,13 @@ private:
         const Track& t = m_s.tracks()[track];
         const Frame* f = userLine(track, slice);
         LineKey k{cls, std::string(m_s.str(t.names[slice])), "", 0, ""};
-        if (cls == kCpu)
-            k.what = f ? std::string() : std::string(m_s.str(t.names[op ? *op : slice]));
+        if (cls == kCpu) {
+            // A module-level built-in (time.sleep, no object address in its name) is named with
+            // its caller's line: the host was sleeping there (issue #51).
+            const bool builtin = m_s.kindOf(t, slice) == EventKind::PythonFunction &&
+                                 m_s.str(t.names[slice]).starts_with("<built-in function ");
+            k.what = builtin || !f ? std::string(m_s.str(t.names[builtin || !op ? slice : *op])) : std::string();
+        }
         if (f) {
             k.file = f->file;
             k.line = f->line;

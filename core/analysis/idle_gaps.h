@@ -57,7 +57,8 @@ class Session;
  * Lines: each moment is charged to a line of its class. Sync, Collective and DataLoading: the
  * outermost covering slice of the class (aten::item over its cudaStreamSynchronize, the
  * enumerate(DataLoader) range) with its user line; CpuWork: the user line of the innermost covering
- * slice, with the outermost covering operator as `what` (only when the line is unknown). A slice's
+ * slice, with the outermost covering operator as `what` (only when the line is unknown), or the
+ * innermost slice itself when it is a module-level built-in ("<built-in function sleep>"). A slice's
  * user line: its Python frames (itself when python_function, then its enclosing python_function
  * slices), else its `Call stack` argument, else that of its innermost enclosing operator that has
  * one; the innermost frame that is not library code (a file under torch/, torchvision/,

@@ -1,4 +1,6 @@
 #include "analysis/overview.h"
+
+#include "analysis/idle_gaps.h"
 #include "model/saturating.h"
 
 #include "analysis/kernel_table.h"
@@ -508,6 +510,10 @@ std::string overviewToJson(const Session& s, const OverviewReport& r,
         } else {
             rj["slice"] = nullptr;
         }
+        if (const std::optional<GapCategory> cause = longIdleGapCategory(rec))
+            rj["cause"] = {{"category", gapCategoryId(*cause)},
+                           {"line", rec.name.empty() ? J(nullptr) : J(rec.name)},
+                           {"drained_by", rec.detail.empty() ? J(nullptr) : J(rec.detail)}};
         recs.push_back(std::move(rj));
     }
     j["recommendations"] = std::move(recs);

@@ -1,6 +1,7 @@
 #include "analysis/recommendations.h"
 #include "model/saturating.h"
 
+#include "analysis/idle_gaps.h"
 #include "analysis/inference_steps.h"
 #include "analysis/overview.h"
 #include "model/session.h"
@@ -56,6 +57,27 @@ std::optional<RecommendationRange> stepWithMost(const StepBreakdown& b, StepRole
     if (!best)
         return std::nullopt;
     return RecommendationRange{best->start, best->end};
+}
+
+// What the host did during a long idle gap (issue #51): the Why-the-GPU-waits classification of that
+// one gap (its largest piece on the device when it crosses a step boundary), so the advice names the
+// cause instead of asking the user to look. Cheap: the analysis runs over the gap's range only.
+void nameIdleGapCause(const Session& s, const OverviewData& d, Recommendation& r) {
+    IdleGapOptions options;
+    options.range = OverviewRange{r.range->start, r.range->end};
+    options.thresholdNs = 1;
+    const IdleGapReport gaps = computeIdleGaps(s, d, options);
+    const IdleGap* best = nullptr;
+    for (const IdleGap& g : gaps.gaps)
+        if (g.device == r.device && (!best || g.duration() > best->duration()))
+            best = &g;
+    if (!best)
+        return;
+    r.count = static_cast<uint64_t>(best->category) + 1;
+    if (best->cause < gaps.lines.size())
+        r.name = gapLineText(gaps.lines[best->cause]);
+    if (best->drainedBy < gaps.lines.size() && best->category != GapCategory::Sync)
+        r.detail = gaps.lines[best->drainedBy].what;
 }
 
 } // namespace
@@ -133,7 +155,7 @@ std::string recommendationEvidence(const Recommendation& r) {
     case RecommendationKind::LongIdleGap:
         return "The GPU is idle for " + duration(r.ns) + " at once (" + percent(r.share) +
                " of the average step); in all it is idle " + duration(static_cast<int64_t>(r.total)) +
-               " between its operations. Select the gap to see what the CPU was doing.";
+               " between its operations. " + longIdleGapCauseText(r);
     case RecommendationKind::BusyDataLoaderWorkers:
         return "The program's worker processes use " + std::to_string(static_cast<int>(r.cpuPercent + 0.5)) +
                " % of a core on average (threshold " + std::to_string(static_cast<int>(r.threshold)) +
@@ -152,6 +174,42 @@ std::string recommendationEvidence(const Recommendation& r) {
                                       "decode more sequences per step."));
     }
     return {};
+}
+
+std::optional<GapCategory> longIdleGapCategory(const Recommendation& r) {
+    if (r.kind != RecommendationKind::LongIdleGap || r.count == 0 || r.count > kGapCategoryCount)
+        return std::nullopt;
+    return static_cast<GapCategory>(r.count - 1);
+}
+
+std::string longIdleGapCauseText(const Recommendation& r) {
+    const std::optional<GapCategory> category = longIdleGapCategory(r);
+    if (!category || *category == GapCategory::Nothing)
+        return "Nothing was recorded on the host then (a capture records what the host runs with Python sampling, "
+               "warpscope-capture --py-sample); select the gap to see the timeline around it.";
+    std::string advice;
+    switch (*category) {
+    case GapCategory::Sync:
+        advice = "Avoid .item(), .cpu() and synchronize() inside the step, or move them after the next launches.";
+        break;
+    case GapCategory::Collective:
+        advice = "Overlap the communication with compute (gradient bucketing, async collectives).";
+        break;
+    case GapCategory::DataLoading:
+        advice = "Overlap data loading with compute: DataLoader(num_workers > 0, pin_memory=True) or prefetching.";
+        break;
+    case GapCategory::CpuWork:
+        advice = "The host's work there delays the next launch: move it out of the step, or queue more GPU work "
+                 "before it (CUDA graphs, torch.compile).";
+        break;
+    case GapCategory::Nothing: break;
+    }
+    std::string cause = gapCategoryName(*category);
+    if (!r.name.empty())
+        cause += " at " + r.name;
+    if (!r.detail.empty())
+        cause += ", after " + r.detail + " drained the GPU's queue";
+    return "Meanwhile the host was in " + cause + ". " + advice;
 }
 
 std::vector<Recommendation> computeRecommendations(const Session& s, const OverviewData& d, const OverviewReport& rep) {
@@ -347,8 +405,10 @@ std::vector<Recommendation> computeRecommendations(const Session& s, const Overv
             }
             r.share = b.averageTotal > 0 ? static_cast<double>(r.ns) / b.averageTotal : 0.0;
             r.threshold = kLongIdleGapShareThreshold;
-            if (r.ns >= kLongIdleGapMinNs && r.share >= kLongIdleGapShareThreshold)
+            if (r.ns >= kLongIdleGapMinNs && r.share >= kLongIdleGapShareThreshold) {
+                nameIdleGapCause(s, d, r);
                 out.push_back(r);
+            }
         }
     }
 

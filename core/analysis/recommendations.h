@@ -37,7 +37,10 @@ struct OverviewReport;
  *                       bytes (0 when unknown), share = ns / window, slice = the longest copy
  *   LongIdleGap         device, ns = the longest GPU idle gap between two GPU activities inside the
  *                       window, share = ns / average step, total = idle ns in the window,
- *                       range = the gap
+ *                       range = the gap; what the host did then (Why the GPU waits, idle_gaps.h):
+ *                       count = the gap's GapCategory + 1 (0: not known), name = its cause line
+ *                       (gapLineText: "train.py:40 step"), detail = the synchronization that
+ *                       drained the GPU's queue before it (empty: none)
  *   BusyDataLoaderWorkers  (captures with the `host` activity) cpuPercent = the child processes'
  *                       mean CPU use in the window (% of one core), threshold = its threshold (%),
  *                       share = the highest GPU utilization, range = the window
@@ -82,6 +85,7 @@ struct Recommendation {
     int64_t capacityBytes = 0;
     double cpuPercent = 0;
     std::string name;
+    std::string detail;
     std::optional<RecommendationRange> range;
     std::optional<RecommendationSlice> slice;
 };
@@ -115,11 +119,17 @@ inline constexpr double kSyncShareThreshold = 0.05;
 inline constexpr double kLongIdleGapShareThreshold = 0.10;
 inline constexpr int64_t kLongIdleGapMinNs = 100'000;
 
+enum class GapCategory : uint8_t;
+
 // Stable machine-readable id ("dataloader", "low_gpu_utilization", ...), used in --json.
 const char* recommendationId(RecommendationKind kind);
 // English title and evidence sentence with the numbers.
 std::string recommendationTitle(const Recommendation& r);
 std::string recommendationEvidence(const Recommendation& r);
+// A LongIdleGap's cause class (nullopt when not known or another kind), and the English sentence
+// naming the cause with the advice for that class (the end of its evidence).
+std::optional<GapCategory> longIdleGapCategory(const Recommendation& r);
+std::string longIdleGapCauseText(const Recommendation& r);
 
 // An inference run's decode forwards keep the GPU busy less than this share of their time
 // (issue #49): the host, not the GPU, sets the time per token.

@@ -34,7 +34,7 @@ class SessionAnalyses;
  * the encoding changes.
  */
 struct SessionResults {
-    static constexpr uint32_t kVersion = 4; // 2: operator rows with Tensor Core time; 3: a capture's inferred
+    static constexpr uint32_t kVersion = 5; // 5: a long idle gap names its cause; 2: operator rows with Tensor Core time; 3: a capture's inferred
                                             // operators with stacks, summaries with computed occupancy;
                                             // 4: the Overview's recorded pieces (recorded_spans.h)
 

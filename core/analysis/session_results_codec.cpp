@@ -114,6 +114,7 @@ void put(ByteWriter& w, const Recommendation& x) {
     w.put(x.capacityBytes);
     w.put(x.cpuPercent);
     w.put(x.name);
+    w.put(x.detail);
     w.put(x.range.has_value());
     if (x.range) {
         w.put(x.range->start);
@@ -139,6 +140,7 @@ void get(ByteReader& r, Recommendation& x) {
     r.get(x.capacityBytes);
     r.get(x.cpuPercent);
     r.get(x.name);
+    r.get(x.detail);
     bool present = false;
     r.get(present);
     if (present) {

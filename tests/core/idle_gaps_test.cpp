@@ -229,7 +229,7 @@ TEST(IdleGaps, WorkAfterASyncIsTheHostsOwn) {
     EXPECT_EQ(sleep.category, GapCategory::CpuWork);
     EXPECT_EQ(sleep.ns[size_t(GapCategory::Sync)], 0); // the sync returned as the GPU went idle
     EXPECT_GE(double(sleep.ns[size_t(GapCategory::CpuWork)]), 0.9 * double(sleep.duration()));
-    EXPECT_EQ(r.causeText(sleep), "Python / CPU work: train.py:30 step, after cudaStreamSynchronize drained the GPU's queue");
+    EXPECT_EQ(r.causeText(sleep), "Python / CPU work: <built-in function sleep> (train.py:30 step), after cudaStreamSynchronize drained the GPU's queue");
     // The long range after it is the host's too (in the synchronization's wake: the GPU ran 10 us since).
     EXPECT_EQ(r.gaps[1].category, GapCategory::CpuWork);
     EXPECT_GE(double(r.gaps[1].ns[size_t(GapCategory::CpuWork)]), 0.97 * double(r.gaps[1].duration()));

@@ -2,6 +2,7 @@
 // values computed independently by reference_overview.py (Python json module + FORMATS.md 3.3-3.7, no
 // shared code): `python3 reference_overview.py FILE [--from NS --to NS]` re-derives every number below.
 // The nsys case is checked against the kernel table read straight from the SQLite export.
+#include "analysis/idle_gaps.h"
 #include "analysis/overview.h"
 #include "analysis/step_breakdown.h"
 #include "analysis/trace_summary.h"
@@ -269,6 +270,33 @@ TEST(Overview, LongestIdleGapIsBetweenGpuActivities) {
     }
     EXPECT_TRUE(endsAtStart);
     EXPECT_TRUE(startsAtEnd);
+}
+
+// Issue #51: the advice names what the host did in the gap (Why the GPU waits over the gap alone):
+// the loader-bound capture's longest gap is the main thread's next(batches), after the harness's
+// synchronization emptied the queue; the text carries the cause and the advice for data loading.
+TEST(Overview, LongIdleGapNamesItsCause) {
+    ImportResult imported = importTraceFile(dataPath("captures/waits/waits_loader.wscap.gz"));
+    ASSERT_TRUE(imported.session);
+    const OverviewReport r = computeOverview(*imported.session);
+    const Recommendation* gap = findRecommendation(r, RecommendationKind::LongIdleGap, 0);
+    ASSERT_NE(gap, nullptr);
+    ASSERT_EQ(longIdleGapCategory(*gap), GapCategory::DataLoading);
+    EXPECT_EQ(gap->name, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
+    EXPECT_EQ(gap->detail, "cudaDeviceSynchronize");
+    const std::string evidence = recommendationEvidence(*gap);
+    EXPECT_NE(evidence.find("Meanwhile the host was in data loading at enumerate(DataLoader)"), std::string::npos) << evidence;
+    EXPECT_NE(evidence.find("num_workers"), std::string::npos);
+    // The same gap in the report of Why the GPU waits has that class and line.
+    const IdleGapReport gaps = computeIdleGaps(*imported.session);
+    bool found = false;
+    for (const IdleGap& g : gaps.gaps)
+        if (g.start <= gap->range->start && g.end >= gap->range->end) {
+            found = true;
+            EXPECT_EQ(g.category, GapCategory::DataLoading);
+            EXPECT_EQ(gapLineText(gaps.lines[g.cause]), gap->name);
+        }
+    EXPECT_TRUE(found);
 }
 
 TEST(Overview, NsysMatchesKernelTableOfTheExport) {

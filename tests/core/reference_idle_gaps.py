@@ -272,7 +272,9 @@ def main():
         f = user_line(v)
         what = v.name
         if cls == CPU:
-            what = "" if f else (op.name if op else v.name)
+            # A module-level built-in (time.sleep) is named with its caller's line (issue #51).
+            builtin = v.kind == "python" and v.name.startswith("<built-in function ")
+            what = v.name if builtin else "" if f else (op.name if op else v.name)
         key = (cls, what) + (f if f else ("", 0, ""))
         return line_ids.setdefault(key, len(line_ids))
 
