@@ -2,9 +2,11 @@
 
 #include "detached_work.h"
 #include "format.h"
+#include "frame_folding_settings.h"
 #include "model/session.h"
 #include "time_viewport.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QContextMenuEvent>
 #include <QHBoxLayout>
@@ -310,7 +312,8 @@ bool FlameGraphCanvas::event(QEvent* event) {
 
 FlameGraphView::FlameGraphView(TimeViewport* time, std::shared_ptr<const Session> session, QWidget* parent)
     : QWidget(parent), m_time(time), m_session(std::move(session)), m_weight(new QComboBox(this)),
-      m_direction(new QComboBox(this)), m_search(new QLineEdit(this)),
+      m_direction(new QComboBox(this)), m_fold(new QCheckBox(tr("Fold dispatch frames"), this)),
+      m_search(new QLineEdit(this)),
       m_resetZoom(new QPushButton(tr("Reset Zoom"), this)), m_breadcrumb(new QLabel(this)),
       m_status(new QLabel(this)), m_pages(new QStackedWidget(this)), m_message(new QLabel(this)),
       m_scroll(new QScrollArea(this)), m_canvas(new FlameGraphCanvas(this)) {
@@ -325,6 +328,10 @@ FlameGraphView::FlameGraphView(TimeViewport* time, std::shared_ptr<const Session
     m_weight->setToolTip(tr("What the frames weigh"));
     m_direction->addItem(tr("Top-down (callers first)"), false);
     m_direction->addItem(tr("Bottom-up (innermost frames first)"), true);
+    m_fold->setObjectName(QStringLiteral("flameFold"));
+    m_fold->setChecked(FrameFoldingSettings::load().enabled);
+    m_fold->setToolTip(tr("Fold nn.Module's _call_impl and _wrapped_call_impl, decorators' wrappers and __call__ "
+                          "frames into their callers, so model code comes first (Settings lists the patterns)"));
     m_search->setPlaceholderText(tr("Search functions…"));
     m_search->setClearButtonEnabled(true);
     m_search->setMaximumWidth(260);
@@ -338,6 +345,7 @@ FlameGraphView::FlameGraphView(TimeViewport* time, std::shared_ptr<const Session
     bar->addWidget(new QLabel(tr("Weight:"), this));
     bar->addWidget(m_weight);
     bar->addWidget(m_direction);
+    bar->addWidget(m_fold);
     bar->addWidget(m_search);
     bar->addWidget(m_resetZoom);
     bar->addWidget(m_status, 1);
@@ -370,6 +378,13 @@ FlameGraphView::FlameGraphView(TimeViewport* time, std::shared_ptr<const Session
         m_dirty = true;
         start();
     });
+    connect(m_fold, &QCheckBox::toggled, this, [this](bool on) {
+        FrameFoldingSettings settings = FrameFoldingSettings::load();
+        settings.enabled = on;
+        settings.save();
+        m_dirty = true;
+        start();
+    });
     connect(m_search, &QLineEdit::textChanged, this, [this](const QString& text) {
         m_canvas->setSearch(text.trimmed());
         updateStatus();
@@ -394,6 +409,9 @@ FlameOptions FlameGraphView::currentOptions() const {
     FlameOptions o;
     o.weight = static_cast<FlameWeight>(m_weight->currentData().toInt());
     o.bottomUp = m_direction->currentData().toBool();
+    FrameFoldingSettings folding = FrameFoldingSettings::load();
+    folding.enabled = m_fold->isChecked();
+    o.fold = folding.folding();
     if (const std::optional<TimeRange> sel = m_time->selectedRange(); sel && sel->end > sel->start) {
         o.from = sel->start;
         o.to = sel->end;
@@ -443,6 +461,14 @@ void FlameGraphView::setWeight(FlameWeight weight) {
 
 void FlameGraphView::setBottomUp(bool bottomUp) {
     m_direction->setCurrentIndex(bottomUp ? 1 : 0);
+}
+
+void FlameGraphView::setFolding(bool fold) {
+    m_fold->setChecked(fold);
+}
+
+bool FlameGraphView::isFolding() const {
+    return m_fold->isChecked();
 }
 
 void FlameGraphView::setSearch(const QString& text) {
@@ -520,6 +546,9 @@ void FlameGraphView::updateStatus() {
                             .arg(formatPercent(all > 0 ? std::optional(m_canvas->matchedTotal() / double(all))
                                                        : std::nullopt));
     }
+    if (m_graph->foldedFrameCount() > 0)
+        status += QStringLiteral(" · ") + tr("%n dispatch frame(s) folded", nullptr,
+                                             static_cast<int>(m_graph->foldedFrameCount()));
     m_status->setText(status);
 }
 

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -102,8 +103,9 @@ private:
 /*
  * FlameGraphView: the "Flame Graph" bottom tab, a view over core's FlameGraph for the range selected
  * on the timeline (the whole session when none): a weight (CPU samples, GPU time by the Python stack
- * that launched each kernel, bytes allocated), top-down or bottom-up, a search that highlights
- * matching frames, and the canvas. The graph is built on a worker thread (startDetached) when the
+ * that launched each kernel, bytes allocated), top-down or bottom-up, dispatch and decorator frames
+ * folded or shown (FrameFoldingSettings, on by default), a search that highlights matching frames,
+ * and the canvas. The graph is built on a worker thread (startDetached) when the
  * tab is shown and whenever the range or an option changes while it is shown; a newer build cancels
  * the one before. Double-clicking a frame with a source location asks to show it (sourceRequested),
  * the context menu also offers the editor. An empty graph shows the model's reason.
@@ -119,6 +121,9 @@ public:
     void setWeight(FlameWeight weight);
     void setBottomUp(bool bottomUp);
     void setSearch(const QString& text);
+    // Fold dispatch and decorator frames (FrameFoldingSettings; the choice is saved).
+    void setFolding(bool fold);
+    bool isFolding() const;
     FlameGraphCanvas* canvas() const { return m_canvas; }
     const FlameGraph* graph() const { return m_graph.get(); }
     bool isShowingGraph() const;
@@ -152,6 +157,7 @@ private:
 
     QComboBox* m_weight;
     QComboBox* m_direction;
+    QCheckBox* m_fold;
     QLineEdit* m_search;
     QPushButton* m_resetZoom;
     QLabel* m_breadcrumb;

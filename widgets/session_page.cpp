@@ -29,9 +29,13 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QScrollArea>
+#include <QSettings>
+#include <QShortcut>
+#include <QSignalBlocker>
 #include <QTableView>
 #include <QSplitter>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace ws {
@@ -65,6 +69,11 @@ SessionPage::SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* 
     m_search->setSession(m_session->session);
     m_range->setSession(m_session->session);
     connect(m_details, &SliceDetailsView::revealRequested, m_timeline, &TimelineView::revealSlice);
+    connect(m_details, &SliceDetailsView::sourceRequested, this, [this](const QString& file, int line, bool editor) {
+        m_stackSource->showSource(file, line, editor);
+        if (!editor)
+            m_bottomTabs->setCurrentWidget(m_stackSource);
+    });
     connect(m_search, &SearchBar::revealRequested, m_timeline, &TimelineView::revealSlice);
     connect(m_time, &TimeViewport::selectedRangeChanged, this, [this] {
         // Views that follow the range themselves stay in front (a drag on the memory chart must
@@ -130,20 +139,28 @@ SessionPage::SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* 
     setStoredPath(m_session->storedPath);
 
     auto* top = new QWidget(this);
+    m_top = top;
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->setSpacing(0);
     topLayout->addWidget(m_search);
     topLayout->addWidget(m_timeline, 1);
     auto* split = new QSplitter(Qt::Vertical, this);
+    m_split = split;
+    split->setObjectName(QStringLiteral("sessionSplit"));
     split->addWidget(top);
     split->addWidget(m_bottomTabs);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     split->setSizes({640, 300});
     split->setChildrenCollapsible(false);
+    // The split the user last chose, on every page (the analysis pane is never cramped twice).
+    const bool restored = split->restoreState(QSettings().value(QLatin1String(kSplitKey)).toByteArray());
+    connect(split, &QSplitter::splitterMoved, this, [split] { QSettings().setValue(QLatin1String(kSplitKey), split->saveState()); });
     // The analysis tabs (charts plus tables) need more height than the details pane: the first
-    // time one is shown, the bottom pane grows to about half the page if it is smaller.
+    // time one is shown, the bottom pane grows to about half the page if it is smaller, unless the
+    // user has chosen a split.
+    m_grewForAnalysis = restored;
     auto grow = [this, split] {
         if (m_grewForAnalysis || !m_rangeFollowers.contains(m_bottomTabs->currentWidget()))
             return;
@@ -157,10 +174,40 @@ SessionPage::SessionPage(std::shared_ptr<const LoadedSession> session, QWidget* 
     };
     connect(m_bottomTabs, &QTabWidget::currentChanged, this, grow);
     m_growForAnalysis = grow;
+
+    // Maximizing the bottom tabs: the corner button, a double click on a tab, Ctrl+Shift+M.
+    m_maximize = new QToolButton(m_bottomTabs);
+    m_maximize->setObjectName(QStringLiteral("maximizeBottomTabs"));
+    m_maximize->setCheckable(true);
+    m_maximize->setAutoRaise(true);
+    m_maximize->setText(tr("Maximize"));
+    m_maximize->setToolTip(tr("Give the tabs the whole page, hiding the timeline (Ctrl+Shift+M, or double-click a tab)"));
+    m_bottomTabs->setCornerWidget(m_maximize, Qt::TopRightCorner);
+    connect(m_maximize, &QToolButton::toggled, this, &SessionPage::setBottomMaximized);
+    connect(m_bottomTabs, &QTabWidget::tabBarDoubleClicked, this, [this](int index) {
+        if (index >= 0)
+            setBottomMaximized(!isBottomMaximized());
+    });
+    auto* maximizeShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M), this);
+    maximizeShortcut->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(maximizeShortcut, &QShortcut::activated, this, [this] { setBottomMaximized(!isBottomMaximized()); });
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
 }
+
+void SessionPage::setBottomMaximized(bool maximized) {
+    if (maximized == m_maximized)
+        return;
+    m_maximized = maximized;
+    m_top->setVisible(!maximized);
+    const QSignalBlocker block(m_maximize);
+    m_maximize->setChecked(maximized);
+    m_maximize->setText(maximized ? tr("Restore") : tr("Maximize"));
+}
+
+bool SessionPage::isBottomMaximized() const { return m_maximized; }
 
 void SessionPage::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);

@@ -10,7 +10,9 @@
 #include <memory>
 #include <vector>
 
+class QSplitter;
 class QTabWidget;
+class QToolButton;
 
 namespace ws {
 
@@ -64,6 +66,14 @@ public:
     // computed before returning (screenshots). False for an unknown key.
     bool showTab(const QString& key, bool computeNow = false);
     QStringList tabKeys() const;
+    // The bottom tabs fill the page (the timeline hidden) for a deep flame graph or a long table:
+    // the corner button, a double click on a tab, or Ctrl+Shift+M toggles it (issue #51).
+    void setBottomMaximized(bool maximized);
+    bool isBottomMaximized() const;
+    QSplitter* splitter() const { return m_split; }
+    // Where the split between the timeline and the bottom tabs is remembered (QSettings): moved by the
+    // user, it is restored on every page opened afterwards.
+    static constexpr const char* kSplitKey = "sessionPage/split";
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -75,6 +85,10 @@ private:
     SearchBar* m_search;
     TimelineView* m_timeline;
     QTabWidget* m_bottomTabs;
+    QSplitter* m_split = nullptr;
+    QWidget* m_top = nullptr;           // the search bar and the timeline
+    QToolButton* m_maximize = nullptr;  // the bottom tabs' corner button
+    bool m_maximized = false;
     SliceDetailsView* m_details;
     SessionSummaryView* m_summary;
     RangeSummaryView* m_range;

@@ -1,6 +1,7 @@
 #include "slice_details_view.h"
 
 #include "format.h"
+#include "frame_folding_settings.h"
 #include "model/session.h"
 
 #include <QJsonArray>
@@ -41,6 +42,10 @@ SliceDetailsView::SliceDetailsView(TimeViewport* timeViewport, QWidget* parent)
     setOpenLinks(false);
     connect(m_time, &TimeViewport::selectedSliceChanged, this, &SliceDetailsView::refresh);
     connect(this, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        if (url.scheme() == QLatin1String("frame") || url.scheme() == QLatin1String("edit")) {
+            activateFrame(url.path().toInt(), url.scheme() == QLatin1String("edit"));
+            return;
+        }
         const QUrlQuery q(url);
         const SliceRef s{q.queryItemValue(QStringLiteral("track")).toUInt(),
                          q.queryItemValue(QStringLiteral("slice")).toUInt()};
@@ -55,7 +60,36 @@ void SliceDetailsView::setSession(std::shared_ptr<const Session> session) {
     refresh();
 }
 
+void SliceDetailsView::activateFrame(int index, bool editor) {
+    if (index < 0 || static_cast<size_t>(index) >= m_frames.size()) return;
+    const StackFrameText& f = m_frames[static_cast<size_t>(index)];
+    if (!f.file.empty()) emit sourceRequested(QString::fromStdString(f.file), f.line, editor);
+}
+
+// The frames as a list: the function links to the source, "open" to the editor; frames without a
+// file are plain text, dispatch frames greyed.
+QString SliceDetailsView::stackHtml(const QString& text) {
+    m_frames = parseCallStackText(text.toStdString());
+    const FrameFolding folding = FrameFoldingSettings::load().patternsInEffect();
+    QString out = QStringLiteral("<ol style='margin:0'>");
+    for (size_t i = 0; i < m_frames.size(); ++i) {
+        const StackFrameText& f = m_frames[i];
+        const bool dispatch = folding.folds(f.function);
+        QString item = html(f.function);
+        if (!f.file.empty()) {
+            const QString where = html(f.file) + (f.line > 0 ? QStringLiteral(":%1").arg(f.line) : QString());
+            item = QStringLiteral("<a href='frame:%1'>%2</a> <span style='color:#666'>%3</span> "
+                                  "<a href='edit:%1' style='font-size:small'>%4</a>")
+                       .arg(i)
+                       .arg(item, where, tr("open"));
+        }
+        out += dispatch ? QStringLiteral("<li style='color:#999'>%1</li>").arg(item) : QStringLiteral("<li>%1</li>").arg(item);
+    }
+    return out + QStringLiteral("</ol>");
+}
+
 void SliceDetailsView::refresh() {
+    m_frames.clear();
     const auto sel = m_time->selectedSlice();
     if (!m_session || !sel || sel->track >= m_session->tracks().size() ||
         sel->slice >= m_session->tracks()[sel->track].sliceCount()) {
@@ -97,9 +131,22 @@ void SliceDetailsView::refresh() {
     const QJsonObject args = event.value(QStringLiteral("args")).toObject();
     if (!args.isEmpty()) {
         out += QStringLiteral("<p style='margin:6px 0 2px'><b>%1</b></p><table>").arg(tr("Arguments"));
-        for (auto it = args.begin(); it != args.end(); ++it)
-            out += row(it.key().toHtmlEscaped(), jsonText(it.value()).toHtmlEscaped());
+        QString stack;
+        for (auto it = args.begin(); it != args.end(); ++it) {
+            if (it.key() == QLatin1String("Call stack") && it.value().isString() && stack.isEmpty())
+                stack = it.value().toString();
+            else
+                out += row(it.key().toHtmlEscaped(), jsonText(it.value()).toHtmlEscaped());
+        }
         out += QStringLiteral("</table>");
+        if (!stack.isEmpty()) {
+            const QString list = stackHtml(stack);
+            out += QStringLiteral("<p style='margin:6px 0 2px'><b>%1</b> <span style='color:#666'>%2</span></p>%3")
+                       .arg(tr("Call stack"),
+                            tr("%n frame(s), innermost first; click a function to see its source", nullptr,
+                               static_cast<int>(m_frames.size())),
+                            list);
+        }
     }
     setHtml(out);
 }

@@ -1,13 +1,18 @@
 #include "stack_view.h"
 
+#include "frame_folding_settings.h"
 #include "model/session.h"
 #include "time_viewport.h"
 
+#include <QCheckBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QShortcut>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace ws {
 
@@ -34,7 +39,8 @@ QString kindLabel(StackFrameKind kind) {
 } // namespace
 
 StackView::StackView(QWidget* parent)
-    : QWidget(parent), m_header(new QLabel(this)), m_tree(new QTreeWidget(this)) {
+    : QWidget(parent), m_header(new QLabel(this)), m_hideDispatch(new QCheckBox(tr("Hide dispatch frames"), this)),
+      m_tree(new QTreeWidget(this)) {
     setObjectName(QStringLiteral("stackView"));
     m_tree->setObjectName(QStringLiteral("stackFrames"));
     m_tree->setColumnCount(4);
@@ -50,9 +56,26 @@ StackView::StackView(QWidget* parent)
     m_header->setText(tr("Select a slice to see its stack."));
     m_header->setWordWrap(true);
 
+    m_hideDispatch->setObjectName(QStringLiteral("stackHideDispatch"));
+    m_hideDispatch->setChecked(FrameFoldingSettings::load().enabled);
+    m_hideDispatch->setToolTip(tr("Hide nn.Module's _call_impl and _wrapped_call_impl, decorators' wrappers and "
+                                  "__call__ frames (Settings lists the patterns)"));
+    connect(m_hideDispatch, &QCheckBox::toggled, this, [this](bool on) {
+        FrameFoldingSettings settings = FrameFoldingSettings::load();
+        settings.enabled = on;
+        settings.save();
+        const int current = currentFrame();
+        m_tree->clear();
+        showStack(m_emptyText);
+        setCurrentFrame(current);
+    });
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_header, 1);
+    top->addWidget(m_hideDispatch, 0, Qt::AlignTop);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_header);
+    layout->addLayout(top);
     layout->addWidget(m_tree);
 
     const auto addShortcut = [this](QKeySequence key, bool editor) {
@@ -75,6 +98,7 @@ void StackView::setSession(std::shared_ptr<const Session> session) {
 void StackView::setSlice(std::optional<SliceRef> slice) {
     m_tree->clear();
     m_stack = {};
+    m_rowFrames.clear();
     if (!m_session || !slice) {
         m_header->setText(tr("Select a slice to see its stack."));
         return;
@@ -90,8 +114,24 @@ void StackView::setStack(CallStack stack, const QString& what) {
 }
 
 void StackView::showStack(const QString& emptyText) {
+    m_emptyText = emptyText;
+    m_rowFrames.clear();
+    // Dispatch frames hidden (never the outermost Python frame: frames are innermost first).
+    FrameFoldingSettings settings = FrameFoldingSettings::load();
+    settings.enabled = m_hideDispatch->isChecked();
+    const FrameFolding folding = settings.folding();
+    int outermostPython = -1;
+    for (int i = 0; i < static_cast<int>(m_stack.frames.size()); ++i)
+        if (m_stack.frames[static_cast<size_t>(i)].kind == StackFrameKind::Python) outermostPython = i;
     QList<QTreeWidgetItem*> items;
-    for (const StackFrame& f : m_stack.frames) {
+    int hidden = 0;
+    for (int i = 0; i < static_cast<int>(m_stack.frames.size()); ++i) {
+        const StackFrame& f = m_stack.frames[static_cast<size_t>(i)];
+        if (f.kind == StackFrameKind::Python && i != outermostPython && folding.folds(f.function)) {
+            ++hidden;
+            continue;
+        }
+        m_rowFrames.push_back(i);
         auto* item = new QTreeWidgetItem;
         item->setText(0, kindLabel(f.kind));
         item->setText(1, QString::fromStdString(f.function));
@@ -106,36 +146,58 @@ void StackView::showStack(const QString& emptyText) {
     m_tree->addTopLevelItems(items);
     m_tree->resizeColumnToContents(0);
     m_tree->resizeColumnToContents(3);
+    const int frames = static_cast<int>(m_stack.frames.size());
     if (m_stack.frames.empty())
         m_header->setText(emptyText);
     else if (m_stack.firstSourceFrame < 0 && m_session && m_session->memorySnapshot())
         m_header->setText(tr("%n frame(s); none has a source location (record the snapshot with "
                              "_record_memory_history(stacks=\"python\") or \"all\").",
-                             nullptr, static_cast<int>(m_stack.frames.size())));
+                             nullptr, frames));
     else if (m_stack.firstSourceFrame < 0)
         // What records source locations depends on what recorded the session: torch.profiler's
         // with_stack, or a capture's Python stacks.
         m_header->setText(m_session->sourceFormat() == TraceFormat::WarpscopeCapture
                               ? tr("%n frame(s); none has a source location (record the capture with "
                                    "warpscope-capture --py-stacks, or New Capture's \"Python call stacks\").",
-                                   nullptr, static_cast<int>(m_stack.frames.size()))
+                                   nullptr, frames)
                               : tr("%n frame(s); none has a source location (record with with_stack=True).",
-                                   nullptr, static_cast<int>(m_stack.frames.size())));
+                                   nullptr, frames));
+    else if (hidden > 0)
+        m_header->setText(tr("%n frame(s), innermost first, %1 dispatch frame(s) hidden. Enter shows the source, "
+                             "Ctrl+Enter opens the editor.",
+                             nullptr, frames)
+                              .arg(hidden));
     else
         m_header->setText(
-            tr("%n frame(s), innermost first. Enter shows the source, Ctrl+Enter opens the editor.", nullptr,
-               static_cast<int>(m_stack.frames.size())));
+            tr("%n frame(s), innermost first. Enter shows the source, Ctrl+Enter opens the editor.", nullptr, frames));
     setCurrentFrame(m_stack.firstSourceFrame >= 0 ? m_stack.firstSourceFrame : 0);
 }
 
 int StackView::currentFrame() const {
     QTreeWidgetItem* item = m_tree->currentItem();
-    return item ? m_tree->indexOfTopLevelItem(item) : -1;
+    const int row = item ? m_tree->indexOfTopLevelItem(item) : -1;
+    return row >= 0 && row < static_cast<int>(m_rowFrames.size()) ? m_rowFrames[static_cast<size_t>(row)] : -1;
 }
 
 void StackView::setCurrentFrame(int index) {
-    if (index >= 0 && index < m_tree->topLevelItemCount())
-        m_tree->setCurrentItem(m_tree->topLevelItem(index));
+    if (m_rowFrames.empty() || index < 0) return;
+    // The row of the frame, else of the next shown frame outwards (its caller), else the last row.
+    const auto it = std::lower_bound(m_rowFrames.begin(), m_rowFrames.end(), index);
+    const int row = it == m_rowFrames.end() ? static_cast<int>(m_rowFrames.size()) - 1
+                                            : static_cast<int>(it - m_rowFrames.begin());
+    m_tree->setCurrentItem(m_tree->topLevelItem(row));
+}
+
+void StackView::setHidingDispatchFrames(bool hide) {
+    m_hideDispatch->setChecked(hide);
+}
+
+bool StackView::isHidingDispatchFrames() const {
+    return m_hideDispatch->isChecked();
+}
+
+int StackView::hiddenFrameCount() const {
+    return static_cast<int>(m_stack.frames.size() - m_rowFrames.size());
 }
 
 void StackView::request(bool editor) {

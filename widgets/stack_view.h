@@ -5,7 +5,9 @@
 #include <QWidget>
 #include <memory>
 #include <optional>
+#include <vector>
 
+class QCheckBox;
 class QLabel;
 class QTreeWidget;
 
@@ -18,7 +20,9 @@ struct SliceRef;
  * StackView: the frames behind the selected slice (core's callStackFor: the GPU activity and its
  * launch, the operator chain, Python frames, `Call stack` entries), innermost first, one row per
  * frame with kind, function, file and line. Enter or a double click asks to show the frame in the
- * source pane, Ctrl+Enter to open it in the editor; frames without a file do nothing.
+ * source pane, Ctrl+Enter to open it in the editor; frames without a file do nothing. Python
+ * dispatch and decorator frames (FrameFoldingSettings) are hidden unless "Hide dispatch frames" is
+ * off; the outermost Python frame always shows, as in the flame graph.
  */
 class StackView : public QWidget {
     Q_OBJECT
@@ -33,7 +37,12 @@ public:
     QTreeWidget* tree() const { return m_tree; }
     // Index into stack().frames of the current row, or -1.
     int currentFrame() const;
+    // Selects the row of frame `index`, or the nearest shown frame when it is hidden.
     void setCurrentFrame(int index);
+    void setHidingDispatchFrames(bool hide);
+    bool isHidingDispatchFrames() const;
+    // How many frames of stack() are hidden now.
+    int hiddenFrameCount() const;
 
 signals:
     void showRequested(const ws::StackFrame& frame);
@@ -43,7 +52,10 @@ private:
     std::shared_ptr<const Session> m_session;
     CallStack m_stack;
     QLabel* m_header;
+    QCheckBox* m_hideDispatch;
     QTreeWidget* m_tree;
+    std::vector<int> m_rowFrames; // per row: its index into m_stack.frames
+    QString m_emptyText;
 
     void request(bool editor);
     void showStack(const QString& emptyText);

@@ -17,7 +17,7 @@ namespace {
 
 const char* const kUsage =
     "Usage: warpscope-cli flame FILE [--weight cpu|gpu|alloc] [--folded] [--bottom-up] "
-    "[--from NS --to NS] [--top N] [--min-pct P] [--bench]\n";
+    "[--from NS --to NS] [--top N] [--min-pct P] [--all-frames | --fold PATTERNS] [--bench]\n";
 
 double msSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -132,9 +132,9 @@ void runBench(const Session& session, FlameOptions options, double importMs) {
 } // namespace
 
 int runFlame(const std::vector<std::string>& argv) {
-    CliArgs args(argv, {"weight", "from", "to", "top", "min-pct"});
-    const std::vector<std::string> known = {"weight", "folded", "bottom-up", "from",
-                                            "to",     "top",    "min-pct",   "bench"};
+    CliArgs args(argv, {"weight", "from", "to", "top", "min-pct", "fold"});
+    const std::vector<std::string> known = {"weight", "folded",  "bottom-up", "from",       "to",
+                                            "top",    "min-pct", "bench",     "all-frames", "fold"};
     if (args.flag("help") || args.flag("h")) {
         std::printf(
             "%sA flame graph of the trace: the call stacks merged into a tree with total and self weight.\n"
@@ -149,7 +149,11 @@ int runFlame(const std::vector<std::string>& argv) {
             "(session\n"
             "ns) keep what starts inside. The tree shows the --top N (20) heaviest children of each node at "
             "or\n"
-            "above --min-pct P (0.5) %% of the total. --bench prints the time to build the graph.\n",
+            "above --min-pct P (0.5) %% of the total. --bench prints the time to build the graph.\n"
+            "Dispatch and decorator frames are folded into their callers (nn.Module's _call_impl and\n"
+            "_wrapped_call_impl, *.<locals>.wrapper, wrapped_func, decorate_context, __call__): --all-frames keeps every\n"
+            "frame, --fold 'P1,P2' folds these patterns instead (a bare name matches a function's last\n"
+            "dotted part, else a glob with * over the whole name).\n",
             kUsage);
         return kExitOk;
     }
@@ -159,8 +163,16 @@ int runFlame(const std::vector<std::string>& argv) {
         std::fprintf(stderr, "%s", kUsage);
         return kExitUsage;
     }
+    if (args.flag("all-frames") && args.value("fold")) {
+        std::fprintf(stderr, "warpscope-cli: flame: --all-frames and --fold exclude each other\n%s", kUsage);
+        return kExitUsage;
+    }
     FlameOptions options;
     options.bottomUp = args.flag("bottom-up");
+    if (const auto f = args.value("fold"))
+        options.fold = FrameFolding::parse(*f);
+    else if (!args.flag("all-frames"))
+        options.fold = FrameFolding::defaults();
     if (const auto w = args.value("weight")) {
         const auto weight = flameWeightFromName(*w);
         if (!weight) {
@@ -216,6 +228,9 @@ int runFlame(const std::vector<std::string>& argv) {
                     session.sourceFormat() == TraceFormat::WarpscopeCapture
                         ? "record the capture with warpscope-capture --py-stacks"
                         : "record with with_stack=True");
+    if (g.foldedFrameCount() > 0)
+        std::printf("%u dispatch/decorator frame(s) folded into their callers (--all-frames shows them)\n",
+                    g.foldedFrameCount());
     printTree(g, top, minPct);
     return kExitOk;
 }

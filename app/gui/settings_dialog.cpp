@@ -2,8 +2,10 @@
 
 #include "import/nsys_report_export.h"
 #include "source/editor_command.h"
+#include "frame_folding_settings.h"
 #include "source_settings.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFile>
@@ -31,7 +33,8 @@ const char* const kNsysKey = "nsight/nsysPath";
 SettingsDialog::SettingsDialog(QWidget* parent)
     : QDialog(parent), m_editor(new QComboBox(this)), m_template(new QLineEdit(this)),
       m_preview(new QLabel(this)), m_rules(new QTableWidget(0, 2, this)), m_nsys(new QLineEdit(this)),
-      m_nsysStatus(new QLabel(this)) {
+      m_nsysStatus(new QLabel(this)), m_fold(new QCheckBox(tr("Fold dispatch and decorator frames"), this)),
+      m_foldPatterns(new QLineEdit(this)) {
     setWindowTitle(tr("Settings"));
     setObjectName(QStringLiteral("settingsDialog"));
 
@@ -106,6 +109,28 @@ SettingsDialog::SettingsDialog(QWidget* parent)
     connect(m_nsys, &QLineEdit::textChanged, this, &SettingsDialog::updateNsysStatus);
     updateNsysStatus();
 
+    // Dispatch and decorator frames (core/analysis/frame_folding.h) folded in the Flame Graph and
+    // hidden in the Stack tab.
+    auto* framesBox = new QGroupBox(tr("Flame Graph and Stack tab"), this);
+    m_fold->setObjectName(QStringLiteral("foldCheck"));
+    m_foldPatterns->setObjectName(QStringLiteral("foldPatternsEdit"));
+    m_foldPatterns->setPlaceholderText(QString::fromStdString(FrameFolding::defaults().text()));
+    m_foldPatterns->setClearButtonEnabled(true);
+    auto* framesHelp = new QLabel(tr("Comma-separated. A plain name matches a function's last dotted part "
+                                     "(wrapper matches can_return_tuple.<locals>.wrapper); a pattern with * or . "
+                                     "matches the whole name. Empty: the defaults shown."),
+                                  framesBox);
+    framesHelp->setWordWrap(true);
+    auto* framesForm = new QFormLayout(framesBox);
+    framesForm->addRow(m_fold);
+    framesForm->addRow(tr("Patterns:"), m_foldPatterns);
+    framesForm->addRow(framesHelp);
+    {
+        const FrameFoldingSettings folding = FrameFoldingSettings::load();
+        m_fold->setChecked(folding.enabled);
+        m_foldPatterns->setText(folding.patterns);
+    }
+
     auto* box = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(box, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
     connect(box, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
@@ -113,6 +138,7 @@ SettingsDialog::SettingsDialog(QWidget* parent)
     layout->addWidget(editorBox);
     layout->addWidget(rulesBox, 1);
     layout->addWidget(nsysBox);
+    layout->addWidget(framesBox);
     layout->addWidget(box);
 
     const SourceSettings s = SourceSettings::load();
@@ -124,7 +150,7 @@ SettingsDialog::SettingsDialog(QWidget* parent)
     editorChanged();
     connect(m_editor, &QComboBox::currentIndexChanged, this, &SettingsDialog::editorChanged);
     connect(m_template, &QLineEdit::textChanged, this, &SettingsDialog::updatePreview);
-    resize(640, 560);
+    resize(640, 660);
 }
 
 void SettingsDialog::editorChanged() {
@@ -202,6 +228,10 @@ void SettingsDialog::updateNsysStatus() {
 void SettingsDialog::accept() {
     QSettings().setValue(QLatin1String(kNsysKey), m_nsys->text().trimmed());
     edited().save();
+    FrameFoldingSettings folding;
+    folding.enabled = m_fold->isChecked();
+    folding.patterns = m_foldPatterns->text().trimmed();
+    folding.save();
     QDialog::accept();
 }
 

@@ -2,6 +2,7 @@
 
 #include <QDialog>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -15,7 +16,9 @@ struct SourceSettings;
  * SettingsDialog: the source settings (SourceSettings): the editor (a preset or a custom command
  * template with %f, %l, %c) with a live preview of the argument vector, and the ordered path
  * substitution rules as an editable table; and the nsys that converts Nsight Systems reports
- * (empty: found on PATH or under /opt/nvidia), with what would run. Saved with QSettings on OK.
+ * (empty: found on PATH or under /opt/nvidia), with what would run; and the folding of dispatch and
+ * decorator frames in the Flame Graph and the Stack tab (FrameFoldingSettings: on/off and the
+ * patterns, empty for the defaults). Saved with QSettings on OK.
  */
 class SettingsDialog : public QDialog {
     Q_OBJECT
@@ -30,6 +33,8 @@ public:
     QLabel* preview() const { return m_preview; }
     QLineEdit* nsysEdit() const { return m_nsys; }
     QLabel* nsysStatus() const { return m_nsysStatus; }
+    QCheckBox* foldCheck() const { return m_fold; }
+    QLineEdit* foldPatternsEdit() const { return m_foldPatterns; }
     // The nsys chosen in Settings ("" = look for one), as saved.
     static QString nsysPath();
 
@@ -42,6 +47,8 @@ private:
     QTableWidget* m_rules;
     QLineEdit* m_nsys;
     QLabel* m_nsysStatus;
+    QCheckBox* m_fold;
+    QLineEdit* m_foldPatterns;
 
     void editorChanged();
     void updatePreview();

@@ -148,6 +148,41 @@ public:
         return static_cast<uint32_t>(m_raw.size() - 1);
     }
 
+    // Folds the frames `folding` matches out of every path (flame_graph.h): a folded node's self
+    // weight and children go to its caller, and paths that then meet are merged. The outermost
+    // frame of a path never folds, so every weight keeps a frame. O(nodes). Returns the number of
+    // distinct frames folded.
+    uint32_t fold(const FrameFolding& folding) {
+        if (folding.empty()) return 0;
+        std::vector<uint8_t> folds(m_frames.size());
+        for (size_t f = 0; f < m_frames.size(); ++f)
+            folds[f] = m_frames[f].function.empty() ? 0 : folding.folds(m_frames[f].function);
+        std::vector<RawNode> raw;
+        raw.reserve(m_raw.size());
+        raw.push_back(m_raw[0]);
+        std::vector<uint32_t> mapped(m_raw.size(), 0);
+        std::vector<uint8_t> seen(m_frames.size());
+        uint32_t foldedFrames = 0;
+        ChildIndex children;
+        for (size_t i = 1; i < m_raw.size(); ++i) {
+            const RawNode& n = m_raw[i];
+            const uint32_t parent = mapped[n.parent];
+            if (folds[n.frame] && parent != 0) {
+                mapped[i] = parent;
+                foldedFrames += seen[n.frame] ? 0 : 1;
+                seen[n.frame] = 1;
+            } else {
+                const uint64_t key = (uint64_t(parent) << 32) | n.frame;
+                bool inserted = false;
+                mapped[i] = children.findOrInsert(key, static_cast<uint32_t>(raw.size()), inserted);
+                if (inserted) raw.push_back({n.frame, parent, 0});
+            }
+            addSaturating(raw[mapped[i]].self, n.self);
+        }
+        m_raw = std::move(raw);
+        return foldedFrames;
+    }
+
     // `count` weighted events end at `node`.
     void addSelf(uint32_t node, int64_t weight, uint64_t count = 1) {
         addSaturating(m_raw[node].self, weight);
@@ -548,7 +583,9 @@ FlameGraph FlameGraph::build(const Session& s, const FlameOptions& o) {
         break;
     }
     if (reason.empty()) reason = "nothing of this weight starts in the range";
+    const uint32_t foldedFrames = b.fold(o.fold);
     FlameGraph g = b.finish(o.weight, false, reason);
+    g.m_foldedFrames = foldedFrames;
     if (o.bottomUp) return lazilyInverted(std::move(g));
     return g;
 }
@@ -669,6 +706,7 @@ FlameGraph FlameGraph::lazilyInverted(FlameGraph topDown) {
     g.m_bottomUp = !topDown.m_bottomUp;
     g.m_samples = topDown.m_samples;
     g.m_emptyReason = std::move(topDown.m_emptyReason);
+    g.m_foldedFrames = topDown.m_foldedFrames;
     g.m_frames = std::move(topDown.m_frames);
     g.m_lazy = std::make_unique<LazyCallers>();
     LazyCallers& lazy = *g.m_lazy;
@@ -706,6 +744,7 @@ FlameGraph FlameGraph::withNodes(std::vector<FlameNode> nodes, bool bottomUp) co
     g.m_frames = m_frames;
     g.m_samples = m_samples;
     g.m_emptyReason = m_emptyReason;
+    g.m_foldedFrames = m_foldedFrames;
     return g;
 }
 
@@ -831,6 +870,7 @@ FlameGraph FlameGraph::inverted() const {
     }
     FlameGraph g = b.finish(m_weight, !m_bottomUp, m_emptyReason);
     g.m_samples = m_samples;
+    g.m_foldedFrames = m_foldedFrames;
     return g;
 }
 

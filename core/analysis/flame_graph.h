@@ -1,5 +1,7 @@
 #pragma once
 
+#include "analysis/frame_folding.h"
+
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -45,6 +47,9 @@ struct FlameOptions {
     int64_t from = INT64_MIN;
     int64_t to = INT64_MAX;
     bool bottomUp = false;
+    // Frames folded out of the paths (frame_folding.h): dispatch and decorator frames. Empty here
+    // (every frame); the views and the CLI pass FrameFolding::defaults() unless asked for all.
+    FrameFolding fold;
     const std::atomic<bool>* cancel = nullptr; // set: build stops early, returns what it has
 };
 
@@ -82,6 +87,10 @@ struct FlameMatch {
  * is its child.
  *
  * Weights are int64 (ns or bytes) and sums saturate. Nodes with zero total are left out.
+ *
+ * Folding (FlameOptions::fold, issue #51): after the samples are in, the frames the folding matches
+ * are taken out of every path: a folded node's self weight and children go to its caller, and paths
+ * that then meet are merged. A path's outermost frame never folds, so every weight keeps a frame.
  *
  * Bottom-up graphs are made lazily: build() (and invertedLazily()) makes the root's children, the
  * innermost frames, and a node's callers only when expand() asks for them — a view expands what it
@@ -137,6 +146,8 @@ public:
     int64_t withoutStackTotal() const;
     // Some weight, and all of it without a call stack.
     bool withoutAnyStack() const;
+    // How many distinct frames FlameOptions::fold took out of the paths (the view offers to show them).
+    uint32_t foldedFrameCount() const { return m_foldedFrames; }
 
     // "function (file:line)", or the function alone where the source gives no location.
     std::string frameText(uint32_t frame) const;
@@ -166,6 +177,7 @@ private:
     std::unique_ptr<LazyCallers> m_lazy;    // set for a lazy (bottom-up) graph
     std::vector<FlameFrame> m_frames;
     uint64_t m_samples = 0;
+    uint32_t m_foldedFrames = 0;
     std::string m_emptyReason;
 };
 

@@ -184,6 +184,84 @@ TEST(FlameGraph, LegacyCallStackArgument) {
     EXPECT_EQ(build(*s, FlameWeight::Gpu).folded(), "<module> (train.py:3);forward (/w/model.py:42) 30000\n");
 }
 
+/*
+ * Folding (issue #51): two model frames reached through different dispatch chains
+ * (Module._wrapped_call_impl > Module._call_impl, and a decorator's wrapper) merge into one path under
+ * their caller; a folded frame's own weight goes to its caller; the outermost frame stays even when
+ * it matches. Every weight is kept.
+ */
+TEST(FlameGraph, FoldingMergesPathsThroughDispatchFrames) {
+    auto s = test::importText(R"({"traceEvents":[
+        {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":0,"dur":10,
+         "args":{"Call stack":"m.py(5): Net.forward;torch/nn/modules/module.py(1790): Module._call_impl;torch/nn/modules/module.py(1779): Module._wrapped_call_impl;train.py(3): <module>"}},
+        {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":20,"dur":10,
+         "args":{"Call stack":"m.py(5): Net.forward;g.py(9): cached.<locals>.wrapper;train.py(3): <module>"}},
+        {"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":40,"dur":10,
+         "args":{"Call stack":"g.py(9): cached.<locals>.wrapper;train.py(3): <module>"}},
+        {"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":60,"dur":10,
+         "args":{"Call stack":"o.py(2): Outer.__call__"}},
+        {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":1,"dur":1,"args":{"correlation":1}},
+        {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":21,"dur":1,"args":{"correlation":2}},
+        {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":41,"dur":1,"args":{"correlation":3}},
+        {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":61,"dur":1,"args":{"correlation":4}},
+        {"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":100,"dur":30,"args":{"correlation":1,"stream":7}},
+        {"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":200,"dur":20,"args":{"correlation":2,"stream":7}},
+        {"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":300,"dur":5,"args":{"correlation":3,"stream":7}},
+        {"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":400,"dur":4,"args":{"correlation":4,"stream":7}},
+        {"ph":"s","cat":"ac2g","id":1,"pid":1,"tid":1,"ts":1,"name":"ac2g"},
+        {"ph":"f","cat":"ac2g","id":1,"pid":0,"tid":7,"ts":100,"name":"ac2g","bp":"e"},
+        {"ph":"s","cat":"ac2g","id":2,"pid":1,"tid":1,"ts":21,"name":"ac2g"},
+        {"ph":"f","cat":"ac2g","id":2,"pid":0,"tid":7,"ts":200,"name":"ac2g","bp":"e"},
+        {"ph":"s","cat":"ac2g","id":3,"pid":1,"tid":1,"ts":41,"name":"ac2g"},
+        {"ph":"f","cat":"ac2g","id":3,"pid":0,"tid":7,"ts":300,"name":"ac2g","bp":"e"},
+        {"ph":"s","cat":"ac2g","id":4,"pid":1,"tid":1,"ts":61,"name":"ac2g"},
+        {"ph":"f","cat":"ac2g","id":4,"pid":0,"tid":7,"ts":400,"name":"ac2g","bp":"e"}]})",
+                              {}, "flame_fold.json")
+                 .session;
+    ASSERT_NE(s, nullptr);
+    FlameOptions o;
+    const FlameGraph all = FlameGraph::build(*s, o);
+    EXPECT_EQ(all.foldedFrameCount(), 0u);
+    EXPECT_NE(all.folded().find("Module._call_impl"), std::string::npos);
+    o.fold = FrameFolding::defaults();
+    const FlameGraph g = FlameGraph::build(*s, o);
+    EXPECT_EQ(g.folded(), "<module> (train.py:3) 5000\n"
+                          "<module> (train.py:3);Net.forward (m.py:5) 50000\n"
+                          "Outer.__call__ (o.py:2) 4000\n");
+    EXPECT_EQ(g.root().total, all.root().total);
+    EXPECT_EQ(g.foldedFrameCount(), 3u); // _wrapped_call_impl, _call_impl, the wrapper
+    // Bottom-up keeps the folding.
+    o.bottomUp = true;
+    const FlameGraph up = FlameGraph::build(*s, o);
+    EXPECT_EQ(up.folded(), "Net.forward (m.py:5);<module> (train.py:3) 50000\n"
+                           "<module> (train.py:3) 5000\n"
+                           "Outer.__call__ (o.py:2) 4000\n");
+    EXPECT_EQ(up.foldedFrameCount(), 3u);
+}
+
+TEST(FrameFolding, PatternsMatchTheLastPartOrAGlob) {
+    EXPECT_TRUE(framePatternMatches("wrapper", "can_return_tuple.<locals>.wrapper"));
+    EXPECT_TRUE(framePatternMatches("wrapper", "wrapper"));
+    EXPECT_FALSE(framePatternMatches("wrapper", "wrapper_fn"));
+    EXPECT_FALSE(framePatternMatches("wrapper", "wrapper.forward"));
+    EXPECT_TRUE(framePatternMatches("__call__", "GradientCheckpointingLayer.__call__"));
+    EXPECT_TRUE(framePatternMatches("Module.*call_impl", "Module._wrapped_call_impl"));
+    EXPECT_FALSE(framePatternMatches("Module.*call_impl", "MyModule._call_impl_x"));
+    EXPECT_TRUE(framePatternMatches("torch._dynamo.*", "torch._dynamo.eval_frame._fn"));
+    EXPECT_TRUE(framePatternMatches("*", "anything"));
+    EXPECT_FALSE(framePatternMatches("", "x"));
+    const FrameFolding d = FrameFolding::defaults();
+    EXPECT_TRUE(d.folds("Module._call_impl"));
+    EXPECT_TRUE(d.folds("context_decorator.<locals>.decorate_context"));
+    EXPECT_FALSE(d.folds("LlamaAttention.forward"));
+    EXPECT_FALSE(d.folds("GenerationMixin.generate"));
+    EXPECT_FALSE(d.folds("nn.Module: Linear_0"));
+    const FrameFolding p = FrameFolding::parse(" a, b;c\td ,, ");
+    EXPECT_EQ(p.patterns, (std::vector<std::string>{"a", "b", "c", "d"}));
+    EXPECT_EQ(p.text(), "a, b, c, d");
+    EXPECT_EQ(FrameFolding::parse(d.text()).patterns, d.patterns);
+}
+
 int64_t kernelNs(const Session& s) {
     int64_t total = 0;
     for (const Track& t : s.tracks())

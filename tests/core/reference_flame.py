@@ -9,7 +9,9 @@ first (earlier start, then longer); their names `file(line): func` give the fram
 Without a Python frame, the launch's `Call stack` argument (innermost first). Kernels with neither
 weigh on "(no stack)". Prints the folded lines "frame1;...;frameN weight_ns", one per distinct
 stack, sorted (times read as exact decimals: Kineto writes microseconds with 3 decimals).
-Usage: reference_flame.py TRACE.json[.gz]
+--fold drops the dispatch and decorator frames below a stack's outermost frame: those whose function's
+last dotted part is _call_impl, _wrapped_call_impl, wrapper, wrapped_func, decorate_context or __call__ (issue #51).
+Usage: reference_flame.py [--fold] TRACE.json[.gz]
 """
 import gzip
 import json
@@ -40,8 +42,18 @@ def text(function, file, line):
     return t.replace(';', ',').replace('\n', ' ').replace('\r', ' ')
 
 
+FOLDED = {'_call_impl', '_wrapped_call_impl', 'wrapper', 'wrapped_func', 'decorate_context', '__call__'}
+
+
+def fold(stack, functions):
+    """The stack (outermost first) without the folded frames, keeping the outermost."""
+    return [f for i, (f, fn) in enumerate(zip(stack, functions)) if i == 0 or fn.rsplit('.', 1)[-1] not in FOLDED]
+
+
 def main():
-    path = sys.argv[1]
+    args = [a for a in sys.argv[1:] if a != '--fold']
+    folding = len(args) != len(sys.argv) - 1
+    path = args[0]
     raw = gzip.open(path, 'rb').read() if path.endswith('.gz') else open(path, 'rb').read()
     data = json.loads(raw, parse_float=Decimal)
     events = data['traceEvents'] if isinstance(data, dict) else data
@@ -54,7 +66,8 @@ def main():
         cat = e.get('cat', '')
         if cat == 'python_function':
             start = Decimal(e['ts'])
-            python[(e['pid'], e['tid'])].append((start, start + Decimal(e.get('dur', 0)), text(*split_name(e['name']))))
+            parts = split_name(e['name'])
+            python[(e['pid'], e['tid'])].append((start, start + Decimal(e.get('dur', 0)), text(*parts), parts[0]))
         elif cat in ('cuda_runtime', 'cuda_driver', 'runtime'):
             c = (e.get('args') or {}).get('correlation')
             if c is not None:
@@ -74,10 +87,15 @@ def main():
         stack = []
         if launch is not None:
             ts = Decimal(launch['ts'])
-            stack = [f[2] for f in python.get((launch['pid'], launch['tid']), ()) if f[0] <= ts < f[1]]
+            frames = [f for f in python.get((launch['pid'], launch['tid']), ()) if f[0] <= ts < f[1]]
+            stack = [f[2] for f in frames]
+            functions = [f[3] for f in frames]
             if not stack:
-                entries = [x for x in ((launch.get('args') or {}).get('Call stack') or '').split(';') if x]
-                stack = [text(*split_name(x)) for x in reversed(entries)]
+                entries = [split_name(x) for x in reversed([x for x in ((launch.get('args') or {}).get('Call stack') or '').split(';') if x])]
+                stack = [text(*x) for x in entries]
+                functions = [x[0] for x in entries]
+            if folding:
+                stack = fold(stack, functions)
         folded[';'.join(stack) if stack else '(no stack)'] += weight
     for line in sorted('%s %d' % (k, v) for k, v in folded.items() if v != 0):
         print(line)

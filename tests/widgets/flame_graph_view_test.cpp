@@ -50,6 +50,7 @@ TEST(FlameGraphView, GpuWeightMatchesTheModelAndBottomUpChangesTheRoots) {
     FlameGraphView view(&time, session);
     view.resize(1200, 500);
     view.canvas()->resize(1200, 400);
+    view.setFolding(false); // every frame: the model's graph with FlameOptions{}
     view.computeNow();
     ASSERT_NE(view.graph(), nullptr);
     ASSERT_TRUE(view.isShowingGraph());
@@ -99,6 +100,41 @@ TEST(FlameGraphView, GpuWeightMatchesTheModelAndBottomUpChangesTheRoots) {
     FlameOptions alloc;
     alloc.weight = FlameWeight::Alloc;
     EXPECT_EQ(view.graph()->root().total, FlameGraph::build(*session, alloc).root().total);
+}
+
+// Issue #51: "Fold dispatch frames" (on by default, saved) builds the model's folded graph: the same
+// weight, fewer nodes, no nn.Module dispatch frame, and the status says how many were folded.
+TEST(FlameGraphView, FoldingDispatchFramesIsOneClick) {
+    auto session = gpt();
+    ASSERT_NE(session, nullptr);
+    TimeViewport time;
+    FlameGraphView view(&time, session);
+    view.resize(1200, 500);
+    view.canvas()->resize(1200, 400);
+    view.setFolding(true);
+    view.computeNow();
+    ASSERT_NE(view.graph(), nullptr);
+    FlameOptions folded;
+    folded.fold = FrameFolding::defaults();
+    const FlameGraph model = FlameGraph::build(*session, folded);
+    const FlameGraph all = FlameGraph::build(*session, FlameOptions{});
+    EXPECT_EQ(view.graph()->nodes().size(), model.nodes().size());
+    EXPECT_LT(model.nodes().size(), all.nodes().size());
+    EXPECT_EQ(view.graph()->root().total, all.root().total);
+    EXPECT_EQ(findNode(*view.graph(), "Module._call_impl"), FlameNode::kNone);
+    EXPECT_NE(findNode(all, "Module._call_impl"), FlameNode::kNone);
+    EXPECT_TRUE(view.statusText().contains(QStringLiteral("dispatch frame"))) << view.statusText().toStdString();
+    view.grab().save(QStringLiteral("/tmp/flame_graph_folded.png"));
+    // The choice is the saved setting: a new view starts with it.
+    view.setFolding(false);
+    view.computeNow();
+    EXPECT_EQ(view.graph()->nodes().size(), all.nodes().size());
+    EXPECT_FALSE(view.statusText().contains(QStringLiteral("dispatch frame")));
+    FlameGraphView next(&time, session);
+    EXPECT_FALSE(next.isFolding());
+    view.setFolding(true);
+    FlameGraphView third(&time, session);
+    EXPECT_TRUE(third.isFolding());
 }
 
 TEST(FlameGraphView, SearchHighlightsClickZoomsDoubleClickAsksForSource) {

@@ -15,6 +15,10 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 
+#include "flame_graph_view.h"
+#include <QSettings>
+#include <QSplitter>
+#include <QToolButton>
 #include <gtest/gtest.h>
 
 using namespace ws;
@@ -115,4 +119,56 @@ TEST(SessionPage, AnInferenceRunGetsItsPhaseRowsUnderTheGpu) {
         if (g.process == hostProcess)
             collapsed = g.collapsed;
     EXPECT_TRUE(collapsed);
+}
+
+// Issue #51: the bottom tabs can fill the page (a deep flame graph: at least 30 rows at 1440x900),
+// and the split the user chose is remembered for the next page.
+TEST(SessionPage, BottomTabsMaximizeAndTheSplitIsRemembered) {
+    QSettings().remove(QLatin1String(SessionPage::kSplitKey));
+    auto loaded = std::make_shared<LoadedSession>();
+    loaded->path = QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/inference/hf_eager_stacks.wscap.gz");
+    loaded->session = importTraceFile(loaded->path.toStdString()).session;
+    ASSERT_NE(loaded->session, nullptr);
+    {
+        SessionPage page(loaded);
+        page.resize(1440, 790); // a 1440x900 window less its menu, session tabs and status bar
+        page.show();
+        ASSERT_TRUE(page.showTab(QStringLiteral("flame"), true));
+        QCoreApplication::processEvents();
+        auto* flame = page.findChild<FlameGraphView*>();
+        ASSERT_NE(flame, nullptr);
+        auto* canvasViewport = flame->canvas()->parentWidget();
+        ASSERT_NE(canvasViewport, nullptr);
+        const int rowsBefore = canvasViewport->height() / FlameGraphCanvas::kRowHeight;
+        page.setBottomMaximized(true);
+        QCoreApplication::processEvents();
+        EXPECT_TRUE(page.isBottomMaximized());
+        EXPECT_FALSE(page.timeline()->isVisible());
+        const int rows = canvasViewport->height() / FlameGraphCanvas::kRowHeight;
+        EXPECT_GE(rows, 30) << "rows before: " << rowsBefore;
+        EXPECT_GT(rows, rowsBefore);
+        page.grab().save(QStringLiteral("/tmp/flame_maximized.png"));
+        auto* button = page.findChild<QToolButton*>(QStringLiteral("maximizeBottomTabs"));
+        ASSERT_NE(button, nullptr);
+        EXPECT_TRUE(button->isChecked());
+        button->click();
+        EXPECT_FALSE(page.isBottomMaximized());
+        EXPECT_TRUE(page.timeline()->isVisible());
+        // The user drags the split: saved, and the next page opens with it.
+        page.splitter()->setSizes({300, 490});
+        emit page.splitter()->splitterMoved(300, 1);
+    }
+    EXPECT_FALSE(QSettings().value(QLatin1String(SessionPage::kSplitKey)).toByteArray().isEmpty());
+    SessionPage next(loaded);
+    next.resize(1440, 790);
+    next.show();
+    QCoreApplication::processEvents();
+    const QList<int> sizes = next.splitter()->sizes();
+    ASSERT_EQ(sizes.size(), 2);
+    EXPECT_NEAR(sizes[0], 300, 30);
+    // An analysis tab shown first keeps the chosen split (no growing to half the page).
+    ASSERT_TRUE(next.showTab(QStringLiteral("kernels")));
+    QCoreApplication::processEvents();
+    EXPECT_NEAR(next.splitter()->sizes()[0], 300, 30);
+    QSettings().remove(QLatin1String(SessionPage::kSplitKey));
 }

@@ -1,10 +1,12 @@
 #include "analysis/line_totals.h"
 #include "format.h"
+#include "frame_folding_settings.h"
 #include "import/trace_import.h"
 #include "model/session.h"
 #include "session_loader.h"
 #include "session_page.h"
 #include "settings_dialog.h"
+#include "slice_details_view.h"
 #include "source_highlighter.h"
 #include "source_pane.h"
 #include "source_settings.h"
@@ -23,6 +25,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSettings>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTextBlock>
@@ -74,6 +77,7 @@ TEST_F(StackSourceTest, StackTabShowsKernelStackOfSample) {
     SessionPage page(loaded);
     auto* view = page.findChild<StackSourceView*>();
     ASSERT_NE(view, nullptr);
+    view->stackView()->setHidingDispatchFrames(false); // every frame, one row each
     const Session& s = *loaded->session;
     // The first kernel whose stack reaches a Python source line.
     for (uint32_t ti = 0; ti < s.tracks().size(); ++ti) {
@@ -92,6 +96,31 @@ TEST_F(StackSourceTest, StackTabShowsKernelStackOfSample) {
             // The pane was asked for that frame (the file is from the recording machine).
             EXPECT_EQ(view->sourcePane()->recordedFile(), QString::fromStdString(f.file));
             EXPECT_EQ(view->sourcePane()->line(), f.line);
+            // Issue #51: dispatch frames hidden (nn.Module's _call_impl here), the rest in order,
+            // the selection kept; the choice is saved for the next stack and the flame graph.
+            int dispatch = 0, callImpl = 0, outermostPython = -1;
+            for (size_t k = 0; k < st.frames.size(); ++k)
+                if (st.frames[k].kind == StackFrameKind::Python) outermostPython = static_cast<int>(k);
+            for (size_t k = 0; k < st.frames.size(); ++k) {
+                const StackFrame& frame = st.frames[k];
+                callImpl += frame.function == "_call_impl" ? 1 : 0;
+                dispatch += frame.kind == StackFrameKind::Python && static_cast<int>(k) != outermostPython &&
+                                    FrameFolding::defaults().folds(frame.function)
+                                ? 1
+                                : 0;
+            }
+            ASSERT_GT(callImpl, 0);
+            ASSERT_GE(dispatch, callImpl);
+            view->stackView()->setHidingDispatchFrames(true);
+            EXPECT_EQ(view->stackView()->hiddenFrameCount(), dispatch);
+            ASSERT_EQ(tree->topLevelItemCount(), static_cast<int>(st.frames.size()) - dispatch);
+            for (int row = 0; row < tree->topLevelItemCount(); ++row)
+                EXPECT_NE(tree->topLevelItem(row)->text(1), QStringLiteral("_call_impl"));
+            EXPECT_EQ(view->stackView()->currentFrame(), st.firstSourceFrame);
+            EXPECT_TRUE(FrameFoldingSettings::load().enabled);
+            view->stackView()->setHidingDispatchFrames(false);
+            EXPECT_FALSE(FrameFoldingSettings::load().enabled);
+            EXPECT_EQ(tree->topLevelItemCount(), static_cast<int>(st.frames.size()));
             page.timeViewport()->setSelectedSlice(std::nullopt);
             EXPECT_EQ(tree->topLevelItemCount(), 0);
             return;
@@ -309,4 +338,42 @@ TEST_F(StackSourceTest, SettingsDialogStoresEditorAndRules) {
     SettingsDialog again;
     EXPECT_EQ(again.rulesTable()->rowCount(), 1);
     EXPECT_EQ(again.templateEdit()->text(), QStringLiteral("'/opt/my ed/bin/ed' +%l %f"));
+}
+
+// Issue #51: the Details pane shows a `Call stack` argument as a list of frames, not one
+// semicolon-joined string; a frame's link shows its source in the Stack tab's pane.
+TEST_F(StackSourceTest, DetailsPaneListsTheCallStackFrames) {
+    auto loaded = std::make_shared<LoadedSession>();
+    loaded->path = QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/inference/hf_eager_stacks.wscap.gz");
+    loaded->session = importTraceFile(loaded->path.toStdString()).session;
+    ASSERT_NE(loaded->session, nullptr);
+    const Session& s = *loaded->session;
+    std::optional<SliceRef> withStack;
+    for (uint32_t ti = 0; ti < s.tracks().size() && !withStack; ++ti) {
+        const Track& t = s.tracks()[ti];
+        for (uint32_t i = 0; i < t.sliceCount() && !withStack; ++i)
+            if (s.kindOf(t, i) == EventKind::Runtime && s.eventJson(t, i).find("\"Call stack\"") != std::string::npos)
+                withStack = SliceRef{ti, i};
+    }
+    ASSERT_TRUE(withStack);
+    SessionPage page(loaded);
+    page.timeViewport()->setSelectedSlice(*withStack);
+    SliceDetailsView* details = page.details();
+    const std::vector<StackFrameText>& frames = details->stackFrames();
+    ASSERT_GE(frames.size(), 5u);
+    const QString html = details->toHtml();
+    EXPECT_TRUE(html.contains(QStringLiteral("frame:0")));
+    EXPECT_FALSE(details->toPlainText().contains(QStringLiteral(");"))) << "still one joined string";
+    int first = -1;
+    for (size_t i = 0; i < frames.size() && first < 0; ++i)
+        if (!frames[i].file.empty()) first = static_cast<int>(i);
+    ASSERT_GE(first, 0);
+    details->activateFrame(first, false);
+    auto* stack = page.findChild<StackSourceView*>();
+    ASSERT_NE(stack, nullptr);
+    auto* tabs = page.findChild<QTabWidget*>();
+    ASSERT_NE(tabs, nullptr);
+    EXPECT_EQ(tabs->currentWidget(), stack);
+    EXPECT_EQ(stack->sourcePane()->recordedFile(), QString::fromStdString(frames[static_cast<size_t>(first)].file));
+    EXPECT_EQ(stack->sourcePane()->line(), frames[static_cast<size_t>(first)].line);
 }

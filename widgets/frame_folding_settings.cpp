@@ -1,0 +1,37 @@
+#include "frame_folding_settings.h"
+
+#include <QSettings>
+
+namespace ws {
+
+namespace {
+
+const char* const kEnabledKey = "frames/fold";
+const char* const kPatternsKey = "frames/foldPatterns";
+
+} // namespace
+
+FrameFolding FrameFoldingSettings::patternsInEffect() const {
+    const FrameFolding custom = FrameFolding::parse(patterns.toStdString());
+    return custom.empty() ? FrameFolding::defaults() : custom;
+}
+
+FrameFolding FrameFoldingSettings::folding() const {
+    return enabled ? patternsInEffect() : FrameFolding::none();
+}
+
+FrameFoldingSettings FrameFoldingSettings::load() {
+    QSettings q;
+    FrameFoldingSettings s;
+    s.enabled = q.value(QLatin1String(kEnabledKey), s.enabled).toBool();
+    s.patterns = q.value(QLatin1String(kPatternsKey)).toString();
+    return s;
+}
+
+void FrameFoldingSettings::save() const {
+    QSettings q;
+    q.setValue(QLatin1String(kEnabledKey), enabled);
+    q.setValue(QLatin1String(kPatternsKey), patterns);
+}
+
+} // namespace ws
