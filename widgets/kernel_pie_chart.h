@@ -28,6 +28,8 @@ public:
     // Labels and values of the slices shown (for tests): top groups then "Other" if any.
     QStringList sliceLabels() const;
     std::vector<double> sliceValues() const;
+    // The full kernel name of slice `index` (its tooltip); empty for "Other".
+    QString fullName(int index) const;
 
 private:
     QChart* m_chart;

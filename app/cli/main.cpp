@@ -2,6 +2,7 @@
 // dispatches and prints help and version.
 #include "cli_args.h"
 #include "commands.h"
+#include "import/import_formats.h"
 #include "warpscope_version.h"
 
 #include <cstdio>
@@ -68,6 +69,10 @@ void printHelp(FILE* out) {
                  "Commands:\n");
     for (const Command& c : kCommands)
         std::fprintf(out, "  %s\n", c.synopsis);
+    // The formats the import dispatches to (import_formats.h), so the list cannot go stale.
+    std::fprintf(out, "\nReads (recognized by content):\n");
+    for (const ws::ImportFormat& f : ws::importFormats())
+        std::fprintf(out, "  %s: %s\n", f.description, f.files);
     std::fprintf(out,
                  "\nOptions:\n"
                  "  -h, --help       show this help and exit\n"

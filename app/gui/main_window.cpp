@@ -195,10 +195,11 @@ void MainWindow::createActions() {
     m_openAction = new QAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"), this);
     m_openAction->setShortcut(QKeySequence::Open);
     m_openAction->setStatusTip(
-        tr("Open trace files (PyTorch/Kineto, Chrome JSON, Nsight Systems and nvprof SQLite, captures, sessions)"));
+        tr("Open trace, capture, memory snapshot or session files (the welcome page lists every format)"));
     connect(m_openAction, &QAction::triggered, this, &MainWindow::showOpenDialog);
 
     m_newCaptureAction = new QAction(tr("New &Capture…"), this);
+    m_newCaptureAction->setObjectName(QStringLiteral("newCaptureAction"));
     m_newCaptureAction->setShortcut(QKeySequence::New);
     m_newCaptureAction->setStatusTip(tr("Run a program under CUPTI and open what it did on the GPU"));
     connect(m_newCaptureAction, &QAction::triggered, this, [this] {
@@ -232,6 +233,7 @@ void MainWindow::createActions() {
     m_compareAction->setStatusTip(tr("Compare two open sessions: what got faster, what got slower"));
     connect(m_compareAction, &QAction::triggered, this, &MainWindow::showCompareDialog);
     m_libraryAction = new QAction(tr("Session &Library"), this);
+    m_libraryAction->setObjectName(QStringLiteral("libraryAction"));
     m_libraryAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     m_libraryAction->setStatusTip(tr("Stored sessions: open, rename, delete, export, import"));
     connect(m_libraryAction, &QAction::triggered, this, [this] {
@@ -343,6 +345,12 @@ void MainWindow::createMenus() {
         showOpenUrlDialog(QStringLiteral("ssh://%1/~/").arg(hosts.empty() ? QStringLiteral("HOST") : QString::fromStdString(hosts.front())));
     });
     openSsh->setObjectName(QStringLiteral("openSshFolderAction"));
+    openSsh->setStatusTip(tr("Open a trace from a folder on a GPU server, through your own ssh"));
+    // The welcome page starts from the same actions as the menu.
+    m_welcome->addStartAction(m_newCaptureAction, true);
+    m_welcome->addStartAction(openUrl, false);
+    m_welcome->addStartAction(openSsh, false);
+    m_welcome->addStartAction(m_libraryAction, false);
     openSsh->setStatusTip(tr("List the traces and captures in a folder of a machine your ssh reaches, and open one"));
     file->addAction(tr("Open Capture &Folder…"), this, [this] {
         // A capture of several processes (DDP ranks) is a folder of .wscap streams.
@@ -839,7 +847,7 @@ void MainWindow::showOpenDialog() {
     const QStringList files = QFileDialog::getOpenFileNames(
         this, tr("Open Trace"), settings.value(QLatin1String(kLastDirKey), QDir::homePath()).toString(),
         tr("Traces, captures and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nsys-rep *.qdrep *.nvvp *.sql *.pb *.wscap "
-           "*.warpscope);;All files (*)"));
+           "*.pickle *.pkl *.warpscope);;All files (*)"));
     if (files.isEmpty())
         return;
     settings.setValue(QLatin1String(kLastDirKey), QFileInfo(files.first()).absolutePath());

@@ -1,7 +1,9 @@
 #include "welcome_page.h"
 
 #include "app_environment.h"
+#include "import/import_formats.h"
 
+#include <QAction>
 #include <QDir>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -14,7 +16,8 @@
 namespace ws {
 
 WelcomePage::WelcomePage(QWidget* parent)
-    : QWidget(parent), m_recent(new QListWidget(this)), m_sample(new QPushButton(this)) {
+    : QWidget(parent), m_recent(new QListWidget(this)), m_sample(new QPushButton(this)),
+      m_primary(new QHBoxLayout), m_more(new QHBoxLayout) {
     setObjectName(QStringLiteral("welcomePage"));
     auto* logo = new QLabel(this);
     logo->setPixmap(AppEnvironment::applicationIcon().pixmap(96, 96));
@@ -33,10 +36,10 @@ WelcomePage::WelcomePage(QWidget* parent)
     connect(open, &QPushButton::clicked, this, &WelcomePage::openRequested);
     m_sample->setText(tr("Open Sample Session"));
     connect(m_sample, &QPushButton::clicked, this, &WelcomePage::sampleRequested);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(open);
-    buttons->addWidget(m_sample);
-    buttons->addStretch(1);
+    m_primary->addWidget(open);
+    m_primary->addWidget(m_sample);
+    m_primary->addStretch(1);
+    m_more->addStretch(1);
 
     auto* hint = new QLabel(tr("Or drop trace files onto this window."), this);
     hint->setStyleSheet(QStringLiteral("color: palette(mid);"));
@@ -46,13 +49,16 @@ WelcomePage::WelcomePage(QWidget* parent)
     connect(m_recent, &QListWidget::itemActivated, this,
             [this](QListWidgetItem* item) { emit recentRequested(item->data(Qt::UserRole).toString()); });
 
-    auto* formats = new QLabel(
-        tr("<b>Reads</b><br>PyTorch profiler / Kineto traces (<tt>.pt.trace.json</tt>, <tt>.json.gz</tt>, "
-           "<tt>.json.zst</tt>)<br>Chrome trace JSON (object and array forms)<br>Nsight Systems SQLite exports "
-           "(<tt>nsys export --type sqlite</tt>), and reports (<tt>.nsys-rep</tt>) where Nsight Systems is installed; "
-           "nvprof databases (<tt>.nvvp</tt>, <tt>.sql</tt>)<br>"
-           "Warpscope captures (<tt>.wscap</tt>, capture folders) and sessions (<tt>.warpscope</tt>)"),
-        this);
+    QString reads = QStringLiteral("<b>%1</b><br>").arg(tr("Reads"));
+    for (const ImportFormat& f : importFormats()) {
+        m_listed.append(f.format);
+        reads += QStringLiteral("%1 <span style='color:#777'>(<tt>%2</tt>)</span><br>")
+                     .arg(formatDescription(f.format).toHtmlEscaped(), QString::fromUtf8(f.files).toHtmlEscaped());
+    }
+    reads += tr("Files are recognized by their content; local files, URLs (S3, Google Cloud Storage, Azure, HTTP) "
+                "and folders over SSH.");
+    auto* formats = new QLabel(reads, this);
+    formats->setObjectName(QStringLiteral("welcomeFormats"));
     formats->setWordWrap(true);
 
     auto* header = new QHBoxLayout;
@@ -65,7 +71,8 @@ WelcomePage::WelcomePage(QWidget* parent)
     auto* column = new QVBoxLayout;
     column->addLayout(header);
     column->addSpacing(16);
-    column->addLayout(buttons);
+    column->addLayout(m_primary);
+    column->addLayout(m_more);
     column->addWidget(hint);
     column->addSpacing(16);
     column->addWidget(new QLabel(tr("<b>Recent files</b>"), this));
@@ -95,5 +102,35 @@ void WelcomePage::setRecentFiles(const QStringList& files) {
 }
 
 void WelcomePage::setSampleAvailable(bool available) { m_sample->setEnabled(available); }
+
+QPushButton* WelcomePage::addStartAction(QAction* action, bool primary) {
+    auto* button = new QPushButton(action->text().remove(QLatin1Char('&')), this);
+    button->setObjectName(action->objectName().isEmpty() ? QString() : action->objectName() + QStringLiteral("Button"));
+    button->setToolTip(action->statusTip());
+    connect(button, &QPushButton::clicked, action, &QAction::trigger);
+    QBoxLayout* row = primary ? m_primary : m_more;
+    if (primary)
+        row->insertWidget(0, button); // the capture comes first: the mission's main entry
+    else
+        row->insertWidget(row->count() - 1, button);
+    return button;
+}
+
+QString WelcomePage::formatDescription(TraceFormat format) {
+    switch (format) {
+    case TraceFormat::ChromeJson: return tr("PyTorch profiler / Kineto traces and Chrome trace JSON");
+    case TraceFormat::NsightSqlite: return tr("Nsight Systems SQLite exports");
+    case TraceFormat::NsightReport: return tr("Nsight Systems reports, where Nsight Systems is installed");
+    case TraceFormat::NvprofSqlite: return tr("nvprof databases");
+    case TraceFormat::RocprofJson: return tr("rocprofiler-sdk (rocprofv3) JSON");
+    case TraceFormat::Xplane: return tr("XLA XSpace profiles (JAX, TensorFlow, PyTorch/XLA)");
+    case TraceFormat::TorchMemorySnapshot: return tr("PyTorch memory snapshots");
+    case TraceFormat::TorchMemoryTimeline: return tr("PyTorch memory timelines");
+    case TraceFormat::WarpscopeCapture: return tr("Warpscope captures");
+    case TraceFormat::WarpscopeSession: return tr("Warpscope sessions");
+    case TraceFormat::Unknown: break;
+    }
+    return {};
+}
 
 } // namespace ws

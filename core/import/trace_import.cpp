@@ -1,4 +1,5 @@
 #include "import/trace_import.h"
+#include "import/import_formats.h"
 
 #include "import/capture_importer.h"
 #include "import/chrome_json_importer.h"
@@ -264,34 +265,57 @@ ImportResult importTraceFile(const std::string& path, const ImportControl& contr
 
 namespace {
 
-ImportResult importByFormat(const std::string& path, const ImportControl& control) {
+// A stored session given as a trace: the store's reader, handed in by the layer above (open_trace.h).
+ImportResult importSessionFile(const std::string& path, const ImportControl& control) {
     ImportResult result;
-    const Sniff s = sniff(path);
-    switch (s.format) {
-    case TraceFormat::ChromeJson: return importChromeJson(path, control);
-    case TraceFormat::NsightSqlite: return importNsightSqlite(path, control);
-    case TraceFormat::NvprofSqlite: return importNvprofSqlite(path, control);
-    case TraceFormat::NsightReport: return importNsysReport(path, control);
-    case TraceFormat::WarpscopeSession: {
-        if (!control.readSession) {
-            result.error = "a Warpscope session file, which this reader does not open (open it in Warpscope or warpscope-cli)";
-            break;
-        }
-        std::string error;
-        result.session = control.readSession(path, &error);
-        result.error = error;
-        break;
+    if (!control.readSession) {
+        result.error = "a Warpscope session file, which this reader does not open (open it in Warpscope or warpscope-cli)";
+        return result;
     }
-    case TraceFormat::WarpscopeCapture: return importCapture(path, control);
-    case TraceFormat::RocprofJson: return importRocprofJson(path, control);
-    case TraceFormat::TorchMemoryTimeline: return importTorchMemoryTimeline(path, control);
-    case TraceFormat::Xplane: return importXplane(path, control);
-    case TraceFormat::TorchMemorySnapshot: return importTorchMemorySnapshot(path, control);
-    case TraceFormat::Unknown: result.error = s.error.empty() ? "unknown file format" : s.error; break;
-    }
+    std::string error;
+    result.session = control.readSession(path, &error);
+    result.error = error;
     return result;
 }
 
+ImportResult importByFormat(const std::string& path, const ImportControl& control) {
+    const Sniff s = sniff(path);
+    if (const ImportFormat* f = findImportFormat(s.format))
+        return f->import(path, control);
+    ImportResult result;
+    result.error = s.error.empty() ? "unknown file format" : s.error;
+    return result;
+}
+
+constexpr ImportFormat kImportFormats[] = {
+    {TraceFormat::ChromeJson, "*.pt.trace.json, *.json, *.json.gz, *.json.zst",
+     "PyTorch profiler / Kineto traces and Chrome trace JSON (object and array forms)", importChromeJson},
+    {TraceFormat::NsightSqlite, "*.sqlite (nsys export --type sqlite)", "Nsight Systems SQLite exports",
+     importNsightSqlite},
+    {TraceFormat::NsightReport, "*.nsys-rep, *.qdrep", "Nsight Systems reports, where Nsight Systems is installed",
+     importNsysReport},
+    {TraceFormat::NvprofSqlite, "*.nvvp, *.sql", "nvprof databases", importNvprofSqlite},
+    {TraceFormat::RocprofJson, "rocprofv3 --output-format json (*.json, *.json.gz)", "rocprofiler-sdk JSON",
+     importRocprofJson},
+    {TraceFormat::Xplane, "*.xplane.pb, *.xplane.pb.gz", "XLA XSpace profiles (JAX, TensorFlow, PyTorch/XLA)",
+     importXplane},
+    {TraceFormat::TorchMemorySnapshot, "*.pickle, *.pickle.gz (torch.cuda.memory._dump_snapshot)",
+     "PyTorch memory snapshots", importTorchMemorySnapshot},
+    {TraceFormat::TorchMemoryTimeline, "*.json, *.raw.json.gz (export_memory_timeline)", "PyTorch memory timelines",
+     importTorchMemoryTimeline},
+    {TraceFormat::WarpscopeCapture, "*.wscap, *.wscap.gz, capture folders", "Warpscope captures", importCapture},
+    {TraceFormat::WarpscopeSession, "*.warpscope", "Warpscope sessions", importSessionFile},
+};
+
 } // namespace
+
+std::span<const ImportFormat> importFormats() { return kImportFormats; }
+
+const ImportFormat* findImportFormat(TraceFormat format) {
+    for (const ImportFormat& f : kImportFormats)
+        if (f.format == format)
+            return &f;
+    return nullptr;
+}
 
 } // namespace ws

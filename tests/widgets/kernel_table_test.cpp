@@ -1,3 +1,4 @@
+#include "analysis/kernel_display_name.h"
 #include "stored_sample.h"
 #include "analysis/kernel_csv.h"
 #include "analysis/kernel_groups.h"
@@ -19,6 +20,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 
+#include <QSet>
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -168,6 +170,23 @@ TEST(KernelTableView, GroupViewsPieRangeAndCsvExport) {
     for (double v : pie)
         pieTotal += v;
     EXPECT_DOUBLE_EQ(pieTotal, static_cast<double>(total));
+    // Issue #51: the legend shows short names (no "void", namespaces, template arguments or
+    // parameters), distinct, with the full name as the slice's tooltip.
+    const QStringList labels = view.pieChart()->sliceLabels();
+    QSet<QString> distinct;
+    for (int i = 0; i < labels.size(); ++i) {
+        EXPECT_FALSE(labels[i].startsWith(QStringLiteral("void "))) << labels[i].toStdString();
+        EXPECT_FALSE(labels[i].contains(QStringLiteral("::"))) << labels[i].toStdString();
+        EXPECT_FALSE(labels[i].section(QStringLiteral(" ("), 0, 0).contains(QLatin1Char('('))) << labels[i].toStdString();
+        distinct.insert(labels[i]);
+        const QString full = view.pieChart()->fullName(i);
+        if (labels[i].startsWith(QStringLiteral("Other (")))
+            continue;
+        ASSERT_FALSE(full.isEmpty()) << i;
+        EXPECT_TRUE(labels[i].startsWith(QString::fromStdString(shortKernelName(full.toStdString())).left(40)))
+            << labels[i].toStdString() << " / " << full.toStdString();
+    }
+    EXPECT_EQ(distinct.size(), labels.size());
 
     // Sorting by calls puts the most called group first.
     ASSERT_EQ(groups->headerData(1, Qt::Horizontal).toString(), QStringLiteral("Calls")); // name grouping

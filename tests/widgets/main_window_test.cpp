@@ -7,10 +7,13 @@
 #include "session_summary_view.h"
 #include "settings_dialog.h"
 #include "shortcuts_dialog.h"
+#include "welcome_page.h"
+#include "import/import_formats.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QDragEnterEvent>
+#include <QDialog>
 #include <QDir>
 #include <QDropEvent>
 #include <QFile>
@@ -18,11 +21,13 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QTranslator>
 #include <QTreeWidget>
 #include <QUrl>
@@ -49,6 +54,44 @@ TEST(MainWindow, StartsOnTheWelcomePage) {
     EXPECT_EQ(w.sessionCount(), 0);
     EXPECT_EQ(w.currentSession(), nullptr);
     EXPECT_NE(w.findChild<QWidget*>(QStringLiteral("welcomePage")), nullptr);
+}
+
+// Issue #51: the welcome page starts a capture, a URL, an SSH folder and the library as the menu
+// does, and lists every format of the import's table, each in the user's words.
+TEST(MainWindow, TheWelcomePageOffersEveryEntryAndEveryFormat) {
+    MainWindow w;
+    auto* page = w.findChild<WelcomePage*>(QStringLiteral("welcomePage"));
+    ASSERT_NE(page, nullptr);
+    for (const char* name : {"newCaptureActionButton", "openUrlActionButton", "openSshFolderActionButton", "libraryActionButton"}) {
+        auto* button = page->findChild<QPushButton*>(QString::fromLatin1(name));
+        ASSERT_NE(button, nullptr) << name;
+        EXPECT_FALSE(button->text().contains(QLatin1Char('&'))) << name;
+        EXPECT_FALSE(button->toolTip().isEmpty()) << name;
+    }
+    // The button triggers the menu's own action.
+    auto* action = w.findChild<QAction*>(QStringLiteral("openUrlAction"));
+    ASSERT_NE(action, nullptr);
+    QSignalSpy triggered(action, &QAction::triggered);
+    QTimer::singleShot(0, [] {
+        for (QWidget* top : QApplication::topLevelWidgets())
+            if (auto* dialog = qobject_cast<QDialog*>(top); dialog && dialog->isVisible()) dialog->reject();
+    });
+    page->findChild<QPushButton*>(QStringLiteral("openUrlActionButton"))->click();
+    EXPECT_EQ(triggered.count(), 1);
+    // Every format the import reads is listed, from its table, with its files.
+    auto* formats = page->findChild<QLabel*>(QStringLiteral("welcomeFormats"));
+    ASSERT_NE(formats, nullptr);
+    ASSERT_EQ(page->listedFormats().size(), static_cast<qsizetype>(importFormats().size()));
+    for (const ImportFormat& f : importFormats()) {
+        const QString words = WelcomePage::formatDescription(f.format);
+        EXPECT_FALSE(words.isEmpty()) << formatName(f.format);
+        EXPECT_TRUE(formats->text().contains(words.toHtmlEscaped())) << formatName(f.format);
+        EXPECT_TRUE(formats->text().contains(QString::fromUtf8(f.files).toHtmlEscaped())) << formatName(f.format);
+    }
+    for (const char* word : {"rocprofiler-sdk", "XSpace", "memory snapshots", "memory timelines"})
+        EXPECT_TRUE(formats->text().contains(QString::fromLatin1(word))) << word;
+    w.resize(1440, 900);
+    w.grab().save(QStringLiteral("/tmp/welcome_page.png"));
 }
 
 TEST(MainWindow, OpensTheSampleIntoASessionTab) {
