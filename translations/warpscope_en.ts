@@ -19,6 +19,16 @@
     </message>
 </context>
 <context>
+    <name>ws::FlameGraphView</name>
+    <message numerus="yes">
+        <source>%n dispatch frame(s) folded</source>
+        <translation>
+            <numerusform>%n dispatch frame folded</numerusform>
+            <numerusform>%n dispatch frames folded</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ws::ImportReportBanner</name>
     <message numerus="yes">
         <source>The import skipped or repaired %n item(s).</source>
@@ -199,6 +209,16 @@
     </message>
 </context>
 <context>
+    <name>ws::SliceDetailsView</name>
+    <message numerus="yes">
+        <source>%n frame(s), innermost first; click a function to see its source</source>
+        <translation>
+            <numerusform>%n frame, innermost first; click a function to see its source</numerusform>
+            <numerusform>%n frames, innermost first; click a function to see its source</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ws::SnapshotStateView</name>
     <message numerus="yes">
         <source>%n allocation(s) outside every segment</source>
@@ -236,6 +256,13 @@
         <translation>
             <numerusform>%n frame; it has no source location (record the snapshot with _record_memory_history(stacks=&quot;python&quot;) or &quot;all&quot;).</numerusform>
             <numerusform>%n frames; none has a source location (record the snapshot with _record_memory_history(stacks=&quot;python&quot;) or &quot;all&quot;).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n frame(s), innermost first, %1 dispatch frame(s) hidden. Enter shows the source, Ctrl+Enter opens the editor.</source>
+        <translation>
+            <numerusform>%n frame, innermost first, %1 dispatch frame(s) hidden. Enter shows the source, Ctrl+Enter opens the editor.</numerusform>
+            <numerusform>%n frames, innermost first, %1 dispatch frame(s) hidden. Enter shows the source, Ctrl+Enter opens the editor.</numerusform>
         </translation>
     </message>
 </context>

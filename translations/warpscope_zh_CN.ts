@@ -130,6 +130,10 @@
         <source>Open the first FILE with this PyTorch memory snapshot of the same run on its time axis.</source>
         <translation>打开第一个 FILE，并将同一次运行的 PyTorch 内存快照放在其时间轴上。</translation>
     </message>
+    <message>
+        <source>Render every bottom tab of the first FILE, and the New Capture dialog, to PNGs in DIR and exit.</source>
+        <translation>将第一个 FILE 的每个底部标签页以及“新建采集”对话框渲染为 DIR 中的 PNG，然后退出。</translation>
+    </message>
 </context>
 <context>
     <name>ws::BookmarkModel</name>
@@ -816,6 +820,20 @@
         <source>torch.profiler: the Python functions&apos; self time; a capture: each CUDA call and the host time before it, on the call&apos;s stack</source>
         <translation>torch.profiler：Python 函数的自身时间；采集：每次 CUDA 调用及其之前的主机时间，归到该调用的栈上</translation>
     </message>
+    <message>
+        <source>Fold dispatch frames</source>
+        <translation>折叠分派帧</translation>
+    </message>
+    <message>
+        <source>Fold nn.Module&apos;s _call_impl and _wrapped_call_impl, decorators&apos; wrappers and __call__ frames into their callers, so model code comes first (Settings lists the patterns)</source>
+        <translation>将 nn.Module 的 _call_impl 和 _wrapped_call_impl、装饰器的 wrapper 以及 __call__ 帧折叠到其调用者中，使模型代码排在前面（模式见“设置”）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n dispatch frame(s) folded</source>
+        <translation>
+            <numerusform>已折叠 %n 个分派帧</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ws::Format</name>
@@ -886,6 +904,181 @@
     <message>
         <source>Nothing recorded</source>
         <translation>无记录</translation>
+    </message>
+</context>
+<context>
+    <name>ws::GettingStartedDialog</name>
+    <message>
+        <source>Getting Started</source>
+        <translation>入门</translation>
+    </message>
+    <message>
+        <source>A profiler records what your program did, moment by moment: which functions ran on the CPU, which kernels (small programs) ran on the GPU, and how much memory was in use. Warpscope shows that record so you can see where the time goes and what to change.</source>
+        <translation>性能分析器逐时刻记录程序做了什么：CPU 上运行了哪些函数，GPU 上运行了哪些内核（小程序），以及使用了多少内存。Warpscope 展示这份记录，让你看清时间花在哪里、该改什么。</translation>
+    </message>
+    <message>
+        <source>1. Record your program</source>
+        <translation>1. 记录你的程序</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Choose &lt;b&gt;File &amp;gt; New Capture…&lt;/b&gt; (Ctrl+N), pick your script, for example &lt;tt&gt;python train.py&lt;/tt&gt;, and press Start. Warpscope runs it under NVIDIA&apos;s CUPTI; your code does not change. Tick &lt;i&gt;Python call stacks of launches&lt;/i&gt; to see which line launched each kernel, and set &lt;i&gt;PyTorch operators&lt;/i&gt; to see the operators.&lt;/p&gt;&lt;p&gt;On the command line, or on a GPU server over SSH: &lt;tt&gt;warpscope-capture -o run1 -- python train.py&lt;/tt&gt;, then &lt;tt&gt;warpscope run1&lt;/tt&gt;; &lt;tt&gt;warpscope-capture --host gpu7 -o run1 -- python train.py&lt;/tt&gt; records on the machine &lt;tt&gt;gpu7&lt;/tt&gt;.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;选择&lt;b&gt;文件 &amp;gt; 新建采集…&lt;/b&gt;（Ctrl+N），选择你的脚本，例如 &lt;tt&gt;python train.py&lt;/tt&gt;，然后按“开始”。Warpscope 在 NVIDIA CUPTI 下运行它；你的代码无需修改。勾选&lt;i&gt;启动的 Python 调用栈&lt;/i&gt;可看到每个内核由哪一行启动，设置&lt;i&gt;PyTorch 算子&lt;/i&gt;可看到算子。&lt;/p&gt;&lt;p&gt;在命令行或通过 SSH 在 GPU 服务器上：&lt;tt&gt;warpscope-capture -o run1 -- python train.py&lt;/tt&gt;，然后 &lt;tt&gt;warpscope run1&lt;/tt&gt;；&lt;tt&gt;warpscope-capture --host gpu7 -o run1 -- python train.py&lt;/tt&gt; 在机器 &lt;tt&gt;gpu7&lt;/tt&gt; 上记录。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>2. Or open a trace you already have</source>
+        <translation>2. 或打开已有的跟踪</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;File &amp;gt; Open…&lt;/b&gt; (Ctrl+O), or drop the file onto the window. A PyTorch profiler trace (&lt;tt&gt;prof.export_chrome_trace(&quot;trace.json&quot;)&lt;/tt&gt;; record with &lt;tt&gt;with_stack=True&lt;/tt&gt; for source lines), an Nsight Systems export or report, a memory snapshot, and the other formats the welcome page lists. &lt;b&gt;File &amp;gt; Open URL…&lt;/b&gt; reads from S3, Google Cloud Storage, Azure or a web server. Every trace you open is kept in the &lt;b&gt;Session Library&lt;/b&gt; and reopens instantly.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;文件 &amp;gt; 打开…&lt;/b&gt;（Ctrl+O），或将文件拖到窗口上。可以是 PyTorch profiler 跟踪（&lt;tt&gt;prof.export_chrome_trace(&quot;trace.json&quot;)&lt;/tt&gt;；用 &lt;tt&gt;with_stack=True&lt;/tt&gt; 记录以获得源码行）、Nsight Systems 导出或报告、内存快照，以及欢迎页列出的其他格式。&lt;b&gt;文件 &amp;gt; 打开 URL…&lt;/b&gt; 可从 S3、Google Cloud Storage、Azure 或 Web 服务器读取。你打开的每个跟踪都保存在&lt;b&gt;会话库&lt;/b&gt;中，可即时重新打开。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>3. Read the timeline</source>
+        <translation>3. 阅读时间线</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The top half is the timeline: CPU threads above, GPU streams below, time left to right. Ctrl+wheel zooms, dragging pans, &lt;tt&gt;0&lt;/tt&gt; shows everything. Click a slice to select it; drag on the ruler to select a range, and every tab below follows that range. An arrow joins a CPU call to the GPU work it launched.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;上半部分是时间线：上方为 CPU 线程，下方为 GPU 流，时间从左到右。Ctrl+滚轮缩放，拖动平移，&lt;tt&gt;0&lt;/tt&gt; 显示全部。单击切片即可选中；在标尺上拖动可选择范围，下方每个标签页都会跟随该范围。箭头把 CPU 调用与它启动的 GPU 工作连接起来。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>the headline numbers: kernels, copies, steps, GPU utilization.</source>
+        <translation>关键数字：内核、拷贝、步数、GPU 利用率。</translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <source>how busy each GPU was, what each training step spent its time on, recommendations, and &lt;i&gt;why the GPU waits&lt;/i&gt;: what the program did while the GPU had nothing to do.</source>
+        <translation>每个 GPU 有多忙、每个训练步的时间花在哪里、建议，以及&lt;i&gt;GPU 为何等待&lt;/i&gt;：GPU 无事可做时程序在做什么。</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详细信息</translation>
+    </message>
+    <message>
+        <source>the selected slice: its arguments, its Python call stack and what it is linked to.</source>
+        <translation>所选切片：其参数、Python 调用栈以及与之关联的事件。</translation>
+    </message>
+    <message>
+        <source>Range</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <source>what ran inside the selected range, by name.</source>
+        <translation>所选范围内按名称列出运行了什么。</translation>
+    </message>
+    <message>
+        <source>Stack</source>
+        <translation>调用栈</translation>
+    </message>
+    <message>
+        <source>the frames behind the selection and the source of each, with the GPU time spent on each line.</source>
+        <translation>所选内容背后的各帧及其源码，并显示每一行花费的 GPU 时间。</translation>
+    </message>
+    <message>
+        <source>Flame Graph</source>
+        <translation>火焰图</translation>
+    </message>
+    <message>
+        <source>which code paths cost the most GPU time, CPU time or memory; wide boxes are expensive. Dispatch frames are folded so your model&apos;s code comes first.</source>
+        <translation>哪些代码路径花费最多的 GPU 时间、CPU 时间或内存；越宽的框代价越高。分派帧已折叠，模型代码排在前面。</translation>
+    </message>
+    <message>
+        <source>Bookmarks</source>
+        <translation>书签</translation>
+    </message>
+    <message>
+        <source>moments you marked with B on the timeline, with your notes; kept with the session.</source>
+        <translation>你在时间线上用 B 标记的时刻及备注；随会话保存。</translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>every GPU kernel with its time, shapes, launch geometry and the operator and line that launched it.</source>
+        <translation>每个 GPU 内核的时间、形状、启动配置，以及启动它的算子和代码行。</translation>
+    </message>
+    <message>
+        <source>Graphs</source>
+        <translation>图</translation>
+    </message>
+    <message>
+        <source>CUDA graph replays and their slowest nodes.</source>
+        <translation>CUDA 图重放及其最慢的节点。</translation>
+    </message>
+    <message>
+        <source>Roofline</source>
+        <translation>屋顶线</translation>
+    </message>
+    <message>
+        <source>whether kernels are limited by compute or by memory bandwidth, and how much of the GPU&apos;s peak the model uses.</source>
+        <translation>内核受计算还是内存带宽限制，以及模型使用了 GPU 峰值的多少。</translation>
+    </message>
+    <message>
+        <source>Operators</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>PyTorch operators by time on the CPU and the GPU.</source>
+        <translation>按 CPU 和 GPU 时间列出的 PyTorch 算子。</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>memory in use over time, the peak, and what allocated it.</source>
+        <translation>随时间使用的内存、峰值以及分配它的代码。</translation>
+    </message>
+    <message>
+        <source>Query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>SQL over everything recorded.</source>
+        <translation>对记录的一切执行 SQL。</translation>
+    </message>
+    <message>
+        <source>A tab can fill the window: double-click its name or press Ctrl+Shift+M.</source>
+        <translation>标签页可以占满窗口：双击其名称或按 Ctrl+Shift+M。</translation>
+    </message>
+    <message>
+        <source>4. What each tab answers</source>
+        <translation>4. 各标签页回答什么问题</translation>
+    </message>
+    <message>
+        <source>Using it</source>
+        <translation>使用方法</translation>
+    </message>
+    <message>
+        <source>Formats</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <source>Traces in object storage and on web servers</source>
+        <translation>对象存储和 Web 服务器上的跟踪</translation>
+    </message>
+    <message>
+        <source>Asking questions: SQL, Python and coding agents</source>
+        <translation>提问：SQL、Python 和编程智能体</translation>
+    </message>
+    <message>
+        <source>Comparing two runs</source>
+        <translation>比较两次运行</translation>
+    </message>
+    <message>
+        <source>Distributed jobs from the command line</source>
+        <translation>从命令行分析分布式作业</translation>
+    </message>
+    <message>
+        <source>5. More in the README</source>
+        <translation>5. README 中的更多内容</translation>
     </message>
 </context>
 <context>
@@ -1896,14 +2089,6 @@ B：%2</translation>
         <translation>在 CUPTI 下运行程序，并打开它在 GPU 上的活动</translation>
     </message>
     <message>
-        <source>Open trace files (PyTorch/Kineto, Chrome JSON, Nsight Systems and nvprof SQLite, captures, sessions)</source>
-        <translation>打开跟踪文件（PyTorch/Kineto、Chrome JSON、Nsight Systems 与 nvprof SQLite、采集、会话）</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;Warpscope %1&lt;/h3&gt;&lt;p&gt;A native profiler viewer for GPU and deep-learning workloads: see where GPU time goes, why the GPU idles, where memory peaks, and which line of code is responsible.&lt;/p&gt;&lt;p&gt;Built with Qt %2. Reads PyTorch/Kineto and Chrome trace JSON, Nsight Systems and nvprof SQLite, Warpscope captures and sessions.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;Warpscope %1&lt;/h3&gt;&lt;p&gt;面向 GPU 与深度学习工作负载的原生性能分析查看器：查看 GPU 时间花在哪里、GPU 为何空闲、内存峰值出现在何处，以及是哪一行代码造成的。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建。可读取 PyTorch/Kineto 与 Chrome 跟踪 JSON、Nsight Systems 与 nvprof SQLite、Warpscope 采集与会话。&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Open Capture &amp;Folder…</source>
         <translation>打开采集文件夹(&amp;F)…</translation>
     </message>
@@ -2152,6 +2337,30 @@ B：%2</translation>
     <message>
         <source>Open a trace or capture with the PyTorch memory snapshot of the same run on its time axis</source>
         <translation>打开跟踪或采集，并将同一次运行的 PyTorch 内存快照放在其时间轴上</translation>
+    </message>
+    <message>
+        <source>Open trace, capture, memory snapshot or session files (the welcome page lists every format)</source>
+        <translation>打开跟踪、采集、内存快照或会话文件（欢迎页列出了所有格式）</translation>
+    </message>
+    <message>
+        <source>&amp;Getting Started</source>
+        <translation>入门(&amp;G)</translation>
+    </message>
+    <message>
+        <source>How to record a program or open a trace, and what each tab answers</source>
+        <translation>如何记录程序或打开跟踪，以及各标签页回答什么问题</translation>
+    </message>
+    <message>
+        <source>Open a trace from a folder on a GPU server, through your own ssh</source>
+        <translation>通过你自己的 ssh 从 GPU 服务器上的文件夹打开跟踪</translation>
+    </message>
+    <message>
+        <source>Traces, captures and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nsys-rep *.qdrep *.nvvp *.sql *.pb *.wscap *.pickle *.pkl *.warpscope);;All files (*)</source>
+        <translation>跟踪、采集和会话 (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nsys-rep *.qdrep *.nvvp *.sql *.pb *.wscap *.pickle *.pkl *.warpscope);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Warpscope %1&lt;/h3&gt;&lt;p&gt;A native profiler viewer for GPU and deep-learning workloads: see where GPU time goes, why the GPU idles, where memory peaks, and which line of code is responsible.&lt;/p&gt;&lt;p&gt;Built with Qt %2. Reads: %3.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Warpscope %1&lt;/h3&gt;&lt;p&gt;面向 GPU 和深度学习工作负载的原生性能分析查看器：查看 GPU 时间花在哪里、GPU 为何空闲、内存峰值在哪里，以及哪一行代码负责。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建。可读取：%3。&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -3342,10 +3551,6 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <translation>使用锁页内存（pin_memory=True）可使其更快并且异步。</translation>
     </message>
     <message>
-        <source>The GPU is idle for %1 at once (%2 of the average step); in all it is idle %3 between its operations. Select the gap to see what the CPU was doing.</source>
-        <translation>GPU 一次空闲 %1（占平均步骤的 %2）；在各操作之间总共空闲 %3。选中该间隔以查看 CPU 当时在做什么。</translation>
-    </message>
-    <message>
         <source>Warning</source>
         <translation>警告</translation>
     </message>
@@ -3528,6 +3733,42 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     <message>
         <source>capture the decode step in CUDA graphs (torch.compile(mode=&quot;reduce-overhead&quot;), transformers&apos; cache_implementation=&quot;static&quot;, vLLM or SGLang&apos;s graphs), or decode more sequences per step.</source>
         <translation>请把解码步骤捕获为 CUDA 图（torch.compile(mode=&quot;reduce-overhead&quot;)、transformers 的 cache_implementation=&quot;static&quot;、vLLM 或 SGLang 的图），或每步解码更多序列。</translation>
+    </message>
+    <message>
+        <source>The GPU is idle for %1 at once (%2 of the average step); in all it is idle %3 between its operations.</source>
+        <translation>GPU 一次空闲 %1（平均步时间的 %2）；在其操作之间共空闲 %3。</translation>
+    </message>
+    <message>
+        <source>Nothing was recorded on the host then (a capture records what the host runs with Python sampling, warpscope-capture --py-sample); select the gap to see the timeline around it.</source>
+        <translation>当时主机上没有记录任何内容（采集可通过 Python 采样记录主机运行的内容：warpscope-capture --py-sample）；选中该间隙以查看其周围的时间线。</translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <translation>%1，位于 %2</translation>
+    </message>
+    <message>
+        <source>%1, after %2 drained the GPU&apos;s queue</source>
+        <translation>%1，在 %2 清空 GPU 队列之后</translation>
+    </message>
+    <message>
+        <source>Avoid .item(), .cpu() and synchronize() inside the step, or move them after the next launches.</source>
+        <translation>避免在步内调用 .item()、.cpu() 和 synchronize()，或将它们移到下一批启动之后。</translation>
+    </message>
+    <message>
+        <source>Overlap the communication with compute (gradient bucketing, asynchronous collectives).</source>
+        <translation>让通信与计算重叠（梯度分桶、异步集合通信）。</translation>
+    </message>
+    <message>
+        <source>Overlap data loading with compute: DataLoader(num_workers &gt; 0, pin_memory=True) or prefetching.</source>
+        <translation>让数据加载与计算重叠：DataLoader(num_workers &gt; 0, pin_memory=True) 或预取。</translation>
+    </message>
+    <message>
+        <source>The host&apos;s work there delays the next launch: move it out of the step, or queue more GPU work before it (CUDA graphs, torch.compile).</source>
+        <translation>主机在那里的工作推迟了下一次启动：将其移出步，或在它之前排入更多 GPU 工作（CUDA 图、torch.compile）。</translation>
+    </message>
+    <message>
+        <source>Meanwhile the host was in %1. %2</source>
+        <translation>此时主机处于 %1。%2</translation>
     </message>
 </context>
 <context>
@@ -4092,6 +4333,18 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <source>Query</source>
         <translation>查询</translation>
     </message>
+    <message>
+        <source>Maximize</source>
+        <translation>最大化</translation>
+    </message>
+    <message>
+        <source>Give the tabs the whole page, hiding the timeline (Ctrl+Shift+M, or double-click a tab)</source>
+        <translation>让标签页占满整页并隐藏时间线（Ctrl+Shift+M，或双击标签页）</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>还原</translation>
+    </message>
 </context>
 <context>
     <name>ws::SessionSummaryView</name>
@@ -4306,6 +4559,22 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
         <source>Reports (.nsys-rep) are converted with %1.</source>
         <translation>报告（.nsys-rep）将由 %1 转换。</translation>
     </message>
+    <message>
+        <source>Fold dispatch and decorator frames</source>
+        <translation>折叠分派帧和装饰器帧</translation>
+    </message>
+    <message>
+        <source>Flame Graph and Stack tab</source>
+        <translation>火焰图和调用栈标签页</translation>
+    </message>
+    <message>
+        <source>Comma-separated. A plain name matches a function&apos;s last dotted part (wrapper matches can_return_tuple.&lt;locals&gt;.wrapper); a pattern with * or . matches the whole name. Empty: the defaults shown.</source>
+        <translation>以逗号分隔。普通名称匹配函数名最后一个点号后的部分（wrapper 匹配 can_return_tuple.&lt;locals&gt;.wrapper）；含 * 或 . 的模式匹配整个名称。留空：使用所示的默认值。</translation>
+    </message>
+    <message>
+        <source>Patterns:</source>
+        <translation>模式：</translation>
+    </message>
 </context>
 <context>
     <name>ws::ShortcutsDialog</name>
@@ -4367,6 +4636,20 @@ Record with profile_memory=True (PyTorch), --cuda-memory-usage=true (Nsight Syst
     <message>
         <source>Arguments</source>
         <translation>参数</translation>
+    </message>
+    <message>
+        <source>open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Call stack</source>
+        <translation>调用栈</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n frame(s), innermost first; click a function to see its source</source>
+        <translation>
+            <numerusform>%n 帧，最内层在前；单击函数查看其源码</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4727,6 +5010,20 @@ allocated %3, freed %4
             <numerusform>%n 个栈帧；都没有源码位置（请用 _record_memory_history(stacks=&quot;python&quot;) 或 &quot;all&quot; 记录快照）。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Hide dispatch frames</source>
+        <translation>隐藏分派帧</translation>
+    </message>
+    <message>
+        <source>Hide nn.Module&apos;s _call_impl and _wrapped_call_impl, decorators&apos; wrappers and __call__ frames (Settings lists the patterns)</source>
+        <translation>隐藏 nn.Module 的 _call_impl 和 _wrapped_call_impl、装饰器的 wrapper 以及 __call__ 帧（模式见“设置”）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n frame(s), innermost first, %1 dispatch frame(s) hidden. Enter shows the source, Ctrl+Enter opens the editor.</source>
+        <translation>
+            <numerusform>%n 帧，最内层在前，已隐藏 %1 个分派帧。Enter 显示源码，Ctrl+Enter 在编辑器中打开。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ws::StepBreakdownChart</name>
@@ -4905,8 +5202,52 @@ allocated %3, freed %4
         <translation>暂无最近打开的文件。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Reads&lt;/b&gt;&lt;br&gt;PyTorch profiler / Kineto traces (&lt;tt&gt;.pt.trace.json&lt;/tt&gt;, &lt;tt&gt;.json.gz&lt;/tt&gt;, &lt;tt&gt;.json.zst&lt;/tt&gt;)&lt;br&gt;Chrome trace JSON (object and array forms)&lt;br&gt;Nsight Systems SQLite exports (&lt;tt&gt;nsys export --type sqlite&lt;/tt&gt;), and reports (&lt;tt&gt;.nsys-rep&lt;/tt&gt;) where Nsight Systems is installed; nvprof databases (&lt;tt&gt;.nvvp&lt;/tt&gt;, &lt;tt&gt;.sql&lt;/tt&gt;)&lt;br&gt;Warpscope captures (&lt;tt&gt;.wscap&lt;/tt&gt;, capture folders) and sessions (&lt;tt&gt;.warpscope&lt;/tt&gt;)</source>
-        <translation>&lt;b&gt;可读取&lt;/b&gt;&lt;br&gt;PyTorch 性能分析器 / Kineto 跟踪（&lt;tt&gt;.pt.trace.json&lt;/tt&gt;、&lt;tt&gt;.json.gz&lt;/tt&gt;、&lt;tt&gt;.json.zst&lt;/tt&gt;）&lt;br&gt;Chrome 跟踪 JSON（对象与数组两种形式）&lt;br&gt;Nsight Systems SQLite 导出（&lt;tt&gt;nsys export --type sqlite&lt;/tt&gt;），以及已安装 Nsight Systems 时的报告（&lt;tt&gt;.nsys-rep&lt;/tt&gt;）；nvprof 数据库（&lt;tt&gt;.nvvp&lt;/tt&gt;、&lt;tt&gt;.sql&lt;/tt&gt;）&lt;br&gt;Warpscope 采集（&lt;tt&gt;.wscap&lt;/tt&gt;、采集文件夹）与会话（&lt;tt&gt;.warpscope&lt;/tt&gt;）</translation>
+        <source>Reads</source>
+        <translation>可读取</translation>
+    </message>
+    <message>
+        <source>Files are recognized by their content; local files, URLs (S3, Google Cloud Storage, Azure, HTTP) and folders over SSH.</source>
+        <translation>文件按内容识别；支持本地文件、URL（S3、Google Cloud Storage、Azure、HTTP）以及通过 SSH 访问的文件夹。</translation>
+    </message>
+    <message>
+        <source>PyTorch profiler / Kineto traces and Chrome trace JSON</source>
+        <translation>PyTorch profiler / Kineto 跟踪和 Chrome 跟踪 JSON</translation>
+    </message>
+    <message>
+        <source>Nsight Systems SQLite exports</source>
+        <translation>Nsight Systems SQLite 导出</translation>
+    </message>
+    <message>
+        <source>Nsight Systems reports, where Nsight Systems is installed</source>
+        <translation>Nsight Systems 报告（需安装 Nsight Systems）</translation>
+    </message>
+    <message>
+        <source>nvprof databases</source>
+        <translation>nvprof 数据库</translation>
+    </message>
+    <message>
+        <source>rocprofiler-sdk (rocprofv3) JSON</source>
+        <translation>rocprofiler-sdk (rocprofv3) JSON</translation>
+    </message>
+    <message>
+        <source>XLA XSpace profiles (JAX, TensorFlow, PyTorch/XLA)</source>
+        <translation>XLA XSpace 性能数据（JAX、TensorFlow、PyTorch/XLA）</translation>
+    </message>
+    <message>
+        <source>PyTorch memory snapshots</source>
+        <translation>PyTorch 内存快照</translation>
+    </message>
+    <message>
+        <source>PyTorch memory timelines</source>
+        <translation>PyTorch 内存时间线</translation>
+    </message>
+    <message>
+        <source>Warpscope captures</source>
+        <translation>Warpscope 采集</translation>
+    </message>
+    <message>
+        <source>Warpscope sessions</source>
+        <translation>Warpscope 会话</translation>
     </message>
 </context>
 <context>

@@ -75,7 +75,8 @@ QString SliceDetailsView::stackHtml(const QString& text) {
     for (size_t i = 0; i < m_frames.size(); ++i) {
         const StackFrameText& f = m_frames[i];
         const bool dispatch = folding.folds(f.function);
-        QString item = html(f.function);
+        // Greyed inside the link too (a link's colour overrides its list item's).
+        QString item = dispatch ? QStringLiteral("<span style='color:#999'>%1</span>").arg(html(f.function)) : html(f.function);
         if (!f.file.empty()) {
             const QString where = html(f.file) + (f.line > 0 ? QStringLiteral(":%1").arg(f.line) : QString());
             item = QStringLiteral("<a href='frame:%1'>%2</a> <span style='color:#666'>%3</span> "

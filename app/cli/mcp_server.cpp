@@ -79,10 +79,12 @@ json toolList() {
              {{"a", stringProperty(kTarget)}, {"b", stringProperty(kTarget)}}, {"a", "b"}),
         tool("flame",
              "The flame graph as folded stacks ('outer;...;inner weight'), heaviest first: gpu = kernel time by the "
-             "Python stack that launched it, cpu = Python self time, alloc = bytes allocated.",
+             "Python stack that launched it, cpu = Python self time, alloc = bytes allocated. nn.Module dispatch and "
+             "decorator frames are folded into their callers unless all_frames is true.",
              {{"session", stringProperty(kTarget)},
               {"weight", json{{"type", "string"}, {"enum", {"gpu", "cpu", "alloc"}}}},
-              {"top", integerProperty("stacks (default 40)")}},
+              {"top", integerProperty("stacks (default 40)")},
+              {"all_frames", json{{"type", "boolean"}, {"description", "keep dispatch and decorator frames (default false)"}}}},
              {"session"}),
     });
 }
@@ -272,6 +274,10 @@ struct McpServer::State {
                 f.weight = *w;
             }
             const int64_t top = intArg(args, "top", 40, 1, 10000);
+            if (args.contains("all_frames") && !args["all_frames"].is_boolean())
+                throw ToolError("all_frames must be true or false");
+            if (!args.value("all_frames", false))
+                f.fold = FrameFolding::defaults();
             // Folded lines, heaviest first ("a;b;c 123").
             std::istringstream folded(FlameGraph::build(*o.session, f).folded());
             std::vector<std::pair<int64_t, std::string>> lines;

@@ -63,6 +63,11 @@ int main(int argc, char** argv) {
         QStringLiteral("screenshot"),
         QApplication::translate("main", "Render the main window (after loading FILEs) to a PNG and exit."),
         QStringLiteral("FILE.png"));
+    const QCommandLineOption screenshotTabs(
+        QStringLiteral("screenshot-tabs"),
+        QApplication::translate("main", "Render every bottom tab of the first FILE, and the New Capture dialog, to "
+                                        "PNGs in DIR and exit."),
+        QStringLiteral("DIR"));
     const QCommandLineOption quitAfterLoad(
         QStringLiteral("quit-after-load"),
         QApplication::translate("main", "Exit once the files are loaded (status 1 if any failed)."));
@@ -127,6 +132,7 @@ int main(int argc, char** argv) {
     parser.addOption(find);
     parser.addOption(tab);
     parser.addOption(screenshot);
+    parser.addOption(screenshotTabs);
     parser.addOption(quitAfterLoad);
     parser.addOption(benchTimeline);
     parser.addOption(benchFlame);
@@ -181,11 +187,14 @@ int main(int argc, char** argv) {
                 std::fprintf(stderr, "warpscope: --compare needs two traces that open\n");
         });
     }
-    const bool headless = parser.isSet(screenshot) || parser.isSet(quitAfterLoad);
+    const bool headless = parser.isSet(screenshot) || parser.isSet(quitAfterLoad) || parser.isSet(screenshotTabs);
     if (headless) {
         // Scripted runs get a fixed size so screenshots are comparable.
         window.resize(1440, 900);
-        ws::HeadlessScreenshot::arm(window, parser.value(screenshot));
+        if (parser.isSet(screenshotTabs))
+            ws::HeadlessScreenshot::armTabs(window, parser.value(screenshotTabs));
+        else
+            ws::HeadlessScreenshot::arm(window, parser.value(screenshot));
     }
     window.show();
     if (parser.isSet(summaries))

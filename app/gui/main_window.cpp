@@ -32,6 +32,8 @@
 #include "shortcuts_dialog.h"
 #include "warpscope_version.h"
 #include "welcome_page.h"
+#include "getting_started_dialog.h"
+#include "import/import_formats.h"
 
 #include "export/chrome_export.h"
 #include "export/summary_csv.h"
@@ -306,6 +308,14 @@ void MainWindow::createActions() {
             m_tabs->setCurrentIndex((m_tabs->currentIndex() + m_tabs->count() - 1) % m_tabs->count());
     });
 
+    m_gettingStartedAction = new QAction(tr("&Getting Started"), this);
+    m_gettingStartedAction->setObjectName(QStringLiteral("gettingStartedAction"));
+    m_gettingStartedAction->setShortcut(QKeySequence::HelpContents);
+    m_gettingStartedAction->setStatusTip(tr("How to record a program or open a trace, and what each tab answers"));
+    connect(m_gettingStartedAction, &QAction::triggered, this, [this] {
+        GettingStartedDialog dialog(this);
+        dialog.exec();
+    });
     m_shortcutsAction = new QAction(tr("&Keyboard Shortcuts"), this);
     m_shortcutsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
     connect(m_shortcutsAction, &QAction::triggered, this, &MainWindow::showShortcuts);
@@ -430,6 +440,7 @@ void MainWindow::createMenus() {
     view->addAction(m_fullScreenAction);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_gettingStartedAction);
     help->addAction(m_shortcutsAction);
     help->addSeparator();
     help->addAction(m_aboutAction);
@@ -972,14 +983,21 @@ void MainWindow::showShortcuts() {
     dialog.exec();
 }
 
+// The formats of the import's table (import_formats.h), as the welcome page words them.
+QString MainWindow::readsText() {
+    QStringList names;
+    for (const ImportFormat& f : importFormats())
+        names << WelcomePage::formatDescription(f.format);
+    return names.join(QStringLiteral("; "));
+}
+
 void MainWindow::showAbout() {
     QMessageBox::about(
         this, tr("About Warpscope"),
         tr("<h3>Warpscope %1</h3><p>A native profiler viewer for GPU and deep-learning workloads: see where GPU "
            "time goes, why the GPU idles, where memory peaks, and which line of code is responsible.</p>"
-           "<p>Built with Qt %2. Reads PyTorch/Kineto and Chrome trace JSON, Nsight Systems and nvprof "
-           "SQLite, Warpscope captures and sessions.</p>")
-            .arg(QStringLiteral(WARPSCOPE_VERSION), QString::fromLatin1(qVersion())));
+           "<p>Built with Qt %2. Reads: %3.</p>")
+            .arg(QStringLiteral(WARPSCOPE_VERSION), QString::fromLatin1(qVersion()), readsText()));
 }
 
 void MainWindow::restoreWindowState() {

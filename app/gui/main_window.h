@@ -125,6 +125,7 @@ private:
     void closeCurrentTab();
     void showShortcuts();
     void showAbout();
+    static QString readsText();
     void restoreWindowState();
 
     SessionLoader* m_loader;
@@ -166,6 +167,7 @@ private:
     QAction* m_fullScreenAction = nullptr;
     QAction* m_nextTabAction = nullptr;
     QAction* m_previousTabAction = nullptr;
+    QAction* m_gettingStartedAction = nullptr;
     QAction* m_shortcutsAction = nullptr;
     QAction* m_aboutAction = nullptr;
     QAction* m_aboutQtAction = nullptr;

@@ -86,6 +86,10 @@ const diff = await call("diff", { a: "captures/zoo/gpt.pt.trace.json.gz", b: "ca
 assert.ok(diff.length > 0);
 const flame = await call("flame", { session: id, weight: "gpu", top: 5 });
 assert.match(flame, /^weight: gpu \(ns\), \d+ stacks\n/);
+// Dispatch frames folded as `warpscope-cli flame` folds them; all_frames keeps them.
+assert.ok(!/_call_impl/.test(flame), flame.slice(0, 300));
+const allFrames = await call("flame", { session: id, weight: "gpu", top: 5, all_frames: true });
+assert.match(allFrames, /_call_impl/);
 
 // Errors are the tool's, with the reason: outside the root, bad SQL, a write.
 assert.match(await call("open", { path: "/etc/passwd" }, { error: true }), /outside the directories/);

@@ -8,6 +8,9 @@
 #include "settings_dialog.h"
 #include "shortcuts_dialog.h"
 #include "welcome_page.h"
+#include "getting_started_dialog.h"
+#include "import/trace_import.h"
+#include "session_page.h"
 #include "import/import_formats.h"
 
 #include <QAction>
@@ -27,6 +30,8 @@
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTabWidget>
+#include <QTextBrowser>
 #include <QTimer>
 #include <QTranslator>
 #include <QTreeWidget>
@@ -92,6 +97,32 @@ TEST(MainWindow, TheWelcomePageOffersEveryEntryAndEveryFormat) {
         EXPECT_TRUE(formats->text().contains(QString::fromLatin1(word))) << word;
     w.resize(1440, 900);
     w.grab().save(QStringLiteral("/tmp/welcome_page.png"));
+}
+
+// Issue #51: Help > Getting Started explains every bottom tab a session page has (a new tab without
+// a line in the guide fails here), and links to the README.
+TEST(MainWindow, GettingStartedNamesEveryTabAndLinksTheReadme) {
+    MainWindow w;
+    auto* action = w.findChild<QAction*>(QStringLiteral("gettingStartedAction"));
+    ASSERT_NE(action, nullptr);
+    const QString readme = GettingStartedDialog::readmePath();
+    ASSERT_FALSE(readme.isEmpty()); // the source tree's README in the build tree's tests
+    const QString html = GettingStartedDialog::guideHtml(readme);
+    auto loaded = std::make_shared<LoadedSession>();
+    loaded->path = kSample;
+    loaded->session = importTraceFile(kSample.toStdString()).session;
+    ASSERT_NE(loaded->session, nullptr);
+    SessionPage page(loaded);
+    auto* tabs = page.findChild<QTabWidget*>();
+    ASSERT_NE(tabs, nullptr);
+    for (int i = 0; i < tabs->count(); ++i)
+        EXPECT_TRUE(html.contains(QStringLiteral("<b>%1</b>").arg(tabs->tabText(i)))) << tabs->tabText(i).toStdString();
+    EXPECT_TRUE(html.contains(QUrl::fromLocalFile(readme).toString()));
+    EXPECT_TRUE(html.contains(QStringLiteral("warpscope-capture")));
+    GettingStartedDialog dialog(&w);
+    EXPECT_FALSE(dialog.browser()->toPlainText().isEmpty());
+    dialog.resize(900, 800);
+    dialog.grab().save(QStringLiteral("/tmp/getting_started.png"));
 }
 
 TEST(MainWindow, OpensTheSampleIntoASessionTab) {
