@@ -18,8 +18,10 @@ def new_profiler(profiler):
     from torch.profiler import profile, ProfilerActivity
     # WS_PROFILE_SHAPES=1: input shapes and FLOPs too (record_shapes, with_flops), as issue #49's traces
     shapes = os.environ.get("WS_PROFILE_SHAPES") == "1"
+    # WS_PROFILE_STACKS=1: Python stacks (with_stack), as a user records for source lines (issue #51)
+    stacks = os.environ.get("WS_PROFILE_STACKS") == "1"
     return profile(activities=[ProfilerActivity.CUDA] if profiler == "cuda" else [ProfilerActivity.CPU, ProfilerActivity.CUDA],
-                   record_shapes=shapes, with_flops=shapes)
+                   record_shapes=shapes, with_flops=shapes, with_stack=stacks)
 
 
 def timed_steps(train_step, steps, profiler=False, trace=None):
