@@ -21,6 +21,8 @@
 #include <QToolButton>
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 using namespace ws;
 
 namespace {
@@ -145,6 +147,7 @@ TEST(SessionPage, BottomTabsMaximizeAndTheSplitIsRemembered) {
         EXPECT_TRUE(page.isBottomMaximized());
         EXPECT_FALSE(page.timeline()->isVisible());
         const int rows = canvasViewport->height() / FlameGraphCanvas::kRowHeight;
+        std::printf("flame graph rows: %d maximized, %d before\n", rows, rowsBefore);
         EXPECT_GE(rows, 30) << "rows before: " << rowsBefore;
         EXPECT_GT(rows, rowsBefore);
         page.grab().save(QStringLiteral("/tmp/flame_maximized.png"));
