@@ -134,6 +134,10 @@
         <source>Render every bottom tab of the first FILE, and the New Capture dialog, to PNGs in DIR and exit.</source>
         <translation>将第一个 FILE 的每个底部标签页以及“新建采集”对话框渲染为 DIR 中的 PNG，然后退出。</translation>
     </message>
+    <message>
+        <source>Let the bottom tabs fill the window, the timeline hidden (with --tab).</source>
+        <translation>让底部标签页占满窗口并隐藏时间线（与 --tab 一起使用）。</translation>
+    </message>
 </context>
 <context>
     <name>ws::BookmarkModel</name>

@@ -63,6 +63,9 @@ int main(int argc, char** argv) {
         QStringLiteral("screenshot"),
         QApplication::translate("main", "Render the main window (after loading FILEs) to a PNG and exit."),
         QStringLiteral("FILE.png"));
+    const QCommandLineOption maximizeTab(
+        QStringLiteral("maximize-tab"),
+        QApplication::translate("main", "Let the bottom tabs fill the window, the timeline hidden (with --tab)."));
     const QCommandLineOption screenshotTabs(
         QStringLiteral("screenshot-tabs"),
         QApplication::translate("main", "Render every bottom tab of the first FILE, and the New Capture dialog, to "
@@ -133,6 +136,7 @@ int main(int argc, char** argv) {
     parser.addOption(tab);
     parser.addOption(screenshot);
     parser.addOption(screenshotTabs);
+    parser.addOption(maximizeTab);
     parser.addOption(quitAfterLoad);
     parser.addOption(benchTimeline);
     parser.addOption(benchFlame);
@@ -179,6 +183,7 @@ int main(int argc, char** argv) {
     }
     startup.find = parser.value(find);
     startup.tab = parser.value(tab);
+    startup.maximizeTab = parser.isSet(maximizeTab);
     window.setStartupView(startup);
     if (parser.isSet(compare)) {
         // Once both are open; before a screenshot is armed, so it waits for the comparison.

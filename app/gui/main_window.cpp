@@ -786,6 +786,8 @@ void MainWindow::onLoaded(std::shared_ptr<const LoadedSession> session) {
         page->searchBar()->setPattern(m_startupView.find, false);
         page->searchBar()->next();
     }
+    if (m_startupView.maximizeTab)
+        page->setBottomMaximized(true);
     if (!m_startupView.tab.isEmpty() && !page->showTab(m_startupView.tab, true))
         std::fprintf(stderr, "warpscope: unknown tab %s (one of %s)\n", qPrintable(m_startupView.tab),
                      qPrintable(page->tabKeys().join(QStringLiteral(", "))));

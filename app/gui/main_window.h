@@ -48,6 +48,7 @@ public:
         std::optional<std::pair<double, double>> rangeMs; // from the session start
         QString find;                                      // select the first match of this name
         QString tab;                                       // bottom tab to show, computed (SessionPage::showTab)
+        bool maximizeTab = false;                          // the bottom tabs fill the page
     };
     void setStartupView(const StartupView& view) { m_startupView = view; }
 

@@ -103,6 +103,27 @@ TEST(OverviewView, ShowsDevicesBreakdownAndRecommendations) {
     EXPECT_TRUE(view.report()->selection);
 }
 
+// Issue #51: the long-gap advice names what the host did (the loader-bound capture's next(batches),
+// after the synchronization that drained the queue) in the user's language, with its advice.
+TEST(OverviewView, LongIdleGapAdviceNamesTheCause) {
+    std::shared_ptr<const Session> session =
+        importTraceFile(WARPSCOPE_TEST_DATA_DIR "/captures/waits/waits_loader.wscap.gz").session;
+    ASSERT_NE(session, nullptr);
+    TimeViewport time;
+    time.setSessionRange(session->startNs(), session->endNs());
+    OverviewView view(&time, session);
+    view.computeNow();
+    ASSERT_TRUE(view.hasReport());
+    const QString evidence = evidenceTexts(view).join('\n');
+    EXPECT_TRUE(evidence.contains(QStringLiteral("Meanwhile the host was in Data loading at enumerate(DataLoader)")))
+        << evidence.toStdString();
+    EXPECT_TRUE(evidence.contains(QStringLiteral("after cudaDeviceSynchronize drained the GPU's queue")));
+    EXPECT_TRUE(evidence.contains(QStringLiteral("num_workers")));
+    EXPECT_FALSE(evidence.contains(QStringLiteral("Select the gap to see what the CPU was doing")));
+    view.resize(1400, 2600);
+    view.grab().save(QStringLiteral("/tmp/overview_long_gap.png"));
+}
+
 TEST(OverviewView, ComputesOffTheGuiThreadOnFirstShowAndFollowsTheSelection) {
     std::shared_ptr<const Session> session = importTraceFile(WARPSCOPE_SAMPLE_TRACE).session;
     ASSERT_NE(session, nullptr);
