@@ -83,7 +83,9 @@ void printTree(const FlameGraph& g, size_t top, double minPct) {
  * plus what a 1920-pixel view first expands (every node of at least 1/1920 of the total), and
  * eagerly (every node, the reference). Best of 3 each. */
 void runBench(const Session& session, FlameOptions options, double importMs) {
-    double buildMs = 1e300, bottomUpMs = 1e300, visibleMs = 1e300, eagerMs = 1e300, foldedMs = 1e300;
+    double buildMs = 1e300, bottomUpMs = 1e300, visibleMs = 1e300, eagerMs = 1e300, foldedMs = 1e300,
+           allFramesMs = 1e300;
+    uint32_t foldedFrames = 0;
     size_t nodes = 0, lazyNodes = 0, visibleNodes = 0, invertedNodes = 0, bytes = 0;
     uint64_t samples = 0;
     for (int round = 0; round < 3; ++round) {
@@ -91,6 +93,15 @@ void runBench(const Session& session, FlameOptions options, double importMs) {
         auto t0 = std::chrono::steady_clock::now();
         const FlameGraph g = FlameGraph::build(session, options);
         buildMs = std::min(buildMs, msSince(t0));
+        foldedFrames = g.foldedFrameCount();
+        {
+            // The same graph with every frame: what folding the dispatch frames costs.
+            FlameOptions all = options;
+            all.fold = FrameFolding::none();
+            t0 = std::chrono::steady_clock::now();
+            const FlameGraph unfolded = FlameGraph::build(session, all);
+            allFramesMs = std::min(allFramesMs, msSince(t0));
+        }
         t0 = std::chrono::steady_clock::now();
         const FlameGraph lazy = g.invertedLazily();
         bottomUpMs = std::min(bottomUpMs, msSince(t0));
@@ -121,6 +132,9 @@ void runBench(const Session& session, FlameOptions options, double importMs) {
         std::printf("build_ms: %.1f (best of 3; %.1f per 1M samples, goal 500)\n", buildMs, buildMs * perMillion);
     else
         std::printf("build_ms: %.1f (best of 3)\n", buildMs);
+    std::printf("build_all_frames_ms: %.1f (best of 3; the build above folds %u frame(s) with %s patterns: %+.1f ms)\n",
+                allFramesMs, foldedFrames, options.fold.empty() ? "no" : std::to_string(options.fold.patterns.size()).c_str(),
+                buildMs - allFramesMs);
     std::printf("bottom_up_ms: %.1f (lazy: the roots; build + this: %.1f", bottomUpMs, buildMs + bottomUpMs);
     if (perMillion > 0) std::printf(", %.1f per 1M samples, goal 500", (buildMs + bottomUpMs) * perMillion);
     std::printf(")\n");

@@ -157,6 +157,8 @@ public:
         std::vector<uint8_t> folds(m_frames.size());
         for (size_t f = 0; f < m_frames.size(); ++f)
             folds[f] = m_frames[f].function.empty() ? 0 : folding.folds(m_frames[f].function);
+        if (std::none_of(folds.begin(), folds.end(), [](uint8_t f) { return f != 0; }))
+            return 0; // nothing to fold: the trie stays as built
         std::vector<RawNode> raw;
         raw.reserve(m_raw.size());
         raw.push_back(m_raw[0]);
