@@ -909,6 +909,22 @@
         <source>Nothing recorded</source>
         <translation>无记录</translation>
     </message>
+    <message>
+        <source>host synchronization</source>
+        <translation>主机同步</translation>
+    </message>
+    <message>
+        <source>a collective wait</source>
+        <translation>集合通信等待</translation>
+    </message>
+    <message>
+        <source>data loading</source>
+        <translation>数据加载</translation>
+    </message>
+    <message>
+        <source>nothing recorded</source>
+        <translation>未记录任何内容</translation>
+    </message>
 </context>
 <context>
     <name>ws::GettingStartedDialog</name>

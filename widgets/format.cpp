@@ -76,4 +76,15 @@ QString formatGapCategory(GapCategory category) {
     return Format::tr("Nothing recorded");
 }
 
+QString formatGapCategoryInSentence(GapCategory category) {
+    switch (category) {
+    case GapCategory::Sync: return Format::tr("host synchronization");
+    case GapCategory::Collective: return Format::tr("a collective wait");
+    case GapCategory::DataLoading: return Format::tr("data loading");
+    case GapCategory::CpuWork: return Format::tr("Python / CPU work");
+    case GapCategory::Nothing: break;
+    }
+    return Format::tr("nothing recorded");
+}
+
 } // namespace ws

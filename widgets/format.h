@@ -20,5 +20,7 @@ QString formatPercent(std::optional<double> fraction); // 0..1 -> "42.1 %", empt
 QString formatUtilization(double fraction);
 // A cause of GPU idle time (idle_gaps.h): "Host synchronization", "Data loading", ...
 QString formatGapCategory(GapCategory category);
+// The same inside a sentence ("the host was in data loading at ...").
+QString formatGapCategoryInSentence(GapCategory category);
 
 } // namespace ws

@@ -641,7 +641,7 @@ QString OverviewView::longIdleGapCause(const Recommendation& r) const {
     if (!category || *category == GapCategory::Nothing)
         return tr("Nothing was recorded on the host then (a capture records what the host runs with Python "
                   "sampling, warpscope-capture --py-sample); select the gap to see the timeline around it.");
-    QString cause = formatGapCategory(*category);
+    QString cause = formatGapCategoryInSentence(*category);
     if (!r.name.empty())
         cause = tr("%1 at %2").arg(cause, QString::fromStdString(r.name));
     if (!r.detail.empty())

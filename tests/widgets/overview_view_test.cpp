@@ -115,7 +115,7 @@ TEST(OverviewView, LongIdleGapAdviceNamesTheCause) {
     view.computeNow();
     ASSERT_TRUE(view.hasReport());
     const QString evidence = evidenceTexts(view).join('\n');
-    EXPECT_TRUE(evidence.contains(QStringLiteral("Meanwhile the host was in Data loading at enumerate(DataLoader)")))
+    EXPECT_TRUE(evidence.contains(QStringLiteral("Meanwhile the host was in data loading at enumerate(DataLoader)")))
         << evidence.toStdString();
     EXPECT_TRUE(evidence.contains(QStringLiteral("after cudaDeviceSynchronize drained the GPU's queue")));
     EXPECT_TRUE(evidence.contains(QStringLiteral("num_workers")));
