@@ -2371,10 +2371,6 @@ B：%2</translation>
         <translation>如何记录程序或打开跟踪，以及各标签页回答什么问题</translation>
     </message>
     <message>
-        <source>Open a trace from a folder on a GPU server, through your own ssh</source>
-        <translation>通过你自己的 ssh 从 GPU 服务器上的文件夹打开跟踪</translation>
-    </message>
-    <message>
         <source>Traces, captures and sessions (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nsys-rep *.qdrep *.nvvp *.sql *.pb *.wscap *.pickle *.pkl *.warpscope);;All files (*)</source>
         <translation>跟踪、采集和会话 (*.json *.json.gz *.json.zst *.gz *.zst *.sqlite *.nsys-rep *.qdrep *.nvvp *.sql *.pb *.wscap *.pickle *.pkl *.warpscope);;所有文件 (*)</translation>
     </message>

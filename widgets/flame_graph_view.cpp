@@ -379,9 +379,7 @@ FlameGraphView::FlameGraphView(TimeViewport* time, std::shared_ptr<const Session
         start();
     });
     connect(m_fold, &QCheckBox::toggled, this, [this](bool on) {
-        FrameFoldingSettings settings = FrameFoldingSettings::load();
-        settings.enabled = on;
-        settings.save();
+        FrameFoldingSettings::saveEnabled(on);
         m_dirty = true;
         start();
     });
@@ -409,9 +407,7 @@ FlameOptions FlameGraphView::currentOptions() const {
     FlameOptions o;
     o.weight = static_cast<FlameWeight>(m_weight->currentData().toInt());
     o.bottomUp = m_direction->currentData().toBool();
-    FrameFoldingSettings folding = FrameFoldingSettings::load();
-    folding.enabled = m_fold->isChecked();
-    o.fold = folding.folding();
+    o.fold = FrameFoldingSettings::foldingWhen(m_fold->isChecked());
     if (const std::optional<TimeRange> sel = m_time->selectedRange(); sel && sel->end > sel->start) {
         o.from = sel->start;
         o.to = sel->end;

@@ -16,8 +16,14 @@ FrameFolding FrameFoldingSettings::patternsInEffect() const {
     return custom.empty() ? FrameFolding::defaults() : custom;
 }
 
-FrameFolding FrameFoldingSettings::folding() const {
-    return enabled ? patternsInEffect() : FrameFolding::none();
+FrameFolding FrameFoldingSettings::foldingWhen(bool enabled) {
+    return enabled ? load().patternsInEffect() : FrameFolding::none();
+}
+
+void FrameFoldingSettings::saveEnabled(bool enabled) {
+    FrameFoldingSettings s = load();
+    s.enabled = enabled;
+    s.save();
 }
 
 FrameFoldingSettings FrameFoldingSettings::load() {

@@ -15,13 +15,15 @@ struct FrameFoldingSettings {
     bool enabled = true;
     QString patterns; // comma-separated (FrameFolding::parse); empty: FrameFolding::defaults()
 
-    // What to fold: nothing when disabled.
-    FrameFolding folding() const;
     // The patterns in effect when enabled (the defaults when none are set).
     FrameFolding patternsInEffect() const;
 
     static FrameFoldingSettings load();
     void save() const;
+    // What a view's switch folds: the saved patterns when on, nothing when off.
+    static FrameFolding foldingWhen(bool enabled);
+    // Saves a view's switch (the Flame Graph's and the Stack tab's are this one setting).
+    static void saveEnabled(bool enabled);
 };
 
 } // namespace ws

@@ -52,9 +52,10 @@ void KernelPieChart::setGroups(const Session& session, const std::vector<KernelG
             continue;
         }
         // Kernels whose short names meet (elementwise kernels of different functors) are numbered.
-        QString label = shortName(session.str(groups[i].name));
+        const QString base = shortName(session.str(groups[i].name));
+        QString label = base;
         for (int n = 2; used.contains(label); ++n)
-            label = shortName(session.str(groups[i].name)) + QStringLiteral(" (%1)").arg(n);
+            label = base + QStringLiteral(" (%1)").arg(n);
         used.insert(label);
         QPieSlice* slice = series->append(label, static_cast<double>(groups[i].totalNs));
         slice->setProperty("fullName", QString::fromStdString(std::string(session.str(groups[i].name))));

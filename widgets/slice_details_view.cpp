@@ -75,7 +75,7 @@ QString SliceDetailsView::stackHtml(const QString& text) {
     for (size_t i = 0; i < m_frames.size(); ++i) {
         const StackFrameText& f = m_frames[i];
         const bool dispatch = folding.folds(f.function);
-        // Greyed inside the link too (a link's colour overrides its list item's).
+        // Greyed inside the link (a link's colour would override its list item's).
         QString item = dispatch ? QStringLiteral("<span style='color:#999'>%1</span>").arg(html(f.function)) : html(f.function);
         if (!f.file.empty()) {
             const QString where = html(f.file) + (f.line > 0 ? QStringLiteral(":%1").arg(f.line) : QString());
@@ -84,7 +84,7 @@ QString SliceDetailsView::stackHtml(const QString& text) {
                        .arg(i)
                        .arg(item, where, tr("open"));
         }
-        out += dispatch ? QStringLiteral("<li style='color:#999'>%1</li>").arg(item) : QStringLiteral("<li>%1</li>").arg(item);
+        out += QStringLiteral("<li>%1</li>").arg(item);
     }
     return out + QStringLiteral("</ol>");
 }

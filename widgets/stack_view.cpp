@@ -61,9 +61,7 @@ StackView::StackView(QWidget* parent)
     m_hideDispatch->setToolTip(tr("Hide nn.Module's _call_impl and _wrapped_call_impl, decorators' wrappers and "
                                   "__call__ frames (Settings lists the patterns)"));
     connect(m_hideDispatch, &QCheckBox::toggled, this, [this](bool on) {
-        FrameFoldingSettings settings = FrameFoldingSettings::load();
-        settings.enabled = on;
-        settings.save();
+        FrameFoldingSettings::saveEnabled(on);
         const int current = currentFrame();
         m_tree->clear();
         showStack(m_emptyText);
@@ -117,20 +115,15 @@ void StackView::showStack(const QString& emptyText) {
     m_emptyText = emptyText;
     m_rowFrames.clear();
     // Dispatch frames hidden (never the outermost Python frame: frames are innermost first).
-    FrameFoldingSettings settings = FrameFoldingSettings::load();
-    settings.enabled = m_hideDispatch->isChecked();
-    const FrameFolding folding = settings.folding();
+    const FrameFolding folding = FrameFoldingSettings::foldingWhen(m_hideDispatch->isChecked());
     int outermostPython = -1;
     for (int i = 0; i < static_cast<int>(m_stack.frames.size()); ++i)
         if (m_stack.frames[static_cast<size_t>(i)].kind == StackFrameKind::Python) outermostPython = i;
     QList<QTreeWidgetItem*> items;
-    int hidden = 0;
     for (int i = 0; i < static_cast<int>(m_stack.frames.size()); ++i) {
         const StackFrame& f = m_stack.frames[static_cast<size_t>(i)];
-        if (f.kind == StackFrameKind::Python && i != outermostPython && folding.folds(f.function)) {
-            ++hidden;
+        if (f.kind == StackFrameKind::Python && i != outermostPython && folding.folds(f.function))
             continue;
-        }
         m_rowFrames.push_back(i);
         auto* item = new QTreeWidgetItem;
         item->setText(0, kindLabel(f.kind));
@@ -162,11 +155,11 @@ void StackView::showStack(const QString& emptyText) {
                                    nullptr, frames)
                               : tr("%n frame(s); none has a source location (record with with_stack=True).",
                                    nullptr, frames));
-    else if (hidden > 0)
+    else if (hiddenFrameCount() > 0)
         m_header->setText(tr("%n frame(s), innermost first, %1 dispatch frame(s) hidden. Enter shows the source, "
                              "Ctrl+Enter opens the editor.",
                              nullptr, frames)
-                              .arg(hidden));
+                              .arg(hiddenFrameCount()));
     else
         m_header->setText(
             tr("%n frame(s), innermost first. Enter shows the source, Ctrl+Enter opens the editor.", nullptr, frames));

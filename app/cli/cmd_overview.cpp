@@ -1,4 +1,3 @@
-#include "analysis/idle_gaps.h"
 #include "analysis/idle_gaps_text.h"
 #include "analysis/overview.h"
 #include "analysis/overview_document.h"
@@ -171,14 +170,12 @@ int runOverview(const std::vector<std::string>& argv) {
     }
     const Session& session = *result.session;
     if (!args.flag("bench")) {
-        const OverviewDocument document = buildOverviewDocument(session, range);
-        if (args.flag("json"))
+        const bool json = args.flag("json");
+        const OverviewDocument document = buildOverviewDocument(session, range, !json);
+        if (json)
             std::printf("%s\n", overviewDocumentJson(session, document).c_str());
-        else {
-            IdleGapOptions options;
-            options.range = range;
-            printText(session, document.report, computeIdleGaps(session, options));
-        }
+        else
+            printText(session, document.report, *document.idleGaps);
         return kExitOk;
     }
     // A stored session's whole-trace Overview comes with it (session_results.h).

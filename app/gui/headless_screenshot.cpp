@@ -1,5 +1,6 @@
 #include "headless_screenshot.h"
 
+#include "analysis/launch_flows.h"
 #include "main_window.h"
 #include "new_capture_dialog.h"
 #include "model/session.h"
@@ -73,13 +74,9 @@ void selectLongestKernelLaunch(SessionPage& page) {
     }
     if (!best)
         return;
-    for (uint32_t index : s.flowsOf(best->track, best->slice)) {
-        const Flow& f = s.flows()[index];
-        if (f.toTrack == best->track && f.toSlice == best->slice) {
-            best = SliceRef{f.fromTrack, f.fromSlice};
-            break;
-        }
-    }
+    if (const uint32_t f = LaunchFlows::flowOfSlice(s, best->track, best->slice, LaunchFlows::Follow::Launch);
+        f != LaunchFlows::kNone)
+        best = SliceRef{s.flows()[f].fromTrack, s.flows()[f].fromSlice};
     page.timeViewport()->setSelectedSlice(best);
 }
 

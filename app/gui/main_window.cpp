@@ -355,13 +355,12 @@ void MainWindow::createMenus() {
         showOpenUrlDialog(QStringLiteral("ssh://%1/~/").arg(hosts.empty() ? QStringLiteral("HOST") : QString::fromStdString(hosts.front())));
     });
     openSsh->setObjectName(QStringLiteral("openSshFolderAction"));
-    openSsh->setStatusTip(tr("Open a trace from a folder on a GPU server, through your own ssh"));
+    openSsh->setStatusTip(tr("List the traces and captures in a folder of a machine your ssh reaches, and open one"));
     // The welcome page starts from the same actions as the menu.
     m_welcome->addStartAction(m_newCaptureAction, true);
     m_welcome->addStartAction(openUrl, false);
     m_welcome->addStartAction(openSsh, false);
     m_welcome->addStartAction(m_libraryAction, false);
-    openSsh->setStatusTip(tr("List the traces and captures in a folder of a machine your ssh reaches, and open one"));
     file->addAction(tr("Open Capture &Folder…"), this, [this] {
         // A capture of several processes (DDP ranks) is a folder of .wscap streams.
         QSettings settings;

@@ -48,7 +48,7 @@ std::string IdleGapReport::causeText(const IdleGap& gap) const {
         out += ": " + gapLineText(lines[gap.cause]);
     // What the host did after a synchronization returned keeps the synchronization's name: it is why
     // the GPU had nothing queued.
-    if (gap.drainedBy < lines.size() && gap.category != GapCategory::Sync)
+    if (gap.drainedBy < lines.size())
         out += ", after " + lines[gap.drainedBy].what + " drained the GPU's queue";
     return out;
 }
@@ -149,6 +149,8 @@ IdleGapReport computeGaps(const Session& s, std::vector<StepRange> steps, std::v
                 if (piece.ns[k] > piece.ns[main])
                     main = k;
             piece.category = static_cast<GapCategory>(main);
+            if (piece.category == GapCategory::Sync)
+                piece.drainedBy = IdleGap::kNone; // the cause names the synchronization already
             int64_t causeNs = -1;
             for (const auto& [line, ns] : byLine) {
                 GapLine& l = rep.lines[line];

@@ -102,8 +102,9 @@ struct IdleGap {
     std::array<int64_t, kGapCategoryCount> ns{};
     GapCategory category = GapCategory::Nothing; // the class with the most time (ties: higher class)
     uint32_t cause = kNone; // index into IdleGapReport::lines: the heaviest line of `category` in it
-    // The synchronization that drained the GPU's queue before the gap (a Sync line), kNone if none:
-    // named in causeText when the gap is the host's work after it.
+    // The synchronization that drained the GPU's queue before the gap (a Sync line), named with the
+    // cause of a gap that is the host's work after it; kNone if none, or when the gap is itself
+    // mostly that synchronization (category Sync).
     uint32_t drainedBy = kNone;
     int64_t duration() const { return end - start; }
 };

@@ -11,13 +11,25 @@
 
 namespace ws {
 
-OverviewDocument buildOverviewDocument(const Session& session, const std::optional<OverviewRange>& range) {
+OverviewDocument buildOverviewDocument(const Session& session, const std::optional<OverviewRange>& range,
+                                       bool withIdleGaps) {
     OverviewDocument d;
+    std::optional<OverviewData> data; // prepared on first need
+    const auto prepared = [&]() -> const OverviewData& {
+        if (!data)
+            data = prepareOverview(session);
+        return *data;
+    };
     const std::optional<SessionResults> stored = range ? std::nullopt : decodeSessionResults(session.storedResults(), session);
     if (stored)
         d.report = stored->run.overview;
     else
-        d.report = computeOverview(session, prepareOverview(session), range);
+        d.report = computeOverview(session, prepared(), range);
+    if (withIdleGaps) {
+        IdleGapOptions options;
+        options.range = range;
+        d.idleGaps = computeIdleGaps(session, prepared(), options);
+    }
     const KernelTable table = KernelTable::build(session);
     const InferenceSteps steps = InferenceSteps::build(session, table);
     if (d.report.valid && !steps.empty())

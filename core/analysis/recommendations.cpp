@@ -76,7 +76,7 @@ void nameIdleGapCause(const Session& s, const OverviewData& d, Recommendation& r
     r.count = static_cast<uint64_t>(best->category) + 1;
     if (best->cause < gaps.lines.size())
         r.name = gapLineText(gaps.lines[best->cause]);
-    if (best->drainedBy < gaps.lines.size() && best->category != GapCategory::Sync)
+    if (best->drainedBy < gaps.lines.size())
         r.detail = gaps.lines[best->drainedBy].what;
 }
 
